@@ -1,0 +1,147 @@
+//! The seam between a search problem and the executors.
+//!
+//! A domain implements [`Domain`] (start, successors, goal) and at least one
+//! [`Heuristic`]. Everything else is opt-in: [`StateHasher`] and
+//! [`Partitioner`] for parallel executors (a blanket default exists for any
+//! hashable state), [`PackedState`] for the GPU and for fuzzing codecs.
+
+use std::fmt::Debug;
+use std::hash::{BuildHasher, Hash};
+
+/// Path cost. Integer so that f-values compare exactly and fit GPU words.
+///
+/// Maximisation problems (Boggle's best board) are mapped onto minimisation:
+/// edge cost = `MAX − score`, heuristic = `MAX − upper bound`.
+pub type Cost = u32;
+
+/// One successor of a state: the state reached, the move that reached it
+/// (kept only to print solutions) and the edge cost.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Edge<S, M> {
+    /// The state the move leads to.
+    pub state: S,
+    /// The label of the move, for printing and replaying solutions.
+    pub mv: M,
+    /// The edge cost, added to g.
+    pub cost: Cost,
+}
+
+/// A search problem: a start state, a successor function and a goal test.
+///
+/// `expand` pushes into a caller-owned buffer so that executors reuse one
+/// allocation per worker instead of allocating per expansion.
+///
+/// ```
+/// use frontier_core::{grid::Grid, Domain};
+/// let maze = Grid::parse("S.\n.G").unwrap();
+/// let mut out = Vec::new();
+/// maze.expand(&maze.start(), &mut out);
+/// assert_eq!(out.len(), 2);
+/// assert!(!maze.is_goal(&maze.start()));
+/// ```
+pub trait Domain: Send + Sync {
+    /// A node of the search space. Cloned into the closed table, so keep it
+    /// small (packed words beat vectors).
+    type State: Clone + Eq + Hash + Send + Sync + Debug;
+    /// An edge label, for printing and replaying solutions.
+    type Move: Clone + Debug + Send + Sync;
+
+    /// The state the search starts from.
+    fn start(&self) -> Self::State;
+    /// Appends every successor of `state` to `out` (which the caller clears).
+    fn expand(&self, state: &Self::State, out: &mut Vec<Edge<Self::State, Self::Move>>);
+    /// Whether `state` is a goal.
+    fn is_goal(&self, state: &Self::State) -> bool;
+}
+
+/// An admissible lower bound on the cost from a state to the nearest goal.
+///
+/// ```
+/// use frontier_core::{grid::{Grid, Manhattan}, Domain, Heuristic};
+/// let maze = Grid::parse("S..\n...\n..G").unwrap();
+/// assert_eq!(Manhattan.h(&maze, &maze.start()), 4);
+/// ```
+pub trait Heuristic<D: Domain>: Send + Sync {
+    /// The lower bound. Must never exceed the true cost-to-go.
+    fn h(&self, domain: &D, state: &D::State) -> Cost;
+    /// Whether `h(s) <= c(s, s') + h(s')` on every edge. Executors skip the
+    /// reopening bookkeeping only when this is true; when in doubt say false.
+    fn consistent(&self) -> bool {
+        true
+    }
+}
+
+/// The heuristic that knows nothing: turns A* into Dijkstra's algorithm.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Blind;
+
+impl<D: Domain> Heuristic<D> for Blind {
+    fn h(&self, _: &D, _: &D::State) -> Cost {
+        0
+    }
+}
+
+/// A 64-bit hash of a state, for closed tables that are not Rust maps (the
+/// GPU's hash table, HDA*'s partitioning).
+pub trait StateHasher<D: Domain>: Send + Sync {
+    /// The hash; equal states must hash equally.
+    fn hash(&self, state: &D::State) -> u64;
+}
+
+/// Hashes any `Hash` state with a fixed-seed hasher, so results are
+/// reproducible across runs and threads.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct StdHasher;
+
+impl<D: Domain> StateHasher<D> for StdHasher {
+    fn hash(&self, state: &D::State) -> u64 {
+        hashbrown::DefaultHashBuilder::default().hash_one(state)
+    }
+}
+
+/// Decides which of `parts` workers (threads, GPUs) owns a state in
+/// hash-distributed search. A good partitioner spreads work evenly and keeps
+/// most successors with their parent's owner.
+pub trait Partitioner<D: Domain>: Send + Sync {
+    /// The owner, in `0..parts`.
+    fn owner(&self, state: &D::State, parts: u32) -> u32;
+}
+
+/// Any state hasher partitions by hash (uniform, but almost every successor
+/// changes owner).
+impl<D: Domain, H: StateHasher<D>> Partitioner<D> for H {
+    fn owner(&self, state: &D::State, parts: u32) -> u32 {
+        // Multiply-shift maps the hash onto 0..parts without modulo bias.
+        ((u128::from(self.hash(state)) * u128::from(parts.max(1))) >> 64) as u32
+    }
+}
+
+/// Why packed words could not be decoded into a state.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum CodecError {
+    /// The buffer has the wrong number of words.
+    #[error("expected {expected} packed words, got {got}")]
+    Length {
+        /// Words the domain packs into.
+        expected: usize,
+        /// Words supplied.
+        got: usize,
+    },
+    /// The words do not describe a valid state of this domain.
+    #[error("packed words are not a valid state: {0}")]
+    Invalid(String),
+}
+
+/// A fixed-width `u32` encoding of states, for device memory and fuzzing.
+///
+/// Implemented by the domain rather than the state because the width can
+/// depend on the instance (a 4×4 board packs into 2 words, a 5×5 into 4).
+/// `unpack` must reject every word pattern that `pack` cannot produce.
+pub trait PackedState: Domain {
+    /// Words per state for this instance.
+    fn packed_words(&self) -> usize;
+    /// Writes `state` into `out`, which has exactly `packed_words()` words.
+    fn pack(&self, state: &Self::State, out: &mut [u32]);
+    /// Reads a state back, validating everything.
+    fn unpack(&self, words: &[u32]) -> Result<Self::State, CodecError>;
+}

@@ -1,0 +1,184 @@
+//! The smallest useful domain: a 4-connected maze with weighted cells.
+//!
+//! It exists so that every executor and trait has a doc test and a test
+//! whose optimal answer can be checked independently (by Dijkstra on the
+//! same grid), without depending on any domain plugin.
+//!
+//! Text format, one line per row: `S` start, `G` goal, `#` wall, `.` a cell
+//! that costs 1 to enter, `1`–`9` a cell that costs that much to enter.
+
+use crate::domain::{Cost, Domain, Edge, Heuristic};
+use crate::Error;
+
+/// A cell position, row then column.
+pub type Cell = (u16, u16);
+
+/// A move of the maze walker.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Step {
+    /// Row − 1.
+    Up,
+    /// Row + 1.
+    Down,
+    /// Column − 1.
+    Left,
+    /// Column + 1.
+    Right,
+}
+
+/// A parsed maze.
+#[derive(Clone, Debug)]
+pub struct Grid {
+    rows: u16,
+    cols: u16,
+    /// Cost to enter each cell; `None` for walls.
+    enter_cost: Vec<Option<Cost>>,
+    start: Cell,
+    goal: Cell,
+}
+
+impl Grid {
+    /// Parses the text format described in the module docs.
+    ///
+    /// ```
+    /// use frontier_core::grid::Grid;
+    /// assert!(Grid::parse("S#G").is_ok());
+    /// let err = Grid::parse("S.x\n..G").unwrap_err();
+    /// assert_eq!(err.to_string(), "grid line 1, column 3: unexpected 'x' (use S G # . or 1-9)");
+    /// ```
+    pub fn parse(text: &str) -> Result<Grid, Error> {
+        let lines: Vec<&str> = text
+            .lines()
+            .map(str::trim_end)
+            .filter(|l| !l.is_empty())
+            .collect();
+        let bad = |line: usize, column: usize, message: String| Error::Grid {
+            line,
+            column,
+            message,
+        };
+        let cols = lines.first().map_or(0, |l| l.chars().count());
+        if lines.is_empty() || cols == 0 {
+            return Err(bad(1, 1, "empty grid".into()));
+        }
+        if lines.len() > usize::from(u16::MAX) || cols > usize::from(u16::MAX) {
+            return Err(bad(1, 1, "grid larger than 65535 cells a side".into()));
+        }
+        let mut enter_cost = Vec::with_capacity(lines.len() * cols);
+        let (mut start, mut goal) = (None, None);
+        for (r, line) in lines.iter().enumerate() {
+            if line.chars().count() != cols {
+                return Err(bad(
+                    r + 1,
+                    1,
+                    format!(
+                        "row has {} cells, the first row has {cols}",
+                        line.chars().count()
+                    ),
+                ));
+            }
+            for (c, ch) in line.chars().enumerate() {
+                let here = (r as u16, c as u16);
+                let cost = match ch {
+                    '#' => None,
+                    '.' => Some(1),
+                    'S' if start.is_none() => {
+                        start = Some(here);
+                        Some(1)
+                    }
+                    'G' if goal.is_none() => {
+                        goal = Some(here);
+                        Some(1)
+                    }
+                    'S' | 'G' => return Err(bad(r + 1, c + 1, format!("a second '{ch}'"))),
+                    '1'..='9' => Some(Cost::from(ch as u8 - b'0')),
+                    _ => {
+                        return Err(bad(
+                            r + 1,
+                            c + 1,
+                            format!("unexpected '{ch}' (use S G # . or 1-9)"),
+                        ))
+                    }
+                };
+                enter_cost.push(cost);
+            }
+        }
+        let start = start.ok_or_else(|| bad(1, 1, "no start cell 'S'".into()))?;
+        let goal = goal.ok_or_else(|| bad(1, 1, "no goal cell 'G'".into()))?;
+        Ok(Grid {
+            rows: lines.len() as u16,
+            cols: cols as u16,
+            enter_cost,
+            start,
+            goal,
+        })
+    }
+
+    /// The goal cell.
+    pub fn goal(&self) -> Cell {
+        self.goal
+    }
+
+    /// Rows and columns.
+    pub fn size(&self) -> (u16, u16) {
+        (self.rows, self.cols)
+    }
+
+    /// Cost to enter `cell`, `None` for walls and cells off the grid.
+    pub fn enter_cost(&self, cell: Cell) -> Option<Cost> {
+        if cell.0 >= self.rows || cell.1 >= self.cols {
+            return None;
+        }
+        self.enter_cost[usize::from(cell.0) * usize::from(self.cols) + usize::from(cell.1)]
+    }
+
+    /// Applies `step` to `cell`, if that stays on a free cell.
+    pub fn step(&self, (r, c): Cell, step: Step) -> Option<Cell> {
+        let next = match step {
+            Step::Up => (r.checked_sub(1)?, c),
+            Step::Down => (r.checked_add(1)?, c),
+            Step::Left => (r, c.checked_sub(1)?),
+            Step::Right => (r, c.checked_add(1)?),
+        };
+        self.enter_cost(next).map(|_| next)
+    }
+}
+
+impl Domain for Grid {
+    type State = Cell;
+    type Move = Step;
+
+    fn start(&self) -> Cell {
+        self.start
+    }
+
+    fn expand(&self, &cell: &Cell, out: &mut Vec<Edge<Cell, Step>>) {
+        for step in [Step::Up, Step::Down, Step::Left, Step::Right] {
+            if let Some(next) = self.step(cell, step) {
+                // Cannot be None: `step` only returns free cells.
+                let cost = self.enter_cost(next).unwrap_or(1);
+                out.push(Edge {
+                    state: next,
+                    mv: step,
+                    cost,
+                });
+            }
+        }
+    }
+
+    fn is_goal(&self, cell: &Cell) -> bool {
+        *cell == self.goal
+    }
+}
+
+/// Manhattan distance to the goal: admissible and consistent because every
+/// cell costs at least 1 to enter.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Manhattan;
+
+impl Heuristic<Grid> for Manhattan {
+    fn h(&self, grid: &Grid, &(r, c): &Cell) -> Cost {
+        let (gr, gc) = grid.goal;
+        Cost::from(r.abs_diff(gr)) + Cost::from(c.abs_diff(gc))
+    }
+}

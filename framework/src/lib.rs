@@ -1,0 +1,58 @@
+//! # frontier-core
+//!
+//! The engine of frontier: the traits a search domain implements, the
+//! executors that search any such domain, and the statistics they report.
+//!
+//! A domain is written once against [`Domain`] and [`Heuristic`]; the same
+//! code then runs on every executor. Executors are generic over the traits
+//! (associated types, no trait objects on the hot path) and never name a
+//! domain. Opt-in traits — [`StateHasher`], [`Partitioner`], [`PackedState`]
+//! — unlock the parallel and GPU executors.
+//!
+//! ```
+//! use frontier_core::{astar, grid::{Grid, Manhattan}, SearchOptions};
+//! let maze = Grid::parse("S..\n.#.\n..G").unwrap();
+//! let outcome = astar(&maze, &Manhattan, &SearchOptions::default());
+//! assert_eq!(outcome.solution().map(|s| s.cost), Some(4));
+//! ```
+#![deny(missing_docs)]
+
+pub mod config;
+pub mod domain;
+pub mod grid;
+pub mod search;
+pub mod stats;
+
+pub use config::ExecutorConfig;
+pub use domain::{
+    Blind, CodecError, Cost, Domain, Edge, Heuristic, PackedState, Partitioner, StateHasher,
+    StdHasher,
+};
+pub use search::{
+    astar, DomainOutcome, Limit, Limits, Outcome, Progress, ProgressSink, SearchOptions, Solution,
+    Status,
+};
+pub use stats::SearchStats;
+
+/// Errors of the core crate.
+#[derive(Debug, thiserror::Error)]
+pub enum Error {
+    /// A maze in [`grid`]'s text format could not be parsed.
+    #[error("grid line {line}, column {column}: {message}")]
+    Grid {
+        /// 1-based line.
+        line: usize,
+        /// 1-based column.
+        column: usize,
+        /// What is wrong.
+        message: String,
+    },
+    /// An executor was asked for that this build or machine cannot run.
+    #[error("executor {executor} is unavailable: {reason}")]
+    ExecutorUnavailable {
+        /// The executor's config name.
+        executor: &'static str,
+        /// Why, and what to do instead.
+        reason: String,
+    },
+}

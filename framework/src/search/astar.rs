@@ -1,0 +1,225 @@
+//! Sequential A*: a binary heap over an arena of nodes indexed by a hash
+//! table, with lazy deletion and reopening.
+
+use std::cmp::Ordering;
+use std::collections::BinaryHeap;
+use std::hash::BuildHasher;
+
+use hashbrown::HashTable;
+
+use crate::domain::{Cost, Domain, Heuristic};
+use crate::search::{
+    DomainOutcome, Limit, Outcome, SearchOptions, Solution, Status, Watch, CHECK_EVERY,
+};
+use crate::stats::SearchStats;
+
+/// Parent index of the start node.
+const NO_PARENT: u32 = u32::MAX;
+
+/// One state ever generated. The arena index is the node's identity; the
+/// hash table stores only indices, so each state is held once.
+struct Node<D: Domain> {
+    state: D::State,
+    mv: Option<D::Move>,
+    parent: u32,
+    g: Cost,
+    h: Cost,
+    closed: bool,
+}
+
+/// A heap entry. Entries go stale when a cheaper path to their node is found
+/// (the node's g drops) or the node is closed; stale entries are skipped.
+#[derive(Clone, Copy, PartialEq, Eq)]
+struct OpenEntry {
+    f: Cost,
+    g: Cost,
+    node: u32,
+}
+
+impl Ord for OpenEntry {
+    /// Max-heap order: lowest f first; on equal f the larger g (deeper, so
+    /// nearer a goal); then the newer node, which keeps runs deterministic.
+    fn cmp(&self, other: &Self) -> Ordering {
+        other
+            .f
+            .cmp(&self.f)
+            .then(self.g.cmp(&other.g))
+            .then(self.node.cmp(&other.node))
+    }
+}
+
+impl PartialOrd for OpenEntry {
+    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+/// Runs A* from `domain.start()`.
+///
+/// With an admissible heuristic the returned solution is optimal, also when
+/// the heuristic is inconsistent (closed nodes are reopened when a cheaper
+/// path reaches them).
+///
+/// ```
+/// use frontier_core::{astar, grid::{Grid, Manhattan}, SearchOptions, Status};
+/// let maze = Grid::parse("S.#.\n..#G\n....").unwrap();
+/// let outcome = astar(&maze, &Manhattan, &SearchOptions::default());
+/// let Status::Solved(solution) = outcome.status else { panic!("maze is solvable") };
+/// assert_eq!(solution.cost, 6);
+/// assert_eq!(solution.moves.len(), 6);
+/// ```
+pub fn astar<D: Domain, H: Heuristic<D>>(
+    domain: &D,
+    heuristic: &H,
+    options: &SearchOptions,
+) -> DomainOutcome<D> {
+    let mut watch = Watch::new(options);
+    let mut stats = SearchStats::default();
+    let hasher = hashbrown::DefaultHashBuilder::default();
+    let mut nodes: Vec<Node<D>> = Vec::new();
+    let mut index: HashTable<u32> = HashTable::new();
+    let mut open: BinaryHeap<OpenEntry> = BinaryHeap::new();
+    let mut successors = Vec::new();
+
+    let start = domain.start();
+    let h0 = heuristic.h(domain, &start);
+    index.insert_unique(hasher.hash_one(&start), 0, |_| unreachable_rehash());
+    nodes.push(Node {
+        state: start,
+        mv: None,
+        parent: NO_PARENT,
+        g: 0,
+        h: h0,
+        closed: false,
+    });
+    open.push(OpenEntry {
+        f: h0,
+        g: 0,
+        node: 0,
+    });
+    let bytes_per_node =
+        (std::mem::size_of::<Node<D>>() + 2 * std::mem::size_of::<u32>() + 1) as u64;
+    let bytes_per_entry = std::mem::size_of::<OpenEntry>() as u64;
+
+    let status = loop {
+        let Some(entry) = open.pop() else {
+            break Status::NoSolution;
+        };
+        let node = &nodes[entry.node as usize];
+        if node.closed || entry.g != node.g {
+            continue;
+        }
+        if domain.is_goal(&node.state) {
+            break Status::Solved(trace_path(&nodes, entry.node));
+        }
+        if watch.out_of_expansions(stats.expanded) {
+            break Status::LimitReached(Limit::Expansions);
+        }
+        if stats.expanded & (CHECK_EVERY - 1) == 0 {
+            let bytes = nodes.len() as u64 * bytes_per_node + open.len() as u64 * bytes_per_entry;
+            stats.peak_bytes = stats.peak_bytes.max(bytes);
+            stats.peak_open = stats.peak_open.max(open.len() as u64);
+            if let Some(limit) = watch.check(stats.expanded, bytes, open.len() as u64, entry.f) {
+                break Status::LimitReached(limit);
+            }
+        }
+        nodes[entry.node as usize].closed = true;
+        stats.expanded += 1;
+        let parent_g = entry.g;
+        successors.clear();
+        domain.expand(&nodes[entry.node as usize].state, &mut successors);
+        stats.generated += successors.len() as u64;
+
+        for edge in successors.drain(..) {
+            let g = parent_g.saturating_add(edge.cost);
+            let hash = hasher.hash_one(&edge.state);
+            let found = index
+                .find(hash, |&i| nodes[i as usize].state == edge.state)
+                .copied();
+            let child = match found {
+                Some(i) => {
+                    let known = &mut nodes[i as usize];
+                    if g >= known.g {
+                        stats.duplicates += 1;
+                        continue;
+                    }
+                    // A cheaper path: with a consistent heuristic this only
+                    // happens to open nodes; otherwise the node is reopened.
+                    if known.closed {
+                        known.closed = false;
+                        stats.reopened += 1;
+                    }
+                    known.g = g;
+                    known.parent = entry.node;
+                    known.mv = Some(edge.mv);
+                    i
+                }
+                None => {
+                    let Ok(i) = u32::try_from(nodes.len()) else {
+                        break;
+                    };
+                    if i == NO_PARENT {
+                        break;
+                    }
+                    let h = heuristic.h(domain, &edge.state);
+                    index.insert_unique(hash, i, |&j| hasher.hash_one(&nodes[j as usize].state));
+                    nodes.push(Node {
+                        state: edge.state,
+                        mv: Some(edge.mv),
+                        parent: entry.node,
+                        g,
+                        h,
+                        closed: false,
+                    });
+                    i
+                }
+            };
+            let h = nodes[child as usize].h;
+            open.push(OpenEntry {
+                f: g.saturating_add(h),
+                g,
+                node: child,
+            });
+        }
+        if nodes.len() as u64 >= u64::from(NO_PARENT) {
+            // The arena is indexed by u32: more nodes than that is a memory
+            // limit in practice.
+            break Status::LimitReached(Limit::Memory);
+        }
+    };
+
+    stats.peak_open = stats.peak_open.max(open.len() as u64);
+    stats.peak_closed = nodes.len() as u64;
+    stats.peak_bytes = stats
+        .peak_bytes
+        .max(nodes.len() as u64 * bytes_per_node + open.len() as u64 * bytes_per_entry);
+    stats.finish(watch.elapsed());
+    Outcome { status, stats }
+}
+
+/// The table is empty when the start node goes in, so nothing is rehashed.
+fn unreachable_rehash() -> u64 {
+    0
+}
+
+fn trace_path<D: Domain>(nodes: &[Node<D>], goal: u32) -> Solution<D::State, D::Move> {
+    let cost = nodes[goal as usize].g;
+    let mut states = Vec::new();
+    let mut moves = Vec::new();
+    let mut at = goal;
+    while at != NO_PARENT {
+        let node = &nodes[at as usize];
+        states.push(node.state.clone());
+        if let Some(mv) = &node.mv {
+            moves.push(mv.clone());
+        }
+        at = node.parent;
+    }
+    states.reverse();
+    moves.reverse();
+    Solution {
+        cost,
+        states,
+        moves,
+    }
+}

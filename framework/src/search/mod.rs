@@ -1,0 +1,191 @@
+//! Executors and the types they share: limits, progress reports, outcomes.
+//!
+//! Every executor takes a domain, a heuristic and [`SearchOptions`] and
+//! returns an [`Outcome`]. Running into a limit is an outcome, not an error.
+
+pub mod astar;
+
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use serde::{Deserialize, Serialize};
+
+use crate::domain::{Cost, Domain};
+use crate::stats::SearchStats;
+
+pub use astar::astar;
+
+/// Resource limits. `None` means unlimited.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct Limits {
+    /// Stop after this many expansions.
+    pub max_expanded: Option<u64>,
+    /// Stop when the estimated bytes held by open and closed exceed this.
+    pub max_memory_bytes: Option<u64>,
+    /// Stop after this many seconds of wall time.
+    pub max_seconds: Option<f64>,
+}
+
+/// The limit that ended a search early.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Limit {
+    /// `max_expanded` was reached.
+    Expansions,
+    /// `max_memory_bytes` was reached.
+    Memory,
+    /// `max_seconds` was reached.
+    Time,
+}
+
+impl std::fmt::Display for Limit {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            Limit::Expansions => "expansion limit",
+            Limit::Memory => "memory limit",
+            Limit::Time => "time limit",
+        })
+    }
+}
+
+/// A snapshot handed to the progress callback about four times a second.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Progress {
+    /// Expansions so far.
+    pub expanded: u64,
+    /// Entries on the open list(s) now.
+    pub open: u64,
+    /// The f-value most recently expanded (the current lower bound for A*).
+    pub f: Cost,
+    /// Seconds since the search started.
+    pub seconds: f64,
+}
+
+/// Receives progress snapshots; the CLI draws them as a progress bar.
+pub type ProgressSink = Arc<dyn Fn(&Progress) + Send + Sync>;
+
+/// What every executor takes besides the domain and heuristic.
+#[derive(Clone, Default)]
+pub struct SearchOptions {
+    /// Resource limits.
+    pub limits: Limits,
+    /// Called periodically while searching, if set.
+    pub progress: Option<ProgressSink>,
+}
+
+impl SearchOptions {
+    /// Options with the given limits and no progress reporting.
+    pub fn with_limits(limits: Limits) -> Self {
+        SearchOptions {
+            limits,
+            progress: None,
+        }
+    }
+}
+
+/// A path from the start to a goal.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Solution<S, M> {
+    /// Total edge cost.
+    pub cost: Cost,
+    /// The states visited, start first, goal last (`moves.len() + 1` states).
+    pub states: Vec<S>,
+    /// The moves taken.
+    pub moves: Vec<M>,
+}
+
+/// How a search ended.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Status<S, M> {
+    /// An optimal solution (with an admissible heuristic).
+    Solved(Solution<S, M>),
+    /// The whole reachable space was searched and no goal exists.
+    NoSolution,
+    /// A limit stopped the search first.
+    LimitReached(Limit),
+}
+
+/// The result of running an executor.
+#[derive(Clone, Debug)]
+pub struct Outcome<S, M> {
+    /// How it ended.
+    pub status: Status<S, M>,
+    /// What it did.
+    pub stats: SearchStats,
+}
+
+impl<S, M> Outcome<S, M> {
+    /// The solution, if one was found.
+    pub fn solution(&self) -> Option<&Solution<S, M>> {
+        match &self.status {
+            Status::Solved(s) => Some(s),
+            _ => None,
+        }
+    }
+}
+
+/// The outcome type of an executor run on domain `D`.
+pub type DomainOutcome<D> = Outcome<<D as Domain>::State, <D as Domain>::Move>;
+
+/// Checks limits and emits progress without touching the clock on every
+/// expansion.
+pub(crate) struct Watch {
+    started: Instant,
+    limits: Limits,
+    progress: Option<ProgressSink>,
+    next_report: Duration,
+}
+
+/// Expansions between clock reads; a power of two so the test is a mask.
+pub(crate) const CHECK_EVERY: u64 = 1 << 12;
+
+impl Watch {
+    pub(crate) fn new(options: &SearchOptions) -> Self {
+        Watch {
+            started: Instant::now(),
+            limits: options.limits,
+            progress: options.progress.clone(),
+            next_report: Duration::from_millis(250),
+        }
+    }
+
+    pub(crate) fn elapsed(&self) -> f64 {
+        self.started.elapsed().as_secs_f64()
+    }
+
+    /// Whether the expansion limit is reached; cheap enough for every
+    /// expansion.
+    #[inline]
+    pub(crate) fn out_of_expansions(&self, expanded: u64) -> bool {
+        self.limits.max_expanded.is_some_and(|m| expanded >= m)
+    }
+
+    /// Checks memory and time and reports progress; call every
+    /// [`CHECK_EVERY`] expansions.
+    pub(crate) fn check(&mut self, expanded: u64, bytes: u64, open: u64, f: Cost) -> Option<Limit> {
+        if self.limits.max_memory_bytes.is_some_and(|m| bytes > m) {
+            return Some(Limit::Memory);
+        }
+        let elapsed = self.started.elapsed();
+        if self
+            .limits
+            .max_seconds
+            .is_some_and(|m| elapsed.as_secs_f64() >= m)
+        {
+            return Some(Limit::Time);
+        }
+        if elapsed >= self.next_report {
+            self.next_report = elapsed + Duration::from_millis(250);
+            if let Some(sink) = &self.progress {
+                sink(&Progress {
+                    expanded,
+                    open,
+                    f,
+                    seconds: elapsed.as_secs_f64(),
+                });
+            }
+        }
+        None
+    }
+}

@@ -1,0 +1,54 @@
+//! Counters every executor fills in, so numbers that matter are printed by
+//! the tool itself.
+
+use serde::Serialize;
+
+/// What a search did. Parallel executors sum the per-worker counters and fill
+/// in the overhead ratios; sequential ones leave those `None`.
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+pub struct SearchStats {
+    /// States taken off an open list and expanded.
+    pub expanded: u64,
+    /// Successors produced by `expand`.
+    pub generated: u64,
+    /// Successors already known at an equal or better g (dropped).
+    pub duplicates: u64,
+    /// Closed states put back on open because a cheaper path reached them
+    /// (only with an inconsistent heuristic).
+    pub reopened: u64,
+    /// Largest number of entries on the open list(s) at once.
+    pub peak_open: u64,
+    /// Largest number of states in the closed table(s).
+    pub peak_closed: u64,
+    /// Wall-clock seconds of the search (excluding heuristic set-up).
+    pub seconds: f64,
+    /// `expanded / seconds`.
+    pub expansions_per_second: f64,
+    /// Estimated peak bytes held by open and closed structures.
+    pub peak_bytes: u64,
+    /// Per-worker expansions/s, for parallel executors.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub worker_rates: Vec<f64>,
+    /// Search overhead: parallel expansions / sequential A* expansions.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub search_overhead: Option<f64>,
+    /// Communication overhead: states sent to another worker / generated.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub communication_overhead: Option<f64>,
+    /// Termination overhead: share of wall time after the optimal solution
+    /// was first found.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub termination_overhead: Option<f64>,
+}
+
+impl SearchStats {
+    /// Sets `seconds` and the derived rate.
+    pub fn finish(&mut self, seconds: f64) {
+        self.seconds = seconds;
+        self.expansions_per_second = if seconds > 0.0 {
+            self.expanded as f64 / seconds
+        } else {
+            0.0
+        };
+    }
+}

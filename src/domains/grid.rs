@@ -1,0 +1,46 @@
+//! `frontier solve grid "S..#/..#G/...."`: the framework's demo maze.
+
+use frontier_core::grid::{Grid, Manhattan};
+use frontier_core::{ExecutorConfig, SearchOptions};
+use serde::Deserialize;
+
+use crate::registry::{report, CliDomain, Instance};
+use crate::report::InstanceReport;
+use crate::CliError;
+
+/// Maze parameters. Instances are mazes with rows separated by `/` or
+/// newlines: `S` start, `G` goal, `#` wall, `.` cost 1, `1`–`9` that cost.
+#[derive(Clone, Debug, Default, Deserialize, clap::Args)]
+#[serde(deny_unknown_fields)]
+pub struct GridCli {}
+
+impl CliDomain for GridCli {
+    const NAME: &'static str = "grid";
+    type Prepared = ();
+
+    fn prepare(&self) -> Result<(), CliError> {
+        Ok(())
+    }
+
+    fn solve(
+        &self,
+        _: &(),
+        instance: &Instance,
+        executor: &ExecutorConfig,
+        options: &SearchOptions,
+    ) -> Result<InstanceReport, CliError> {
+        let grid =
+            Grid::parse(&instance.text.replace('/', "\n")).map_err(|e| CliError::Instance {
+                id: instance.id.clone(),
+                message: e.to_string(),
+            })?;
+        let outcome = executor.run(&grid, &Manhattan, options)?;
+        Ok(report::<Grid>(
+            Self::NAME,
+            instance,
+            executor,
+            outcome,
+            |m| format!("{m:?}"),
+        ))
+    }
+}

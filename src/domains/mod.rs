@@ -1,0 +1,3 @@
+//! CLI adapters of the domains: flags, RON blocks, instance parsing.
+
+pub mod grid;

@@ -1,0 +1,245 @@
+//! `frontier`: run search experiments from RON configs, or solve one
+//! instance from the command line, on any executor.
+
+mod config;
+mod domains;
+mod progress;
+mod registry;
+mod report;
+mod run;
+
+use std::io::{IsTerminal, Write};
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand, ValueEnum};
+use frontier_core::{ExecutorConfig, Limits};
+use tracing_indicatif::filter::IndicatifFilter;
+use tracing_indicatif::IndicatifLayer;
+use tracing_subscriber::layer::SubscriberExt;
+use tracing_subscriber::util::SubscriberInitExt;
+use tracing_subscriber::{EnvFilter, Layer};
+
+use crate::config::Experiment;
+use crate::registry::SolveDomain;
+use crate::report::InstanceReport;
+use crate::run::RunOptions;
+
+/// Parallel best-first search: one domain, every executor.
+///
+/// Examples:
+///   frontier run configs/demo.ron
+///   frontier solve tiles "1 2 3 4 5 6 0 7 8" --goal standard
+///   frontier solve --json grid "S..#/..#G/...."
+#[derive(Debug, Parser)]
+#[command(name = "frontier", version, verbatim_doc_comment)]
+struct Cli {
+    /// More log output (-v info, -vv debug); RUST_LOG overrides.
+    #[arg(short, long, action = clap::ArgAction::Count, global = true)]
+    verbose: u8,
+    /// Print one JSON object per solved instance on stdout instead of a table.
+    #[arg(long, global = true)]
+    json: bool,
+    /// No progress bars.
+    #[arg(long, global = true)]
+    quiet: bool,
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+enum Command {
+    /// Run an experiment described by a RON config (see configs/).
+    Run {
+        /// The config file.
+        config: PathBuf,
+        /// Write results here too (.csv, or .json for JSON lines); overrides the config's `output`.
+        #[arg(long)]
+        output: Option<PathBuf>,
+    },
+    /// Solve one instance given on the command line.
+    Solve {
+        #[command(flatten)]
+        search: SearchFlags,
+        #[command(subcommand)]
+        domain: SolveDomain,
+    },
+}
+
+/// Executor and limits for `solve`.
+#[derive(Debug, clap::Args)]
+struct SearchFlags {
+    /// Which executor searches.
+    #[arg(long, value_enum, default_value_t = ExecutorName::Astar, global = true)]
+    executor: ExecutorName,
+    /// Stop after this many expansions.
+    #[arg(long, global = true)]
+    max_expanded: Option<u64>,
+    /// Stop when open and closed hold more than this many bytes (e.g. 4000000000).
+    #[arg(long, global = true)]
+    max_memory: Option<u64>,
+    /// Stop after this many seconds.
+    #[arg(long, global = true)]
+    max_seconds: Option<f64>,
+}
+
+#[derive(Clone, Copy, Debug, ValueEnum)]
+enum ExecutorName {
+    /// Sequential A* on one core.
+    Astar,
+}
+
+impl ExecutorName {
+    fn config(self) -> ExecutorConfig {
+        match self {
+            ExecutorName::Astar => ExecutorConfig::Astar,
+        }
+    }
+}
+
+/// Everything that can go wrong, each as one line naming the input.
+#[derive(Debug, thiserror::Error)]
+pub enum CliError {
+    /// A file could not be read or written.
+    #[error("{}: {source}", path.display())]
+    Io {
+        /// The file.
+        path: PathBuf,
+        /// The OS error.
+        source: std::io::Error,
+    },
+    /// A config file did not parse.
+    #[error("{}:{line}:{column}: {message}", path.display())]
+    Config {
+        /// The config file.
+        path: PathBuf,
+        /// 1-based line.
+        line: usize,
+        /// 1-based column.
+        column: usize,
+        /// What is wrong, with the field.
+        message: String,
+    },
+    /// An instance is malformed.
+    #[error("instance {id}: {message}")]
+    Instance {
+        /// The instance id.
+        id: String,
+        /// What is wrong.
+        message: String,
+    },
+    /// Any other bad input.
+    #[error("{0}")]
+    Input(String),
+    /// An error from the framework.
+    #[error(transparent)]
+    Core(#[from] frontier_core::Error),
+    /// A solved cost differs from the optimum the input states.
+    #[error("{0} instance(s) solved with a cost different from the stated optimum")]
+    Disagrees(usize),
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    init_logging(cli.verbose);
+    match execute(&cli) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("error: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+fn init_logging(verbose: u8) {
+    let default = match verbose {
+        0 => "warn",
+        1 => "info",
+        _ => "debug",
+    };
+    let filter = EnvFilter::try_from_default_env().unwrap_or_else(|_| EnvFilter::new(default));
+    let bars = IndicatifLayer::new();
+    let writer = bars.get_stderr_writer();
+    // Logging set-up happens once, first thing, so `try_init` cannot clash.
+    let _ = tracing_subscriber::registry()
+        .with(filter)
+        .with(
+            tracing_subscriber::fmt::layer()
+                .with_writer(writer)
+                .with_target(false),
+        )
+        .with(bars.with_filter(IndicatifFilter::new(false)))
+        .try_init();
+}
+
+fn execute(cli: &Cli) -> Result<(), CliError> {
+    let progress = !cli.quiet && std::io::stderr().is_terminal();
+    let mut reports: Vec<InstanceReport> = Vec::new();
+    let json = cli.json;
+    let mut sink = |report: InstanceReport| -> Result<(), CliError> {
+        if json {
+            let mut out = std::io::stdout().lock();
+            writeln!(out, "{}", report::json_line(&report)).map_err(stdout_error)?;
+            out.flush().map_err(stdout_error)?;
+        }
+        if !report.agrees_with_known_cost() {
+            tracing::error!(
+                instance = %report.instance,
+                "cost {:?} differs from the stated optimum {:?}",
+                report.cost,
+                report.known_cost
+            );
+        }
+        reports.push(report);
+        Ok(())
+    };
+    let output = match &cli.command {
+        Command::Run { config, output } => {
+            let experiment = Experiment::load(config)?;
+            let options = RunOptions {
+                limits: experiment.limits,
+                progress,
+            };
+            experiment.domain.run(
+                &experiment.instances,
+                &experiment.executors,
+                &options,
+                &mut sink,
+            )?;
+            output.clone().or(experiment.output)
+        }
+        Command::Solve { search, domain } => {
+            let options = RunOptions {
+                limits: Limits {
+                    max_expanded: search.max_expanded,
+                    max_memory_bytes: search.max_memory,
+                    max_seconds: search.max_seconds,
+                },
+                progress,
+            };
+            domain.run(&search.executor.config(), &options, &mut sink)?;
+            None
+        }
+    };
+    if !json {
+        report::print_table(&reports, &mut std::io::stdout().lock()).map_err(stdout_error)?;
+    }
+    if let Some(path) = output {
+        report::write_output(&path, &reports)?;
+    }
+    let disagreeing = reports
+        .iter()
+        .filter(|r| !r.agrees_with_known_cost())
+        .count();
+    if disagreeing > 0 {
+        return Err(CliError::Disagrees(disagreeing));
+    }
+    Ok(())
+}
+
+fn stdout_error(source: std::io::Error) -> CliError {
+    CliError::Io {
+        path: PathBuf::from("<stdout>"),
+        source,
+    }
+}

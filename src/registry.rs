@@ -1,0 +1,171 @@
+//! The domain table: each domain the CLI knows is one line in [`domains!`].
+//!
+//! A domain's CLI adapter is one struct that is both its `frontier solve
+//! <name>` flags (clap) and its RON config block (serde), and implements
+//! [`CliDomain`]. The macro generates the RON enum, the `solve` subcommands
+//! and the dispatch from that table, so nothing else names the domain.
+
+use std::path::Path;
+
+use frontier_core::{Cost, Domain, DomainOutcome, ExecutorConfig, SearchOptions, Status};
+use serde::de::DeserializeOwned;
+
+use crate::report::InstanceReport;
+use crate::CliError;
+
+/// One instance to solve: its text in the domain's format, an id for
+/// output, and the optimal cost if the input file states one.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Instance {
+    /// Shown in tables and JSON.
+    pub id: String,
+    /// The instance in the domain's own notation.
+    pub text: String,
+    /// Known optimal cost (from a benchmark file), checked after solving.
+    pub known_cost: Option<Cost>,
+}
+
+/// What a domain implements to be run from the command line and configs.
+pub trait CliDomain: clap::Args + DeserializeOwned + Sync {
+    /// Name in output and on the command line.
+    const NAME: &'static str;
+    /// Whatever is shared by all instances of a run (pattern databases,
+    /// dictionaries), built once by [`CliDomain::prepare`].
+    type Prepared: Sync;
+
+    /// Builds or loads shared tables.
+    fn prepare(&self) -> Result<Self::Prepared, CliError>;
+
+    /// Reads instances from a file. Default: one per non-empty line, `#`
+    /// comments skipped, ids counting from 1.
+    fn read_instances(&self, path: &Path) -> Result<Vec<Instance>, CliError> {
+        let text = read_file(path)?;
+        Ok(text
+            .lines()
+            .map(str::trim)
+            .filter(|l| !l.is_empty() && !l.starts_with('#'))
+            .enumerate()
+            .map(|(i, l)| Instance {
+                id: (i + 1).to_string(),
+                text: l.to_string(),
+                known_cost: None,
+            })
+            .collect())
+    }
+
+    /// Parses and solves one instance.
+    fn solve(
+        &self,
+        prepared: &Self::Prepared,
+        instance: &Instance,
+        executor: &ExecutorConfig,
+        options: &SearchOptions,
+    ) -> Result<InstanceReport, CliError>;
+}
+
+/// Reads a whole file, naming it in the error.
+pub fn read_file(path: &Path) -> Result<String, CliError> {
+    std::fs::read_to_string(path).map_err(|source| CliError::Io {
+        path: path.to_path_buf(),
+        source,
+    })
+}
+
+/// Turns an executor outcome into a report row; moves are printed with
+/// `describe`.
+pub fn report<D: Domain>(
+    domain: &'static str,
+    instance: &Instance,
+    executor: &ExecutorConfig,
+    outcome: DomainOutcome<D>,
+    describe: impl Fn(&D::Move) -> String,
+) -> InstanceReport {
+    let (status, cost, path) = match &outcome.status {
+        Status::Solved(s) => (
+            "optimal".to_string(),
+            Some(s.cost),
+            s.moves.iter().map(describe).collect(),
+        ),
+        Status::NoSolution => ("no solution".to_string(), None, Vec::new()),
+        Status::LimitReached(limit) => (limit.to_string(), None, Vec::new()),
+    };
+    InstanceReport {
+        domain,
+        instance: instance.id.clone(),
+        executor: executor.name().to_string(),
+        solved: cost.is_some(),
+        status,
+        cost,
+        known_cost: instance.known_cost,
+        path,
+        stats: outcome.stats,
+    }
+}
+
+/// Generates [`DomainConfig`] (the RON `domain:` field), [`SolveDomain`]
+/// (the `solve` subcommands) and their dispatch from one table.
+macro_rules! domains {
+    ($( $(#[doc = $doc:literal])* $variant:ident => $config:ty ),* $(,)?) => {
+        /// The `domain:` block of a RON experiment.
+        #[derive(Debug, serde::Deserialize)]
+        pub enum DomainConfig {
+            $( $(#[doc = $doc])* $variant($config), )*
+        }
+
+        /// `frontier solve <domain> <instance> [flags]`.
+        #[derive(Debug, clap::Subcommand)]
+        pub enum SolveDomain {
+            $(
+                $(#[doc = $doc])*
+                #[command(name = <$config as $crate::registry::CliDomain>::NAME)]
+                $variant {
+                    /// The instance, in the domain's notation (see the domain's docs).
+                    instance: String,
+                    #[command(flatten)]
+                    config: $config,
+                },
+            )*
+        }
+
+        impl DomainConfig {
+            /// Runs every instance with every executor, handing each report
+            /// to `sink`.
+            pub fn run(
+                &self,
+                instances: &$crate::config::Instances,
+                executors: &[frontier_core::ExecutorConfig],
+                options: &$crate::run::RunOptions,
+                sink: &mut dyn FnMut($crate::report::InstanceReport) -> Result<(), $crate::CliError>,
+            ) -> Result<(), $crate::CliError> {
+                match self {
+                    $( DomainConfig::$variant(config) => $crate::run::run_all(config, instances, executors, options, sink), )*
+                }
+            }
+        }
+
+        impl SolveDomain {
+            /// Solves the one instance given on the command line.
+            pub fn run(
+                &self,
+                executor: &frontier_core::ExecutorConfig,
+                options: &$crate::run::RunOptions,
+                sink: &mut dyn FnMut($crate::report::InstanceReport) -> Result<(), $crate::CliError>,
+            ) -> Result<(), $crate::CliError> {
+                match self {
+                    $( SolveDomain::$variant { instance, config } => $crate::run::run_all(
+                        config,
+                        &$crate::config::Instances::Inline(vec![instance.clone()]),
+                        std::slice::from_ref(executor),
+                        options,
+                        sink,
+                    ), )*
+                }
+            }
+        }
+    };
+}
+
+domains! {
+    /// A 4-connected maze with weighted cells (the framework's demo domain).
+    Grid => crate::domains::grid::GridCli,
+}

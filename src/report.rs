@@ -1,0 +1,158 @@
+//! Result rows: a table for people, JSON objects and CSV for programs.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+use frontier_core::{Cost, SearchStats};
+use serde::Serialize;
+
+use crate::CliError;
+
+/// One solved (or not) instance with one executor.
+#[derive(Clone, Debug, Serialize)]
+pub struct InstanceReport {
+    /// Domain name.
+    pub domain: &'static str,
+    /// Instance id.
+    pub instance: String,
+    /// Executor name.
+    pub executor: String,
+    /// Whether a solution was found.
+    pub solved: bool,
+    /// `optimal`, `no solution`, or the limit that stopped the search.
+    pub status: String,
+    /// Solution cost.
+    pub cost: Option<Cost>,
+    /// Optimal cost stated by the input, when it states one.
+    pub known_cost: Option<Cost>,
+    /// The moves of the solution.
+    pub path: Vec<String>,
+    /// Search statistics.
+    pub stats: SearchStats,
+}
+
+impl InstanceReport {
+    /// False when the input states an optimum and a different cost came out.
+    pub fn agrees_with_known_cost(&self) -> bool {
+        match (self.cost, self.known_cost) {
+            (Some(cost), Some(known)) => cost == known,
+            _ => true,
+        }
+    }
+}
+
+/// Column headers of the human table and of CSV files.
+const COLUMNS: [&str; 9] = [
+    "instance",
+    "executor",
+    "status",
+    "cost",
+    "known",
+    "expanded",
+    "generated",
+    "seconds",
+    "exp/s",
+];
+
+fn cells(r: &InstanceReport) -> [String; 9] {
+    let opt = |c: Option<Cost>| c.map_or_else(|| "-".to_string(), |c| c.to_string());
+    [
+        r.instance.clone(),
+        r.executor.clone(),
+        r.status.clone(),
+        opt(r.cost),
+        opt(r.known_cost),
+        r.stats.expanded.to_string(),
+        r.stats.generated.to_string(),
+        format!("{:.3}", r.stats.seconds),
+        format!("{:.0}", r.stats.expansions_per_second),
+    ]
+}
+
+/// Prints reports as an aligned table with a totals line.
+pub fn print_table(reports: &[InstanceReport], out: &mut impl Write) -> std::io::Result<()> {
+    let rows: Vec<[String; 9]> = reports.iter().map(cells).collect();
+    let mut widths = COLUMNS.map(str::len);
+    for row in &rows {
+        for (w, cell) in widths.iter_mut().zip(row) {
+            *w = (*w).max(cell.len());
+        }
+    }
+    let line = |cells: &[String]| {
+        cells
+            .iter()
+            .zip(widths)
+            .enumerate()
+            .map(|(i, (c, w))| {
+                if i < 3 {
+                    format!("{c:<w$}")
+                } else {
+                    format!("{c:>w$}")
+                }
+            })
+            .collect::<Vec<_>>()
+            .join("  ")
+    };
+    writeln!(out, "{}", line(&COLUMNS.map(String::from)))?;
+    for row in &rows {
+        writeln!(out, "{}", line(row))?;
+    }
+    if reports.len() > 1 {
+        let solved = reports.iter().filter(|r| r.solved).count();
+        let expanded: u64 = reports.iter().map(|r| r.stats.expanded).sum();
+        let seconds: f64 = reports.iter().map(|r| r.stats.seconds).sum();
+        writeln!(
+            out,
+            "{solved}/{} solved, {expanded} expanded in {seconds:.3} s ({:.0} exp/s)",
+            reports.len(),
+            if seconds > 0.0 {
+                expanded as f64 / seconds
+            } else {
+                0.0
+            }
+        )?;
+    }
+    Ok(())
+}
+
+/// One JSON object on one line.
+pub fn json_line(report: &InstanceReport) -> String {
+    // Serialising plain data with string keys cannot fail.
+    serde_json::to_string(report).unwrap_or_default()
+}
+
+/// Writes reports to `path` (`.json`: JSON lines; otherwise CSV) through a
+/// temporary file, so a failure never leaves a half-written result.
+pub fn write_output(path: &Path, reports: &[InstanceReport]) -> Result<(), CliError> {
+    let io = |source| CliError::Io {
+        path: path.to_path_buf(),
+        source,
+    };
+    let mut text = String::new();
+    if path.extension().is_some_and(|e| e == "json") {
+        for r in reports {
+            text += &json_line(r);
+            text.push('\n');
+        }
+    } else {
+        text += &COLUMNS.join(",");
+        text.push('\n');
+        for r in reports {
+            let row: Vec<String> = cells(r).iter().map(|c| csv_field(c)).collect();
+            text += &row.join(",");
+            text.push('\n');
+        }
+    }
+    let mut tmp = PathBuf::from(path);
+    tmp.as_mut_os_string().push(".tmp");
+    std::fs::write(&tmp, text).map_err(io)?;
+    std::fs::rename(&tmp, path).map_err(io)
+}
+
+fn csv_field(s: &str) -> String {
+    if s.contains([',', '"', '\n']) {
+        format!("\"{}\"", s.replace('"', "\"\""))
+    } else {
+        s.to_string()
+    }
+}
