@@ -13,7 +13,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand, ValueEnum};
-use frontier_core::{ExecutorConfig, Limits};
+use frontier_core::{ExecutorConfig, HdaConfig, Limits};
 use tracing_indicatif::filter::IndicatifFilter;
 use tracing_indicatif::IndicatifLayer;
 use tracing_subscriber::layer::SubscriberExt;
@@ -72,6 +72,12 @@ struct SearchFlags {
     /// Which executor searches.
     #[arg(long, value_enum, default_value_t = ExecutorName::Astar, global = true)]
     executor: ExecutorName,
+    /// Worker threads for hda [default: all cores].
+    #[arg(long, global = true)]
+    threads: Option<usize>,
+    /// How hda distributes states: hash, or a domain's own (tiles: zobrist, split, block, rows, cols).
+    #[arg(long, default_value = "hash", global = true)]
+    partition: String,
     /// Stop after this many expansions.
     #[arg(long, global = true)]
     max_expanded: Option<u64>,
@@ -87,12 +93,22 @@ struct SearchFlags {
 enum ExecutorName {
     /// Sequential A* on one core.
     Astar,
+    /// Hash-distributed A* on threads (--threads, --partition).
+    Hda,
 }
 
-impl ExecutorName {
-    fn config(self) -> ExecutorConfig {
-        match self {
+impl SearchFlags {
+    fn executor(&self) -> ExecutorConfig {
+        match self.executor {
             ExecutorName::Astar => ExecutorConfig::Astar,
+            ExecutorName::Hda => {
+                let defaults = HdaConfig::default();
+                ExecutorConfig::Hda(HdaConfig {
+                    threads: self.threads.unwrap_or(defaults.threads),
+                    partition: self.partition.clone(),
+                    ..defaults
+                })
+            }
         }
     }
 }
@@ -176,7 +192,14 @@ fn execute(cli: &Cli) -> Result<(), CliError> {
     let progress = !cli.quiet && std::io::stderr().is_terminal();
     let mut reports: Vec<InstanceReport> = Vec::new();
     let json = cli.json;
-    let mut sink = |report: InstanceReport| -> Result<(), CliError> {
+    // Sequential A* expansions per instance, to report HDA*'s search overhead.
+    let mut sequential: std::collections::HashMap<String, u64> = std::collections::HashMap::new();
+    let mut sink = |mut report: InstanceReport| -> Result<(), CliError> {
+        if report.executor == "astar" && report.solved {
+            sequential.insert(report.instance.clone(), report.stats.expanded);
+        } else if let Some(&base) = sequential.get(&report.instance).filter(|&&b| b > 0) {
+            report.stats.search_overhead = Some(report.stats.expanded as f64 / base as f64);
+        }
         if json {
             let mut out = std::io::stdout().lock();
             writeln!(out, "{}", report::json_line(&report)).map_err(stdout_error)?;
@@ -217,7 +240,7 @@ fn execute(cli: &Cli) -> Result<(), CliError> {
                 },
                 progress,
             };
-            domain.run(&search.executor.config(), &options, &mut sink)?;
+            domain.run(&search.executor(), &options, &mut sink)?;
             None
         }
     };

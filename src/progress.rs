@@ -36,3 +36,20 @@ fn bar_style() -> ProgressStyle {
     ProgressStyle::with_template("{spinner} {span_name}{{{span_fields}}} {elapsed} {msg}")
         .unwrap_or_else(|_| ProgressStyle::default_spinner())
 }
+
+/// A bar with a known total, for long preparation steps (building pattern
+/// databases). Returns an updater taking (done, message); the bar closes
+/// when the updater is dropped.
+pub fn task_bar(label: String, total: u64) -> impl Fn(u64, String) + Send + Sync {
+    let span = tracing::info_span!("build", indicatif.pb_show = true, task = %label);
+    // The template is a literal that parses; fall back to the default anyway.
+    let style = ProgressStyle::with_template("{span_fields} [{bar:30}] {percent:>3}% {elapsed} {msg}")
+        .unwrap_or_else(|_| ProgressStyle::default_bar());
+    span.pb_set_style(&style);
+    span.pb_start();
+    span.pb_set_length(total);
+    move |done: u64, message: String| {
+        span.pb_set_position(done);
+        span.pb_set_message(&message);
+    }
+}

@@ -92,7 +92,7 @@ pub fn report<D: Domain>(
     InstanceReport {
         domain,
         instance: instance.id.clone(),
-        executor: executor.name().to_string(),
+        executor: executor.name(),
         solved: cost.is_some(),
         status,
         cost,
@@ -168,4 +168,6 @@ macro_rules! domains {
 domains! {
     /// A 4-connected maze with weighted cells (the framework's demo domain).
     Grid => crate::domains::grid::GridCli,
+    /// Sliding-tile puzzles (8-, 15-, 24-puzzle) with pattern databases.
+    Tiles => crate::domains::tiles::TilesCli,
 }

@@ -3,37 +3,50 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::domain::{Domain, Heuristic};
-use crate::search::{astar, DomainOutcome, SearchOptions};
-use crate::Error;
+use crate::domain::{Domain, Heuristic, Partitioner};
+use crate::search::{astar, hda, DomainOutcome, HdaConfig, SearchOptions};
 
 /// An executor and its parameters, as written in RON configs
-/// (`executor: Astar`).
+/// (`executors: [Astar, Hda(threads: 4, partition: "split")]`).
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub enum ExecutorConfig {
     /// Sequential A* on one core.
     #[default]
     Astar,
+    /// Hash-distributed A* on threads.
+    Hda(#[serde(default)] HdaConfig),
 }
 
 impl ExecutorConfig {
-    /// The short name used in output tables and JSON.
-    pub fn name(&self) -> &'static str {
+    /// The short name used in output tables and JSON (`hda-4-split`).
+    pub fn name(&self) -> String {
         match self {
-            ExecutorConfig::Astar => "astar",
+            ExecutorConfig::Astar => "astar".into(),
+            ExecutorConfig::Hda(c) => format!("hda-{}-{}", c.threads, c.partition),
         }
     }
 
-    /// Runs the configured executor on a CPU domain.
-    pub fn run<D: Domain, H: Heuristic<D>>(
+    /// The partitioner name this executor needs, if it distributes states.
+    pub fn partition(&self) -> Option<&str> {
+        match self {
+            ExecutorConfig::Astar => None,
+            ExecutorConfig::Hda(c) => Some(&c.partition),
+        }
+    }
+
+    /// Runs the configured executor on a CPU domain. `partitioner` is used
+    /// only by distributed executors; build it from [`Self::partition`].
+    pub fn run<D: Domain, H: Heuristic<D>, P: Partitioner<D>>(
         &self,
         domain: &D,
         heuristic: &H,
+        partitioner: &P,
         options: &SearchOptions,
-    ) -> Result<DomainOutcome<D>, Error> {
+    ) -> DomainOutcome<D> {
         match self {
-            ExecutorConfig::Astar => Ok(astar(domain, heuristic, options)),
+            ExecutorConfig::Astar => astar(domain, heuristic, options),
+            ExecutorConfig::Hda(config) => hda(domain, heuristic, partitioner, config, options),
         }
     }
 }

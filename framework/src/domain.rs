@@ -31,6 +31,10 @@ pub struct Edge<S, M> {
 /// `expand` pushes into a caller-owned buffer so that executors reuse one
 /// allocation per worker instead of allocating per expansion.
 ///
+/// States that compare equal may still carry auxiliary data that is not part
+/// of their identity (the tiles domain remembers the last move so it can
+/// skip undoing it); executors keep the copy reached by the cheapest path.
+///
 /// ```
 /// use frontier_core::{grid::Grid, Domain};
 /// let maze = Grid::parse("S.\n.G").unwrap();
@@ -64,6 +68,14 @@ pub trait Domain: Send + Sync {
 pub trait Heuristic<D: Domain>: Send + Sync {
     /// The lower bound. Must never exceed the true cost-to-go.
     fn h(&self, domain: &D, state: &D::State) -> Cost;
+    /// The bound for `child`, a successor of `parent` whose bound is
+    /// `parent_h`. Override it when the bound can be updated from the
+    /// parent's more cheaply than computed afresh (Manhattan distance).
+    #[inline]
+    fn h_child(&self, domain: &D, parent: &D::State, parent_h: Cost, child: &D::State) -> Cost {
+        let _ = (parent, parent_h);
+        self.h(domain, child)
+    }
     /// Whether `h(s) <= c(s, s') + h(s')` on every edge. Executors skip the
     /// reopening bookkeeping only when this is true; when in doubt say false.
     fn consistent(&self) -> bool {
@@ -104,15 +116,20 @@ impl<D: Domain> StateHasher<D> for StdHasher {
 /// most successors with their parent's owner.
 pub trait Partitioner<D: Domain>: Send + Sync {
     /// The owner, in `0..parts`.
-    fn owner(&self, state: &D::State, parts: u32) -> u32;
+    fn owner(&self, domain: &D, state: &D::State, parts: u32) -> u32;
 }
 
-/// Any state hasher partitions by hash (uniform, but almost every successor
-/// changes owner).
-impl<D: Domain, H: StateHasher<D>> Partitioner<D> for H {
-    fn owner(&self, state: &D::State, parts: u32) -> u32 {
-        // Multiply-shift maps the hash onto 0..parts without modulo bias.
-        ((u128::from(self.hash(state)) * u128::from(parts.max(1))) >> 64) as u32
+/// Maps a 64-bit hash onto `0..parts` by multiply-shift (no modulo bias).
+#[inline]
+pub fn reduce(hash: u64, parts: u32) -> u32 {
+    ((u128::from(hash) * u128::from(parts.max(1))) >> 64) as u32
+}
+
+/// Hash partitioning: uniform, but almost every successor changes owner.
+impl<D: Domain> Partitioner<D> for StdHasher {
+    #[inline]
+    fn owner(&self, _: &D, state: &D::State, parts: u32) -> u32 {
+        reduce(StateHasher::<D>::hash(self, state), parts)
     }
 }
 

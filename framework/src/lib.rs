@@ -22,6 +22,7 @@ pub mod domain;
 pub mod grid;
 pub mod search;
 pub mod stats;
+pub mod zobrist;
 
 pub use config::ExecutorConfig;
 pub use domain::{
@@ -29,7 +30,7 @@ pub use domain::{
     StdHasher,
 };
 pub use search::{
-    astar, DomainOutcome, Limit, Limits, Outcome, Progress, ProgressSink, SearchOptions, Solution,
+    astar, hda, DomainOutcome, HdaConfig, Limit, Limits, Outcome, Progress, ProgressSink, SearchOptions, Solution,
     Status,
 };
 pub use stats::SearchStats;

@@ -1,7 +1,7 @@
 //! `frontier solve grid "S..#/..#G/...."`: the framework's demo maze.
 
 use frontier_core::grid::{Grid, Manhattan};
-use frontier_core::{ExecutorConfig, SearchOptions};
+use frontier_core::{ExecutorConfig, SearchOptions, StdHasher};
 use serde::Deserialize;
 
 use crate::registry::{report, CliDomain, Instance};
@@ -34,7 +34,10 @@ impl CliDomain for GridCli {
                 id: instance.id.clone(),
                 message: e.to_string(),
             })?;
-        let outcome = executor.run(&grid, &Manhattan, options)?;
+        if let Some(name) = executor.partition().filter(|&p| p != "hash") {
+            return Err(CliError::Input(format!("grid has no partition '{name}' (use hash)")));
+        }
+        let outcome = executor.run(&grid, &Manhattan, &StdHasher, options);
         Ok(report::<Grid>(
             Self::NAME,
             instance,

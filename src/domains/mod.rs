@@ -1,3 +1,4 @@
 //! CLI adapters of the domains: flags, RON blocks, instance parsing.
 
 pub mod grid;
+pub mod tiles;

@@ -1,1 +1,113 @@
+//! # frontier-tiles
+//!
+//! Sliding-tile puzzles (any R×C board up to 25 cells: the 8-, 15- and
+//! 24-puzzle) for frontier: the [`Tiles`] domain, Manhattan distance and
+//! additive pattern databases (Korf & Felner 2002) with on-disk caching.
+//!
+//! ```
+//! use frontier_core::{astar, SearchOptions};
+//! use frontier_tiles::{Goal, Manhattan, Tiles};
+//! let puzzle = Tiles::parse("1 2 3 4 5 6 0 7 8", Goal::Standard).unwrap();
+//! let h = Manhattan::new(puzzle.board(), Goal::Standard);
+//! let outcome = astar(&puzzle, &h, &SearchOptions::default());
+//! assert_eq!(outcome.solution().unwrap().cost, 2);
+//! ```
+#![deny(missing_docs)]
 
+pub mod azh;
+pub mod board;
+pub mod cache;
+pub mod heuristic;
+pub mod pdb;
+
+use std::path::PathBuf;
+
+pub use board::{parse_instance, solvable, Board, Dir, Goal, TileState, Tiles};
+pub use heuristic::{partition, preset_names, AdditivePdb, Manhattan, TilesHeuristic};
+pub use pdb::{BuildProgress, Pattern, PatternDb};
+
+/// Everything that can be wrong with a tiles instance or heuristic.
+#[derive(Debug, thiserror::Error)]
+pub enum TilesError {
+    /// Board shape out of range.
+    #[error("a {rows}x{cols} board is not supported (2 to 25 cells)")]
+    Shape {
+        /// Rows asked for.
+        rows: u8,
+        /// Columns asked for.
+        cols: u8,
+    },
+    /// The `RxC:` prefix did not parse.
+    #[error("board shape '{0}' should look like 4x4")]
+    ShapeSyntax(String),
+    /// Tile count is not a square and no shape was given.
+    #[error("{0} tiles is not a square board; prefix the instance with its shape, e.g. '3x4: ...'")]
+    NotSquare(usize),
+    /// Wrong number of tiles for the shape.
+    #[error("expected {expected} tiles, got {got}")]
+    Count {
+        /// Cells on the board.
+        expected: usize,
+        /// Numbers given.
+        got: usize,
+    },
+    /// A token is not a number.
+    #[error("'{0}' is not a tile number")]
+    NotANumber(String),
+    /// A tile number is too large.
+    #[error("tile {tile} is out of range 0..={max}")]
+    OutOfRange {
+        /// The tile.
+        tile: u8,
+        /// Largest valid tile.
+        max: usize,
+    },
+    /// A tile appears twice.
+    #[error("tile {tile} appears twice")]
+    Duplicate {
+        /// The tile.
+        tile: u8,
+    },
+    /// Wrong parity for the goal.
+    #[error("unsolvable: the permutation parity cannot reach the {goal:?} goal")]
+    Unsolvable {
+        /// The goal convention.
+        goal: Goal,
+    },
+    /// A partition spec is malformed.
+    #[error("bad partition '{0}': give a preset (4-4, 5-5-5, 6-6-3, 7-8, 6-6-6-6) or disjoint tile lists like 1,2,3/4,5,6, each leaving two cells free")]
+    BadPartition(String),
+    /// A preset was used on the wrong board.
+    #[error("preset {preset} is for {side}x{side} boards")]
+    PresetShape {
+        /// The preset.
+        preset: String,
+        /// Its board side.
+        side: u8,
+    },
+    /// Reflection needs a square board.
+    #[error("the diagonal reflection lookup needs a square board")]
+    ReflectNeedsSquare,
+    /// A pattern has too many placements to tabulate.
+    #[error("a {tiles}-tile pattern has {entries} placements, more than a table may hold")]
+    PatternTooLarge {
+        /// Tiles in the pattern.
+        tiles: usize,
+        /// Placements.
+        entries: u64,
+    },
+    /// Reading or writing a database file failed.
+    #[error("{}: {source}", path.display())]
+    Io {
+        /// The file.
+        path: PathBuf,
+        /// The OS error.
+        source: std::io::Error,
+    },
+    /// An HDA* partition name the tiles domain does not know.
+    #[error("unknown partition '{0}' (use hash, zobrist, split, block, rows or cols)")]
+    UnknownProjection(String),
+    /// A broken invariant (a bug, reported rather than panicking).
+    #[error("internal error: {0}")]
+    Internal(&'static str),
+}

@@ -29,11 +29,11 @@ struct Node<D: Domain> {
 
 /// A heap entry. Entries go stale when a cheaper path to their node is found
 /// (the node's g drops) or the node is closed; stale entries are skipped.
-#[derive(Clone, Copy, PartialEq, Eq)]
-struct OpenEntry {
-    f: Cost,
-    g: Cost,
-    node: u32,
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct OpenEntry {
+    pub(crate) f: Cost,
+    pub(crate) g: Cost,
+    pub(crate) node: u32,
 }
 
 impl Ord for OpenEntry {
@@ -152,6 +152,9 @@ pub fn astar<D: Domain, H: Heuristic<D>>(
                     known.g = g;
                     known.parent = entry.node;
                     known.mv = Some(edge.mv);
+                    // Equal states may carry different auxiliary data (the
+                    // last move, say); keep the copy on the cheapest path.
+                    known.state = edge.state;
                     i
                 }
                 None => {
@@ -161,7 +164,8 @@ pub fn astar<D: Domain, H: Heuristic<D>>(
                     if i == NO_PARENT {
                         break;
                     }
-                    let h = heuristic.h(domain, &edge.state);
+                    let parent = &nodes[entry.node as usize];
+                    let h = heuristic.h_child(domain, &parent.state, parent.h, &edge.state);
                     index.insert_unique(hash, i, |&j| hasher.hash_one(&nodes[j as usize].state));
                     nodes.push(Node {
                         state: edge.state,

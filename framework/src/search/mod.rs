@@ -4,6 +4,7 @@
 //! returns an [`Outcome`]. Running into a limit is an outcome, not an error.
 
 pub mod astar;
+pub mod hda;
 
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -14,6 +15,7 @@ use crate::domain::{Cost, Domain};
 use crate::stats::SearchStats;
 
 pub use astar::astar;
+pub use hda::{hda, HdaConfig};
 
 /// Resource limits. `None` means unlimited.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]

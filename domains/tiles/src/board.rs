@@ -1,0 +1,440 @@
+//! Board geometry, goals, states, instance parsing and the search domain.
+
+use std::fmt;
+use std::hash::{Hash, Hasher};
+
+use frontier_core::{CodecError, Cost, Domain, Edge, PackedState};
+
+use crate::TilesError;
+
+/// Most cells a board may have (5×5).
+pub const MAX_CELLS: usize = 25;
+
+/// Where the blank and the tiles end up.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+pub enum Goal {
+    /// Korf's convention: blank first, tile k at cell k (`0 1 2 … N`).
+    Korf,
+    /// The common one: `1 2 … N 0`, blank last.
+    Standard,
+}
+
+impl std::str::FromStr for Goal {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Goal, String> {
+        match s.to_ascii_lowercase().as_str() {
+            "korf" => Ok(Goal::Korf),
+            "standard" => Ok(Goal::Standard),
+            _ => Err(format!("unknown goal '{s}' (use korf or standard)")),
+        }
+    }
+}
+
+impl Goal {
+    /// The cell tile `tile` (0 = blank) occupies in this goal.
+    pub fn cell_of(self, tile: u8, cells: usize) -> u8 {
+        match self {
+            Goal::Korf => tile,
+            Goal::Standard if tile == 0 => (cells - 1) as u8,
+            Goal::Standard => tile - 1,
+        }
+    }
+}
+
+/// A rectangular board: its shape and neighbour tables.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Board {
+    rows: u8,
+    cols: u8,
+    /// Up to four neighbours per cell, in [`Dir`] order; `NONE` where off the board.
+    neighbours: [[u8; 4]; MAX_CELLS],
+}
+
+const NONE: u8 = u8::MAX;
+
+impl Board {
+    /// A board of `rows`×`cols`, between 2 and 25 cells.
+    pub fn new(rows: u8, cols: u8) -> Result<Board, TilesError> {
+        let cells = usize::from(rows) * usize::from(cols);
+        if rows == 0 || cols == 0 || !(2..=MAX_CELLS).contains(&cells) {
+            return Err(TilesError::Shape { rows, cols });
+        }
+        let mut neighbours = [[NONE; 4]; MAX_CELLS];
+        for (cell, slot) in neighbours.iter_mut().enumerate().take(cells) {
+            let (r, c) = (cell / usize::from(cols), cell % usize::from(cols));
+            let at = |r: usize, c: usize| (r * usize::from(cols) + c) as u8;
+            slot[Dir::Up as usize] = if r > 0 { at(r - 1, c) } else { NONE };
+            slot[Dir::Down as usize] = if r + 1 < usize::from(rows) { at(r + 1, c) } else { NONE };
+            slot[Dir::Left as usize] = if c > 0 { at(r, c - 1) } else { NONE };
+            slot[Dir::Right as usize] = if c + 1 < usize::from(cols) { at(r, c + 1) } else { NONE };
+        }
+        Ok(Board {
+            rows,
+            cols,
+            neighbours,
+        })
+    }
+
+    /// Rows.
+    pub fn rows(&self) -> u8 {
+        self.rows
+    }
+
+    /// Columns.
+    pub fn cols(&self) -> u8 {
+        self.cols
+    }
+
+    /// Cells (tiles + blank).
+    pub fn cells(&self) -> usize {
+        usize::from(self.rows) * usize::from(self.cols)
+    }
+
+    /// The cell next to `cell` in direction `dir`, if on the board.
+    #[inline]
+    pub fn neighbour(&self, cell: u8, dir: Dir) -> Option<u8> {
+        let n = self.neighbours[usize::from(cell)][dir as usize];
+        (n != NONE).then_some(n)
+    }
+
+    /// Row and column of a cell.
+    pub fn coords(&self, cell: u8) -> (u8, u8) {
+        (cell / self.cols, cell % self.cols)
+    }
+}
+
+/// Direction the blank moves.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Dir {
+    /// Blank moves up (the tile above slides down).
+    Up = 0,
+    /// Blank moves down.
+    Down = 1,
+    /// Blank moves left.
+    Left = 2,
+    /// Blank moves right.
+    Right = 3,
+}
+
+impl Dir {
+    /// All four, in table order.
+    pub const ALL: [Dir; 4] = [Dir::Up, Dir::Down, Dir::Left, Dir::Right];
+
+    /// The move that undoes this one.
+    pub fn opposite(self) -> Dir {
+        match self {
+            Dir::Up => Dir::Down,
+            Dir::Down => Dir::Up,
+            Dir::Left => Dir::Right,
+            Dir::Right => Dir::Left,
+        }
+    }
+
+    /// One letter: U, D, L, R.
+    pub fn letter(self) -> char {
+        match self {
+            Dir::Up => 'U',
+            Dir::Down => 'D',
+            Dir::Left => 'L',
+            Dir::Right => 'R',
+        }
+    }
+}
+
+/// A board position: the tile on every cell (0 = blank).
+///
+/// `came_from` remembers the blank's previous direction so that expansion
+/// can skip the move that undoes it; it is not part of the state's
+/// identity (ignored by `Eq` and `Hash`).
+#[derive(Clone, Copy)]
+pub struct TileState {
+    /// Tile on each cell; cells past the board are 0.
+    pub cells: [u8; MAX_CELLS],
+    /// Where the blank is.
+    pub blank: u8,
+    /// The last move, if any.
+    pub came_from: Option<Dir>,
+}
+
+impl PartialEq for TileState {
+    fn eq(&self, other: &Self) -> bool {
+        self.cells == other.cells
+    }
+}
+impl Eq for TileState {}
+impl Hash for TileState {
+    fn hash<H: Hasher>(&self, state: &mut H) {
+        self.cells.hash(state);
+    }
+}
+
+impl fmt::Debug for TileState {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "[")?;
+        let used = self.cells.iter().rposition(|&t| t != 0).map_or(0, |i| i + 1).max(usize::from(self.blank) + 1);
+        for (i, t) in self.cells[..used].iter().enumerate() {
+            if i > 0 {
+                write!(f, " ")?;
+            }
+            write!(f, "{t}")?;
+        }
+        write!(f, "]")
+    }
+}
+
+impl TileState {
+    /// The state with these tiles, validated against `board`: every tile
+    /// 0..N exactly once.
+    pub fn from_tiles(board: &Board, tiles: &[u8]) -> Result<TileState, TilesError> {
+        let n = board.cells();
+        if tiles.len() != n {
+            return Err(TilesError::Count {
+                expected: n,
+                got: tiles.len(),
+            });
+        }
+        let mut seen = [false; MAX_CELLS];
+        let mut cells = [0u8; MAX_CELLS];
+        let mut blank = 0;
+        for (cell, &tile) in tiles.iter().enumerate() {
+            if usize::from(tile) >= n {
+                return Err(TilesError::OutOfRange { tile, max: n - 1 });
+            }
+            if std::mem::replace(&mut seen[usize::from(tile)], true) {
+                return Err(TilesError::Duplicate { tile });
+            }
+            cells[cell] = tile;
+            if tile == 0 {
+                blank = cell as u8;
+            }
+        }
+        Ok(TileState {
+            cells,
+            blank,
+            came_from: None,
+        })
+    }
+
+    /// The goal position.
+    pub fn goal(board: &Board, goal: Goal) -> TileState {
+        let n = board.cells();
+        let mut cells = [0u8; MAX_CELLS];
+        for tile in 0..n as u8 {
+            cells[usize::from(goal.cell_of(tile, n))] = tile;
+        }
+        TileState {
+            cells,
+            blank: goal.cell_of(0, n),
+            came_from: None,
+        }
+    }
+
+    /// Cell of every tile (index = tile).
+    #[inline]
+    pub fn positions(&self, cells: usize) -> [u8; MAX_CELLS] {
+        let mut pos = [0u8; MAX_CELLS];
+        for (cell, &tile) in self.cells[..cells].iter().enumerate() {
+            pos[usize::from(tile)] = cell as u8;
+        }
+        pos
+    }
+
+    /// Moves the blank, if that stays on the board.
+    #[inline]
+    pub fn slide(&self, board: &Board, dir: Dir) -> Option<TileState> {
+        let to = board.neighbour(self.blank, dir)?;
+        let mut next = *self;
+        next.cells[usize::from(self.blank)] = self.cells[usize::from(to)];
+        next.cells[usize::from(to)] = 0;
+        next.blank = to;
+        next.came_from = Some(dir);
+        Some(next)
+    }
+}
+
+/// Whether `state` can reach `goal`: the parity of the permutation between
+/// them (blank included) must equal the parity of the blank's taxicab
+/// distance, since every move is one transposition and one blank step.
+pub fn solvable(board: &Board, state: &TileState, goal: &TileState) -> bool {
+    let n = board.cells();
+    let goal_pos = goal.positions(n);
+    // Permutation cell -> goal cell of the tile standing there.
+    let mut perm: Vec<usize> = (0..n).map(|c| usize::from(goal_pos[usize::from(state.cells[c])])).collect();
+    let mut transpositions = 0;
+    for i in 0..n {
+        while perm[i] != i {
+            let j = perm[i];
+            perm.swap(i, j);
+            transpositions += 1;
+        }
+    }
+    let (r0, c0) = board.coords(state.blank);
+    let (r1, c1) = board.coords(goal.blank);
+    let blank_steps = u32::from(r0.abs_diff(r1)) + u32::from(c0.abs_diff(c1));
+    transpositions % 2 == blank_steps % 2
+}
+
+/// Parses an instance: tile numbers separated by spaces or commas, with an
+/// optional `RxC:` prefix for non-square boards (`3x4: 1 2 …`).
+pub fn parse_instance(text: &str) -> Result<(Board, Vec<u8>), TilesError> {
+    let (shape, numbers) = match text.split_once(':') {
+        Some((shape, rest)) => (Some(shape.trim()), rest),
+        None => (None, text),
+    };
+    let tiles = numbers
+        .split(|c: char| c.is_whitespace() || c == ',')
+        .filter(|t| !t.is_empty())
+        .map(|t| t.parse::<u8>().map_err(|_| TilesError::NotANumber(t.to_string())))
+        .collect::<Result<Vec<u8>, _>>()?;
+    let (rows, cols) = match shape {
+        Some(shape) => {
+            let bad = || TilesError::ShapeSyntax(shape.to_string());
+            let (r, c) = shape.split_once(['x', 'X']).ok_or_else(bad)?;
+            (r.trim().parse().map_err(|_| bad())?, c.trim().parse().map_err(|_| bad())?)
+        }
+        None => {
+            let side = (1..=5u8).find(|s| usize::from(s * s) == tiles.len()).ok_or(TilesError::NotSquare(tiles.len()))?;
+            (side, side)
+        }
+    };
+    Ok((Board::new(rows, cols)?, tiles))
+}
+
+/// A sliding-tile instance: board, start and goal.
+#[derive(Clone, Debug)]
+pub struct Tiles {
+    board: Board,
+    start: TileState,
+    goal: TileState,
+    goal_kind: Goal,
+    prune_undo: bool,
+}
+
+impl Tiles {
+    /// An instance, rejected if unsolvable.
+    pub fn new(board: Board, start: TileState, goal: Goal) -> Result<Tiles, TilesError> {
+        let goal_state = TileState::goal(&board, goal);
+        if !solvable(&board, &start, &goal_state) {
+            return Err(TilesError::Unsolvable { goal });
+        }
+        Ok(Tiles {
+            board,
+            start,
+            goal: goal_state,
+            goal_kind: goal,
+            prune_undo: true,
+        })
+    }
+
+    /// Parses and validates an instance in one step.
+    ///
+    /// ```
+    /// use frontier_tiles::{Goal, Tiles};
+    /// assert!(Tiles::parse("1 2 3 4 5 6 0 7 8", Goal::Standard).is_ok());
+    /// let err = Tiles::parse("2 1 3 4 5 6 7 8 0", Goal::Standard).unwrap_err();
+    /// assert!(err.to_string().contains("unsolvable"));
+    /// ```
+    pub fn parse(text: &str, goal: Goal) -> Result<Tiles, TilesError> {
+        let (board, tiles) = parse_instance(text)?;
+        let start = TileState::from_tiles(&board, &tiles)?;
+        Tiles::new(board, start, goal)
+    }
+
+    /// Whether expansion skips the move that undoes the previous one (on by
+    /// default; it only removes a successor that is the parent).
+    pub fn with_undo_pruning(mut self, prune: bool) -> Tiles {
+        self.prune_undo = prune;
+        self
+    }
+
+    /// The board.
+    pub fn board(&self) -> &Board {
+        &self.board
+    }
+
+    /// The goal convention.
+    pub fn goal_kind(&self) -> Goal {
+        self.goal_kind
+    }
+
+    /// The goal state.
+    pub fn goal_state(&self) -> &TileState {
+        &self.goal
+    }
+
+    /// Applies `moves` from the start; `None` if a move leaves the board.
+    pub fn replay(&self, moves: &[Dir]) -> Option<TileState> {
+        moves.iter().try_fold(self.start, |s, &d| s.slide(&self.board, d))
+    }
+}
+
+impl Domain for Tiles {
+    type State = TileState;
+    type Move = Dir;
+
+    fn start(&self) -> TileState {
+        self.start
+    }
+
+    #[inline]
+    fn expand(&self, state: &TileState, out: &mut Vec<Edge<TileState, Dir>>) {
+        let undo = if self.prune_undo { state.came_from.map(Dir::opposite) } else { None };
+        for dir in Dir::ALL {
+            if Some(dir) == undo {
+                continue;
+            }
+            if let Some(next) = state.slide(&self.board, dir) {
+                out.push(Edge {
+                    state: next,
+                    mv: dir,
+                    cost: 1 as Cost,
+                });
+            }
+        }
+    }
+
+    #[inline]
+    fn is_goal(&self, state: &TileState) -> bool {
+        state.cells == self.goal.cells
+    }
+}
+
+impl PackedState for Tiles {
+    /// 4 bits a tile up to 16 cells (2 words), 5 bits up to 25 (4 words).
+    fn packed_words(&self) -> usize {
+        if self.board.cells() <= 16 {
+            2
+        } else {
+            4
+        }
+    }
+
+    fn pack(&self, state: &TileState, out: &mut [u32]) {
+        let bits = if self.board.cells() <= 16 { 4 } else { 5 };
+        let mut packed: u128 = 0;
+        for (i, &t) in state.cells[..self.board.cells()].iter().enumerate() {
+            packed |= u128::from(t) << (i * bits);
+        }
+        for (i, w) in out.iter_mut().enumerate() {
+            *w = (packed >> (32 * i)) as u32;
+        }
+    }
+
+    fn unpack(&self, words: &[u32]) -> Result<TileState, CodecError> {
+        let expected = self.packed_words();
+        if words.len() != expected {
+            return Err(CodecError::Length {
+                expected,
+                got: words.len(),
+            });
+        }
+        let n = self.board.cells();
+        let bits = if n <= 16 { 4 } else { 5 };
+        let packed = words.iter().rev().fold(0u128, |acc, &w| (acc << 32) | u128::from(w));
+        if bits * n < 128 && packed >> (bits * n) != 0 {
+            return Err(CodecError::Invalid("bits set past the last cell".into()));
+        }
+        let tiles: Vec<u8> = (0..n).map(|i| ((packed >> (i * bits)) & ((1 << bits) - 1)) as u8).collect();
+        TileState::from_tiles(&self.board, &tiles).map_err(|e| CodecError::Invalid(e.to_string()))
+    }
+}

@@ -1,0 +1,126 @@
+//! Pattern databases on disk: a header that names the pattern, the table,
+//! and a checksum. A file that is short, corrupt or for another pattern is
+//! reported and rebuilt, never trusted.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+use crate::board::Board;
+use crate::pdb::{build, placements, BuildProgress, Pattern, PatternDb, MAX_ENTRIES};
+use crate::TilesError;
+
+const MAGIC: &[u8; 8] = b"FRTPDB01";
+
+/// The default cache directory: `$XDG_CACHE_HOME/frontier/pdb`, else
+/// `~/.cache/frontier/pdb`, else `./.frontier-cache/pdb`.
+pub fn default_dir() -> PathBuf {
+    let base = std::env::var_os("XDG_CACHE_HOME")
+        .map(PathBuf::from)
+        .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".cache")))
+        .unwrap_or_else(|| PathBuf::from(".frontier-cache"));
+    base.join("frontier").join("pdb")
+}
+
+/// File name that identifies board shape, blank and pattern goal cells.
+fn file_name(board: &Board, pattern: &Pattern) -> String {
+    let cells: Vec<String> = pattern.goal_cells.iter().map(u8::to_string).collect();
+    format!("tiles-{}x{}-b{}-{}.pdb", board.rows(), board.cols(), pattern.blank_goal, cells.join("."))
+}
+
+fn header(board: &Board, pattern: &Pattern, entries: u64) -> Vec<u8> {
+    let mut h = MAGIC.to_vec();
+    h.extend([board.rows(), board.cols(), pattern.blank_goal, pattern.goal_cells.len() as u8]);
+    h.extend(&pattern.goal_cells);
+    h.extend(entries.to_le_bytes());
+    h
+}
+
+/// A 64-bit checksum over 8-byte words (multiply–rotate), fast enough to
+/// verify half a gigabyte in well under a second.
+pub fn checksum(data: &[u8]) -> u64 {
+    let mut h: u64 = 0x5851_F42D_4C95_7F2D ^ data.len() as u64;
+    let mut words = data.chunks_exact(8);
+    for w in &mut words {
+        // chunks_exact yields 8-byte slices.
+        let v = u64::from_le_bytes(w.try_into().unwrap_or([0; 8]));
+        h = (h ^ v).wrapping_mul(0x9E37_79B9_7F4A_7C15).rotate_left(29);
+    }
+    for &b in words.remainder() {
+        h = (h ^ u64::from(b)).wrapping_mul(0x9E37_79B9_7F4A_7C15).rotate_left(29);
+    }
+    h ^ (h >> 32)
+}
+
+/// Why a cached file was not used.
+fn read_valid(path: &Path, board: &Board, pattern: &Pattern, entries: u64) -> Result<Vec<u8>, String> {
+    let bytes = std::fs::read(path).map_err(|e| e.to_string())?;
+    let head = header(board, pattern, entries);
+    let expected_len = head.len() as u64 + entries + 8;
+    if bytes.len() as u64 != expected_len {
+        return Err(format!("{} bytes, expected {expected_len}", bytes.len()));
+    }
+    if bytes[..head.len()] != head[..] {
+        return Err("header names another pattern or board".into());
+    }
+    let (table, sum) = bytes[head.len()..].split_at(entries as usize);
+    let stored = u64::from_le_bytes(sum.try_into().map_err(|_| "truncated checksum")?);
+    if stored != checksum(table) {
+        return Err("checksum mismatch".into());
+    }
+    Ok(table.to_vec())
+}
+
+/// Loads the database of `pattern` from `dir`, or builds it with `threads`
+/// workers and writes it there (through a temporary file and a rename).
+pub fn load_or_build(
+    board: &Board,
+    pattern: &Pattern,
+    dir: &Path,
+    threads: usize,
+    progress: &(dyn Fn(BuildProgress) + Sync),
+) -> Result<PatternDb, TilesError> {
+    let n = board.cells();
+    let entries = placements(n, pattern.tiles.len());
+    if entries > MAX_ENTRIES {
+        return Err(TilesError::PatternTooLarge {
+            tiles: pattern.tiles.len(),
+            entries,
+        });
+    }
+    let path = dir.join(file_name(board, pattern));
+    let table = match read_valid(&path, board, pattern, entries) {
+        Ok(table) => {
+            tracing::info!(path = %path.display(), "pattern database loaded");
+            table
+        }
+        Err(why) => {
+            if path.exists() {
+                tracing::warn!(path = %path.display(), "cached pattern database rejected ({why}); rebuilding");
+            }
+            let started = std::time::Instant::now();
+            let table = build(board, pattern, threads, progress);
+            tracing::info!(tiles = ?pattern.tiles, seconds = started.elapsed().as_secs_f64(), "pattern database built");
+            write(&path, board, pattern, &table)?;
+            table
+        }
+    };
+    PatternDb::new(pattern.clone(), n, table).ok_or(TilesError::Internal("table size does not match the pattern"))
+}
+
+fn write(path: &Path, board: &Board, pattern: &Pattern, table: &[u8]) -> Result<(), TilesError> {
+    let io = |source| TilesError::Io {
+        path: path.to_path_buf(),
+        source,
+    };
+    if let Some(parent) = path.parent() {
+        std::fs::create_dir_all(parent).map_err(io)?;
+    }
+    let mut tmp = path.to_path_buf();
+    tmp.as_mut_os_string().push(format!(".{}.tmp", std::process::id()));
+    let mut file = std::io::BufWriter::new(std::fs::File::create(&tmp).map_err(io)?);
+    file.write_all(&header(board, pattern, table.len() as u64)).map_err(io)?;
+    file.write_all(table).map_err(io)?;
+    file.write_all(&checksum(table).to_le_bytes()).map_err(io)?;
+    file.into_inner().map_err(|e| io(e.into_error()))?.sync_all().map_err(io)?;
+    std::fs::rename(&tmp, path).map_err(io)
+}

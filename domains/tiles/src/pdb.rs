@@ -1,0 +1,338 @@
+//! Additive pattern databases (Korf & Felner 2002): building, lookup.
+//!
+//! A pattern database for tiles `T` stores, for every placement of `T`, the
+//! fewest moves *of tiles in `T`* needed to bring them home, with all other
+//! tiles indistinguishable and free to move at no cost. Because each move
+//! moves one tile, databases over disjoint patterns add up admissibly.
+//!
+//! The table is filled by a 0-1 breadth-first search backward from the goal
+//! over (placement, blank region): the blank moves freely inside the region
+//! of non-pattern cells it can reach, so a node is a placement plus the set
+//! of cells the blank may occupy, and only a pattern tile sliding into that
+//! region costs a move. Each level is expanded by all cores; a placement's
+//! value is the first level that reaches it (the minimum over blank
+//! positions). Memory: one byte per placement for the table, plus a visited
+//! cell mask per placement while building.
+
+use std::sync::atomic::{AtomicU16, AtomicU32, AtomicU8, AtomicUsize, Ordering::Relaxed};
+use std::sync::Mutex;
+
+use crate::board::{Board, Dir, MAX_CELLS};
+
+/// Placement counts above this are refused (4 GiB of table).
+pub const MAX_ENTRIES: u64 = 1 << 32;
+
+/// The tiles of one pattern and where they (and the blank) sit in the goal.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Pattern {
+    /// Tile numbers, in index order.
+    pub tiles: Vec<u8>,
+    /// Goal cell of each tile in `tiles`.
+    pub goal_cells: Vec<u8>,
+    /// Goal cell of the blank.
+    pub blank_goal: u8,
+}
+
+/// Number of placements of `k` distinct tiles on `n` cells: n!/(n−k)!.
+pub fn placements(n: usize, k: usize) -> u64 {
+    (0..k).map(|i| (n - i) as u64).product()
+}
+
+/// Ranks a placement (cell of each pattern tile, in order) into
+/// `0..placements(n, k)`: a mixed-radix number whose i-th digit is the cell's
+/// rank among cells not used by earlier tiles.
+#[inline]
+pub fn rank(cells_of_tiles: impl Iterator<Item = u8>, n: usize) -> usize {
+    let mut used: u32 = 0;
+    let mut index = 0usize;
+    for (i, cell) in cells_of_tiles.enumerate() {
+        let below = (used & ((1u32 << cell) - 1)).count_ones() as usize;
+        index = index * (n - i) + usize::from(cell) - below;
+        used |= 1 << cell;
+    }
+    index
+}
+
+/// Inverse of [`rank`] for `k` tiles.
+pub fn unrank(mut index: usize, n: usize, k: usize, out: &mut [u8]) {
+    let mut digits = [0usize; MAX_CELLS];
+    for i in (0..k).rev() {
+        digits[i] = index % (n - i);
+        index /= n - i;
+    }
+    let mut used: u32 = 0;
+    for i in 0..k {
+        // The digits[i]-th free cell.
+        let mut free = !used & ((1u32 << n) - 1);
+        for _ in 0..digits[i] {
+            free &= free - 1;
+        }
+        let cell = free.trailing_zeros() as u8;
+        out[i] = cell;
+        used |= 1 << cell;
+    }
+}
+
+/// Cell bitmask operations for flood fills on one board.
+struct Masks {
+    all: u32,
+    not_first_col: u32,
+    not_last_col: u32,
+    cols: u32,
+}
+
+impl Masks {
+    fn new(board: &Board) -> Masks {
+        let (rows, cols) = (u32::from(board.rows()), u32::from(board.cols()));
+        let all = (1u32 << (rows * cols)) - 1;
+        let mut first = 0;
+        let mut last = 0;
+        for r in 0..rows {
+            first |= 1 << (r * cols);
+            last |= 1 << (r * cols + cols - 1);
+        }
+        Masks {
+            all,
+            not_first_col: all & !first,
+            not_last_col: all & !last,
+            cols,
+        }
+    }
+
+    /// Cells of `free` connected to `start` through `free`.
+    #[inline]
+    fn flood(&self, start: u32, free: u32) -> u32 {
+        let mut region = start;
+        loop {
+            let grown = (region
+                | (region << self.cols)
+                | (region >> self.cols)
+                | ((region << 1) & self.not_first_col)
+                | ((region >> 1) & self.not_last_col))
+                & free;
+            if grown == region {
+                return region;
+            }
+            region = grown;
+        }
+    }
+}
+
+/// Per-placement visited masks: u16 for boards up to 16 cells, else u32.
+trait AtomicMask: Send + Sync {
+    fn zero() -> Self;
+    /// The current bits.
+    fn get(&self) -> u32;
+    /// ORs `bits` in and returns the previous value.
+    fn or(&self, bits: u32) -> u32;
+}
+
+impl AtomicMask for AtomicU16 {
+    fn zero() -> Self {
+        AtomicU16::new(0)
+    }
+    #[inline]
+    fn get(&self) -> u32 {
+        u32::from(self.load(Relaxed))
+    }
+    #[inline]
+    fn or(&self, bits: u32) -> u32 {
+        u32::from(self.fetch_or(bits as u16, Relaxed))
+    }
+}
+
+impl AtomicMask for AtomicU32 {
+    fn zero() -> Self {
+        AtomicU32::new(0)
+    }
+    #[inline]
+    fn get(&self) -> u32 {
+        self.load(Relaxed)
+    }
+    #[inline]
+    fn or(&self, bits: u32) -> u32 {
+        self.fetch_or(bits, Relaxed)
+    }
+}
+
+/// Progress of a build: the level just finished and its new nodes.
+#[derive(Clone, Copy, Debug)]
+pub struct BuildProgress {
+    /// BFS depth just completed.
+    pub level: u8,
+    /// (placement, region) nodes first reached at that depth.
+    pub frontier: u64,
+    /// Placements with a value so far.
+    pub placements_done: u64,
+    /// All placements.
+    pub placements_total: u64,
+}
+
+/// Fills the table of `pattern` on `board` with `threads` workers.
+pub fn build(board: &Board, pattern: &Pattern, threads: usize, progress: &(dyn Fn(BuildProgress) + Sync)) -> Vec<u8> {
+    if board.cells() <= 16 {
+        build_with::<AtomicU16>(board, pattern, threads, progress)
+    } else {
+        build_with::<AtomicU32>(board, pattern, threads, progress)
+    }
+}
+
+fn build_with<M: AtomicMask>(
+    board: &Board,
+    pattern: &Pattern,
+    threads: usize,
+    progress: &(dyn Fn(BuildProgress) + Sync),
+) -> Vec<u8> {
+    let n = board.cells();
+    let k = pattern.tiles.len();
+    let total = placements(n, k);
+    let size = total as usize;
+    let masks = Masks::new(board);
+    let visited: Vec<M> = (0..size).map(|_| M::zero()).collect();
+    let dist: Vec<AtomicU8> = (0..size).map(|_| AtomicU8::new(u8::MAX)).collect();
+
+    let goal_index = rank(pattern.goal_cells.iter().copied(), n);
+    let occupied: u32 = pattern.goal_cells.iter().map(|&c| 1u32 << c).sum();
+    let region = masks.flood(1 << pattern.blank_goal, masks.all & !occupied);
+    visited[goal_index].or(region);
+    dist[goal_index].store(0, Relaxed);
+    let mut frontier: Vec<(u32, u32)> = vec![(goal_index as u32, region)];
+    let mut done = 1u64;
+    let mut level = 0u8;
+
+    while !frontier.is_empty() {
+        let next_level = level.saturating_add(1);
+        let chunk = frontier.len().div_ceil(threads * 16).max(1024);
+        let cursor = AtomicUsize::new(0);
+        let found = AtomicUsize::new(0);
+        let next = Mutex::new(Vec::new());
+        std::thread::scope(|scope| {
+            for _ in 0..threads.max(1) {
+                scope.spawn(|| {
+                    let mut local = Vec::new();
+                    let mut new_placements = 0usize;
+                    let mut cells = [0u8; MAX_CELLS];
+                    loop {
+                        let start = cursor.fetch_add(chunk, Relaxed);
+                        if start >= frontier.len() {
+                            break;
+                        }
+                        for &(index, reached) in &frontier[start..(start + chunk).min(frontier.len())] {
+                            unrank(index as usize, n, k, &mut cells);
+                            let occupied: u32 = cells[..k].iter().map(|&c| 1u32 << c).sum();
+                            for i in 0..k {
+                                let from = cells[i];
+                                for dir in Dir::ALL {
+                                    let Some(to) = board.neighbour(from, dir) else { continue };
+                                    if reached & (1 << to) == 0 {
+                                        continue;
+                                    }
+                                    cells[i] = to;
+                                    let child = rank(cells[..k].iter().copied(), n);
+                                    cells[i] = from;
+                                    let free = masks.all & !(occupied ^ (1 << from) ^ (1 << to));
+                                    let region = masks.flood(1 << from, free);
+                                    // A plain load first: most successors are
+                                    // already known, and a locked OR costs more.
+                                    if region & !visited[child].get() == 0 {
+                                        continue;
+                                    }
+                                    let before = visited[child].or(region);
+                                    if region & !before != 0 {
+                                        if before == 0 {
+                                            dist[child].store(next_level, Relaxed);
+                                            new_placements += 1;
+                                        }
+                                        local.push((child as u32, region));
+                                    }
+                                }
+                            }
+                        }
+                    }
+                    found.fetch_add(new_placements, Relaxed);
+                    // A poisoned lock means a worker panicked; scope re-raises it.
+                    if let Ok(mut next) = next.lock() {
+                        next.append(&mut local);
+                    }
+                });
+            }
+        });
+        frontier = next.into_inner().unwrap_or_default();
+        done += found.load(Relaxed) as u64;
+        level = next_level;
+        progress(BuildProgress {
+            level,
+            frontier: frontier.len() as u64,
+            placements_done: done,
+            placements_total: total,
+        });
+    }
+    // Every placement is reachable when at least one non-pattern tile
+    // exists; a missing one would read 255 and is clamped to 0 (still admissible).
+    dist.into_iter()
+        .map(|d| match d.into_inner() {
+            u8::MAX => 0,
+            v => v,
+        })
+        .collect()
+}
+
+/// A built database for one pattern.
+#[derive(Clone, Debug)]
+pub struct PatternDb {
+    /// The pattern.
+    pub pattern: Pattern,
+    cells: usize,
+    table: Vec<u8>,
+}
+
+impl PatternDb {
+    /// Wraps a table; `table.len()` must be the placement count.
+    pub fn new(pattern: Pattern, cells: usize, table: Vec<u8>) -> Option<PatternDb> {
+        (table.len() as u64 == placements(cells, pattern.tiles.len())).then_some(PatternDb { pattern, cells, table })
+    }
+
+    /// The value for tile positions `pos` (indexed by tile).
+    #[inline]
+    pub fn lookup(&self, pos: &[u8; MAX_CELLS]) -> u8 {
+        let index = rank(self.pattern.tiles.iter().map(|&t| pos[usize::from(t)]), self.cells);
+        self.table[index]
+    }
+
+    /// The raw table.
+    pub fn table(&self) -> &[u8] {
+        &self.table
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn rank_and_unrank_are_inverse_and_dense() {
+        let (n, k) = (9, 4);
+        let mut seen = vec![false; placements(n, k) as usize];
+        let mut cells = [0u8; MAX_CELLS];
+        for index in 0..seen.len() {
+            unrank(index, n, k, &mut cells);
+            let mut distinct = cells[..k].to_vec();
+            distinct.sort_unstable();
+            distinct.dedup();
+            assert_eq!(distinct.len(), k);
+            let back = rank(cells[..k].iter().copied(), n);
+            assert_eq!(back, index);
+            assert!(!std::mem::replace(&mut seen[back], true));
+        }
+    }
+
+    #[test]
+    fn flood_stays_inside_free_cells_and_does_not_wrap_rows() {
+        let board = Board::new(3, 3).unwrap();
+        let masks = Masks::new(&board);
+        // Wall down the middle column: cells 1, 4, 7 occupied.
+        let free = masks.all & !((1 << 1) | (1 << 4) | (1 << 7));
+        assert_eq!(masks.flood(1 << 0, free), (1 << 0) | (1 << 3) | (1 << 6));
+        assert_eq!(masks.flood(1 << 2, free), (1 << 2) | (1 << 5) | (1 << 8));
+    }
+}

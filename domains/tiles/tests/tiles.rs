@@ -1,0 +1,319 @@
+//! The tiles domain against independent answers: exhaustive search on small
+//! boards, a brute-force abstract search for pattern databases, and the
+//! published optima of Korf's instances.
+
+use std::collections::{HashMap, VecDeque};
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use frontier_core::{astar, Domain, Heuristic, PackedState, SearchOptions};
+use frontier_tiles::pdb::{build, placements, rank, unrank};
+use frontier_tiles::{
+    cache, partition, solvable, AdditivePdb, Board, Dir, Goal, Manhattan, TileState, Tiles,
+    TilesHeuristic,
+};
+
+struct Rng(u64);
+impl Rng {
+    fn below(&mut self, n: usize) -> usize {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        ((z ^ (z >> 31)) % n as u64) as usize
+    }
+    fn shuffle(&mut self, v: &mut [u8]) {
+        for i in (1..v.len()).rev() {
+            v.swap(i, self.below(i + 1));
+        }
+    }
+}
+
+/// Distances from the goal to every reachable state (moves are reversible).
+fn all_distances(board: &Board, goal: Goal) -> HashMap<[u8; 25], u32> {
+    let start = TileState::goal(board, goal);
+    let mut dist = HashMap::from([(start.cells, 0)]);
+    let mut queue = VecDeque::from([start]);
+    while let Some(s) = queue.pop_front() {
+        let d = dist[&s.cells];
+        for dir in Dir::ALL {
+            if let Some(next) = s.slide(board, dir) {
+                dist.entry(next.cells).or_insert_with(|| {
+                    queue.push_back(next);
+                    d + 1
+                });
+            }
+        }
+    }
+    dist
+}
+
+fn state_from(cells: &[u8; 25], board: &Board) -> TileState {
+    TileState::from_tiles(board, &cells[..board.cells()]).unwrap()
+}
+
+#[test]
+fn parity_test_agrees_with_exhaustive_search_on_2x3_and_3x3() {
+    for (rows, cols) in [(2, 3), (3, 3)] {
+        let board = Board::new(rows, cols).unwrap();
+        for goal in [Goal::Korf, Goal::Standard] {
+            let reachable = all_distances(&board, goal);
+            let n = board.cells();
+            assert_eq!(reachable.len(), (1..=n).product::<usize>() / 2);
+            let goal_state = TileState::goal(&board, goal);
+            let mut rng = Rng(n as u64);
+            for _ in 0..2000 {
+                let mut tiles: Vec<u8> = (0..n as u8).collect();
+                rng.shuffle(&mut tiles);
+                let s = TileState::from_tiles(&board, &tiles).unwrap();
+                assert_eq!(solvable(&board, &s, &goal_state), reachable.contains_key(&s.cells), "{tiles:?}");
+            }
+        }
+    }
+}
+
+#[test]
+fn packed_states_round_trip_and_garbage_is_rejected() {
+    let mut rng = Rng(3);
+    for side in [3u8, 4, 5] {
+        let n = usize::from(side * side);
+        let mut tiles: Vec<u8> = (0..n as u8).collect();
+        rng.shuffle(&mut tiles);
+        let puzzle = Tiles::new(Board::new(side, side).unwrap(), TileState::from_tiles(&Board::new(side, side).unwrap(), &tiles).unwrap(), Goal::Korf)
+            .or_else(|_| {
+                tiles.swap(0, 1);
+                let board = Board::new(side, side).unwrap();
+                Tiles::new(board.clone(), TileState::from_tiles(&board, &tiles).unwrap(), Goal::Korf)
+            })
+            .unwrap();
+        assert_eq!(puzzle.packed_words(), if n <= 16 { 2 } else { 4 });
+        let mut words = vec![0u32; puzzle.packed_words()];
+        for _ in 0..200 {
+            let mut t: Vec<u8> = (0..n as u8).collect();
+            rng.shuffle(&mut t);
+            let s = TileState::from_tiles(puzzle.board(), &t).unwrap();
+            puzzle.pack(&s, &mut words);
+            assert_eq!(puzzle.unpack(&words).unwrap(), s);
+        }
+        assert!(puzzle.unpack(&[0; 1]).is_err());
+        assert!(puzzle.unpack(&vec![0; puzzle.packed_words()]).is_err(), "all-blank board");
+        assert!(puzzle.unpack(&vec![u32::MAX; puzzle.packed_words()]).is_err());
+    }
+}
+
+/// 0-1 BFS over (pattern tile cells, blank cell), the textbook definition,
+/// minimised over the blank: what a pattern database must hold.
+fn brute_force_pdb(board: &Board, tiles: &[u8], goal: Goal) -> Vec<u8> {
+    let n = board.cells();
+    let k = tiles.len();
+    let start: (Vec<u8>, u8) = (tiles.iter().map(|&t| goal.cell_of(t, n)).collect(), goal.cell_of(0, n));
+    let mut dist = HashMap::from([(start.clone(), 0u8)]);
+    let mut deque = VecDeque::from([(start, 0u8)]);
+    while let Some(((cells, blank), d)) = deque.pop_front() {
+        if dist[&(cells.clone(), blank)] < d {
+            continue;
+        }
+        for dir in Dir::ALL {
+            let Some(to) = board.neighbour(blank, dir) else { continue };
+            let mut next = cells.clone();
+            let cost = match cells.iter().position(|&c| c == to) {
+                Some(i) => {
+                    next[i] = blank;
+                    1
+                }
+                None => 0,
+            };
+            let key = (next, to);
+            if dist.get(&key).is_none_or(|&old| d + cost < old) {
+                dist.insert(key.clone(), d + cost);
+                if cost == 0 {
+                    deque.push_front((key, d));
+                } else {
+                    deque.push_back((key, d + 1));
+                }
+            }
+        }
+    }
+    let mut table = vec![u8::MAX; placements(n, k) as usize];
+    for ((cells, _), d) in dist {
+        let i = rank(cells.iter().copied(), n);
+        table[i] = table[i].min(d);
+    }
+    table
+}
+
+#[test]
+fn built_databases_equal_a_brute_force_abstract_search() {
+    for (rows, cols, tiles) in [(3u8, 3u8, vec![1u8, 2, 3]), (3, 3, vec![5, 7, 8, 4]), (2, 4, vec![2, 6, 7])] {
+        let board = Board::new(rows, cols).unwrap();
+        for goal in [Goal::Korf, Goal::Standard] {
+            let n = board.cells();
+            let pattern = frontier_tiles::Pattern {
+                goal_cells: tiles.iter().map(|&t| goal.cell_of(t, n)).collect(),
+                tiles: tiles.clone(),
+                blank_goal: goal.cell_of(0, n),
+            };
+            for threads in [1, 2] {
+                let table = build(&board, &pattern, threads, &|_| {});
+                assert_eq!(table, brute_force_pdb(&board, &tiles, goal), "{rows}x{cols} {tiles:?} {goal:?}");
+            }
+        }
+    }
+}
+
+fn pdb_heuristic(board: &Board, goal: Goal, spec: &str, reflect: bool, dir: &std::path::Path) -> AdditivePdb {
+    let dbs = partition(spec, board, goal)
+        .unwrap()
+        .iter()
+        .map(|p| Arc::new(cache::load_or_build(board, p, dir, 2, &|_| {}).unwrap()))
+        .collect();
+    AdditivePdb::new(board, goal, dbs, reflect).unwrap()
+}
+
+#[test]
+fn heuristics_never_overestimate_anywhere_on_the_8_puzzle() {
+    let dir = tempdir("admissible");
+    let board = Board::new(3, 3).unwrap();
+    for goal in [Goal::Korf, Goal::Standard] {
+        let truth = all_distances(&board, goal);
+        let puzzle = Tiles::new(board.clone(), TileState::goal(&board, goal), goal).unwrap();
+        let manhattan = Manhattan::new(&board, goal);
+        let plain = pdb_heuristic(&board, goal, "4-4", false, &dir);
+        let reflected = pdb_heuristic(&board, goal, "4-4", true, &dir);
+        let mut tighter = 0;
+        for (cells, &d) in &truth {
+            let s = state_from(cells, &board);
+            let (m, p, r) = (manhattan.h(&puzzle, &s), plain.h(&puzzle, &s), reflected.h(&puzzle, &s));
+            assert!(m <= d && p <= d && r <= d, "{s:?}: true {d}, manhattan {m}, pdb {p}, reflected {r}");
+            assert!(r >= p);
+            tighter += usize::from(p > m);
+            if d == 0 {
+                assert_eq!((m, p, r), (0, 0, 0));
+            }
+        }
+        assert!(tighter > truth.len() / 10, "the PDB should beat Manhattan often");
+    }
+}
+
+#[test]
+fn astar_returns_exact_distances_on_random_8_puzzles_and_replays() {
+    let dir = tempdir("astar8");
+    let board = Board::new(3, 3).unwrap();
+    let goal = Goal::Standard;
+    let truth = all_distances(&board, goal);
+    let heuristics = [
+        TilesHeuristic::Manhattan(Manhattan::new(&board, goal)),
+        TilesHeuristic::Pdb(pdb_heuristic(&board, goal, "4-4", true, &dir)),
+        TilesHeuristic::Pdb(pdb_heuristic(&board, goal, "1,2,3/4,5,6/7,8", false, &dir)),
+    ];
+    let mut rng = Rng(5);
+    let states: Vec<&[u8; 25]> = truth.keys().collect();
+    for _ in 0..150 {
+        let cells = states[rng.below(states.len())];
+        let puzzle = Tiles::new(board.clone(), state_from(cells, &board), goal).unwrap();
+        for h in &heuristics {
+            let outcome = astar(&puzzle, h, &SearchOptions::default());
+            let solution = outcome.solution().expect("reachable");
+            assert_eq!(solution.cost, truth[cells]);
+            let end = puzzle.replay(&solution.moves).expect("legal moves");
+            assert!(puzzle.is_goal(&end));
+        }
+    }
+}
+
+#[test]
+fn malformed_and_unsolvable_instances_are_rejected_with_a_reason() {
+    let cases = [
+        ("1 2 3 4 5 6 7 8", "8 tiles is not a square board"),
+        ("1 2 3 4 5 6 7 8 8", "tile 8 appears twice"),
+        ("1 2 3 4 5 6 7 8 9", "tile 9 is out of range 0..=8"),
+        ("1 2 3 4 5 6 7 x 0", "'x' is not a tile number"),
+        ("2 1 3 4 5 6 7 8 0", "unsolvable"),
+        ("3x4: 1 2 3 4 5 6 7 8 9 10 11", "expected 12 tiles, got 11"),
+        ("7x7: 1 2 3", "a 7x7 board is not supported"),
+        ("4by4: 1 2", "board shape '4by4' should look like 4x4"),
+    ];
+    for (text, message) in cases {
+        let err = Tiles::parse(text, Goal::Standard).expect_err(text).to_string();
+        assert!(err.contains(message), "{text}: {err}");
+    }
+    assert!(Tiles::parse("2x3: 1 2 3 4 5 0", Goal::Standard).is_ok());
+}
+
+#[test]
+fn a_corrupt_cached_database_is_detected_and_rebuilt() {
+    let dir = tempdir("corrupt");
+    let board = Board::new(3, 3).unwrap();
+    let pattern = &partition("1,2,3,4", &board, Goal::Standard).unwrap()[0];
+    let fresh = cache::load_or_build(&board, pattern, &dir, 2, &|_| {}).unwrap();
+    let file = std::fs::read_dir(&dir).unwrap().next().unwrap().unwrap().path();
+    let mut bytes = std::fs::read(&file).unwrap();
+    let middle = bytes.len() / 2;
+    bytes[middle] ^= 0x5A;
+    std::fs::write(&file, &bytes).unwrap();
+    let reloaded = cache::load_or_build(&board, pattern, &dir, 1, &|_| {}).unwrap();
+    assert_eq!(reloaded.table(), fresh.table());
+    assert_ne!(std::fs::read(&file).unwrap(), bytes, "the bad file was replaced");
+    std::fs::write(&file, &bytes[..100]).unwrap();
+    let truncated = cache::load_or_build(&board, pattern, &dir, 1, &|_| {}).unwrap();
+    assert_eq!(truncated.table(), fresh.table());
+}
+
+#[test]
+fn unrank_inverts_rank_on_15_puzzle_placements() {
+    let mut rng = Rng(9);
+    let mut cells = [0u8; 25];
+    for _ in 0..10_000 {
+        let index = rng.below(placements(16, 7) as usize);
+        unrank(index, 16, 7, &mut cells);
+        assert_eq!(rank(cells[..7].iter().copied(), 16), index);
+    }
+}
+
+/// `$FRONTIER_DATA`, else `../shared/data` beside the checkout.
+fn data_dir() -> PathBuf {
+    std::env::var_os("FRONTIER_DATA")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/data"))
+}
+
+fn korf100() -> Vec<(String, String, String, u32)> {
+    let path = data_dir().join("tiles/korf100.tsv");
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| {
+        panic!("MISSING TEST DATA: {} ({e}); set FRONTIER_DATA to the shared data directory", path.display())
+    });
+    text.lines()
+        .skip(1)
+        .map(|l| {
+            let f: Vec<&str> = l.split('\t').collect();
+            (f[0].to_string(), f[1].to_string(), f[2].to_string(), f[3].parse().unwrap())
+        })
+        .collect()
+}
+
+fn tempdir(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("frontier-tiles-test-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+#[test]
+fn easy_korf_instances_reach_their_published_optimum_under_both_goals() {
+    let dir = tempdir("korf");
+    let board = Board::new(4, 4).unwrap();
+    let instances = korf100();
+    assert_eq!(instances.len(), 100);
+    let easy = ["1", "16", "42", "55", "79"];
+    for goal in [Goal::Korf, Goal::Standard] {
+        let h = pdb_heuristic(&board, goal, "5-5-5", true, &dir);
+        for (id, korf, standard, optimum) in instances.iter().filter(|i| easy.contains(&i.0.as_str())) {
+            let text = if goal == Goal::Korf { korf } else { standard };
+            let puzzle = Tiles::parse(text, goal).unwrap();
+            let outcome = astar(&puzzle, &h, &SearchOptions::default());
+            let solution = outcome.solution().unwrap_or_else(|| panic!("#{id} unsolved"));
+            assert_eq!(solution.cost, *optimum, "#{id} {goal:?}");
+            assert!(puzzle.is_goal(&puzzle.replay(&solution.moves).unwrap()));
+        }
+    }
+}

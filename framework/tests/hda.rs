@@ -1,0 +1,145 @@
+//! HDA* returns A*'s optimal cost for every thread count, terminates on
+//! unsolvable instances, and honours limits.
+
+use std::time::{Duration, Instant};
+
+use frontier_core::grid::{Grid, Manhattan};
+use frontier_core::zobrist::{AbstractZobrist, Features};
+use frontier_core::{astar, hda, HdaConfig, Limit, Limits, SearchOptions, Status, StdHasher};
+
+struct Rng(u64);
+impl Rng {
+    fn below(&mut self, n: u64) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        (z ^ (z >> 31)) % n
+    }
+}
+
+fn random_maze(rng: &mut Rng, side: usize) -> Grid {
+    let mut text = String::new();
+    for r in 0..side {
+        for c in 0..side {
+            text.push(match (r, c) {
+                (0, 0) => 'S',
+                _ if r == side - 1 && c == side - 1 => 'G',
+                _ => match rng.below(10) {
+                    0..=2 => '#',
+                    3..=6 => '.',
+                    _ => char::from(b'1' + rng.below(9) as u8),
+                },
+            });
+        }
+        text.push('\n');
+    }
+    Grid::parse(&text).unwrap()
+}
+
+fn config(threads: usize) -> HdaConfig {
+    HdaConfig {
+        threads,
+        batch: 4,
+        ..HdaConfig::default()
+    }
+}
+
+#[test]
+fn hda_returns_the_astar_cost_for_1_2_3_and_7_threads_on_random_mazes() {
+    let mut rng = Rng(42);
+    let mut solved = 0;
+    for _ in 0..60 {
+        let side = 5 + rng.below(25) as usize;
+        let maze = random_maze(&mut rng, side);
+        let expected = astar(&maze, &Manhattan, &SearchOptions::default()).solution().map(|s| s.cost);
+        for threads in [1, 2, 3, 7] {
+            let started = Instant::now();
+            let outcome = hda(&maze, &Manhattan, &StdHasher, &config(threads), &SearchOptions::default());
+            assert!(started.elapsed() < Duration::from_secs(20), "termination took too long");
+            let got = outcome.solution().map(|s| s.cost);
+            assert_eq!(got, expected, "{threads} threads, side {side}");
+            if let Some(solution) = outcome.solution() {
+                // The path is stitched across workers: replay it.
+                let mut at = maze.start();
+                let mut cost = 0;
+                for &step in &solution.moves {
+                    at = maze.step(at, step).expect("legal move");
+                    cost += maze.enter_cost(at).unwrap();
+                }
+                assert_eq!((at, cost), (maze.goal(), solution.cost));
+            }
+        }
+        solved += usize::from(expected.is_some());
+    }
+    assert!(solved > 20 && solved < 60, "a mix of solvable and unsolvable mazes: {solved}");
+}
+
+/// Features of a maze cell: one feature (the walker) whose value is the cell.
+struct Walker(Grid);
+impl frontier_core::Domain for Walker {
+    type State = (u16, u16);
+    type Move = frontier_core::grid::Step;
+    fn start(&self) -> (u16, u16) {
+        self.0.start()
+    }
+    fn expand(&self, s: &(u16, u16), out: &mut Vec<frontier_core::Edge<(u16, u16), Self::Move>>) {
+        self.0.expand(s, out)
+    }
+    fn is_goal(&self, s: &(u16, u16)) -> bool {
+        self.0.is_goal(s)
+    }
+}
+impl frontier_core::Heuristic<Walker> for Manhattan {
+    fn h(&self, d: &Walker, s: &(u16, u16)) -> u32 {
+        frontier_core::Heuristic::<Grid>::h(self, &d.0, s)
+    }
+}
+impl Features for Walker {
+    fn feature_space(&self) -> (usize, usize) {
+        let (r, c) = self.0.size();
+        (1, usize::from(r) * usize::from(c))
+    }
+    fn for_each_feature(&self, s: &(u16, u16), mut visit: impl FnMut(usize, usize)) {
+        visit(0, usize::from(s.0) * usize::from(self.0.size().1) + usize::from(s.1));
+    }
+}
+
+#[test]
+fn abstract_zobrist_partitioning_keeps_costs_and_cuts_communication() {
+    let mut rng = Rng(7);
+    let maze = loop {
+        let m = random_maze(&mut rng, 40);
+        if astar(&m, &Manhattan, &SearchOptions::default()).solution().is_some() {
+            break Walker(m);
+        }
+    };
+    let expected = astar(&maze, &Manhattan, &SearchOptions::default()).solution().unwrap().cost;
+    let cells = maze.feature_space().1;
+    let cols = 40;
+    let plain = AbstractZobrist::plain(1, cells, 1);
+    // 8×8 blocks of cells share an owner.
+    let blocks = AbstractZobrist::new(1, cells, 1, |_, v| Some((v / cols) / 8 * 8 + (v % cols) / 8));
+    let run = |p: &AbstractZobrist| hda(&maze, &Manhattan, p, &config(4), &SearchOptions::default());
+    let (a, b) = (run(&plain), run(&blocks));
+    assert_eq!(a.solution().unwrap().cost, expected);
+    assert_eq!(b.solution().unwrap().cost, expected);
+    let (co_plain, co_blocks) = (a.stats.communication_overhead.unwrap(), b.stats.communication_overhead.unwrap());
+    assert!(co_blocks < co_plain / 2.0, "blocks {co_blocks} vs plain {co_plain}");
+}
+
+#[test]
+fn hda_stops_at_limits_and_reports_them() {
+    let mut text = "S".to_string() + &".".repeat(299) + "\n";
+    for _ in 0..298 {
+        text += &(".".repeat(300) + "\n");
+    }
+    text += &(".".repeat(299) + "G");
+    let field = Grid::parse(&text).unwrap();
+    let limited = |limits| hda(&field, &frontier_core::Blind, &StdHasher, &config(3), &SearchOptions::with_limits(limits));
+    let outcome = limited(Limits { max_expanded: Some(5000), ..Limits::default() });
+    assert_eq!(outcome.status, Status::LimitReached(Limit::Expansions));
+    assert!(outcome.stats.expanded >= 5000);
+    let outcome = limited(Limits { max_seconds: Some(0.0), ..Limits::default() });
+    assert_eq!(outcome.status, Status::LimitReached(Limit::Time));
+}

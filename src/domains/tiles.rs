@@ -1,0 +1,194 @@
+//! `frontier solve tiles "..." --goal korf --heuristic 7-8 --reflect`.
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex};
+
+use frontier_core::{Domain, ExecutorConfig, SearchOptions, StdHasher};
+use frontier_tiles::{cache, partition, AdditivePdb, Goal, Manhattan, TileState, Tiles, TilesHeuristic};
+use serde::Deserialize;
+
+use crate::progress::task_bar;
+use crate::registry::{read_file, report, CliDomain, Instance};
+use crate::report::InstanceReport;
+use crate::CliError;
+
+/// Sliding-tile parameters. An instance is the tile on each cell, row by
+/// row, 0 for the blank (`1 2 3 4 5 6 0 7 8`); non-square boards take a
+/// shape prefix (`2x3: 1 2 3 4 0 5`). Instance files: one per line, or TSV
+/// with a header naming `id`, `tiles_korf_goal`/`tiles_standard_goal` (the
+/// column matching --goal is used) and `optimal_length` (checked).
+#[derive(Clone, Debug, Deserialize, clap::Args)]
+#[serde(deny_unknown_fields)]
+pub struct TilesCli {
+    /// Goal convention: korf (blank first, 0 1 2 … N) or standard (1 2 … N 0).
+    #[arg(long, default_value = "standard")]
+    #[serde(default = "standard_goal")]
+    pub goal: Goal,
+    /// manhattan, a pattern-database preset (4-4, 5-5-5, 6-6-3, 7-8, 6-6-6-6),
+    /// or a partition of tile numbers like 1,2,3,4/5,6,7,8.
+    #[arg(long, default_value = "manhattan")]
+    #[serde(default = "manhattan")]
+    pub heuristic: String,
+    /// Also look up the state reflected about the main diagonal and take the max.
+    #[arg(long)]
+    #[serde(default)]
+    pub reflect: bool,
+    /// Where pattern databases are cached [default: ~/.cache/frontier/pdb].
+    #[arg(long)]
+    #[serde(default)]
+    pub pdb_dir: Option<PathBuf>,
+    /// Threads that build pattern databases [default: all cores].
+    #[arg(long)]
+    #[serde(default)]
+    pub pdb_threads: Option<usize>,
+}
+
+fn standard_goal() -> Goal {
+    Goal::Standard
+}
+
+fn manhattan() -> String {
+    "manhattan".into()
+}
+
+/// Heuristics are built per board shape, on first use, then shared.
+#[derive(Default)]
+pub struct Heuristics(Mutex<HashMap<(u8, u8), Arc<TilesHeuristic>>>);
+
+impl TilesCli {
+    fn heuristic_for(&self, prepared: &Heuristics, puzzle: &Tiles) -> Result<Arc<TilesHeuristic>, CliError> {
+        let board = puzzle.board();
+        let key = (board.rows(), board.cols());
+        // A poisoned lock only means another instance's build panicked.
+        let mut built = prepared.0.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(h) = built.get(&key) {
+            return Ok(h.clone());
+        }
+        let heuristic = if self.heuristic == "manhattan" {
+            if self.reflect {
+                return Err(CliError::Input("--reflect applies to pattern databases, not manhattan".into()));
+            }
+            TilesHeuristic::Manhattan(Manhattan::new(board, self.goal))
+        } else {
+            let patterns = partition(&self.heuristic, board, self.goal).map_err(tiles_error)?;
+            let dir = self.pdb_dir.clone().unwrap_or_else(cache::default_dir);
+            let threads = self
+                .pdb_threads
+                .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, usize::from));
+            let mut dbs = Vec::new();
+            for pattern in &patterns {
+                let total = frontier_tiles::pdb::placements(board.cells(), pattern.tiles.len());
+                let bar = task_bar(format!("pattern {:?}", pattern.tiles), total);
+                let progress = move |p: frontier_tiles::BuildProgress| {
+                    bar(p.placements_done, format!("depth {} frontier {}", p.level, p.frontier));
+                };
+                dbs.push(Arc::new(
+                    cache::load_or_build(board, pattern, &dir, threads, &progress).map_err(tiles_error)?,
+                ));
+            }
+            TilesHeuristic::Pdb(AdditivePdb::new(board, self.goal, dbs, self.reflect).map_err(tiles_error)?)
+        };
+        let heuristic = Arc::new(heuristic);
+        built.insert(key, heuristic.clone());
+        Ok(heuristic)
+    }
+}
+
+fn tiles_error(e: frontier_tiles::TilesError) -> CliError {
+    CliError::Input(e.to_string())
+}
+
+impl CliDomain for TilesCli {
+    const NAME: &'static str = "tiles";
+    type Prepared = Heuristics;
+
+    fn prepare(&self) -> Result<Heuristics, CliError> {
+        Ok(Heuristics::default())
+    }
+
+    fn read_instances(&self, path: &Path) -> Result<Vec<Instance>, CliError> {
+        parse_instance_file(&read_file(path)?, self.goal).map_err(|message| CliError::Input(format!("{}: {message}", path.display())))
+    }
+
+    fn solve(
+        &self,
+        prepared: &Heuristics,
+        instance: &Instance,
+        executor: &ExecutorConfig,
+        options: &SearchOptions,
+    ) -> Result<InstanceReport, CliError> {
+        let puzzle = Tiles::parse(&instance.text, self.goal).map_err(|e| CliError::Instance {
+            id: instance.id.clone(),
+            message: e.to_string(),
+        })?;
+        let heuristic = self.heuristic_for(prepared, &puzzle)?;
+        let outcome = match executor.partition() {
+            None | Some("hash") => executor.run(&puzzle, heuristic.as_ref(), &StdHasher, options),
+            Some(name) => {
+                let azh = frontier_tiles::azh::projection(name, puzzle.board(), 0x5EED).map_err(tiles_error)?;
+                executor.run(&puzzle, heuristic.as_ref(), &azh, options)
+            }
+        };
+        if let Some(solution) = outcome.solution() {
+            check_solution(&puzzle, &solution.moves, solution.cost).map_err(|message| CliError::Instance {
+                id: instance.id.clone(),
+                message,
+            })?;
+        }
+        Ok(report::<Tiles>(Self::NAME, instance, executor, outcome, |d| d.letter().to_string()))
+    }
+}
+
+/// Replays a solution: every move legal, the goal reached, one move per unit of cost.
+pub fn check_solution(puzzle: &Tiles, moves: &[frontier_tiles::Dir], cost: u32) -> Result<(), String> {
+    let end: Option<TileState> = puzzle.replay(moves);
+    match end {
+        Some(state) if puzzle.is_goal(&state) && moves.len() as u32 == cost => Ok(()),
+        Some(_) => Err(format!("solution of cost {cost} does not reach the goal (bug)")),
+        None => Err("solution leaves the board (bug)".into()),
+    }
+}
+
+/// Reads plain lines of tiles, or a TSV with a header row.
+fn parse_instance_file(text: &str, goal: Goal) -> Result<Vec<Instance>, String> {
+    let mut lines = text.lines().enumerate().filter(|(_, l)| !l.trim().is_empty() && !l.starts_with('#'));
+    let Some((_, first)) = lines.clone().next() else {
+        return Ok(Vec::new());
+    };
+    let header: Vec<&str> = first.split('\t').collect();
+    let is_header = header.iter().any(|h| h.chars().any(|c| c.is_ascii_alphabetic() && c != 'x'));
+    if !is_header {
+        return Ok(lines
+            .enumerate()
+            .map(|(i, (_, l))| Instance {
+                id: (i + 1).to_string(),
+                text: l.trim().to_string(),
+                known_cost: None,
+            })
+            .collect());
+    }
+    lines.next();
+    let find = |names: &[&str]| header.iter().position(|h| names.contains(&h.trim()));
+    let goal_column = match goal {
+        Goal::Korf => "tiles_korf_goal",
+        Goal::Standard => "tiles_standard_goal",
+    };
+    let tiles = find(&[goal_column, "tiles"]).ok_or_else(|| format!("no '{goal_column}' or 'tiles' column in the header"))?;
+    let id = find(&["id", "name"]);
+    let optimum = find(&["optimal_length", "optimal"]);
+    lines
+        .map(|(n, line)| {
+            let fields: Vec<&str> = line.split('\t').collect();
+            let field = |i: usize| fields.get(i).map(|f| f.trim()).ok_or_else(|| format!("line {}: missing column {}", n + 1, i + 1));
+            Ok(Instance {
+                id: id.map_or_else(|| Ok(n.to_string()), |i| field(i).map(str::to_string))?,
+                text: field(tiles)?.to_string(),
+                known_cost: match optimum {
+                    Some(i) => Some(field(i)?.parse().map_err(|_| format!("line {}: optimal length is not a number", n + 1))?),
+                    None => None,
+                },
+            })
+        })
+        .collect()
+}
