@@ -43,8 +43,9 @@ fn bar_style() -> ProgressStyle {
 pub fn task_bar(label: String, total: u64) -> impl Fn(u64, String) + Send + Sync {
     let span = tracing::info_span!("build", indicatif.pb_show = true, task = %label);
     // The template is a literal that parses; fall back to the default anyway.
-    let style = ProgressStyle::with_template("{span_fields} [{bar:30}] {percent:>3}% {elapsed} {msg}")
-        .unwrap_or_else(|_| ProgressStyle::default_bar());
+    let style =
+        ProgressStyle::with_template("{span_fields} [{bar:30}] {percent:>3}% {elapsed} {msg}")
+            .unwrap_or_else(|_| ProgressStyle::default_bar());
     span.pb_set_style(&style);
     span.pb_start();
     span.pb_set_length(total);

@@ -54,9 +54,13 @@ const COLUMNS: [&str; 9] = [
     "exp/s",
 ];
 
-fn cells(r: &InstanceReport) -> [String; 9] {
+/// Extra columns shown when a parallel executor reported its overheads.
+const OVERHEAD_COLUMNS: [&str; 3] = ["SO", "CO", "TO"];
+
+fn cells(r: &InstanceReport, overheads: bool) -> Vec<String> {
     let opt = |c: Option<Cost>| c.map_or_else(|| "-".to_string(), |c| c.to_string());
-    [
+    let ratio = |x: Option<f64>| x.map_or_else(|| "-".to_string(), |x| format!("{x:.3}"));
+    let mut row = vec![
         r.instance.clone(),
         r.executor.clone(),
         r.status.clone(),
@@ -66,13 +70,32 @@ fn cells(r: &InstanceReport) -> [String; 9] {
         r.stats.generated.to_string(),
         format!("{:.3}", r.stats.seconds),
         format!("{:.0}", r.stats.expansions_per_second),
-    ]
+    ];
+    if overheads {
+        row.push(ratio(r.stats.search_overhead));
+        row.push(ratio(r.stats.communication_overhead));
+        row.push(ratio(r.stats.termination_overhead));
+    }
+    row
+}
+
+fn headers(overheads: bool) -> Vec<String> {
+    let extra: &[&str] = if overheads { &OVERHEAD_COLUMNS } else { &[] };
+    COLUMNS.iter().chain(extra).map(|c| c.to_string()).collect()
+}
+
+fn any_overheads(reports: &[InstanceReport]) -> bool {
+    reports
+        .iter()
+        .any(|r| r.stats.communication_overhead.is_some())
 }
 
 /// Prints reports as an aligned table with a totals line.
 pub fn print_table(reports: &[InstanceReport], out: &mut impl Write) -> std::io::Result<()> {
-    let rows: Vec<[String; 9]> = reports.iter().map(cells).collect();
-    let mut widths = COLUMNS.map(str::len);
+    let overheads = any_overheads(reports);
+    let header = headers(overheads);
+    let rows: Vec<Vec<String>> = reports.iter().map(|r| cells(r, overheads)).collect();
+    let mut widths: Vec<usize> = header.iter().map(String::len).collect();
     for row in &rows {
         for (w, cell) in widths.iter_mut().zip(row) {
             *w = (*w).max(cell.len());
@@ -81,9 +104,9 @@ pub fn print_table(reports: &[InstanceReport], out: &mut impl Write) -> std::io:
     let line = |cells: &[String]| {
         cells
             .iter()
-            .zip(widths)
+            .zip(&widths)
             .enumerate()
-            .map(|(i, (c, w))| {
+            .map(|(i, (c, &w))| {
                 if i < 3 {
                     format!("{c:<w$}")
                 } else {
@@ -93,7 +116,7 @@ pub fn print_table(reports: &[InstanceReport], out: &mut impl Write) -> std::io:
             .collect::<Vec<_>>()
             .join("  ")
     };
-    writeln!(out, "{}", line(&COLUMNS.map(String::from)))?;
+    writeln!(out, "{}", line(&header))?;
     for row in &rows {
         writeln!(out, "{}", line(row))?;
     }
@@ -135,10 +158,11 @@ pub fn write_output(path: &Path, reports: &[InstanceReport]) -> Result<(), CliEr
             text.push('\n');
         }
     } else {
-        text += &COLUMNS.join(",");
+        let overheads = any_overheads(reports);
+        text += &headers(overheads).join(",");
         text.push('\n');
         for r in reports {
-            let row: Vec<String> = cells(r).iter().map(|c| csv_field(c)).collect();
+            let row: Vec<String> = cells(r, overheads).iter().map(|c| csv_field(c)).collect();
             text += &row.join(",");
             text.push('\n');
         }

@@ -34,9 +34,17 @@ fn write_config(name: &str, text: &str) -> PathBuf {
 
 #[test]
 fn json_prints_one_object_per_instance_with_the_documented_fields() {
-    let out = frontier(&["solve", "--json", "tiles", "8 6 7 2 5 4 3 0 1", "--goal", "standard"]);
+    let out = frontier(&[
+        "solve",
+        "--json",
+        "tiles",
+        "8 6 7 2 5 4 3 0 1",
+        "--goal",
+        "standard",
+    ]);
     assert!(out.status.success(), "{}", stderr(&out));
-    let lines: Vec<&str> = stdout(&out).lines().collect();
+    let text = stdout(&out);
+    let lines: Vec<&str> = text.lines().collect();
     assert_eq!(lines.len(), 1);
     let v: serde_json::Value = serde_json::from_str(lines[0]).unwrap();
     assert_eq!(v["domain"], "tiles");
@@ -56,7 +64,11 @@ fn the_demo_config_solves_every_instance_optimally() {
     assert!(out.status.success(), "{}", stderr(&out));
     let costs: Vec<u64> = stdout(&out)
         .lines()
-        .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap()["cost"].as_u64().unwrap())
+        .map(|l| {
+            serde_json::from_str::<serde_json::Value>(l).unwrap()["cost"]
+                .as_u64()
+                .unwrap()
+        })
         .collect();
     assert_eq!(costs, vec![57, 52, 41, 42]);
 }
@@ -83,17 +95,41 @@ fn config_values_of_the_wrong_type_are_reported_in_place() {
         "Experiment(\n    domain: Grid(),\n    instances: Inline([\"S.G\"]),\n    limits: (max_seconds: \"ten\"),\n)\n",
     );
     let err = stderr(&frontier(&["run", path.to_str().unwrap()]));
-    assert!(err.starts_with(&format!("error: {}:4:", path.display())), "{err}");
+    assert!(
+        err.starts_with(&format!("error: {}:4:", path.display())),
+        "{err}"
+    );
     assert_eq!(err.lines().count(), 1);
 }
 
 #[test]
 fn bad_instances_give_one_line_errors_and_a_failing_exit() {
     for (args, needle) in [
-        (vec!["solve", "tiles", "1 2 3 4 5 6 7 8 8"], "tile 8 appears twice"),
+        (
+            vec!["solve", "tiles", "1 2 3 4 5 6 7 8 8"],
+            "tile 8 appears twice",
+        ),
         (vec!["solve", "tiles", "2 1 3 4 5 6 7 8 0"], "unsolvable"),
-        (vec!["solve", "tiles", "1 2 3 4 5 6 7 8 0", "--heuristic", "5-5-5"], "preset 5-5-5 is for 4x4 boards"),
-        (vec!["solve", "tiles", "1 2 3 4 5 6 7 8 0", "--heuristic", "1,2/2,3"], "bad partition"),
+        (
+            vec![
+                "solve",
+                "tiles",
+                "1 2 3 4 5 6 7 8 0",
+                "--heuristic",
+                "5-5-5",
+            ],
+            "preset 5-5-5 is for 4x4 boards",
+        ),
+        (
+            vec![
+                "solve",
+                "tiles",
+                "1 2 3 4 5 6 7 8 0",
+                "--heuristic",
+                "1,2/2,3",
+            ],
+            "bad partition",
+        ),
         (vec!["solve", "grid", "S..x/..G"], "column 4"),
         (vec!["run", "no/such/config.ron"], "no/such/config.ron"),
     ] {
@@ -112,12 +148,22 @@ fn usage_errors_exit_non_zero_and_help_lists_the_domains() {
     let help = stdout(&frontier(&["solve", "--help"]));
     assert!(help.contains("tiles") && help.contains("grid"), "{help}");
     let tiles_help = stdout(&frontier(&["solve", "tiles", "--help"]));
-    assert!(tiles_help.contains("--goal") && tiles_help.contains("--reflect"), "{tiles_help}");
+    assert!(
+        tiles_help.contains("--goal") && tiles_help.contains("--reflect"),
+        "{tiles_help}"
+    );
 }
 
 #[test]
 fn a_limit_is_reported_as_an_outcome_not_an_error() {
-    let out = frontier(&["solve", "--json", "--max-expanded", "10", "tiles", "13 6 8 12 15 14 0 10 11 7 4 5 9 1 3 2"]);
+    let out = frontier(&[
+        "solve",
+        "--json",
+        "--max-expanded",
+        "10",
+        "tiles",
+        "13 6 8 12 15 14 0 10 11 7 4 5 9 1 3 2",
+    ]);
     assert!(out.status.success(), "{}", stderr(&out));
     let v: serde_json::Value = serde_json::from_str(stdout(&out).trim()).unwrap();
     assert_eq!(v["solved"], false);
@@ -128,14 +174,25 @@ fn a_limit_is_reported_as_an_outcome_not_an_error() {
 #[test]
 fn a_cost_that_contradicts_the_stated_optimum_fails_the_run() {
     let file = scratch("instances").join("wrong.tsv");
-    std::fs::write(&file, "id\ttiles_standard_goal\toptimal_length\nx\t1 2 3 4 5 6 0 7 8\t3\n").unwrap();
+    std::fs::write(
+        &file,
+        "id\ttiles_standard_goal\toptimal_length\nx\t1 2 3 4 5 6 0 7 8\t3\n",
+    )
+    .unwrap();
     let config = write_config(
         "wrong.ron",
-        &format!("Experiment(domain: Tiles(), instances: File(path: {:?}))", file.display().to_string()),
+        &format!(
+            "Experiment(domain: Tiles(), instances: File(path: {:?}))",
+            file.display().to_string()
+        ),
     );
     let out = frontier(&["run", config.to_str().unwrap()]);
     assert!(!out.status.success());
-    assert!(stderr(&out).contains("different from the stated optimum"), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("different from the stated optimum"),
+        "{}",
+        stderr(&out)
+    );
 }
 
 #[test]
@@ -152,5 +209,8 @@ fn results_are_written_to_the_output_file_as_csv() {
     assert!(out.status.success(), "{}", stderr(&out));
     let text = std::fs::read_to_string(&csv).unwrap();
     assert!(text.starts_with("instance,executor,status,cost"), "{text}");
-    assert!(text.lines().nth(1).unwrap().contains(",optimal,3,"), "{text}");
+    assert!(
+        text.lines().nth(1).unwrap().contains(",optimal,3,"),
+        "{text}"
+    );
 }

@@ -30,8 +30,8 @@ pub use domain::{
     StdHasher,
 };
 pub use search::{
-    astar, hda, DomainOutcome, HdaConfig, Limit, Limits, Outcome, Progress, ProgressSink, SearchOptions, Solution,
-    Status,
+    astar, hda, DomainOutcome, HdaConfig, Limit, Limits, Outcome, Progress, ProgressSink,
+    SearchOptions, Solution, Status,
 };
 pub use stats::SearchStats;
 

@@ -42,7 +42,12 @@ impl AbstractZobrist {
     /// Builds the table. `abstraction(feature, value)` names the value's
     /// group (any small integer), or `None` to ignore that feature value.
     /// `seed` makes the table reproducible.
-    pub fn new(features: usize, values: usize, seed: u64, abstraction: impl Fn(usize, usize) -> Option<usize>) -> Self {
+    pub fn new(
+        features: usize,
+        values: usize,
+        seed: u64,
+        abstraction: impl Fn(usize, usize) -> Option<usize>,
+    ) -> Self {
         let mut table = vec![0u64; features * values];
         for feature in 0..features {
             for value in 0..values {
@@ -66,7 +71,10 @@ impl AbstractZobrist {
 
     #[inline]
     fn word(&self, feature: usize, value: usize) -> u64 {
-        self.table.get(feature * self.values + value).copied().unwrap_or(0)
+        self.table
+            .get(feature * self.values + value)
+            .copied()
+            .unwrap_or(0)
     }
 }
 

@@ -5,7 +5,9 @@ use std::time::{Duration, Instant};
 
 use frontier_core::grid::{Grid, Manhattan};
 use frontier_core::zobrist::{AbstractZobrist, Features};
-use frontier_core::{astar, hda, HdaConfig, Limit, Limits, SearchOptions, Status, StdHasher};
+use frontier_core::{
+    astar, hda, Domain, HdaConfig, Limit, Limits, SearchOptions, Status, StdHasher,
+};
 
 struct Rng(u64);
 impl Rng {
@@ -52,11 +54,22 @@ fn hda_returns_the_astar_cost_for_1_2_3_and_7_threads_on_random_mazes() {
     for _ in 0..60 {
         let side = 5 + rng.below(25) as usize;
         let maze = random_maze(&mut rng, side);
-        let expected = astar(&maze, &Manhattan, &SearchOptions::default()).solution().map(|s| s.cost);
+        let expected = astar(&maze, &Manhattan, &SearchOptions::default())
+            .solution()
+            .map(|s| s.cost);
         for threads in [1, 2, 3, 7] {
             let started = Instant::now();
-            let outcome = hda(&maze, &Manhattan, &StdHasher, &config(threads), &SearchOptions::default());
-            assert!(started.elapsed() < Duration::from_secs(20), "termination took too long");
+            let outcome = hda(
+                &maze,
+                &Manhattan,
+                &StdHasher,
+                &config(threads),
+                &SearchOptions::default(),
+            );
+            assert!(
+                started.elapsed() < Duration::from_secs(20),
+                "termination took too long"
+            );
             let got = outcome.solution().map(|s| s.cost);
             assert_eq!(got, expected, "{threads} threads, side {side}");
             if let Some(solution) = outcome.solution() {
@@ -72,7 +85,10 @@ fn hda_returns_the_astar_cost_for_1_2_3_and_7_threads_on_random_mazes() {
         }
         solved += usize::from(expected.is_some());
     }
-    assert!(solved > 20 && solved < 60, "a mix of solvable and unsolvable mazes: {solved}");
+    assert!(
+        solved > 20 && solved < 60,
+        "a mix of solvable and unsolvable mazes: {solved}"
+    );
 }
 
 /// Features of a maze cell: one feature (the walker) whose value is the cell.
@@ -101,7 +117,10 @@ impl Features for Walker {
         (1, usize::from(r) * usize::from(c))
     }
     fn for_each_feature(&self, s: &(u16, u16), mut visit: impl FnMut(usize, usize)) {
-        visit(0, usize::from(s.0) * usize::from(self.0.size().1) + usize::from(s.1));
+        visit(
+            0,
+            usize::from(s.0) * usize::from(self.0.size().1) + usize::from(s.1),
+        );
     }
 }
 
@@ -110,22 +129,37 @@ fn abstract_zobrist_partitioning_keeps_costs_and_cuts_communication() {
     let mut rng = Rng(7);
     let maze = loop {
         let m = random_maze(&mut rng, 40);
-        if astar(&m, &Manhattan, &SearchOptions::default()).solution().is_some() {
+        if astar(&m, &Manhattan, &SearchOptions::default())
+            .solution()
+            .is_some()
+        {
             break Walker(m);
         }
     };
-    let expected = astar(&maze, &Manhattan, &SearchOptions::default()).solution().unwrap().cost;
+    let expected = astar(&maze, &Manhattan, &SearchOptions::default())
+        .solution()
+        .unwrap()
+        .cost;
     let cells = maze.feature_space().1;
     let cols = 40;
     let plain = AbstractZobrist::plain(1, cells, 1);
     // 8×8 blocks of cells share an owner.
-    let blocks = AbstractZobrist::new(1, cells, 1, |_, v| Some((v / cols) / 8 * 8 + (v % cols) / 8));
-    let run = |p: &AbstractZobrist| hda(&maze, &Manhattan, p, &config(4), &SearchOptions::default());
+    let blocks = AbstractZobrist::new(1, cells, 1, |_, v| {
+        Some((v / cols) / 8 * 8 + (v % cols) / 8)
+    });
+    let run =
+        |p: &AbstractZobrist| hda(&maze, &Manhattan, p, &config(4), &SearchOptions::default());
     let (a, b) = (run(&plain), run(&blocks));
     assert_eq!(a.solution().unwrap().cost, expected);
     assert_eq!(b.solution().unwrap().cost, expected);
-    let (co_plain, co_blocks) = (a.stats.communication_overhead.unwrap(), b.stats.communication_overhead.unwrap());
-    assert!(co_blocks < co_plain / 2.0, "blocks {co_blocks} vs plain {co_plain}");
+    let (co_plain, co_blocks) = (
+        a.stats.communication_overhead.unwrap(),
+        b.stats.communication_overhead.unwrap(),
+    );
+    assert!(
+        co_blocks < co_plain / 2.0,
+        "blocks {co_blocks} vs plain {co_plain}"
+    );
 }
 
 #[test]
@@ -136,10 +170,24 @@ fn hda_stops_at_limits_and_reports_them() {
     }
     text += &(".".repeat(299) + "G");
     let field = Grid::parse(&text).unwrap();
-    let limited = |limits| hda(&field, &frontier_core::Blind, &StdHasher, &config(3), &SearchOptions::with_limits(limits));
-    let outcome = limited(Limits { max_expanded: Some(5000), ..Limits::default() });
+    let limited = |limits| {
+        hda(
+            &field,
+            &frontier_core::Blind,
+            &StdHasher,
+            &config(3),
+            &SearchOptions::with_limits(limits),
+        )
+    };
+    let outcome = limited(Limits {
+        max_expanded: Some(5000),
+        ..Limits::default()
+    });
     assert_eq!(outcome.status, Status::LimitReached(Limit::Expansions));
     assert!(outcome.stats.expanded >= 5000);
-    let outcome = limited(Limits { max_seconds: Some(0.0), ..Limits::default() });
+    let outcome = limited(Limits {
+        max_seconds: Some(0.0),
+        ..Limits::default()
+    });
     assert_eq!(outcome.status, Status::LimitReached(Limit::Time));
 }

@@ -35,7 +35,9 @@ impl CliDomain for GridCli {
                 message: e.to_string(),
             })?;
         if let Some(name) = executor.partition().filter(|&p| p != "hash") {
-            return Err(CliError::Input(format!("grid has no partition '{name}' (use hash)")));
+            return Err(CliError::Input(format!(
+                "grid has no partition '{name}' (use hash)"
+            )));
         }
         let outcome = executor.run(&grid, &Manhattan, &StdHasher, options);
         Ok(report::<Grid>(

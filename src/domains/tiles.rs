@@ -5,7 +5,9 @@ use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 
 use frontier_core::{Domain, ExecutorConfig, SearchOptions, StdHasher};
-use frontier_tiles::{cache, partition, AdditivePdb, Goal, Manhattan, TileState, Tiles, TilesHeuristic};
+use frontier_tiles::{
+    cache, partition, AdditivePdb, Goal, Manhattan, TileState, Tiles, TilesHeuristic,
+};
 use serde::Deserialize;
 
 use crate::progress::task_bar;
@@ -57,7 +59,11 @@ fn manhattan() -> String {
 pub struct Heuristics(Mutex<HashMap<(u8, u8), Arc<TilesHeuristic>>>);
 
 impl TilesCli {
-    fn heuristic_for(&self, prepared: &Heuristics, puzzle: &Tiles) -> Result<Arc<TilesHeuristic>, CliError> {
+    fn heuristic_for(
+        &self,
+        prepared: &Heuristics,
+        puzzle: &Tiles,
+    ) -> Result<Arc<TilesHeuristic>, CliError> {
         let board = puzzle.board();
         let key = (board.rows(), board.cols());
         // A poisoned lock only means another instance's build panicked.
@@ -67,7 +73,9 @@ impl TilesCli {
         }
         let heuristic = if self.heuristic == "manhattan" {
             if self.reflect {
-                return Err(CliError::Input("--reflect applies to pattern databases, not manhattan".into()));
+                return Err(CliError::Input(
+                    "--reflect applies to pattern databases, not manhattan".into(),
+                ));
             }
             TilesHeuristic::Manhattan(Manhattan::new(board, self.goal))
         } else {
@@ -81,13 +89,19 @@ impl TilesCli {
                 let total = frontier_tiles::pdb::placements(board.cells(), pattern.tiles.len());
                 let bar = task_bar(format!("pattern {:?}", pattern.tiles), total);
                 let progress = move |p: frontier_tiles::BuildProgress| {
-                    bar(p.placements_done, format!("depth {} frontier {}", p.level, p.frontier));
+                    bar(
+                        p.placements_done,
+                        format!("depth {} frontier {}", p.level, p.frontier),
+                    );
                 };
                 dbs.push(Arc::new(
-                    cache::load_or_build(board, pattern, &dir, threads, &progress).map_err(tiles_error)?,
+                    cache::load_or_build(board, pattern, &dir, threads, &progress)
+                        .map_err(tiles_error)?,
                 ));
             }
-            TilesHeuristic::Pdb(AdditivePdb::new(board, self.goal, dbs, self.reflect).map_err(tiles_error)?)
+            TilesHeuristic::Pdb(
+                AdditivePdb::new(board, self.goal, dbs, self.reflect).map_err(tiles_error)?,
+            )
         };
         let heuristic = Arc::new(heuristic);
         built.insert(key, heuristic.clone());
@@ -108,7 +122,8 @@ impl CliDomain for TilesCli {
     }
 
     fn read_instances(&self, path: &Path) -> Result<Vec<Instance>, CliError> {
-        parse_instance_file(&read_file(path)?, self.goal).map_err(|message| CliError::Input(format!("{}: {message}", path.display())))
+        parse_instance_file(&read_file(path)?, self.goal)
+            .map_err(|message| CliError::Input(format!("{}: {message}", path.display())))
     }
 
     fn solve(
@@ -126,38 +141,58 @@ impl CliDomain for TilesCli {
         let outcome = match executor.partition() {
             None | Some("hash") => executor.run(&puzzle, heuristic.as_ref(), &StdHasher, options),
             Some(name) => {
-                let azh = frontier_tiles::azh::projection(name, puzzle.board(), 0x5EED).map_err(tiles_error)?;
+                let azh = frontier_tiles::azh::projection(name, puzzle.board(), 0x5EED)
+                    .map_err(tiles_error)?;
                 executor.run(&puzzle, heuristic.as_ref(), &azh, options)
             }
         };
         if let Some(solution) = outcome.solution() {
-            check_solution(&puzzle, &solution.moves, solution.cost).map_err(|message| CliError::Instance {
-                id: instance.id.clone(),
-                message,
+            check_solution(&puzzle, &solution.moves, solution.cost).map_err(|message| {
+                CliError::Instance {
+                    id: instance.id.clone(),
+                    message,
+                }
             })?;
         }
-        Ok(report::<Tiles>(Self::NAME, instance, executor, outcome, |d| d.letter().to_string()))
+        Ok(report::<Tiles>(
+            Self::NAME,
+            instance,
+            executor,
+            outcome,
+            |d| d.letter().to_string(),
+        ))
     }
 }
 
 /// Replays a solution: every move legal, the goal reached, one move per unit of cost.
-pub fn check_solution(puzzle: &Tiles, moves: &[frontier_tiles::Dir], cost: u32) -> Result<(), String> {
+pub fn check_solution(
+    puzzle: &Tiles,
+    moves: &[frontier_tiles::Dir],
+    cost: u32,
+) -> Result<(), String> {
     let end: Option<TileState> = puzzle.replay(moves);
     match end {
         Some(state) if puzzle.is_goal(&state) && moves.len() as u32 == cost => Ok(()),
-        Some(_) => Err(format!("solution of cost {cost} does not reach the goal (bug)")),
+        Some(_) => Err(format!(
+            "solution of cost {cost} does not reach the goal (bug)"
+        )),
         None => Err("solution leaves the board (bug)".into()),
     }
 }
 
 /// Reads plain lines of tiles, or a TSV with a header row.
 fn parse_instance_file(text: &str, goal: Goal) -> Result<Vec<Instance>, String> {
-    let mut lines = text.lines().enumerate().filter(|(_, l)| !l.trim().is_empty() && !l.starts_with('#'));
+    let mut lines = text
+        .lines()
+        .enumerate()
+        .filter(|(_, l)| !l.trim().is_empty() && !l.starts_with('#'));
     let Some((_, first)) = lines.clone().next() else {
         return Ok(Vec::new());
     };
     let header: Vec<&str> = first.split('\t').collect();
-    let is_header = header.iter().any(|h| h.chars().any(|c| c.is_ascii_alphabetic() && c != 'x'));
+    let is_header = header
+        .iter()
+        .any(|h| h.chars().any(|c| c.is_ascii_alphabetic() && c != 'x'));
     if !is_header {
         return Ok(lines
             .enumerate()
@@ -174,18 +209,28 @@ fn parse_instance_file(text: &str, goal: Goal) -> Result<Vec<Instance>, String> 
         Goal::Korf => "tiles_korf_goal",
         Goal::Standard => "tiles_standard_goal",
     };
-    let tiles = find(&[goal_column, "tiles"]).ok_or_else(|| format!("no '{goal_column}' or 'tiles' column in the header"))?;
+    let tiles = find(&[goal_column, "tiles"])
+        .ok_or_else(|| format!("no '{goal_column}' or 'tiles' column in the header"))?;
     let id = find(&["id", "name"]);
     let optimum = find(&["optimal_length", "optimal"]);
     lines
         .map(|(n, line)| {
             let fields: Vec<&str> = line.split('\t').collect();
-            let field = |i: usize| fields.get(i).map(|f| f.trim()).ok_or_else(|| format!("line {}: missing column {}", n + 1, i + 1));
+            let field = |i: usize| {
+                fields
+                    .get(i)
+                    .map(|f| f.trim())
+                    .ok_or_else(|| format!("line {}: missing column {}", n + 1, i + 1))
+            };
             Ok(Instance {
                 id: id.map_or_else(|| Ok(n.to_string()), |i| field(i).map(str::to_string))?,
                 text: field(tiles)?.to_string(),
                 known_cost: match optimum {
-                    Some(i) => Some(field(i)?.parse().map_err(|_| format!("line {}: optimal length is not a number", n + 1))?),
+                    Some(i) => {
+                        Some(field(i)?.parse().map_err(|_| {
+                            format!("line {}: optimal length is not a number", n + 1)
+                        })?)
+                    }
                     None => None,
                 },
             })

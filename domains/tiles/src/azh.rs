@@ -52,5 +52,7 @@ pub fn projection(name: &str, board: &Board, seed: u64) -> Result<AbstractZobris
         "cols" => |_, c, _, _| c,
         _ => return Err(TilesError::UnknownProjection(name.to_string())),
     };
-    Ok(AbstractZobrist::new(n, n, seed, |_tile, cell| Some(group(cell / cols, cell % cols, rows, cols))))
+    Ok(AbstractZobrist::new(n, n, seed, |_tile, cell| {
+        Some(group(cell / cols, cell % cols, rows, cols))
+    }))
 }

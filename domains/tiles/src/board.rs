@@ -64,9 +64,17 @@ impl Board {
             let (r, c) = (cell / usize::from(cols), cell % usize::from(cols));
             let at = |r: usize, c: usize| (r * usize::from(cols) + c) as u8;
             slot[Dir::Up as usize] = if r > 0 { at(r - 1, c) } else { NONE };
-            slot[Dir::Down as usize] = if r + 1 < usize::from(rows) { at(r + 1, c) } else { NONE };
+            slot[Dir::Down as usize] = if r + 1 < usize::from(rows) {
+                at(r + 1, c)
+            } else {
+                NONE
+            };
             slot[Dir::Left as usize] = if c > 0 { at(r, c - 1) } else { NONE };
-            slot[Dir::Right as usize] = if c + 1 < usize::from(cols) { at(r, c + 1) } else { NONE };
+            slot[Dir::Right as usize] = if c + 1 < usize::from(cols) {
+                at(r, c + 1)
+            } else {
+                NONE
+            };
         }
         Ok(Board {
             rows,
@@ -171,7 +179,12 @@ impl Hash for TileState {
 impl fmt::Debug for TileState {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "[")?;
-        let used = self.cells.iter().rposition(|&t| t != 0).map_or(0, |i| i + 1).max(usize::from(self.blank) + 1);
+        let used = self
+            .cells
+            .iter()
+            .rposition(|&t| t != 0)
+            .map_or(0, |i| i + 1)
+            .max(usize::from(self.blank) + 1);
         for (i, t) in self.cells[..used].iter().enumerate() {
             if i > 0 {
                 write!(f, " ")?;
@@ -259,7 +272,9 @@ pub fn solvable(board: &Board, state: &TileState, goal: &TileState) -> bool {
     let n = board.cells();
     let goal_pos = goal.positions(n);
     // Permutation cell -> goal cell of the tile standing there.
-    let mut perm: Vec<usize> = (0..n).map(|c| usize::from(goal_pos[usize::from(state.cells[c])])).collect();
+    let mut perm: Vec<usize> = (0..n)
+        .map(|c| usize::from(goal_pos[usize::from(state.cells[c])]))
+        .collect();
     let mut transpositions = 0;
     for i in 0..n {
         while perm[i] != i {
@@ -284,16 +299,24 @@ pub fn parse_instance(text: &str) -> Result<(Board, Vec<u8>), TilesError> {
     let tiles = numbers
         .split(|c: char| c.is_whitespace() || c == ',')
         .filter(|t| !t.is_empty())
-        .map(|t| t.parse::<u8>().map_err(|_| TilesError::NotANumber(t.to_string())))
+        .map(|t| {
+            t.parse::<u8>()
+                .map_err(|_| TilesError::NotANumber(t.to_string()))
+        })
         .collect::<Result<Vec<u8>, _>>()?;
     let (rows, cols) = match shape {
         Some(shape) => {
             let bad = || TilesError::ShapeSyntax(shape.to_string());
             let (r, c) = shape.split_once(['x', 'X']).ok_or_else(bad)?;
-            (r.trim().parse().map_err(|_| bad())?, c.trim().parse().map_err(|_| bad())?)
+            (
+                r.trim().parse().map_err(|_| bad())?,
+                c.trim().parse().map_err(|_| bad())?,
+            )
         }
         None => {
-            let side = (1..=5u8).find(|s| usize::from(s * s) == tiles.len()).ok_or(TilesError::NotSquare(tiles.len()))?;
+            let side = (1..=5u8)
+                .find(|s| usize::from(s * s) == tiles.len())
+                .ok_or(TilesError::NotSquare(tiles.len()))?;
             (side, side)
         }
     };
@@ -364,7 +387,9 @@ impl Tiles {
 
     /// Applies `moves` from the start; `None` if a move leaves the board.
     pub fn replay(&self, moves: &[Dir]) -> Option<TileState> {
-        moves.iter().try_fold(self.start, |s, &d| s.slide(&self.board, d))
+        moves
+            .iter()
+            .try_fold(self.start, |s, &d| s.slide(&self.board, d))
     }
 }
 
@@ -378,7 +403,11 @@ impl Domain for Tiles {
 
     #[inline]
     fn expand(&self, state: &TileState, out: &mut Vec<Edge<TileState, Dir>>) {
-        let undo = if self.prune_undo { state.came_from.map(Dir::opposite) } else { None };
+        let undo = if self.prune_undo {
+            state.came_from.map(Dir::opposite)
+        } else {
+            None
+        };
         for dir in Dir::ALL {
             if Some(dir) == undo {
                 continue;
@@ -430,11 +459,16 @@ impl PackedState for Tiles {
         }
         let n = self.board.cells();
         let bits = if n <= 16 { 4 } else { 5 };
-        let packed = words.iter().rev().fold(0u128, |acc, &w| (acc << 32) | u128::from(w));
+        let packed = words
+            .iter()
+            .rev()
+            .fold(0u128, |acc, &w| (acc << 32) | u128::from(w));
         if bits * n < 128 && packed >> (bits * n) != 0 {
             return Err(CodecError::Invalid("bits set past the last cell".into()));
         }
-        let tiles: Vec<u8> = (0..n).map(|i| ((packed >> (i * bits)) & ((1 << bits) - 1)) as u8).collect();
+        let tiles: Vec<u8> = (0..n)
+            .map(|i| ((packed >> (i * bits)) & ((1 << bits) - 1)) as u8)
+            .collect();
         TileState::from_tiles(&self.board, &tiles).map_err(|e| CodecError::Invalid(e.to_string()))
     }
 }

@@ -24,12 +24,23 @@ pub fn default_dir() -> PathBuf {
 /// File name that identifies board shape, blank and pattern goal cells.
 fn file_name(board: &Board, pattern: &Pattern) -> String {
     let cells: Vec<String> = pattern.goal_cells.iter().map(u8::to_string).collect();
-    format!("tiles-{}x{}-b{}-{}.pdb", board.rows(), board.cols(), pattern.blank_goal, cells.join("."))
+    format!(
+        "tiles-{}x{}-b{}-{}.pdb",
+        board.rows(),
+        board.cols(),
+        pattern.blank_goal,
+        cells.join(".")
+    )
 }
 
 fn header(board: &Board, pattern: &Pattern, entries: u64) -> Vec<u8> {
     let mut h = MAGIC.to_vec();
-    h.extend([board.rows(), board.cols(), pattern.blank_goal, pattern.goal_cells.len() as u8]);
+    h.extend([
+        board.rows(),
+        board.cols(),
+        pattern.blank_goal,
+        pattern.goal_cells.len() as u8,
+    ]);
     h.extend(&pattern.goal_cells);
     h.extend(entries.to_le_bytes());
     h
@@ -46,13 +57,20 @@ pub fn checksum(data: &[u8]) -> u64 {
         h = (h ^ v).wrapping_mul(0x9E37_79B9_7F4A_7C15).rotate_left(29);
     }
     for &b in words.remainder() {
-        h = (h ^ u64::from(b)).wrapping_mul(0x9E37_79B9_7F4A_7C15).rotate_left(29);
+        h = (h ^ u64::from(b))
+            .wrapping_mul(0x9E37_79B9_7F4A_7C15)
+            .rotate_left(29);
     }
     h ^ (h >> 32)
 }
 
 /// Why a cached file was not used.
-fn read_valid(path: &Path, board: &Board, pattern: &Pattern, entries: u64) -> Result<Vec<u8>, String> {
+fn read_valid(
+    path: &Path,
+    board: &Board,
+    pattern: &Pattern,
+    entries: u64,
+) -> Result<Vec<u8>, String> {
     let bytes = std::fs::read(path).map_err(|e| e.to_string())?;
     let head = header(board, pattern, entries);
     let expected_len = head.len() as u64 + entries + 8;
@@ -104,7 +122,9 @@ pub fn load_or_build(
             table
         }
     };
-    PatternDb::new(pattern.clone(), n, table).ok_or(TilesError::Internal("table size does not match the pattern"))
+    PatternDb::new(pattern.clone(), n, table).ok_or(TilesError::Internal(
+        "table size does not match the pattern",
+    ))
 }
 
 fn write(path: &Path, board: &Board, pattern: &Pattern, table: &[u8]) -> Result<(), TilesError> {
@@ -116,11 +136,16 @@ fn write(path: &Path, board: &Board, pattern: &Pattern, table: &[u8]) -> Result<
         std::fs::create_dir_all(parent).map_err(io)?;
     }
     let mut tmp = path.to_path_buf();
-    tmp.as_mut_os_string().push(format!(".{}.tmp", std::process::id()));
+    tmp.as_mut_os_string()
+        .push(format!(".{}.tmp", std::process::id()));
     let mut file = std::io::BufWriter::new(std::fs::File::create(&tmp).map_err(io)?);
-    file.write_all(&header(board, pattern, table.len() as u64)).map_err(io)?;
+    file.write_all(&header(board, pattern, table.len() as u64))
+        .map_err(io)?;
     file.write_all(table).map_err(io)?;
     file.write_all(&checksum(table).to_le_bytes()).map_err(io)?;
-    file.into_inner().map_err(|e| io(e.into_error()))?.sync_all().map_err(io)?;
+    file.into_inner()
+        .map_err(|e| io(e.into_error()))?
+        .sync_all()
+        .map_err(io)?;
     std::fs::rename(&tmp, path).map_err(io)
 }

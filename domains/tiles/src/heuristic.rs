@@ -47,7 +47,8 @@ impl Heuristic<Tiles> for Manhattan {
     fn h_child(&self, _: &Tiles, parent: &TileState, parent_h: Cost, child: &TileState) -> Cost {
         let tile = usize::from(child.cells[usize::from(parent.blank)]);
         let row = &self.distance[tile];
-        parent_h + Cost::from(row[usize::from(parent.blank)]) - Cost::from(row[usize::from(child.blank)])
+        parent_h + Cost::from(row[usize::from(parent.blank)])
+            - Cost::from(row[usize::from(child.blank)])
     }
 }
 
@@ -73,7 +74,8 @@ impl Reflection {
         let goal_state = TileState::goal(board, goal);
         let mut tile = [0u8; MAX_CELLS];
         for t in 0..n as u8 {
-            tile[usize::from(t)] = goal_state.cells[usize::from(cell[usize::from(goal.cell_of(t, n))])];
+            tile[usize::from(t)] =
+                goal_state.cells[usize::from(cell[usize::from(goal.cell_of(t, n))])];
         }
         Some(Reflection { cell, tile })
     }
@@ -101,7 +103,12 @@ pub struct AdditivePdb {
 impl AdditivePdb {
     /// Combines databases built for `board` and `goal`. `reflect` needs a
     /// square board.
-    pub fn new(board: &Board, goal: Goal, dbs: Vec<Arc<PatternDb>>, reflect: bool) -> Result<AdditivePdb, TilesError> {
+    pub fn new(
+        board: &Board,
+        goal: Goal,
+        dbs: Vec<Arc<PatternDb>>,
+        reflect: bool,
+    ) -> Result<AdditivePdb, TilesError> {
         let reflection = if reflect {
             Some(Reflection::new(board, goal).ok_or(TilesError::ReflectNeedsSquare)?)
         } else {
@@ -138,6 +145,9 @@ impl Heuristic<Tiles> for AdditivePdb {
 }
 
 /// Either heuristic, chosen at run time.
+// Built once per board shape and read on every expansion: boxing the large
+// Manhattan table would only add an indirection to the hot path.
+#[allow(clippy::large_enum_variant)]
 #[derive(Clone, Debug)]
 pub enum TilesHeuristic {
     /// Manhattan distance.
@@ -174,13 +184,30 @@ impl Heuristic<Tiles> for TilesHeuristic {
 /// other, so both conventions get the same heuristic up to symmetry.
 const PRESETS: &[(&str, u8, &[&[u8]])] = &[
     ("4-4", 3, &[&[1, 2, 3, 4], &[5, 6, 7, 8]]),
-    ("5-5-5", 4, &[&[1, 2, 3, 6, 7], &[4, 5, 8, 9, 12], &[10, 11, 13, 14, 15]]),
-    ("6-6-3", 4, &[&[1, 2, 3], &[4, 5, 8, 9, 12, 13], &[6, 7, 10, 11, 14, 15]]),
-    ("7-8", 4, &[&[1, 2, 3, 4, 5, 6, 7], &[8, 9, 10, 11, 12, 13, 14, 15]]),
+    (
+        "5-5-5",
+        4,
+        &[&[1, 2, 3, 6, 7], &[4, 5, 8, 9, 12], &[10, 11, 13, 14, 15]],
+    ),
+    (
+        "6-6-3",
+        4,
+        &[&[1, 2, 3], &[4, 5, 8, 9, 12, 13], &[6, 7, 10, 11, 14, 15]],
+    ),
+    (
+        "7-8",
+        4,
+        &[&[1, 2, 3, 4, 5, 6, 7], &[8, 9, 10, 11, 12, 13, 14, 15]],
+    ),
     (
         "6-6-6-6",
         5,
-        &[&[1, 2, 5, 6, 7, 12], &[3, 4, 8, 9, 13, 14], &[10, 11, 15, 16, 20, 21], &[17, 18, 19, 22, 23, 24]],
+        &[
+            &[1, 2, 5, 6, 7, 12],
+            &[3, 4, 8, 9, 13, 14],
+            &[10, 11, 15, 16, 20, 21],
+            &[17, 18, 19, 22, 23, 24],
+        ],
     ),
 ];
 
@@ -195,32 +222,42 @@ pub fn preset_names() -> Vec<&'static str> {
 pub fn partition(spec: &str, board: &Board, goal: Goal) -> Result<Vec<Pattern>, TilesError> {
     let n = board.cells();
     let goal_state = TileState::goal(board, goal);
-    let tile_sets: Vec<Vec<u8>> = if let Some((_, side, sets)) = PRESETS.iter().find(|p| p.0 == spec) {
-        if board.rows() != *side || board.cols() != *side {
-            return Err(TilesError::PresetShape {
-                preset: spec.to_string(),
-                side: *side,
-            });
-        }
-        sets.iter()
-            .map(|cells| {
-                cells.iter()
-                    .map(|&c| {
-                        let cell = if goal == Goal::Korf { c } else { (n - 1) as u8 - c };
-                        goal_state.cells[usize::from(cell)]
-                    })
-                    .collect()
-            })
-            .collect()
-    } else {
-        spec.split('/')
-            .map(|set| {
-                set.split(',')
-                    .map(|t| t.trim().parse::<u8>().map_err(|_| TilesError::BadPartition(spec.to_string())))
-                    .collect()
-            })
-            .collect::<Result<_, _>>()?
-    };
+    let tile_sets: Vec<Vec<u8>> =
+        if let Some((_, side, sets)) = PRESETS.iter().find(|p| p.0 == spec) {
+            if board.rows() != *side || board.cols() != *side {
+                return Err(TilesError::PresetShape {
+                    preset: spec.to_string(),
+                    side: *side,
+                });
+            }
+            sets.iter()
+                .map(|cells| {
+                    cells
+                        .iter()
+                        .map(|&c| {
+                            let cell = if goal == Goal::Korf {
+                                c
+                            } else {
+                                (n - 1) as u8 - c
+                            };
+                            goal_state.cells[usize::from(cell)]
+                        })
+                        .collect()
+                })
+                .collect()
+        } else {
+            spec.split('/')
+                .map(|set| {
+                    set.split(',')
+                        .map(|t| {
+                            t.trim()
+                                .parse::<u8>()
+                                .map_err(|_| TilesError::BadPartition(spec.to_string()))
+                        })
+                        .collect()
+                })
+                .collect::<Result<_, _>>()?
+        };
     let mut seen = [false; MAX_CELLS];
     for &t in tile_sets.iter().flatten() {
         if t == 0 || usize::from(t) >= n || std::mem::replace(&mut seen[usize::from(t)], true) {

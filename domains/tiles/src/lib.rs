@@ -41,7 +41,9 @@ pub enum TilesError {
     #[error("board shape '{0}' should look like 4x4")]
     ShapeSyntax(String),
     /// Tile count is not a square and no shape was given.
-    #[error("{0} tiles is not a square board; prefix the instance with its shape, e.g. '3x4: ...'")]
+    #[error(
+        "{0} tiles is not a square board; prefix the instance with its shape, e.g. '3x4: ...'"
+    )]
     NotSquare(usize),
     /// Wrong number of tiles for the shape.
     #[error("expected {expected} tiles, got {got}")]

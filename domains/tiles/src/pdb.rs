@@ -75,6 +75,8 @@ pub fn unrank(mut index: usize, n: usize, k: usize, out: &mut [u8]) {
 
 /// Cell bitmask operations for flood fills on one board.
 struct Masks {
+    /// Neighbour cells of each cell, as a bitmask.
+    neighbours: [u32; MAX_CELLS],
     all: u32,
     not_first_col: u32,
     not_last_col: u32,
@@ -91,7 +93,16 @@ impl Masks {
             first |= 1 << (r * cols);
             last |= 1 << (r * cols + cols - 1);
         }
+        let mut neighbours = [0u32; MAX_CELLS];
+        for (cell, mask) in neighbours.iter_mut().enumerate().take(board.cells()) {
+            for dir in Dir::ALL {
+                if let Some(n) = board.neighbour(cell as u8, dir) {
+                    *mask |= 1 << n;
+                }
+            }
+        }
         Masks {
+            neighbours,
             all,
             not_first_col: all & !first,
             not_last_col: all & !last,
@@ -169,7 +180,12 @@ pub struct BuildProgress {
 }
 
 /// Fills the table of `pattern` on `board` with `threads` workers.
-pub fn build(board: &Board, pattern: &Pattern, threads: usize, progress: &(dyn Fn(BuildProgress) + Sync)) -> Vec<u8> {
+pub fn build(
+    board: &Board,
+    pattern: &Pattern,
+    threads: usize,
+    progress: &(dyn Fn(BuildProgress) + Sync),
+) -> Vec<u8> {
     if board.cells() <= 16 {
         build_with::<AtomicU16>(board, pattern, threads, progress)
     } else {
@@ -188,8 +204,8 @@ fn build_with<M: AtomicMask>(
     let total = placements(n, k);
     let size = total as usize;
     let masks = Masks::new(board);
-    let visited: Vec<M> = (0..size).map(|_| M::zero()).collect();
-    let dist: Vec<AtomicU8> = (0..size).map(|_| AtomicU8::new(u8::MAX)).collect();
+    let visited: Vec<M> = huge_vec(size, M::zero);
+    let dist: Vec<AtomicU8> = huge_vec(size, || AtomicU8::new(u8::MAX));
 
     let goal_index = rank(pattern.goal_cells.iter().copied(), n);
     let occupied: u32 = pattern.goal_cells.iter().map(|&c| 1u32 << c).sum();
@@ -212,39 +228,52 @@ fn build_with<M: AtomicMask>(
                     let mut local = Vec::new();
                     let mut new_placements = 0usize;
                     let mut cells = [0u8; MAX_CELLS];
+                    // Successors of a few frontier nodes, generated first and
+                    // prefetched, then checked: the visited table is far
+                    // larger than the caches, so overlapping the misses is
+                    // what makes the build fast.
+                    let mut pending: Vec<(usize, u32)> = Vec::with_capacity(PREFETCH_GROUP * 4 * k);
                     loop {
                         let start = cursor.fetch_add(chunk, Relaxed);
                         if start >= frontier.len() {
                             break;
                         }
-                        for &(index, reached) in &frontier[start..(start + chunk).min(frontier.len())] {
-                            unrank(index as usize, n, k, &mut cells);
-                            let occupied: u32 = cells[..k].iter().map(|&c| 1u32 << c).sum();
-                            for i in 0..k {
-                                let from = cells[i];
-                                for dir in Dir::ALL {
-                                    let Some(to) = board.neighbour(from, dir) else { continue };
-                                    if reached & (1 << to) == 0 {
-                                        continue;
+                        for group in frontier[start..(start + chunk).min(frontier.len())]
+                            .chunks(PREFETCH_GROUP)
+                        {
+                            pending.clear();
+                            for &(index, reached) in group {
+                                unrank(index as usize, n, k, &mut cells);
+                                let occupied: u32 = cells[..k].iter().map(|&c| 1u32 << c).sum();
+                                for i in 0..k {
+                                    let from = cells[i];
+                                    let mut targets = masks.neighbours[usize::from(from)] & reached;
+                                    while targets != 0 {
+                                        let to = targets.trailing_zeros() as u8;
+                                        targets &= targets - 1;
+                                        cells[i] = to;
+                                        let child = rank(cells[..k].iter().copied(), n);
+                                        cells[i] = from;
+                                        prefetch(&visited[child]);
+                                        let free =
+                                            masks.all & !(occupied ^ (1 << from) ^ (1 << to));
+                                        pending.push((child, masks.flood(1 << from, free)));
                                     }
-                                    cells[i] = to;
-                                    let child = rank(cells[..k].iter().copied(), n);
-                                    cells[i] = from;
-                                    let free = masks.all & !(occupied ^ (1 << from) ^ (1 << to));
-                                    let region = masks.flood(1 << from, free);
-                                    // A plain load first: most successors are
-                                    // already known, and a locked OR costs more.
-                                    if region & !visited[child].get() == 0 {
-                                        continue;
+                                }
+                            }
+                            for &(child, region) in &pending {
+                                // A plain load first: most successors are
+                                // already known, and a locked OR costs more.
+                                if region & !visited[child].get() == 0 {
+                                    continue;
+                                }
+                                let before = visited[child].or(region);
+                                if region & !before != 0 {
+                                    if before == 0 {
+                                        dist[child].store(next_level, Relaxed);
+                                        new_placements += 1;
                                     }
-                                    let before = visited[child].or(region);
-                                    if region & !before != 0 {
-                                        if before == 0 {
-                                            dist[child].store(next_level, Relaxed);
-                                            new_placements += 1;
-                                        }
-                                        local.push((child as u32, region));
-                                    }
+                                    local.push((child as u32, region));
                                 }
                             }
                         }
@@ -277,6 +306,44 @@ fn build_with<M: AtomicMask>(
         .collect()
 }
 
+/// Frontier nodes whose successors are generated (and prefetched) together.
+const PREFETCH_GROUP: usize = 8;
+
+/// Hints the CPU to start loading `value`'s cache line.
+#[inline(always)]
+fn prefetch<T>(value: &T) {
+    #[cfg(target_arch = "x86_64")]
+    // SAFETY: prefetching is a hint; it never faults, even on bad addresses,
+    // and SSE is part of the x86_64 baseline.
+    unsafe {
+        std::arch::x86_64::_mm_prefetch::<{ std::arch::x86_64::_MM_HINT_T0 }>(
+            (value as *const T).cast(),
+        );
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = value;
+}
+
+/// A vector of `len` values, backed by transparent huge pages where the OS
+/// offers them on request: random access to gigabyte tables otherwise
+/// spends most of its time on TLB misses.
+fn huge_vec<T>(len: usize, make: impl Fn() -> T) -> Vec<T> {
+    let mut v: Vec<T> = Vec::with_capacity(len);
+    #[cfg(target_os = "linux")]
+    {
+        let bytes = len * std::mem::size_of::<T>();
+        if bytes >= 1 << 21 {
+            // SAFETY: the range is this vector's own allocation; MADV_HUGEPAGE
+            // only changes how the kernel backs it, never its contents.
+            unsafe {
+                libc::madvise(v.as_mut_ptr().cast(), bytes, libc::MADV_HUGEPAGE);
+            }
+        }
+    }
+    v.resize_with(len, make);
+    v
+}
+
 /// A built database for one pattern.
 #[derive(Clone, Debug)]
 pub struct PatternDb {
@@ -289,13 +356,20 @@ pub struct PatternDb {
 impl PatternDb {
     /// Wraps a table; `table.len()` must be the placement count.
     pub fn new(pattern: Pattern, cells: usize, table: Vec<u8>) -> Option<PatternDb> {
-        (table.len() as u64 == placements(cells, pattern.tiles.len())).then_some(PatternDb { pattern, cells, table })
+        (table.len() as u64 == placements(cells, pattern.tiles.len())).then_some(PatternDb {
+            pattern,
+            cells,
+            table,
+        })
     }
 
     /// The value for tile positions `pos` (indexed by tile).
     #[inline]
     pub fn lookup(&self, pos: &[u8; MAX_CELLS]) -> u8 {
-        let index = rank(self.pattern.tiles.iter().map(|&t| pos[usize::from(t)]), self.cells);
+        let index = rank(
+            self.pattern.tiles.iter().map(|&t| pos[usize::from(t)]),
+            self.cells,
+        );
         self.table[index]
     }
 

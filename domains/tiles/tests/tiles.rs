@@ -66,7 +66,11 @@ fn parity_test_agrees_with_exhaustive_search_on_2x3_and_3x3() {
                 let mut tiles: Vec<u8> = (0..n as u8).collect();
                 rng.shuffle(&mut tiles);
                 let s = TileState::from_tiles(&board, &tiles).unwrap();
-                assert_eq!(solvable(&board, &s, &goal_state), reachable.contains_key(&s.cells), "{tiles:?}");
+                assert_eq!(
+                    solvable(&board, &s, &goal_state),
+                    reachable.contains_key(&s.cells),
+                    "{tiles:?}"
+                );
             }
         }
     }
@@ -79,13 +83,21 @@ fn packed_states_round_trip_and_garbage_is_rejected() {
         let n = usize::from(side * side);
         let mut tiles: Vec<u8> = (0..n as u8).collect();
         rng.shuffle(&mut tiles);
-        let puzzle = Tiles::new(Board::new(side, side).unwrap(), TileState::from_tiles(&Board::new(side, side).unwrap(), &tiles).unwrap(), Goal::Korf)
-            .or_else(|_| {
-                tiles.swap(0, 1);
-                let board = Board::new(side, side).unwrap();
-                Tiles::new(board.clone(), TileState::from_tiles(&board, &tiles).unwrap(), Goal::Korf)
-            })
-            .unwrap();
+        let puzzle = Tiles::new(
+            Board::new(side, side).unwrap(),
+            TileState::from_tiles(&Board::new(side, side).unwrap(), &tiles).unwrap(),
+            Goal::Korf,
+        )
+        .or_else(|_| {
+            tiles.swap(0, 1);
+            let board = Board::new(side, side).unwrap();
+            Tiles::new(
+                board.clone(),
+                TileState::from_tiles(&board, &tiles).unwrap(),
+                Goal::Korf,
+            )
+        })
+        .unwrap();
         assert_eq!(puzzle.packed_words(), if n <= 16 { 2 } else { 4 });
         let mut words = vec![0u32; puzzle.packed_words()];
         for _ in 0..200 {
@@ -96,8 +108,13 @@ fn packed_states_round_trip_and_garbage_is_rejected() {
             assert_eq!(puzzle.unpack(&words).unwrap(), s);
         }
         assert!(puzzle.unpack(&[0; 1]).is_err());
-        assert!(puzzle.unpack(&vec![0; puzzle.packed_words()]).is_err(), "all-blank board");
-        assert!(puzzle.unpack(&vec![u32::MAX; puzzle.packed_words()]).is_err());
+        assert!(
+            puzzle.unpack(&vec![0; puzzle.packed_words()]).is_err(),
+            "all-blank board"
+        );
+        assert!(puzzle
+            .unpack(&vec![u32::MAX; puzzle.packed_words()])
+            .is_err());
     }
 }
 
@@ -106,7 +123,10 @@ fn packed_states_round_trip_and_garbage_is_rejected() {
 fn brute_force_pdb(board: &Board, tiles: &[u8], goal: Goal) -> Vec<u8> {
     let n = board.cells();
     let k = tiles.len();
-    let start: (Vec<u8>, u8) = (tiles.iter().map(|&t| goal.cell_of(t, n)).collect(), goal.cell_of(0, n));
+    let start: (Vec<u8>, u8) = (
+        tiles.iter().map(|&t| goal.cell_of(t, n)).collect(),
+        goal.cell_of(0, n),
+    );
     let mut dist = HashMap::from([(start.clone(), 0u8)]);
     let mut deque = VecDeque::from([(start, 0u8)]);
     while let Some(((cells, blank), d)) = deque.pop_front() {
@@ -114,7 +134,9 @@ fn brute_force_pdb(board: &Board, tiles: &[u8], goal: Goal) -> Vec<u8> {
             continue;
         }
         for dir in Dir::ALL {
-            let Some(to) = board.neighbour(blank, dir) else { continue };
+            let Some(to) = board.neighbour(blank, dir) else {
+                continue;
+            };
             let mut next = cells.clone();
             let cost = match cells.iter().position(|&c| c == to) {
                 Some(i) => {
@@ -144,7 +166,11 @@ fn brute_force_pdb(board: &Board, tiles: &[u8], goal: Goal) -> Vec<u8> {
 
 #[test]
 fn built_databases_equal_a_brute_force_abstract_search() {
-    for (rows, cols, tiles) in [(3u8, 3u8, vec![1u8, 2, 3]), (3, 3, vec![5, 7, 8, 4]), (2, 4, vec![2, 6, 7])] {
+    for (rows, cols, tiles) in [
+        (3u8, 3u8, vec![1u8, 2, 3]),
+        (3, 3, vec![5, 7, 8, 4]),
+        (2, 4, vec![2, 6, 7]),
+    ] {
         let board = Board::new(rows, cols).unwrap();
         for goal in [Goal::Korf, Goal::Standard] {
             let n = board.cells();
@@ -155,13 +181,23 @@ fn built_databases_equal_a_brute_force_abstract_search() {
             };
             for threads in [1, 2] {
                 let table = build(&board, &pattern, threads, &|_| {});
-                assert_eq!(table, brute_force_pdb(&board, &tiles, goal), "{rows}x{cols} {tiles:?} {goal:?}");
+                assert_eq!(
+                    table,
+                    brute_force_pdb(&board, &tiles, goal),
+                    "{rows}x{cols} {tiles:?} {goal:?}"
+                );
             }
         }
     }
 }
 
-fn pdb_heuristic(board: &Board, goal: Goal, spec: &str, reflect: bool, dir: &std::path::Path) -> AdditivePdb {
+fn pdb_heuristic(
+    board: &Board,
+    goal: Goal,
+    spec: &str,
+    reflect: bool,
+    dir: &std::path::Path,
+) -> AdditivePdb {
     let dbs = partition(spec, board, goal)
         .unwrap()
         .iter()
@@ -183,15 +219,25 @@ fn heuristics_never_overestimate_anywhere_on_the_8_puzzle() {
         let mut tighter = 0;
         for (cells, &d) in &truth {
             let s = state_from(cells, &board);
-            let (m, p, r) = (manhattan.h(&puzzle, &s), plain.h(&puzzle, &s), reflected.h(&puzzle, &s));
-            assert!(m <= d && p <= d && r <= d, "{s:?}: true {d}, manhattan {m}, pdb {p}, reflected {r}");
+            let (m, p, r) = (
+                manhattan.h(&puzzle, &s),
+                plain.h(&puzzle, &s),
+                reflected.h(&puzzle, &s),
+            );
+            assert!(
+                m <= d && p <= d && r <= d,
+                "{s:?}: true {d}, manhattan {m}, pdb {p}, reflected {r}"
+            );
             assert!(r >= p);
             tighter += usize::from(p > m);
             if d == 0 {
                 assert_eq!((m, p, r), (0, 0, 0));
             }
         }
-        assert!(tighter > truth.len() / 10, "the PDB should beat Manhattan often");
+        assert!(
+            tighter > truth.len() / 10,
+            "the PDB should beat Manhattan often"
+        );
     }
 }
 
@@ -234,7 +280,9 @@ fn malformed_and_unsolvable_instances_are_rejected_with_a_reason() {
         ("4by4: 1 2", "board shape '4by4' should look like 4x4"),
     ];
     for (text, message) in cases {
-        let err = Tiles::parse(text, Goal::Standard).expect_err(text).to_string();
+        let err = Tiles::parse(text, Goal::Standard)
+            .expect_err(text)
+            .to_string();
         assert!(err.contains(message), "{text}: {err}");
     }
     assert!(Tiles::parse("2x3: 1 2 3 4 5 0", Goal::Standard).is_ok());
@@ -246,14 +294,23 @@ fn a_corrupt_cached_database_is_detected_and_rebuilt() {
     let board = Board::new(3, 3).unwrap();
     let pattern = &partition("1,2,3,4", &board, Goal::Standard).unwrap()[0];
     let fresh = cache::load_or_build(&board, pattern, &dir, 2, &|_| {}).unwrap();
-    let file = std::fs::read_dir(&dir).unwrap().next().unwrap().unwrap().path();
+    let file = std::fs::read_dir(&dir)
+        .unwrap()
+        .next()
+        .unwrap()
+        .unwrap()
+        .path();
     let mut bytes = std::fs::read(&file).unwrap();
     let middle = bytes.len() / 2;
     bytes[middle] ^= 0x5A;
     std::fs::write(&file, &bytes).unwrap();
     let reloaded = cache::load_or_build(&board, pattern, &dir, 1, &|_| {}).unwrap();
     assert_eq!(reloaded.table(), fresh.table());
-    assert_ne!(std::fs::read(&file).unwrap(), bytes, "the bad file was replaced");
+    assert_ne!(
+        std::fs::read(&file).unwrap(),
+        bytes,
+        "the bad file was replaced"
+    );
     std::fs::write(&file, &bytes[..100]).unwrap();
     let truncated = cache::load_or_build(&board, pattern, &dir, 1, &|_| {}).unwrap();
     assert_eq!(truncated.table(), fresh.table());
@@ -280,19 +337,28 @@ fn data_dir() -> PathBuf {
 fn korf100() -> Vec<(String, String, String, u32)> {
     let path = data_dir().join("tiles/korf100.tsv");
     let text = std::fs::read_to_string(&path).unwrap_or_else(|e| {
-        panic!("MISSING TEST DATA: {} ({e}); set FRONTIER_DATA to the shared data directory", path.display())
+        panic!(
+            "MISSING TEST DATA: {} ({e}); set FRONTIER_DATA to the shared data directory",
+            path.display()
+        )
     });
     text.lines()
         .skip(1)
         .map(|l| {
             let f: Vec<&str> = l.split('\t').collect();
-            (f[0].to_string(), f[1].to_string(), f[2].to_string(), f[3].parse().unwrap())
+            (
+                f[0].to_string(),
+                f[1].to_string(),
+                f[2].to_string(),
+                f[3].parse().unwrap(),
+            )
         })
         .collect()
 }
 
 fn tempdir(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("frontier-tiles-test-{name}-{}", std::process::id()));
+    let dir =
+        std::env::temp_dir().join(format!("frontier-tiles-test-{name}-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
     dir
@@ -307,13 +373,99 @@ fn easy_korf_instances_reach_their_published_optimum_under_both_goals() {
     let easy = ["1", "16", "42", "55", "79"];
     for goal in [Goal::Korf, Goal::Standard] {
         let h = pdb_heuristic(&board, goal, "5-5-5", true, &dir);
-        for (id, korf, standard, optimum) in instances.iter().filter(|i| easy.contains(&i.0.as_str())) {
+        for (id, korf, standard, optimum) in
+            instances.iter().filter(|i| easy.contains(&i.0.as_str()))
+        {
             let text = if goal == Goal::Korf { korf } else { standard };
             let puzzle = Tiles::parse(text, goal).unwrap();
             let outcome = astar(&puzzle, &h, &SearchOptions::default());
-            let solution = outcome.solution().unwrap_or_else(|| panic!("#{id} unsolved"));
+            let solution = outcome
+                .solution()
+                .unwrap_or_else(|| panic!("#{id} unsolved"));
             assert_eq!(solution.cost, *optimum, "#{id} {goal:?}");
             assert!(puzzle.is_goal(&puzzle.replay(&solution.moves).unwrap()));
         }
     }
+}
+
+#[test]
+fn hda_matches_astar_costs_on_random_8_puzzles_for_every_partition_and_thread_count() {
+    use frontier_core::{hda, HdaConfig, StdHasher};
+    let board = Board::new(3, 3).unwrap();
+    let goal = Goal::Korf;
+    let truth = all_distances(&board, goal);
+    let h = Manhattan::new(&board, goal);
+    let states: Vec<&[u8; 25]> = truth.keys().collect();
+    let mut rng = Rng(77);
+    for _ in 0..25 {
+        let cells = states[rng.below(states.len())];
+        let puzzle = Tiles::new(board.clone(), state_from(cells, &board), goal).unwrap();
+        for threads in [1, 2, 3, 7] {
+            let config = HdaConfig {
+                threads,
+                batch: 8,
+                ..HdaConfig::default()
+            };
+            let by_hash = hda(&puzzle, &h, &StdHasher, &config, &SearchOptions::default());
+            assert_eq!(by_hash.solution().unwrap().cost, truth[cells]);
+            for name in frontier_tiles::azh::PROJECTIONS {
+                let azh = frontier_tiles::azh::projection(name, &board, 1).unwrap();
+                let outcome = hda(&puzzle, &h, &azh, &config, &SearchOptions::default());
+                let solution = outcome.solution().unwrap();
+                assert_eq!(solution.cost, truth[cells], "{name}, {threads} threads");
+                assert!(puzzle.is_goal(&puzzle.replay(&solution.moves).unwrap()));
+            }
+        }
+    }
+}
+
+#[test]
+fn hda_matches_published_optima_on_korf_instances() {
+    use frontier_core::{hda, HdaConfig};
+    let dir = tempdir("hda-korf");
+    let board = Board::new(4, 4).unwrap();
+    let h = pdb_heuristic(&board, Goal::Korf, "5-5-5", true, &dir);
+    for (id, korf, _, optimum) in korf100()
+        .iter()
+        .filter(|i| ["16", "55", "79", "85"].contains(&i.0.as_str()))
+    {
+        let puzzle = Tiles::parse(korf, Goal::Korf).unwrap();
+        for (threads, name) in [(2, "split"), (3, "block"), (7, "zobrist")] {
+            let azh = frontier_tiles::azh::projection(name, &board, 3).unwrap();
+            let config = HdaConfig {
+                threads,
+                ..HdaConfig::default()
+            };
+            let outcome = hda(&puzzle, &h, &azh, &config, &SearchOptions::default());
+            assert_eq!(
+                outcome.solution().map(|s| s.cost),
+                Some(*optimum),
+                "#{id} {name} {threads}"
+            );
+            let co = outcome.stats.communication_overhead.unwrap();
+            assert!((0.0..=1.0).contains(&co));
+        }
+    }
+}
+
+#[test]
+fn split_projection_sends_fewer_states_than_plain_zobrist() {
+    use frontier_core::{hda, HdaConfig};
+    let board = Board::new(4, 4).unwrap();
+    let puzzle = Tiles::parse("0 9 12 4 5 3 2 8 10 1 7 6 11 14 13 15", Goal::Standard).unwrap();
+    let h = Manhattan::new(&board, Goal::Standard);
+    let config = HdaConfig {
+        threads: 4,
+        ..HdaConfig::default()
+    };
+    let co = |name| {
+        let azh = frontier_tiles::azh::projection(name, &board, 5).unwrap();
+        hda(&puzzle, &h, &azh, &config, &SearchOptions::default())
+            .stats
+            .communication_overhead
+            .unwrap()
+    };
+    let (plain, split) = (co("zobrist"), co("split"));
+    assert!(plain > 0.6, "zobrist moves almost everything: {plain}");
+    assert!(split < 0.25, "split keeps most successors home: {split}");
 }

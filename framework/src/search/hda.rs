@@ -155,7 +155,13 @@ struct Worker<'a, D: Domain, H, P> {
 /// let outcome = hda(&maze, &Manhattan, &StdHasher, &config, &SearchOptions::default());
 /// assert_eq!(outcome.solution().unwrap().cost, 5);
 /// ```
-pub fn hda<D, H, P>(domain: &D, heuristic: &H, partitioner: &P, config: &HdaConfig, options: &SearchOptions) -> DomainOutcome<D>
+pub fn hda<D, H, P>(
+    domain: &D,
+    heuristic: &H,
+    partitioner: &P,
+    config: &HdaConfig,
+    options: &SearchOptions,
+) -> DomainOutcome<D>
 where
     D: Domain,
     H: Heuristic<D>,
@@ -174,7 +180,8 @@ where
         bytes: (0..threads).map(|_| AtomicU64::new(0)).collect(),
         started: Instant::now(),
     };
-    let (senders, receivers): (Vec<_>, Vec<_>) = (0..threads).map(|_| channel::<Batch<D>>()).unzip();
+    let (senders, receivers): (Vec<_>, Vec<_>) =
+        (0..threads).map(|_| channel::<Batch<D>>()).unzip();
 
     // The start state goes to its owner like any other message.
     let start = domain.start();
@@ -220,7 +227,10 @@ where
                 })
             })
             .collect();
-        handles.into_iter().map(|h| h.join().unwrap_or_else(|e| std::panic::resume_unwind(e))).collect()
+        handles
+            .into_iter()
+            .map(|h| h.join().unwrap_or_else(|e| std::panic::resume_unwind(e)))
+            .collect()
     });
     drop(senders);
 
@@ -243,13 +253,25 @@ where
         stats.reopened += w.reopened;
         stats.peak_open += w.peak_open;
         stats.peak_closed += nodes.len() as u64;
-        stats.worker_rates.push(if w.busy_seconds > 0.0 { w.expanded as f64 / seconds } else { 0.0 });
+        stats.worker_rates.push(if w.busy_seconds > 0.0 {
+            w.expanded as f64 / seconds
+        } else {
+            0.0
+        });
         sent += w.sent;
     }
     stats.peak_bytes = shared.bytes.iter().map(|b| b.load(SeqCst)).sum();
-    stats.communication_overhead = Some(if stats.generated > 0 { sent as f64 / stats.generated as f64 } else { 0.0 });
+    stats.communication_overhead = Some(if stats.generated > 0 {
+        sent as f64 / stats.generated as f64
+    } else {
+        0.0
+    });
     if let (Some((_, found_at)), Status::Solved(_)) = (best, &status) {
-        stats.termination_overhead = Some(if seconds > 0.0 { ((seconds - found_at) / seconds).max(0.0) } else { 0.0 });
+        stats.termination_overhead = Some(if seconds > 0.0 {
+            ((seconds - found_at) / seconds).max(0.0)
+        } else {
+            0.0
+        });
     }
     stats.finish(seconds);
     Outcome { status, stats }
@@ -270,7 +292,11 @@ fn trace<D: Domain>(arenas: &[&[Node<D>]], goal: NodeRef) -> Solution<D::State, 
     }
     states.reverse();
     moves.reverse();
-    Solution { cost, states, moves }
+    Solution {
+        cost,
+        states,
+        moves,
+    }
 }
 
 /// Flush partial outboxes this often, so other workers are not starved.
@@ -357,7 +383,10 @@ impl<D: Domain, H: Heuristic<D>, P: Partitioner<D>> Worker<'_, D, H, P> {
     fn insert(&mut self, m: Message<D>) {
         let hash = self.hasher.hash_one(&m.state);
         let nodes = &mut self.nodes;
-        let found = self.index.find(hash, |&i| nodes[i as usize].state == m.state).copied();
+        let found = self
+            .index
+            .find(hash, |&i| nodes[i as usize].state == m.state)
+            .copied();
         let index = match found {
             Some(i) => {
                 let known = &mut nodes[i as usize];
@@ -377,7 +406,8 @@ impl<D: Domain, H: Heuristic<D>, P: Partitioner<D>> Worker<'_, D, H, P> {
             }
             None => {
                 let i = nodes.len() as u32;
-                self.index.insert_unique(hash, i, |&j| self.hasher.hash_one(&nodes[j as usize].state));
+                self.index
+                    .insert_unique(hash, i, |&j| self.hasher.hash_one(&nodes[j as usize].state));
                 nodes.push(Node {
                     state: m.state,
                     mv: m.mv,
@@ -426,7 +456,9 @@ impl<D: Domain, H: Heuristic<D>, P: Partitioner<D>> Worker<'_, D, H, P> {
         for edge in successors.drain(..) {
             let g = parent_g.saturating_add(edge.cost);
             let parent_state = &self.nodes[entry.node as usize].state;
-            let h = self.heuristic.h_child(self.domain, parent_state, parent_h, &edge.state);
+            let h = self
+                .heuristic
+                .h_child(self.domain, parent_state, parent_h, &edge.state);
             if g.saturating_add(h) >= incumbent {
                 continue;
             }
@@ -456,7 +488,10 @@ impl<D: Domain, H: Heuristic<D>, P: Partitioner<D>> Worker<'_, D, H, P> {
         }
         // Drop what can no longer beat the incumbent before paying to send it.
         let incumbent = self.shared.incumbent.load(SeqCst);
-        let batch: Batch<D> = batch.into_iter().filter(|m| m.g.saturating_add(m.h) < incumbent).collect();
+        let batch: Batch<D> = batch
+            .into_iter()
+            .filter(|m| m.g.saturating_add(m.h) < incumbent)
+            .collect();
         if batch.is_empty() {
             return;
         }
@@ -464,7 +499,9 @@ impl<D: Domain, H: Heuristic<D>, P: Partitioner<D>> Worker<'_, D, H, P> {
         self.shared.in_flight.fetch_add(batch.len() as i64, SeqCst);
         if let Err(returned) = self.senders[to].send(batch) {
             // The receiver has exited (the search is over): nothing is in flight.
-            self.shared.in_flight.fetch_sub(returned.0.len() as i64, SeqCst);
+            self.shared
+                .in_flight
+                .fetch_sub(returned.0.len() as i64, SeqCst);
         }
     }
 
@@ -478,7 +515,8 @@ impl<D: Domain, H: Heuristic<D>, P: Partitioner<D>> Worker<'_, D, H, P> {
     fn publish(&mut self, new_expansions: u64, f: Cost) {
         let total = self.shared.expanded.fetch_add(new_expansions, SeqCst) + new_expansions;
         let bytes_per_node = (std::mem::size_of::<Node<D>>() + 9) as u64;
-        let bytes = self.nodes.len() as u64 * bytes_per_node + self.open.len() as u64 * std::mem::size_of::<OpenEntry>() as u64;
+        let bytes = self.nodes.len() as u64 * bytes_per_node
+            + self.open.len() as u64 * std::mem::size_of::<OpenEntry>() as u64;
         self.shared.bytes[self.id].store(bytes, SeqCst);
         let limits = &self.options.limits;
         let seconds = self.shared.started.elapsed().as_secs_f64();
@@ -487,7 +525,14 @@ impl<D: Domain, H: Heuristic<D>, P: Partitioner<D>> Worker<'_, D, H, P> {
         } else if limits.max_seconds.is_some_and(|m| seconds >= m) {
             self.shared.stop(Limit::Time);
         } else if let Some(max) = limits.max_memory_bytes {
-            if self.shared.bytes.iter().map(|b| b.load(SeqCst)).sum::<u64>() > max {
+            if self
+                .shared
+                .bytes
+                .iter()
+                .map(|b| b.load(SeqCst))
+                .sum::<u64>()
+                > max
+            {
                 self.shared.stop(Limit::Memory);
             }
         }
