@@ -55,6 +55,9 @@ pub enum Instances {
         /// Only the first N instances.
         #[serde(default)]
         first: Option<usize>,
+        /// Only the instances with these ids, in file order.
+        #[serde(default)]
+        ids: Option<Vec<String>>,
     },
 }
 

@@ -37,8 +37,17 @@ pub fn run_all<C: CliDomain>(
                 known_cost: None,
             })
             .collect(),
-        Instances::File { path, first } => {
+        Instances::File { path, first, ids } => {
             let mut all = config.read_instances(&resolve_data_path(path))?;
+            if let Some(ids) = ids {
+                if let Some(missing) = ids.iter().find(|id| !all.iter().any(|i| &i.id == *id)) {
+                    return Err(CliError::Input(format!(
+                        "{}: no instance with id '{missing}'",
+                        path.display()
+                    )));
+                }
+                all.retain(|i| ids.contains(&i.id));
+            }
             if let Some(n) = first {
                 all.truncate(*n);
             }

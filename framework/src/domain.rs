@@ -105,9 +105,13 @@ pub trait StateHasher<D: Domain>: Send + Sync {
 #[derive(Clone, Copy, Debug, Default)]
 pub struct StdHasher;
 
+/// The seed of [`StdHasher`]; fixed so every worker and every run agrees.
+const STD_HASHER_SEED: u64 = 0x243F_6A88_85A3_08D3;
+
 impl<D: Domain> StateHasher<D> for StdHasher {
+    #[inline]
     fn hash(&self, state: &D::State) -> u64 {
-        hashbrown::DefaultHashBuilder::default().hash_one(state)
+        foldhash::fast::FixedState::with_seed(STD_HASHER_SEED).hash_one(state)
     }
 }
 

@@ -191,3 +191,15 @@ fn hda_stops_at_limits_and_reports_them() {
     });
     assert_eq!(outcome.status, Status::LimitReached(Limit::Time));
 }
+
+#[test]
+fn the_hash_partitioner_gives_a_state_the_same_owner_every_time() {
+    use frontier_core::Partitioner;
+    let maze = Grid::parse("S...\n....\n...G").unwrap();
+    for r in 0..3u16 {
+        for c in 0..4u16 {
+            let first = StdHasher.owner(&maze, &(r, c), 16);
+            assert!((0..16).all(|_| StdHasher.owner(&maze, &(r, c), 16) == first));
+        }
+    }
+}
