@@ -9,6 +9,7 @@
 //! |---|---|---|
 //! | `zobrist` | its cell (plain Zobrist hashing) | all |
 //! | `split` | the half of the board it is in (top rows / bottom rows) | 1/6 |
+//! | `split-xy` | odd tiles: top or bottom half; even tiles: left or right half | 1/6 |
 //! | `block` | its 2×2 block | 1/3 |
 //! | `rows` | its row | 1/2 (vertical moves) |
 //! | `cols` | its column | 1/2 (horizontal moves) |
@@ -38,12 +39,20 @@ impl Features for Tiles {
 }
 
 /// Names of the projections.
-pub const PROJECTIONS: [&str; 5] = ["zobrist", "split", "block", "rows", "cols"];
+pub const PROJECTIONS: [&str; 6] = ["zobrist", "split", "split-xy", "block", "rows", "cols"];
 
 /// The Abstract Zobrist table of a named projection on `board`.
 pub fn projection(name: &str, board: &Board, seed: u64) -> Result<AbstractZobrist, TilesError> {
     let (rows, cols) = (usize::from(board.rows()), usize::from(board.cols()));
     let n = board.cells();
+    if name == "split-xy" {
+        // Two independent cuts spread the search over more abstract states
+        // than one, at the same share of boundary-crossing moves.
+        return Ok(AbstractZobrist::new(n, n, seed, |tile, cell| {
+            let (r, c) = (cell / cols, cell % cols);
+            Some(if tile % 2 == 1 { usize::from(r >= rows.div_ceil(2)) } else { usize::from(c >= cols.div_ceil(2)) })
+        }));
+    }
     let group: fn(usize, usize, usize, usize) -> usize = match name {
         "zobrist" => |r, c, _, cols| r * cols + c,
         "split" => |r, _, rows, _| usize::from(r >= rows.div_ceil(2)),

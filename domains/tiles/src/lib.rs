@@ -107,7 +107,7 @@ pub enum TilesError {
         source: std::io::Error,
     },
     /// An HDA* partition name the tiles domain does not know.
-    #[error("unknown partition '{0}' (use hash, zobrist, split, block, rows or cols)")]
+    #[error("unknown partition '{0}' (use hash, zobrist, split, split-xy, block, rows or cols)")]
     UnknownProjection(String),
     /// A broken invariant (a bug, reported rather than panicking).
     #[error("internal error: {0}")]

@@ -299,6 +299,8 @@ fn trace<D: Domain>(arenas: &[&[Node<D>]], goal: NodeRef) -> Solution<D::State, 
     }
 }
 
+/// Expansions between looks at the inbox while busy.
+const INBOX_EVERY: u32 = 8;
 /// Flush partial outboxes this often, so other workers are not starved.
 const FLUSH_EVERY: u64 = 256;
 /// Publish counters and check limits this often.
@@ -311,10 +313,16 @@ impl<D: Domain, H: Heuristic<D>, P: Partitioner<D>> Worker<'_, D, H, P> {
         let mut idle_total = Duration::ZERO;
         let mut last_published = 0u64;
         let mut successors = Vec::new();
+        let mut iterations = 0u32;
         while !self.shared.done.load(SeqCst) {
-            while let Ok(batch) = inbox.try_recv() {
-                self.receive(batch);
+            // Polling the channel costs an atomic round trip; batches are
+            // large enough that looking every few expansions loses nothing.
+            if iterations % INBOX_EVERY == 0 || self.open.is_empty() {
+                while let Ok(batch) = inbox.try_recv() {
+                    self.receive(batch);
+                }
             }
+            iterations = iterations.wrapping_add(1);
             match self.pop() {
                 Some(entry) => {
                     if let Some(since) = idle_since.take() {
