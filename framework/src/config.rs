@@ -23,7 +23,11 @@ impl ExecutorConfig {
     pub fn name(&self) -> String {
         match self {
             ExecutorConfig::Astar => "astar".into(),
-            ExecutorConfig::Hda(c) => format!("hda-{}-{}", c.threads, c.partition),
+            ExecutorConfig::Hda(c) => match c.max_lead {
+                Some(0) => format!("hda-{}-{}", c.threads, c.partition),
+                Some(lead) => format!("hda-{}-{}-lead{lead}", c.threads, c.partition),
+                None => format!("hda-{}-{}-free", c.threads, c.partition),
+            },
         }
     }
 

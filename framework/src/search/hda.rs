@@ -16,7 +16,7 @@
 
 use std::collections::BinaryHeap;
 use std::hash::BuildHasher;
-use std::sync::atomic::{AtomicBool, AtomicI64, AtomicU32, AtomicU64, Ordering::SeqCst};
+use std::sync::atomic::{AtomicBool, AtomicI64, AtomicU32, AtomicU64, Ordering::Relaxed, Ordering::SeqCst};
 use std::sync::mpsc::{channel, Receiver, RecvTimeoutError, Sender};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
@@ -40,6 +40,12 @@ pub struct HdaConfig {
     /// The partitioner by name, resolved by the domain: `hash` (uniform
     /// hashing) always exists; domains add Zobrist and abstract variants.
     pub partition: String,
+    /// How far a worker's f may run ahead of the lowest f any worker holds.
+    /// `Some(0)` keeps workers on the same f-layer: a lightly loaded worker
+    /// waits instead of expanding nodes the search may not need (and popping
+    /// the goal long before optimality can be proven). `None` is classic
+    /// unsynchronised HDA*. Never affects the cost returned.
+    pub max_lead: Option<Cost>,
 }
 
 impl Default for HdaConfig {
@@ -48,6 +54,7 @@ impl Default for HdaConfig {
             threads: std::thread::available_parallelism().map_or(2, usize::from),
             batch: 64,
             partition: "hash".into(),
+            max_lead: Some(0),
         }
     }
 }
@@ -92,7 +99,17 @@ struct Shared {
     stopped_by: Mutex<Option<Limit>>,
     expanded: AtomicU64,
     bytes: Vec<AtomicU64>,
+    /// Each worker's lowest open f (`Cost::MAX` when it has none).
+    min_f: Vec<AtomicU32>,
     started: Instant,
+}
+
+impl Shared {
+    /// The lowest f published by any worker: a lower bound on everything
+    /// open, up to states in flight (which only makes gating looser).
+    fn lowest_f(&self) -> Cost {
+        self.min_f.iter().map(|f| f.load(Relaxed)).min().unwrap_or(Cost::MAX)
+    }
 }
 
 impl Shared {
@@ -141,6 +158,10 @@ struct Worker<'a, D: Domain, H, P> {
     stats: WorkerStats,
     hasher: hashbrown::DefaultHashBuilder,
     next_report: f64,
+    /// The f this worker last published.
+    published_f: Cost,
+    /// The global lowest f as last read.
+    lowest_seen: Cost,
 }
 
 /// Runs HDA* with `config.threads` workers.
@@ -178,6 +199,7 @@ where
         stopped_by: Mutex::new(None),
         expanded: AtomicU64::new(0),
         bytes: (0..threads).map(|_| AtomicU64::new(0)).collect(),
+        min_f: (0..threads).map(|_| AtomicU32::new(Cost::MAX)).collect(),
         started: Instant::now(),
     };
     let (senders, receivers): (Vec<_>, Vec<_>) =
@@ -221,6 +243,8 @@ where
                         stats: WorkerStats::default(),
                         hasher: hashbrown::DefaultHashBuilder::default(),
                         next_report: 0.25,
+                        published_f: Cost::MAX,
+                        lowest_seen: 0,
                     };
                     worker.run(&inbox);
                     (worker.nodes, worker.stats)
@@ -323,6 +347,15 @@ impl<D: Domain, H: Heuristic<D>, P: Partitioner<D>> Worker<'_, D, H, P> {
                 }
             }
             iterations = iterations.wrapping_add(1);
+            if let Some(lead) = self.config.max_lead {
+                if self.ahead_of_others(lead, &mut iterations) {
+                    self.flush_all();
+                    if let Ok(batch) = inbox.recv_timeout(Duration::from_micros(20)) {
+                        self.receive(batch);
+                    }
+                    continue;
+                }
+            }
             match self.pop() {
                 Some(entry) => {
                     if let Some(since) = idle_since.take() {
@@ -338,6 +371,7 @@ impl<D: Domain, H: Heuristic<D>, P: Partitioner<D>> Worker<'_, D, H, P> {
                     }
                 }
                 None => {
+                    self.shared.min_f[self.id].store(Cost::MAX, Relaxed);
                     self.flush_all();
                     idle_since.get_or_insert_with(Instant::now);
                     self.shared.idle[self.id].store(true, SeqCst);
@@ -355,6 +389,29 @@ impl<D: Domain, H: Heuristic<D>, P: Partitioner<D>> Worker<'_, D, H, P> {
         }
         self.publish(self.stats.expanded - last_published, 0);
         self.stats.busy_seconds = (started.elapsed() - idle_total).as_secs_f64();
+    }
+
+    /// Publishes this worker's lowest f and says whether it is more than
+    /// `lead` above the lowest f of all workers. The others' values are
+    /// re-read only every few calls while busy: they are shared cache lines.
+    fn ahead_of_others(&mut self, lead: Cost, iterations: &mut u32) -> bool {
+        let Some(top) = self.open.peek() else {
+            return false;
+        };
+        let mine = top.f;
+        if self.published_f != mine {
+            self.shared.min_f[self.id].store(mine, Relaxed);
+            self.published_f = mine;
+        }
+        if mine <= self.lowest_seen.saturating_add(lead) && *iterations % 64 != 0 {
+            return false;
+        }
+        self.lowest_seen = self.shared.lowest_f();
+        if mine > self.lowest_seen.saturating_add(lead) {
+            *iterations = iterations.wrapping_add(1);
+            return true;
+        }
+        false
     }
 
     /// Takes the best live entry whose f is below the incumbent.
