@@ -50,7 +50,11 @@ pub fn projection(name: &str, board: &Board, seed: u64) -> Result<AbstractZobris
         // than one, at the same share of boundary-crossing moves.
         return Ok(AbstractZobrist::new(n, n, seed, |tile, cell| {
             let (r, c) = (cell / cols, cell % cols);
-            Some(if tile % 2 == 1 { usize::from(r >= rows.div_ceil(2)) } else { usize::from(c >= cols.div_ceil(2)) })
+            Some(if tile % 2 == 1 {
+                usize::from(r >= rows.div_ceil(2))
+            } else {
+                usize::from(c >= cols.div_ceil(2))
+            })
         }));
     }
     let group: fn(usize, usize, usize, usize) -> usize = match name {

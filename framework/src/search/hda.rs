@@ -16,7 +16,9 @@
 
 use std::collections::BinaryHeap;
 use std::hash::BuildHasher;
-use std::sync::atomic::{AtomicBool, AtomicI64, AtomicU32, AtomicU64, Ordering::Relaxed, Ordering::SeqCst};
+use std::sync::atomic::{
+    AtomicBool, AtomicI64, AtomicU32, AtomicU64, Ordering::Relaxed, Ordering::SeqCst,
+};
 use std::sync::mpsc::{channel, Receiver, RecvTimeoutError, Sender};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
@@ -108,7 +110,11 @@ impl Shared {
     /// The lowest f published by any worker: a lower bound on everything
     /// open, up to states in flight (which only makes gating looser).
     fn lowest_f(&self) -> Cost {
-        self.min_f.iter().map(|f| f.load(Relaxed)).min().unwrap_or(Cost::MAX)
+        self.min_f
+            .iter()
+            .map(|f| f.load(Relaxed))
+            .min()
+            .unwrap_or(Cost::MAX)
     }
 }
 
