@@ -9,7 +9,7 @@ use hashbrown::HashTable;
 
 use crate::domain::{Cost, Domain, Heuristic};
 use crate::search::{
-    DomainOutcome, Limit, Outcome, SearchOptions, Solution, Status, Watch, CHECK_EVERY,
+    trace, DomainOutcome, Limit, Outcome, SearchOptions, Solution, Status, Watch, CHECK_EVERY,
 };
 use crate::stats::SearchStats;
 
@@ -207,23 +207,9 @@ fn unreachable_rehash() -> u64 {
 }
 
 fn trace_path<D: Domain>(nodes: &[Node<D>], goal: u32) -> Solution<D::State, D::Move> {
-    let cost = nodes[goal as usize].g;
-    let mut states = Vec::new();
-    let mut moves = Vec::new();
-    let mut at = goal;
-    while at != NO_PARENT {
-        let node = &nodes[at as usize];
-        states.push(node.state.clone());
-        if let Some(mv) = &node.mv {
-            moves.push(mv.clone());
-        }
-        at = node.parent;
-    }
-    states.reverse();
-    moves.reverse();
-    Solution {
-        cost,
-        states,
-        moves,
-    }
+    let node_at = |i: u32| {
+        let n = &nodes[i as usize];
+        (&n.state, n.mv.as_ref(), n.parent, n.g)
+    };
+    trace(goal, NO_PARENT, node_at)
 }

@@ -28,7 +28,9 @@ use serde::{Deserialize, Serialize};
 
 use crate::domain::{Cost, Domain, Heuristic, Partitioner};
 use crate::search::astar::OpenEntry;
-use crate::search::{DomainOutcome, Limit, Outcome, Progress, SearchOptions, Solution, Status};
+use crate::search::{
+    trace, DomainOutcome, Limit, Outcome, Progress, SearchOptions, Solution, Status,
+};
 use crate::stats::SearchStats;
 
 /// Parameters of [`hda`].
@@ -270,7 +272,7 @@ where
     let stopped_by = shared.stopped_by.lock().ok().and_then(|s| *s);
     let status = match (stopped_by, best) {
         (Some(limit), _) => Status::LimitReached(limit),
-        (None, Some((goal, _))) => Status::Solved(trace(&arenas, goal)),
+        (None, Some((goal, _))) => Status::Solved(trace_across(&arenas, goal)),
         (None, None) => Status::NoSolution,
     };
 
@@ -307,26 +309,12 @@ where
     Outcome { status, stats }
 }
 
-fn trace<D: Domain>(arenas: &[&[Node<D>]], goal: NodeRef) -> Solution<D::State, D::Move> {
-    let node_at = |r: NodeRef| &arenas[(r >> 32) as usize][(r & 0xFFFF_FFFF) as usize];
-    let cost = node_at(goal).g;
-    let (mut states, mut moves) = (Vec::new(), Vec::new());
-    let mut at = goal;
-    while at != NO_PARENT {
-        let node = node_at(at);
-        states.push(node.state.clone());
-        if let Some(mv) = &node.mv {
-            moves.push(mv.clone());
-        }
-        at = node.parent;
-    }
-    states.reverse();
-    moves.reverse();
-    Solution {
-        cost,
-        states,
-        moves,
-    }
+fn trace_across<D: Domain>(arenas: &[&[Node<D>]], goal: NodeRef) -> Solution<D::State, D::Move> {
+    let node_at = |r: NodeRef| {
+        let n = &arenas[(r >> 32) as usize][(r & 0xFFFF_FFFF) as usize];
+        (&n.state, n.mv.as_ref(), n.parent, n.g)
+    };
+    trace(goal, NO_PARENT, node_at)
 }
 
 /// Expansions between looks at the inbox while busy.

@@ -130,6 +130,31 @@ impl<S, M> Outcome<S, M> {
 /// The outcome type of an executor run on domain `D`.
 pub type DomainOutcome<D> = Outcome<<D as Domain>::State, <D as Domain>::Move>;
 
+/// Follows parent links from `goal` to the node whose parent is `root`.
+/// `node_at` gives a node's state, move, parent and g; the goal's g is the cost.
+pub(crate) fn trace<'a, R: Copy + PartialEq, S: Clone + 'a, M: Clone + 'a>(
+    goal: R,
+    root: R,
+    node_at: impl Fn(R) -> (&'a S, Option<&'a M>, R, Cost),
+) -> Solution<S, M> {
+    let cost = node_at(goal).3;
+    let (mut states, mut moves) = (Vec::new(), Vec::new());
+    let mut at = goal;
+    while at != root {
+        let (state, mv, parent, _) = node_at(at);
+        states.push(state.clone());
+        moves.extend(mv.cloned());
+        at = parent;
+    }
+    states.reverse();
+    moves.reverse();
+    Solution {
+        cost,
+        states,
+        moves,
+    }
+}
+
 /// Checks limits and emits progress without touching the clock on every
 /// expansion.
 pub(crate) struct Watch {
