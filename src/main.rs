@@ -95,6 +95,8 @@ enum ExecutorName {
     Astar,
     /// Hash-distributed A* on threads (--threads, --partition).
     Hda,
+    /// GA* on the GPU (domains with a GPU plugin: tiles).
+    Gpu,
 }
 
 impl SearchFlags {
@@ -109,6 +111,7 @@ impl SearchFlags {
                     ..defaults
                 })
             }
+            ExecutorName::Gpu => ExecutorConfig::Gpu(Default::default()),
         }
     }
 }

@@ -5,6 +5,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::domain::{Domain, Heuristic, Partitioner};
 use crate::search::{astar, hda, DomainOutcome, HdaConfig, SearchOptions};
+use crate::Error;
 
 /// An executor and its parameters, as written in RON configs
 /// (`executors: [Astar, Hda(threads: 4, partition: "split")]`).
@@ -16,6 +17,9 @@ pub enum ExecutorConfig {
     Astar,
     /// Hash-distributed A* on threads.
     Hda(#[serde(default)] HdaConfig),
+    /// GA* on one GPU (domains with a GPU plugin).
+    #[cfg(feature = "gpu")]
+    Gpu(#[serde(default)] crate::search::gpu::GastarConfig),
 }
 
 impl ExecutorConfig {
@@ -28,29 +32,60 @@ impl ExecutorConfig {
                 Some(lead) => format!("hda-{}-{}-lead{lead}", c.threads, c.partition),
                 None => format!("hda-{}-{}-free", c.threads, c.partition),
             },
+            #[cfg(feature = "gpu")]
+            ExecutorConfig::Gpu(_) => "gpu".into(),
         }
     }
 
     /// The partitioner name this executor needs, if it distributes states.
     pub fn partition(&self) -> Option<&str> {
         match self {
-            ExecutorConfig::Astar => None,
             ExecutorConfig::Hda(c) => Some(&c.partition),
+            _ => None,
         }
     }
 
     /// Runs the configured executor on a CPU domain. `partitioner` is used
     /// only by distributed executors; build it from [`Self::partition`].
+    /// GPU executors need [`Self::run_gpu`] and a plugin.
     pub fn run<D: Domain, H: Heuristic<D>, P: Partitioner<D>>(
         &self,
         domain: &D,
         heuristic: &H,
         partitioner: &P,
         options: &SearchOptions,
-    ) -> DomainOutcome<D> {
+    ) -> Result<DomainOutcome<D>, Error> {
         match self {
-            ExecutorConfig::Astar => astar(domain, heuristic, options),
-            ExecutorConfig::Hda(config) => hda(domain, heuristic, partitioner, config, options),
+            ExecutorConfig::Astar => Ok(astar(domain, heuristic, options)),
+            ExecutorConfig::Hda(config) => Ok(hda(domain, heuristic, partitioner, config, options)),
+            #[cfg(feature = "gpu")]
+            ExecutorConfig::Gpu(_) => Err(Error::ExecutorUnavailable {
+                executor: "gpu",
+                reason: "this domain has no GPU plugin".into(),
+            }),
+        }
+    }
+
+    /// Like [`Self::run`], for domains with a GPU plugin (which is also the
+    /// heuristic on the CPU side).
+    #[cfg(feature = "gpu")]
+    pub fn run_gpu<D, H, P>(
+        &self,
+        domain: &D,
+        heuristic: &H,
+        partitioner: &P,
+        options: &SearchOptions,
+    ) -> Result<DomainOutcome<D>, Error>
+    where
+        D: crate::PackedState,
+        H: Heuristic<D> + crate::search::gpu::GpuPlugin<D>,
+        P: Partitioner<D>,
+    {
+        match self {
+            ExecutorConfig::Gpu(config) => {
+                crate::search::gpu::gastar(domain, heuristic, config, options)
+            }
+            _ => self.run(domain, heuristic, partitioner, options),
         }
     }
 }

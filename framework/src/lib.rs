@@ -19,6 +19,8 @@
 
 pub mod config;
 pub mod domain;
+#[cfg(feature = "gpu")]
+pub mod gpu;
 pub mod grid;
 pub mod search;
 pub mod stats;
@@ -48,6 +50,12 @@ pub enum Error {
         /// What is wrong.
         message: String,
     },
+    /// No usable GPU: no driver, no device, or no NVRTC.
+    #[error("no GPU: {0}")]
+    NoGpu(String),
+    /// A GPU call failed (out of memory, a kernel that does not compile).
+    #[error("GPU: {0}")]
+    Gpu(String),
     /// An executor was asked for that this build or machine cannot run.
     #[error("executor {executor} is unavailable: {reason}")]
     ExecutorUnavailable {

@@ -139,11 +139,13 @@ impl CliDomain for TilesCli {
         })?;
         let heuristic = self.heuristic_for(prepared, &puzzle)?;
         let outcome = match executor.partition() {
-            None | Some("hash") => executor.run(&puzzle, heuristic.as_ref(), &StdHasher, options),
+            None | Some("hash") => {
+                executor.run_gpu(&puzzle, heuristic.as_ref(), &StdHasher, options)?
+            }
             Some(name) => {
                 let azh = frontier_tiles::azh::projection(name, puzzle.board(), 0x5EED)
                     .map_err(tiles_error)?;
-                executor.run(&puzzle, heuristic.as_ref(), &azh, options)
+                executor.run_gpu(&puzzle, heuristic.as_ref(), &azh, options)?
             }
         };
         if let Some(solution) = outcome.solution() {

@@ -121,6 +121,16 @@ impl AdditivePdb {
         })
     }
 
+    /// The databases, in sum order.
+    pub fn dbs(&self) -> &[Arc<PatternDb>] {
+        &self.dbs
+    }
+
+    /// The reflection as (cell map, tile map), if enabled.
+    pub fn reflection_maps(&self) -> Option<([u8; MAX_CELLS], [u8; MAX_CELLS])> {
+        self.reflection.as_ref().map(|r| (r.cell, r.tile))
+    }
+
     #[inline]
     fn sum(&self, pos: &[u8; MAX_CELLS]) -> Cost {
         self.dbs.iter().map(|db| Cost::from(db.lookup(pos))).sum()

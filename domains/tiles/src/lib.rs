@@ -17,6 +17,8 @@
 pub mod azh;
 pub mod board;
 pub mod cache;
+#[cfg(feature = "gpu")]
+pub mod gpu;
 pub mod heuristic;
 pub mod pdb;
 

@@ -469,3 +469,79 @@ fn split_projection_sends_fewer_states_than_plain_zobrist() {
     assert!(plain > 0.6, "zobrist moves almost everything: {plain}");
     assert!(split < 0.25, "split keeps most successors home: {split}");
 }
+
+/// GPU tests run where a GPU exists; elsewhere they print a notice, and fail
+/// only when FRONTIER_REQUIRE_GPU=1 says a GPU must be there.
+fn gpu_or_skip(test: &str) -> bool {
+    if frontier_core::gpu::driver_present() && frontier_core::gpu::Gpu::open(0).is_ok() {
+        return true;
+    }
+    assert!(
+        std::env::var("FRONTIER_REQUIRE_GPU").as_deref() != Ok("1"),
+        "{test}: FRONTIER_REQUIRE_GPU=1 but no GPU"
+    );
+    eprintln!("SKIPPED {test}: no GPU on this machine");
+    false
+}
+
+#[test]
+fn gpu_gastar_matches_astar_on_random_8_puzzles() {
+    if !gpu_or_skip("gpu_gastar_matches_astar_on_random_8_puzzles") {
+        return;
+    }
+    use frontier_core::search::gpu::{gastar, GastarConfig};
+    let board = Board::new(3, 3).unwrap();
+    let truth = all_distances(&board, Goal::Standard);
+    let h = TilesHeuristic::Manhattan(Manhattan::new(&board, Goal::Standard));
+    let config = GastarConfig {
+        heaps: 1024,
+        table_log2: 20,
+        memory_fraction: 0.2,
+        ..GastarConfig::default()
+    };
+    let states: Vec<&[u8; 25]> = truth.keys().collect();
+    let mut rng = Rng(31);
+    for _ in 0..30 {
+        let cells = states[rng.below(states.len())];
+        let puzzle = Tiles::new(board.clone(), state_from(cells, &board), Goal::Standard).unwrap();
+        let outcome = gastar(&puzzle, &h, &config, &SearchOptions::default()).expect("GPU runs");
+        let solution = outcome.solution().expect("solvable");
+        assert_eq!(solution.cost, truth[cells]);
+        assert!(puzzle.is_goal(&puzzle.replay(&solution.moves).unwrap()));
+    }
+}
+
+#[test]
+fn gpu_gastar_matches_published_optima_with_pattern_databases() {
+    if !gpu_or_skip("gpu_gastar_matches_published_optima_with_pattern_databases") {
+        return;
+    }
+    use frontier_core::search::gpu::{gastar, GastarConfig};
+    let dir = tempdir("gpu-korf");
+    let board = Board::new(4, 4).unwrap();
+    for (spec, reflect) in [("5-5-5", true), ("manhattan", false)] {
+        let h = if spec == "manhattan" {
+            TilesHeuristic::Manhattan(Manhattan::new(&board, Goal::Korf))
+        } else {
+            TilesHeuristic::Pdb(pdb_heuristic(&board, Goal::Korf, spec, reflect, &dir))
+        };
+        for (id, korf, _, optimum) in korf100()
+            .iter()
+            .filter(|i| ["16", "55", "79", "85", "97"].contains(&i.0.as_str()))
+        {
+            let puzzle = Tiles::parse(korf, Goal::Korf).unwrap();
+            let outcome = gastar(
+                &puzzle,
+                &h,
+                &GastarConfig::default(),
+                &SearchOptions::default(),
+            )
+            .expect("GPU runs");
+            assert_eq!(
+                outcome.solution().map(|s| s.cost),
+                Some(*optimum),
+                "#{id} {spec}"
+            );
+        }
+    }
+}

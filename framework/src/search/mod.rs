@@ -4,6 +4,8 @@
 //! returns an [`Outcome`]. Running into a limit is an outcome, not an error.
 
 pub mod astar;
+#[cfg(feature = "gpu")]
+pub mod gpu;
 pub mod hda;
 
 use std::sync::Arc;

@@ -1,0 +1,124 @@
+//! The tiles GPU plugin: `kernels/tiles.cuh` plus the instance's constants,
+//! and the pattern databases as the plugin's tables.
+
+use std::fmt::Write;
+
+use frontier_core::search::gpu::GpuPlugin;
+use frontier_core::PackedState;
+
+use crate::board::{Dir, TileState, Tiles, MAX_CELLS};
+use crate::heuristic::TilesHeuristic;
+
+const PLUGIN: &str = include_str!("../../../kernels/tiles.cuh");
+
+fn array(name: &str, ty: &str, values: impl IntoIterator<Item = u64>) -> String {
+    let values: Vec<String> = values.into_iter().map(|v| v.to_string()).collect();
+    format!(
+        "__device__ const {ty} {name}[{}] = {{{}}};\n",
+        values.len().max(1),
+        if values.is_empty() {
+            "0".into()
+        } else {
+            values.join(", ")
+        }
+    )
+}
+
+impl GpuPlugin<Tiles> for TilesHeuristic {
+    fn source(&self, puzzle: &Tiles) -> String {
+        let board = puzzle.board();
+        let n = board.cells();
+        let goal = puzzle.goal_state();
+        let mut goal_words = vec![0u32; puzzle.packed_words()];
+        puzzle.pack(goal, &mut goal_words);
+        let goal_pos = goal.positions(n);
+        let mut src = String::new();
+        let _ = write!(
+            src,
+            "#define N_CELLS {n}\n#define COLS {}\n#define BITS {}\n#define STATE_WORDS {}\n#define MAX_SUCC 4\n",
+            board.cols(),
+            if n <= 16 { 4 } else { 5 },
+            puzzle.packed_words()
+        );
+        src += &array(
+            "GOAL_CELL",
+            "unsigned char",
+            goal_pos[..n].iter().map(|&c| u64::from(c)),
+        );
+        src += &array(
+            "GOAL_WORDS",
+            "u32",
+            goal_words.iter().map(|&w| u64::from(w)),
+        );
+        let (dbs, reflection) = match self {
+            TilesHeuristic::Manhattan(_) => (Vec::new(), None),
+            TilesHeuristic::Pdb(p) => (p.dbs().to_vec(), p.reflection_maps()),
+        };
+        let _ = writeln!(
+            src,
+            "#define NUM_PDB {}\n#define REFLECT {}",
+            dbs.len(),
+            u8::from(reflection.is_some())
+        );
+        let (cells, tiles) = reflection.unwrap_or(([0; MAX_CELLS], [0; MAX_CELLS]));
+        src += &array(
+            "REFL_CELL",
+            "unsigned char",
+            cells[..n].iter().map(|&c| u64::from(c)),
+        );
+        src += &array(
+            "REFL_TILE",
+            "unsigned char",
+            tiles[..n].iter().map(|&c| u64::from(c)),
+        );
+        src += &array(
+            "PDB_K",
+            "unsigned char",
+            dbs.iter().map(|d| d.pattern.tiles.len() as u64),
+        );
+        let mut rows = Vec::new();
+        let mut offsets = Vec::new();
+        let mut offset = 0u64;
+        for db in &dbs {
+            let mut row = db.pattern.tiles.clone();
+            row.resize(8, 0);
+            rows.push(format!(
+                "{{{}}}",
+                row.iter().map(u8::to_string).collect::<Vec<_>>().join(", ")
+            ));
+            offsets.push(offset);
+            offset += db.table().len() as u64;
+        }
+        let _ = writeln!(
+            src,
+            "__device__ const unsigned char PDB_TILES[{}][8] = {{{}}};",
+            rows.len().max(1),
+            if rows.is_empty() {
+                "{0}".into()
+            } else {
+                rows.join(", ")
+            }
+        );
+        src += &array("PDB_OFFSET", "unsigned long long", offsets);
+        src + PLUGIN
+    }
+
+    fn tables(&self, _: &Tiles) -> Vec<u8> {
+        match self {
+            TilesHeuristic::Manhattan(_) => Vec::new(),
+            TilesHeuristic::Pdb(p) => p
+                .dbs()
+                .iter()
+                .flat_map(|db| db.table().iter().copied())
+                .collect(),
+        }
+    }
+
+    fn decode_move(&self, _: &Tiles, code: u32) -> Option<Dir> {
+        Dir::ALL.get(code as usize).copied()
+    }
+}
+
+/// Keeps the state type named for readers of the plugin contract.
+#[allow(dead_code)]
+type PluginState = TileState;

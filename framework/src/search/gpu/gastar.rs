@@ -1,0 +1,321 @@
+//! GA* on one GPU: the host side of `kernels/gastar.cu`.
+
+use std::time::Instant;
+
+use cudarc::driver::{CudaSlice, LaunchConfig, PushKernelArg};
+use serde::{Deserialize, Serialize};
+
+use crate::domain::{Cost, PackedState};
+use crate::gpu::{gpu_error, Gpu};
+use crate::search::gpu::{replay_cost, GpuPlugin};
+use crate::search::{DomainOutcome, Limit, Outcome, Progress, SearchOptions, Solution, Status};
+use crate::stats::SearchStats;
+use crate::Error;
+
+/// The generic engine, pasted after each plugin.
+const ENGINE: &str = include_str!("../../../../kernels/gastar.cu");
+const PRELUDE: &str = "typedef unsigned int u32;\ntypedef unsigned long long u64;\n";
+
+/// Parameters of [`gastar`].
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct GastarConfig {
+    /// Which GPU.
+    pub device: usize,
+    /// Number of binary heaps (one GPU thread each).
+    pub heaps: u32,
+    /// Share of free device memory for the node arena and heaps.
+    pub memory_fraction: f64,
+    /// Hash-table slots for duplicate detection, as a power of two.
+    pub table_log2: u32,
+}
+
+impl Default for GastarConfig {
+    fn default() -> Self {
+        GastarConfig {
+            device: 0,
+            heaps: 1 << 14,
+            memory_fraction: 0.7,
+            table_log2: 25,
+        }
+    }
+}
+
+const CTRL_INCUMBENT: usize = 0;
+const CTRL_MIN_F: usize = 1;
+const CTRL_OVERFLOW: usize = 2;
+const CTRL_NODES: usize = 3;
+const CTRL_EXPANDED: usize = 4;
+const NO_NODE: u32 = u32::MAX;
+
+/// Runs GA* on the GPU. With an admissible heuristic the cost equals A*'s;
+/// the returned path is replayed on the CPU before it is reported.
+pub fn gastar<D: PackedState, P: GpuPlugin<D>>(
+    domain: &D,
+    plugin: &P,
+    config: &GastarConfig,
+    options: &SearchOptions,
+) -> Result<DomainOutcome<D>, Error> {
+    let gpu = Gpu::open(config.device)?;
+    let source = format!("{PRELUDE}{}\n{ENGINE}", plugin.source(domain));
+    let module = gpu.module(&source)?;
+    let kernel = |name: &str| module.load_function(name).map_err(gpu_error);
+    let (expand_k, dedup_k, push_k, trace_k) = (
+        kernel("ga_expand")?,
+        kernel("ga_dedup")?,
+        kernel("ga_push")?,
+        kernel("ga_trace")?,
+    );
+    let s = &gpu.stream;
+
+    let words = domain.packed_words();
+    let max_succ =
+        max_successors(&source).ok_or_else(|| Error::Gpu("plugin defines no MAX_SUCC".into()))?;
+    let heaps = config.heaps.max(32);
+    let slots = heaps * max_succ;
+    let (free, _) = gpu.memory()?;
+    let table_slots = 1u64 << config.table_log2.min(31);
+    let tables_host = plugin.tables(domain);
+    let fixed =
+        table_slots * 4 + u64::from(slots) * (4 * words as u64 + 20) + tables_host.len() as u64;
+    let budget = ((free as f64 * config.memory_fraction) as u64).saturating_sub(fixed);
+    // A third of the budget for heaps (8-byte keys), the rest for nodes.
+    let heap_cap = ((budget / 3) / (u64::from(heaps) * 8)).clamp(16, 1 << 20) as u32;
+    let node_bytes = 4 * words as u64 + 12;
+    let node_cap = ((budget - budget / 3) / node_bytes).min(u64::from(u32::MAX - 1)) as u32;
+    if node_cap < 1024 {
+        return Err(Error::Gpu(format!(
+            "only {free} bytes of device memory free"
+        )));
+    }
+    let alloc_err = |e| Error::Gpu(format!("out of device memory while allocating: {e}"));
+
+    let mut heap_keys: CudaSlice<u64> = s
+        .alloc_zeros(heaps as usize * heap_cap as usize)
+        .map_err(alloc_err)?;
+    let mut heap_size: CudaSlice<u32> = s.alloc_zeros(heaps as usize).map_err(alloc_err)?;
+    let mut states: CudaSlice<u32> = s
+        .alloc_zeros(node_cap as usize * words)
+        .map_err(alloc_err)?;
+    let mut g: CudaSlice<u32> = s.alloc_zeros(node_cap as usize).map_err(alloc_err)?;
+    let mut parent: CudaSlice<u32> = s.alloc_zeros(node_cap as usize).map_err(alloc_err)?;
+    let mut moves: CudaSlice<u32> = s.alloc_zeros(node_cap as usize).map_err(alloc_err)?;
+    let mut child_states: CudaSlice<u32> =
+        s.alloc_zeros(slots as usize * words).map_err(alloc_err)?;
+    let mut child_g: CudaSlice<u32> = s.alloc_zeros(slots as usize).map_err(alloc_err)?;
+    let mut child_h: CudaSlice<u32> = s.alloc_zeros(slots as usize).map_err(alloc_err)?;
+    let mut child_parent: CudaSlice<u32> = s.alloc_zeros(slots as usize).map_err(alloc_err)?;
+    let mut child_move: CudaSlice<u32> = s.alloc_zeros(slots as usize).map_err(alloc_err)?;
+    let mut child_node: CudaSlice<u32> = s.alloc_zeros(slots as usize).map_err(alloc_err)?;
+    let mut table: CudaSlice<u32> = s
+        .clone_htod(&vec![u32::MAX; table_slots as usize])
+        .map_err(alloc_err)?;
+    let tables: CudaSlice<u8> = s.clone_htod(&padded(tables_host)).map_err(alloc_err)?;
+
+    // The start node: arena slot 0, on heap 0.
+    let start = domain.start();
+    let mut packed = vec![0u32; words];
+    domain.pack(&start, &mut packed);
+    s.memcpy_htod(&packed, &mut states.slice_mut(0..words))
+        .map_err(gpu_error)?;
+    s.memcpy_htod(&[NO_NODE], &mut parent.slice_mut(0..1))
+        .map_err(gpu_error)?;
+    // Any bound is fine for the start's key: it is popped first regardless.
+    let key0 = 0xFFFFu64 << 32;
+    s.memcpy_htod(&[key0], &mut heap_keys.slice_mut(0..1))
+        .map_err(gpu_error)?;
+    s.memcpy_htod(&[1u32], &mut heap_size.slice_mut(0..1))
+        .map_err(gpu_error)?;
+    let mut ctrl: CudaSlice<u64> = s
+        .clone_htod(&[u64::MAX, u64::MAX, 0, 1, 0, 0, 0, 0])
+        .map_err(gpu_error)?;
+
+    let started = Instant::now();
+    let per = |n: u32| LaunchConfig::for_num_elems(n);
+    let stride = (heaps / max_succ.max(1)).max(1) | 1;
+    let table_mask = (table_slots - 1) as u32;
+    let mut iteration: u32 = 0;
+    let mut host_ctrl = [0u64; 8];
+    let mut next_report = 0.25;
+    let status = loop {
+        // SAFETY (all launches): every pointer argument is a live device
+        // allocation sized above for `heaps`, `slots` and `node_cap`, which the
+        // kernels bound-check against the same values.
+        unsafe {
+            let mut b = s.launch_builder(&expand_k);
+            b.arg(&mut heap_keys)
+                .arg(&mut heap_size)
+                .arg(&heaps)
+                .arg(&heap_cap);
+            b.arg(&states).arg(&g);
+            b.arg(&mut child_states)
+                .arg(&mut child_g)
+                .arg(&mut child_h)
+                .arg(&mut child_parent)
+                .arg(&mut child_move)
+                .arg(&mut child_node);
+            b.arg(&mut ctrl).arg(&tables);
+            b.launch(per(heaps)).map_err(gpu_error)?;
+
+            let mut b = s.launch_builder(&dedup_k);
+            b.arg(&slots).arg(&mut table).arg(&table_mask);
+            b.arg(&mut states)
+                .arg(&mut g)
+                .arg(&mut parent)
+                .arg(&mut moves)
+                .arg(&node_cap);
+            b.arg(&child_states)
+                .arg(&child_g)
+                .arg(&child_parent)
+                .arg(&child_move)
+                .arg(&mut child_node);
+            b.arg(&mut ctrl);
+            b.launch(per(slots)).map_err(gpu_error)?;
+
+            let rotate = iteration % heaps;
+            let mut b = s.launch_builder(&push_k);
+            b.arg(&mut heap_keys)
+                .arg(&mut heap_size)
+                .arg(&heaps)
+                .arg(&heap_cap);
+            b.arg(&child_g).arg(&child_h).arg(&child_node);
+            b.arg(&stride).arg(&rotate).arg(&mut ctrl);
+            b.launch(per(heaps)).map_err(gpu_error)?;
+        }
+        iteration = iteration.wrapping_add(1);
+        s.memcpy_dtoh(&ctrl, &mut host_ctrl).map_err(gpu_error)?;
+        let incumbent = host_ctrl[CTRL_INCUMBENT];
+        let incumbent_cost = incumbent >> 32;
+        if host_ctrl[CTRL_OVERFLOW] != 0 {
+            break Status::LimitReached(Limit::Memory);
+        }
+        if host_ctrl[CTRL_MIN_F] >= incumbent_cost {
+            if incumbent == u64::MAX {
+                break Status::NoSolution;
+            }
+            let goal = (incumbent & 0xFFFF_FFFF) as u32;
+            let solution = trace::<D, P>(
+                domain, plugin, &gpu, &trace_k, goal, &parent, &moves, &states, words,
+            )?;
+            if u64::from(solution.cost) != incumbent_cost {
+                return Err(Error::Gpu(format!(
+                    "GPU reported cost {incumbent_cost}, its path costs {}",
+                    solution.cost
+                )));
+            }
+            break Status::Solved(solution);
+        }
+        let seconds = started.elapsed().as_secs_f64();
+        let expanded = host_ctrl[CTRL_EXPANDED];
+        if options.limits.max_expanded.is_some_and(|m| expanded >= m) {
+            break Status::LimitReached(Limit::Expansions);
+        }
+        if options.limits.max_seconds.is_some_and(|m| seconds >= m) {
+            break Status::LimitReached(Limit::Time);
+        }
+        if seconds >= next_report {
+            next_report = seconds + 0.25;
+            if let Some(sink) = &options.progress {
+                sink(&Progress {
+                    expanded,
+                    open: host_ctrl[CTRL_NODES],
+                    f: host_ctrl[CTRL_MIN_F] as Cost,
+                    seconds,
+                });
+            }
+        }
+    };
+    let mut stats = SearchStats {
+        expanded: host_ctrl[CTRL_EXPANDED],
+        generated: host_ctrl[CTRL_NODES].saturating_sub(1),
+        peak_closed: host_ctrl[CTRL_NODES],
+        peak_bytes: u64::from(node_cap) * node_bytes
+            + u64::from(heaps) * u64::from(heap_cap) * 8
+            + fixed,
+        ..SearchStats::default()
+    };
+    stats.finish(started.elapsed().as_secs_f64());
+    Ok(Outcome { status, stats })
+}
+
+/// Reads `#define MAX_SUCC n` from the plugin source.
+fn max_successors(source: &str) -> Option<u32> {
+    source.lines().find_map(|l| {
+        l.trim()
+            .strip_prefix("#define MAX_SUCC")?
+            .trim()
+            .parse()
+            .ok()
+    })
+}
+
+/// Device buffers are read as 32-bit words; pad to a multiple of four bytes.
+fn padded(mut bytes: Vec<u8>) -> Vec<u8> {
+    bytes.resize(bytes.len().div_ceil(4).max(1) * 4, 0);
+    bytes
+}
+
+#[allow(clippy::too_many_arguments)]
+fn trace<D: PackedState, P: GpuPlugin<D>>(
+    domain: &D,
+    plugin: &P,
+    gpu: &Gpu,
+    kernel: &cudarc::driver::CudaFunction,
+    goal: u32,
+    parent: &CudaSlice<u32>,
+    moves: &CudaSlice<u32>,
+    states: &CudaSlice<u32>,
+    words: usize,
+) -> Result<Solution<D::State, D::Move>, Error> {
+    let s = &gpu.stream;
+    let max_len: u32 = 1 << 16;
+    let mut out: CudaSlice<u32> = s
+        .alloc_zeros(1 + max_len as usize * (1 + words))
+        .map_err(gpu_error)?;
+    // SAFETY: `out` holds `max_len` records, the bound the kernel writes within.
+    unsafe {
+        let mut b = s.launch_builder(kernel);
+        b.arg(&goal)
+            .arg(parent)
+            .arg(moves)
+            .arg(states)
+            .arg(&mut out)
+            .arg(&max_len);
+        b.launch(LaunchConfig::for_num_elems(1))
+            .map_err(gpu_error)?;
+    }
+    let host = s.clone_dtoh(&out).map_err(gpu_error)?;
+    let len = host[0] as usize;
+    let mut path_states = Vec::with_capacity(len);
+    let mut path_moves = Vec::with_capacity(len);
+    // Records run goal first; the start's move word is meaningless.
+    for i in (0..len).rev() {
+        let rec = &host[1 + i * (1 + words)..1 + (i + 1) * (1 + words)];
+        path_states.push(
+            domain
+                .unpack(&rec[1..])
+                .map_err(|e| Error::Gpu(format!("GPU path holds an invalid state: {e}")))?,
+        );
+        if i + 1 < len {
+            path_moves.push(
+                plugin
+                    .decode_move(domain, rec[0])
+                    .ok_or_else(|| Error::Gpu(format!("unknown move code {}", rec[0])))?,
+            );
+        }
+    }
+    if path_states.first() != Some(&domain.start())
+        || !path_states.last().is_some_and(|s| domain.is_goal(s))
+    {
+        return Err(Error::Gpu(
+            "GPU path does not run from the start to a goal".into(),
+        ));
+    }
+    let cost = replay_cost(domain, &path_states)
+        .map_err(|step| Error::Gpu(format!("GPU path step {step} is not a move")))?;
+    Ok(Solution {
+        cost,
+        states: path_states,
+        moves: path_moves,
+    })
+}
