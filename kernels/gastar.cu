@@ -11,6 +11,7 @@
 //   ga_expand: every heap pops its best node (if its f is below the incumbent),
 //              records a goal in the incumbent or writes its children to slots;
 //   ga_dedup:  every child is checked against a hash table with replacement
+//              (slots hold node + 1, so a zeroed table is empty)
 //              (a duplicate may be missed, never a better path dropped), then
 //              allocated in the node arena;
 //   ga_push:   heap t gathers child j of heap (t - (j+1)*stride - rotate) and
@@ -21,7 +22,6 @@
 // Heap keys are f << 48 | (0xFFFF - g) << 32 | node: smallest f first, then
 // largest g, as on the CPU.
 
-#define EMPTY_SLOT 0xFFFFFFFFu
 #define NO_NODE 0xFFFFFFFFu
 
 // Control words shared with the host.
@@ -122,8 +122,9 @@ extern "C" __global__ void ga_dedup(
     if (i >= slots || child_node[i] == 0) return;
     const u32* cs = child_states + (u64)i * STATE_WORDS;
     u32 slot = (u32)(state_hash(cs) & table_mask);
-    u32 known = table[slot];
-    if (known != EMPTY_SLOT) {
+    u32 known = table[slot];  // node + 1; 0 is empty
+    if (known != 0) {
+        known -= 1;
         bool same = true;
         for (int w = 0; w < STATE_WORDS; w++) same = same && states[(u64)known * STATE_WORDS + w] == cs[w];
         if (same && g[known] <= child_g[i]) {
@@ -141,7 +142,7 @@ extern "C" __global__ void ga_dedup(
     g[node] = child_g[i];
     parent[node] = child_parent[i];
     moves[node] = child_move[i];
-    table[slot] = node;
+    table[slot] = node + 1;
     child_node[i] = node + 1;
 }
 

@@ -12,17 +12,39 @@ nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv,noheader
 echo "== GPU tests (CPU = GPU on random 8-puzzles and Korf instances)"
 FRONTIER_REQUIRE_GPU=1 "$tests" gpu_ --test-threads 1 2>&1 | tail -15
 status=$?
+echo "== pattern databases (built once, not timed below)"
+k1="14 13 15 7 11 12 9 5 6 0 2 1 4 8 10 3"
+t24="2 6 9 3 4 12 7 1 15 5 11 8 10 13 19 16 17 14 0 20 21 22 18 23 24"
+/usr/bin/time -f "7-8 PDB: %e s" "$bin" solve --quiet --max-expanded 1 tiles "$k1" --goal korf --heuristic 7-8 --reflect > /dev/null
+/usr/bin/time -f "6-6-6-6 PDB: %e s" "$bin" solve --quiet --max-expanded 1 tiles "$t24" --heuristic 6-6-6-6 --reflect > /dev/null
+"$bin" solve --quiet --max-expanded 1 tiles "$k1" --goal standard --heuristic 5-5-5 --reflect > /dev/null
 echo "== frontier --executor gpu"
 for cfg in "$@"; do
   name=$(basename "$cfg" .ron)
+  start=$(date +%s.%N)
   "$bin" run --quiet --json "$cfg" > "$out/$name.jsonl" 2> "$out/$name.err" || { echo "FAILED $cfg"; tail -3 "$out/$name.err"; }
+  echo "$cfg: $(echo "$(date +%s.%N) - $start" | bc) s wall"
 done
 python3 - "$out"/*.jsonl <<'PY'
 import json, sys
 rows = [json.loads(l) for f in sys.argv[1:] for l in open(f) if l.strip()]
+tot = {}
+for r in rows:
+    t = tot.setdefault((r["executor"], len(rows)), [0, 0.0, 0])
 print(f'{"instance":10} {"executor":12} {"status":12} {"cost":>5} {"known":>5} {"expanded":>12} {"sec":>8} {"Mexp/s":>8}')
 for r in rows:
     s = r["stats"]
-    print(f'{r["instance"]:10} {r["executor"]:12} {r["status"]:12} {str(r["cost"]):>5} {str(r["known_cost"]):>5} {s["expanded"]:>12} {s["seconds"]:>8.3f} {s["expansions_per_second"]/1e6:>8.2f}')
+    if len(rows) < 40 or r["stats"]["seconds"] > 0.05:
+        print(f'{r["instance"]:10} {r["executor"]:12} {r["status"]:12} {str(r["cost"]):>5} {str(r["known_cost"]):>5} {s["expanded"]:>12} {s["seconds"]:>8.3f} {s["expansions_per_second"]/1e6:>8.2f}')
+groups = {}
+for f in sys.argv[1:]:
+    for l in open(f):
+        if not l.strip(): continue
+        r = json.loads(l)
+        g = groups.setdefault((f.split('/')[-1], r["executor"]), [0, 0, 0.0, 0, 0])
+        g[0] += 1; g[1] += r["cost"] is not None and r["cost"] == r["known_cost"]; g[2] += r["stats"]["seconds"]; g[3] += r["stats"]["expanded"]
+print(f'{"file":24} {"executor":10} {"n":>4} {"optimal":>8} {"total s":>9} {"Mexp/s":>8}')
+for (f, e), g in groups.items():
+    print(f'{f:24} {e:10} {g[0]:>4} {g[1]:>8} {g[2]:>9.3f} {g[3]/max(g[2],1e-9)/1e6:>8.2f}')
 PY
 exit $status

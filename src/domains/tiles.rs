@@ -54,9 +54,13 @@ fn manhattan() -> String {
     "manhattan".into()
 }
 
-/// Heuristics are built per board shape, on first use, then shared.
+/// Heuristics are built per board shape, on first use, then shared; so is
+/// the GPU session (compiled kernels, device buffers, uploaded PDBs).
 #[derive(Default)]
-pub struct Heuristics(Mutex<HashMap<(u8, u8), Arc<TilesHeuristic>>>);
+pub struct Heuristics(
+    Mutex<HashMap<(u8, u8), Arc<TilesHeuristic>>>,
+    Mutex<Option<frontier_core::search::gpu::GastarSession>>,
+);
 
 impl TilesCli {
     fn heuristic_for(
@@ -138,6 +142,10 @@ impl CliDomain for TilesCli {
             message: e.to_string(),
         })?;
         let heuristic = self.heuristic_for(prepared, &puzzle)?;
+        if let ExecutorConfig::Gpu(config) = executor {
+            let outcome = self.solve_on_gpu(prepared, &puzzle, &heuristic, config, options)?;
+            return finish(&puzzle, instance, executor, outcome);
+        }
         let outcome = match executor.partition() {
             None | Some("hash") => {
                 executor.run_gpu(&puzzle, heuristic.as_ref(), &StdHasher, options)?
@@ -148,22 +156,47 @@ impl CliDomain for TilesCli {
                 executor.run_gpu(&puzzle, heuristic.as_ref(), &azh, options)?
             }
         };
-        if let Some(solution) = outcome.solution() {
-            check_solution(&puzzle, &solution.moves, solution.cost).map_err(|message| {
-                CliError::Instance {
-                    id: instance.id.clone(),
-                    message,
-                }
-            })?;
-        }
-        Ok(report::<Tiles>(
-            Self::NAME,
-            instance,
-            executor,
-            outcome,
-            |d| d.letter().to_string(),
-        ))
+        finish(&puzzle, instance, executor, outcome)
     }
+}
+
+impl TilesCli {
+    fn solve_on_gpu(
+        &self,
+        prepared: &Heuristics,
+        puzzle: &Tiles,
+        heuristic: &TilesHeuristic,
+        config: &frontier_core::search::gpu::GastarConfig,
+        options: &SearchOptions,
+    ) -> Result<frontier_core::DomainOutcome<Tiles>, CliError> {
+        use frontier_core::search::gpu::GastarSession;
+        // A poisoned lock only means another instance's GPU run panicked.
+        let mut session = prepared.1.lock().unwrap_or_else(|e| e.into_inner());
+        if !session.as_ref().is_some_and(|s| s.fits(puzzle, heuristic)) {
+            *session = None; // free the old buffers before allocating new ones
+            *session = Some(GastarSession::new(puzzle, heuristic, config)?);
+        }
+        match session.as_mut() {
+            Some(s) => Ok(s.solve(puzzle, heuristic, options)?),
+            None => Err(CliError::Input("GPU session could not be created".into())),
+        }
+    }
+}
+
+/// Checks the solution by replaying it, then builds the report.
+fn finish(
+    puzzle: &Tiles,
+    instance: &Instance,
+    executor: &ExecutorConfig,
+    outcome: frontier_core::DomainOutcome<Tiles>,
+) -> Result<InstanceReport, CliError> {
+    if let Some(solution) = outcome.solution() {
+        check_solution(puzzle, &solution.moves, solution.cost).map_err(|message| CliError::Instance {
+            id: instance.id.clone(),
+            message,
+        })?;
+    }
+    Ok(report::<Tiles>(TilesCli::NAME, instance, executor, outcome, |d| d.letter().to_string()))
 }
 
 /// Replays a solution: every move legal, the goal reached, one move per unit of cost.

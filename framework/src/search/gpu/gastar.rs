@@ -2,7 +2,7 @@
 
 use std::time::Instant;
 
-use cudarc::driver::{CudaSlice, LaunchConfig, PushKernelArg};
+use cudarc::driver::{CudaFunction, CudaSlice, LaunchConfig, PushKernelArg};
 use serde::{Deserialize, Serialize};
 
 use crate::domain::{Cost, PackedState};
@@ -49,193 +49,261 @@ const CTRL_EXPANDED: usize = 4;
 const NO_NODE: u32 = u32::MAX;
 
 /// Runs GA* on the GPU. With an admissible heuristic the cost equals A*'s;
-/// the returned path is replayed on the CPU before it is reported.
+/// the returned path is replayed on the CPU before it is reported. To solve
+/// many instances, keep a [`GastarSession`] instead: it compiles, allocates
+/// and uploads tables once.
 pub fn gastar<D: PackedState, P: GpuPlugin<D>>(
     domain: &D,
     plugin: &P,
     config: &GastarConfig,
     options: &SearchOptions,
 ) -> Result<DomainOutcome<D>, Error> {
-    let gpu = Gpu::open(config.device)?;
-    let source = format!("{PRELUDE}{}\n{ENGINE}", plugin.source(domain));
-    let module = gpu.module(&source)?;
-    let kernel = |name: &str| module.load_function(name).map_err(gpu_error);
-    let (expand_k, dedup_k, push_k, trace_k) = (
-        kernel("ga_expand")?,
-        kernel("ga_dedup")?,
-        kernel("ga_push")?,
-        kernel("ga_trace")?,
-    );
-    let s = &gpu.stream;
+    GastarSession::new(domain, plugin, config)?.solve(domain, plugin, options)
+}
 
-    let words = domain.packed_words();
-    let max_succ =
-        max_successors(&source).ok_or_else(|| Error::Gpu("plugin defines no MAX_SUCC".into()))?;
-    let heaps = config.heaps.max(32);
-    let slots = heaps * max_succ;
-    let (free, _) = gpu.memory()?;
-    let table_slots = 1u64 << config.table_log2.min(31);
-    let tables_host = plugin.tables(domain);
-    let fixed =
-        table_slots * 4 + u64::from(slots) * (4 * words as u64 + 20) + tables_host.len() as u64;
-    let budget = ((free as f64 * config.memory_fraction) as u64).saturating_sub(fixed);
-    // A third of the budget for heaps (8-byte keys), the rest for nodes.
-    let heap_cap = ((budget / 3) / (u64::from(heaps) * 8)).clamp(16, 1 << 20) as u32;
-    let node_bytes = 4 * words as u64 + 12;
-    let node_cap = ((budget - budget / 3) / node_bytes).min(u64::from(u32::MAX - 1)) as u32;
-    if node_cap < 1024 {
-        return Err(Error::Gpu(format!(
-            "only {free} bytes of device memory free"
-        )));
+/// Device memory and kernels for GA*, reusable across instances whose plugin
+/// source is the same (same board, goal and heuristic).
+pub struct GastarSession {
+    gpu: Gpu,
+    source: String,
+    kernels: [CudaFunction; 4],
+    words: usize,
+    heaps: u32,
+    heap_cap: u32,
+    slots: u32,
+    node_cap: u32,
+    table_mask: u32,
+    bytes: u64,
+    heap_keys: CudaSlice<u64>,
+    heap_size: CudaSlice<u32>,
+    states: CudaSlice<u32>,
+    g: CudaSlice<u32>,
+    parent: CudaSlice<u32>,
+    moves: CudaSlice<u32>,
+    child_states: CudaSlice<u32>,
+    child_g: CudaSlice<u32>,
+    child_h: CudaSlice<u32>,
+    child_parent: CudaSlice<u32>,
+    child_move: CudaSlice<u32>,
+    child_node: CudaSlice<u32>,
+    table: CudaSlice<u32>,
+    tables: CudaSlice<u8>,
+    ctrl: CudaSlice<u64>,
+}
+
+impl GastarSession {
+    /// Compiles the plugin, sizes every buffer from free device memory and
+    /// uploads the plugin's tables. Running out of device memory is an error
+    /// naming the sizes, never a crash.
+    pub fn new<D: PackedState, P: GpuPlugin<D>>(domain: &D, plugin: &P, config: &GastarConfig) -> Result<GastarSession, Error> {
+        let gpu = Gpu::open(config.device)?;
+        let source = format!("{PRELUDE}{}\n{ENGINE}", plugin.source(domain));
+        let module = gpu.module(&source)?;
+        let kernel = |name: &str| module.load_function(name).map_err(gpu_error);
+        let kernels = [kernel("ga_expand")?, kernel("ga_dedup")?, kernel("ga_push")?, kernel("ga_trace")?];
+        let s = gpu.stream.clone();
+
+        let words = domain.packed_words();
+        let max_succ = max_successors(&source).ok_or_else(|| Error::Gpu("plugin defines no MAX_SUCC".into()))?;
+        let heaps = config.heaps.max(32);
+        let slots = heaps * max_succ;
+        let (free, _) = gpu.memory()?;
+        let table_slots = 1u64 << config.table_log2.clamp(10, 31);
+        let tables_host = padded(plugin.tables(domain));
+        let fixed = table_slots * 4 + u64::from(slots) * (4 * words as u64 + 20) + tables_host.len() as u64;
+        let budget = ((free as f64 * config.memory_fraction.clamp(0.01, 0.95)) as u64).saturating_sub(fixed);
+        // A third of the budget for heaps (8-byte keys), the rest for nodes.
+        let heap_cap = ((budget / 3) / (u64::from(heaps) * 8)).clamp(16, 1 << 20) as u32;
+        let node_bytes = 4 * words as u64 + 12;
+        let node_cap = ((budget - budget / 3) / node_bytes).min(u64::from(u32::MAX - 1)) as u32;
+        if node_cap < 1024 {
+            return Err(Error::Gpu(format!("only {free} bytes of device memory free")));
+        }
+        let oom = |e| Error::Gpu(format!("out of device memory ({free} bytes free): {e}"));
+        let bytes = u64::from(node_cap) * node_bytes + u64::from(heaps) * u64::from(heap_cap) * 8 + fixed;
+        Ok(GastarSession {
+            heap_keys: s.alloc_zeros(heaps as usize * heap_cap as usize).map_err(oom)?,
+            heap_size: s.alloc_zeros(heaps as usize).map_err(oom)?,
+            states: s.alloc_zeros(node_cap as usize * words).map_err(oom)?,
+            g: s.alloc_zeros(node_cap as usize).map_err(oom)?,
+            parent: s.alloc_zeros(node_cap as usize).map_err(oom)?,
+            moves: s.alloc_zeros(node_cap as usize).map_err(oom)?,
+            child_states: s.alloc_zeros(slots as usize * words).map_err(oom)?,
+            child_g: s.alloc_zeros(slots as usize).map_err(oom)?,
+            child_h: s.alloc_zeros(slots as usize).map_err(oom)?,
+            child_parent: s.alloc_zeros(slots as usize).map_err(oom)?,
+            child_move: s.alloc_zeros(slots as usize).map_err(oom)?,
+            child_node: s.alloc_zeros(slots as usize).map_err(oom)?,
+            table: s.alloc_zeros(table_slots as usize).map_err(oom)?,
+            tables: s.clone_htod(&tables_host).map_err(oom)?,
+            ctrl: s.alloc_zeros(8).map_err(oom)?,
+            gpu,
+            source,
+            kernels,
+            words,
+            heaps,
+            heap_cap,
+            slots,
+            node_cap,
+            table_mask: (table_slots - 1) as u32,
+            bytes,
+        })
     }
-    let alloc_err = |e| Error::Gpu(format!("out of device memory while allocating: {e}"));
 
-    let mut heap_keys: CudaSlice<u64> = s
-        .alloc_zeros(heaps as usize * heap_cap as usize)
-        .map_err(alloc_err)?;
-    let mut heap_size: CudaSlice<u32> = s.alloc_zeros(heaps as usize).map_err(alloc_err)?;
-    let mut states: CudaSlice<u32> = s
-        .alloc_zeros(node_cap as usize * words)
-        .map_err(alloc_err)?;
-    let mut g: CudaSlice<u32> = s.alloc_zeros(node_cap as usize).map_err(alloc_err)?;
-    let mut parent: CudaSlice<u32> = s.alloc_zeros(node_cap as usize).map_err(alloc_err)?;
-    let mut moves: CudaSlice<u32> = s.alloc_zeros(node_cap as usize).map_err(alloc_err)?;
-    let mut child_states: CudaSlice<u32> =
-        s.alloc_zeros(slots as usize * words).map_err(alloc_err)?;
-    let mut child_g: CudaSlice<u32> = s.alloc_zeros(slots as usize).map_err(alloc_err)?;
-    let mut child_h: CudaSlice<u32> = s.alloc_zeros(slots as usize).map_err(alloc_err)?;
-    let mut child_parent: CudaSlice<u32> = s.alloc_zeros(slots as usize).map_err(alloc_err)?;
-    let mut child_move: CudaSlice<u32> = s.alloc_zeros(slots as usize).map_err(alloc_err)?;
-    let mut child_node: CudaSlice<u32> = s.alloc_zeros(slots as usize).map_err(alloc_err)?;
-    let mut table: CudaSlice<u32> = s
-        .clone_htod(&vec![u32::MAX; table_slots as usize])
-        .map_err(alloc_err)?;
-    let tables: CudaSlice<u8> = s.clone_htod(&padded(tables_host)).map_err(alloc_err)?;
+    /// Whether this session was built for the same plugin source as `domain`'s.
+    pub fn fits<D: PackedState, P: GpuPlugin<D>>(&self, domain: &D, plugin: &P) -> bool {
+        self.source == format!("{PRELUDE}{}\n{ENGINE}", plugin.source(domain))
+    }
 
-    // The start node: arena slot 0, on heap 0.
-    let start = domain.start();
-    let mut packed = vec![0u32; words];
-    domain.pack(&start, &mut packed);
-    s.memcpy_htod(&packed, &mut states.slice_mut(0..words))
-        .map_err(gpu_error)?;
-    s.memcpy_htod(&[NO_NODE], &mut parent.slice_mut(0..1))
-        .map_err(gpu_error)?;
-    // Any bound is fine for the start's key: it is popped first regardless.
-    let key0 = 0xFFFFu64 << 32;
-    s.memcpy_htod(&[key0], &mut heap_keys.slice_mut(0..1))
-        .map_err(gpu_error)?;
-    s.memcpy_htod(&[1u32], &mut heap_size.slice_mut(0..1))
-        .map_err(gpu_error)?;
-    let mut ctrl: CudaSlice<u64> = s
-        .clone_htod(&[u64::MAX, u64::MAX, 0, 1, 0, 0, 0, 0])
-        .map_err(gpu_error)?;
+    /// Solves `domain`'s instance on this session's buffers.
+    pub fn solve<D: PackedState, P: GpuPlugin<D>>(
+        &mut self,
+        domain: &D,
+        plugin: &P,
+        options: &SearchOptions,
+    ) -> Result<DomainOutcome<D>, Error> {
+        if !self.fits(domain, plugin) {
+            return Err(Error::Gpu("this GA* session was built for another board, goal or heuristic".into()));
+        }
+        let s = self.gpu.stream.clone();
+        let words = self.words;
+        let (heaps, heap_cap, slots, node_cap, table_mask) = (self.heaps, self.heap_cap, self.slots, self.node_cap, self.table_mask);
+        s.memset_zeros(&mut self.heap_size).map_err(gpu_error)?;
+        s.memset_zeros(&mut self.table).map_err(gpu_error)?;
 
-    let started = Instant::now();
-    let per = |n: u32| LaunchConfig::for_num_elems(n);
-    let stride = (heaps / max_succ.max(1)).max(1) | 1;
-    let table_mask = (table_slots - 1) as u32;
-    let mut iteration: u32 = 0;
-    let mut host_ctrl = [0u64; 8];
-    let mut next_report = 0.25;
-    let status = loop {
-        // SAFETY (all launches): every pointer argument is a live device
-        // allocation sized above for `heaps`, `slots` and `node_cap`, which the
-        // kernels bound-check against the same values.
+        // The start node: arena slot 0, on heap 0. Any key works for it: it is
+        // the only node, so it is popped first.
+        let mut packed = vec![0u32; words];
+        domain.pack(&domain.start(), &mut packed);
+        s.memcpy_htod(&packed, &mut self.states.slice_mut(0..words)).map_err(gpu_error)?;
+        s.memcpy_htod(&[NO_NODE], &mut self.parent.slice_mut(0..1)).map_err(gpu_error)?;
+        s.memcpy_htod(&[0u32], &mut self.g.slice_mut(0..1)).map_err(gpu_error)?;
+        s.memcpy_htod(&[0xFFFFu64 << 32], &mut self.heap_keys.slice_mut(0..1)).map_err(gpu_error)?;
+        s.memcpy_htod(&[1u32], &mut self.heap_size.slice_mut(0..1)).map_err(gpu_error)?;
+        s.memcpy_htod(&[u64::MAX, u64::MAX, 0, 1, 0, 0, 0, 0], &mut self.ctrl).map_err(gpu_error)?;
+
+        let started = Instant::now();
+        let per = |n: u32| LaunchConfig::for_num_elems(n);
+        let stride = (heaps / 4).max(1) | 1;
+        let [expand_k, dedup_k, push_k, trace_k] = &self.kernels;
+        let mut iteration: u32 = 0;
+        let mut host_ctrl = [0u64; 8];
+        let mut next_report = 0.25;
+        let status = loop {
+            // SAFETY (all launches): every pointer argument is a live device
+            // allocation sized in `new` for `heaps`, `slots` and `node_cap`,
+            // which the kernels bound-check against the same values.
+            unsafe {
+                let mut b = s.launch_builder(expand_k);
+                b.arg(&mut self.heap_keys).arg(&mut self.heap_size).arg(&heaps).arg(&heap_cap);
+                b.arg(&self.states).arg(&self.g);
+                b.arg(&mut self.child_states).arg(&mut self.child_g).arg(&mut self.child_h);
+                b.arg(&mut self.child_parent).arg(&mut self.child_move).arg(&mut self.child_node);
+                b.arg(&mut self.ctrl).arg(&self.tables);
+                b.launch(per(heaps)).map_err(gpu_error)?;
+
+                let mut b = s.launch_builder(dedup_k);
+                b.arg(&slots).arg(&mut self.table).arg(&table_mask);
+                b.arg(&mut self.states).arg(&mut self.g).arg(&mut self.parent).arg(&mut self.moves).arg(&node_cap);
+                b.arg(&self.child_states).arg(&self.child_g).arg(&self.child_parent).arg(&self.child_move);
+                b.arg(&mut self.child_node).arg(&mut self.ctrl);
+                b.launch(per(slots)).map_err(gpu_error)?;
+
+                let rotate = iteration % heaps;
+                let mut b = s.launch_builder(push_k);
+                b.arg(&mut self.heap_keys).arg(&mut self.heap_size).arg(&heaps).arg(&heap_cap);
+                b.arg(&self.child_g).arg(&self.child_h).arg(&self.child_node);
+                b.arg(&stride).arg(&rotate).arg(&mut self.ctrl);
+                b.launch(per(heaps)).map_err(gpu_error)?;
+            }
+            iteration = iteration.wrapping_add(1);
+            s.memcpy_dtoh(&self.ctrl, &mut host_ctrl).map_err(gpu_error)?;
+            let incumbent = host_ctrl[CTRL_INCUMBENT];
+            let incumbent_cost = incumbent >> 32;
+            if host_ctrl[CTRL_OVERFLOW] != 0 {
+                break Status::LimitReached(Limit::Memory);
+            }
+            if host_ctrl[CTRL_MIN_F] >= incumbent_cost {
+                if incumbent == u64::MAX {
+                    break Status::NoSolution;
+                }
+                let goal = (incumbent & 0xFFFF_FFFF) as u32;
+                let solution = self.trace(domain, plugin, trace_k, goal)?;
+                if u64::from(solution.cost) != incumbent_cost {
+                    return Err(Error::Gpu(format!("GPU reported cost {incumbent_cost}, its path costs {}", solution.cost)));
+                }
+                break Status::Solved(solution);
+            }
+            let seconds = started.elapsed().as_secs_f64();
+            let expanded = host_ctrl[CTRL_EXPANDED];
+            if options.limits.max_expanded.is_some_and(|m| expanded >= m) {
+                break Status::LimitReached(Limit::Expansions);
+            }
+            if options.limits.max_seconds.is_some_and(|m| seconds >= m) {
+                break Status::LimitReached(Limit::Time);
+            }
+            if seconds >= next_report {
+                next_report = seconds + 0.25;
+                if let Some(sink) = &options.progress {
+                    sink(&Progress {
+                        expanded,
+                        open: host_ctrl[CTRL_NODES],
+                        f: host_ctrl[CTRL_MIN_F] as Cost,
+                        seconds,
+                    });
+                }
+            }
+        };
+        let mut stats = SearchStats {
+            expanded: host_ctrl[CTRL_EXPANDED],
+            generated: host_ctrl[CTRL_NODES].saturating_sub(1),
+            peak_closed: host_ctrl[CTRL_NODES],
+            peak_bytes: self.bytes,
+            ..SearchStats::default()
+        };
+        stats.finish(started.elapsed().as_secs_f64());
+        Ok(Outcome { status, stats })
+    }
+
+    fn trace<D: PackedState, P: GpuPlugin<D>>(
+        &self,
+        domain: &D,
+        plugin: &P,
+        kernel: &CudaFunction,
+        goal: u32,
+    ) -> Result<Solution<D::State, D::Move>, Error> {
+        let s = &self.gpu.stream;
+        let words = self.words;
+        let max_len: u32 = 1 << 16;
+        let mut out: CudaSlice<u32> = s.alloc_zeros(1 + max_len as usize * (1 + words)).map_err(gpu_error)?;
+        // SAFETY: `out` holds `max_len` records, the bound the kernel writes within.
         unsafe {
-            let mut b = s.launch_builder(&expand_k);
-            b.arg(&mut heap_keys)
-                .arg(&mut heap_size)
-                .arg(&heaps)
-                .arg(&heap_cap);
-            b.arg(&states).arg(&g);
-            b.arg(&mut child_states)
-                .arg(&mut child_g)
-                .arg(&mut child_h)
-                .arg(&mut child_parent)
-                .arg(&mut child_move)
-                .arg(&mut child_node);
-            b.arg(&mut ctrl).arg(&tables);
-            b.launch(per(heaps)).map_err(gpu_error)?;
-
-            let mut b = s.launch_builder(&dedup_k);
-            b.arg(&slots).arg(&mut table).arg(&table_mask);
-            b.arg(&mut states)
-                .arg(&mut g)
-                .arg(&mut parent)
-                .arg(&mut moves)
-                .arg(&node_cap);
-            b.arg(&child_states)
-                .arg(&child_g)
-                .arg(&child_parent)
-                .arg(&child_move)
-                .arg(&mut child_node);
-            b.arg(&mut ctrl);
-            b.launch(per(slots)).map_err(gpu_error)?;
-
-            let rotate = iteration % heaps;
-            let mut b = s.launch_builder(&push_k);
-            b.arg(&mut heap_keys)
-                .arg(&mut heap_size)
-                .arg(&heaps)
-                .arg(&heap_cap);
-            b.arg(&child_g).arg(&child_h).arg(&child_node);
-            b.arg(&stride).arg(&rotate).arg(&mut ctrl);
-            b.launch(per(heaps)).map_err(gpu_error)?;
+            let mut b = s.launch_builder(kernel);
+            b.arg(&goal).arg(&self.parent).arg(&self.moves).arg(&self.states).arg(&mut out).arg(&max_len);
+            b.launch(LaunchConfig::for_num_elems(1)).map_err(gpu_error)?;
         }
-        iteration = iteration.wrapping_add(1);
-        s.memcpy_dtoh(&ctrl, &mut host_ctrl).map_err(gpu_error)?;
-        let incumbent = host_ctrl[CTRL_INCUMBENT];
-        let incumbent_cost = incumbent >> 32;
-        if host_ctrl[CTRL_OVERFLOW] != 0 {
-            break Status::LimitReached(Limit::Memory);
-        }
-        if host_ctrl[CTRL_MIN_F] >= incumbent_cost {
-            if incumbent == u64::MAX {
-                break Status::NoSolution;
-            }
-            let goal = (incumbent & 0xFFFF_FFFF) as u32;
-            let solution = trace::<D, P>(
-                domain, plugin, &gpu, &trace_k, goal, &parent, &moves, &states, words,
-            )?;
-            if u64::from(solution.cost) != incumbent_cost {
-                return Err(Error::Gpu(format!(
-                    "GPU reported cost {incumbent_cost}, its path costs {}",
-                    solution.cost
-                )));
-            }
-            break Status::Solved(solution);
-        }
-        let seconds = started.elapsed().as_secs_f64();
-        let expanded = host_ctrl[CTRL_EXPANDED];
-        if options.limits.max_expanded.is_some_and(|m| expanded >= m) {
-            break Status::LimitReached(Limit::Expansions);
-        }
-        if options.limits.max_seconds.is_some_and(|m| seconds >= m) {
-            break Status::LimitReached(Limit::Time);
-        }
-        if seconds >= next_report {
-            next_report = seconds + 0.25;
-            if let Some(sink) = &options.progress {
-                sink(&Progress {
-                    expanded,
-                    open: host_ctrl[CTRL_NODES],
-                    f: host_ctrl[CTRL_MIN_F] as Cost,
-                    seconds,
-                });
+        let host = s.clone_dtoh(&out).map_err(gpu_error)?;
+        let len = host[0] as usize;
+        let mut path_states = Vec::with_capacity(len);
+        let mut path_moves = Vec::with_capacity(len);
+        // Records run goal first; the start's move word is meaningless.
+        for i in (0..len).rev() {
+            let rec = &host[1 + i * (1 + words)..1 + (i + 1) * (1 + words)];
+            path_states.push(domain.unpack(&rec[1..]).map_err(|e| Error::Gpu(format!("GPU path holds an invalid state: {e}")))?);
+            if i + 1 < len {
+                path_moves.push(plugin.decode_move(domain, rec[0]).ok_or_else(|| Error::Gpu(format!("unknown move code {}", rec[0])))?);
             }
         }
-    };
-    let mut stats = SearchStats {
-        expanded: host_ctrl[CTRL_EXPANDED],
-        generated: host_ctrl[CTRL_NODES].saturating_sub(1),
-        peak_closed: host_ctrl[CTRL_NODES],
-        peak_bytes: u64::from(node_cap) * node_bytes
-            + u64::from(heaps) * u64::from(heap_cap) * 8
-            + fixed,
-        ..SearchStats::default()
-    };
-    stats.finish(started.elapsed().as_secs_f64());
-    Ok(Outcome { status, stats })
+        if path_states.first() != Some(&domain.start()) || !path_states.last().is_some_and(|s| domain.is_goal(s)) {
+            return Err(Error::Gpu("GPU path does not run from the start to a goal".into()));
+        }
+        let cost = replay_cost(domain, &path_states).map_err(|step| Error::Gpu(format!("GPU path step {step} is not a move")))?;
+        Ok(Solution {
+            cost,
+            states: path_states,
+            moves: path_moves,
+        })
+    }
 }
 
 /// Reads `#define MAX_SUCC n` from the plugin source.
@@ -253,69 +321,4 @@ fn max_successors(source: &str) -> Option<u32> {
 fn padded(mut bytes: Vec<u8>) -> Vec<u8> {
     bytes.resize(bytes.len().div_ceil(4).max(1) * 4, 0);
     bytes
-}
-
-#[allow(clippy::too_many_arguments)]
-fn trace<D: PackedState, P: GpuPlugin<D>>(
-    domain: &D,
-    plugin: &P,
-    gpu: &Gpu,
-    kernel: &cudarc::driver::CudaFunction,
-    goal: u32,
-    parent: &CudaSlice<u32>,
-    moves: &CudaSlice<u32>,
-    states: &CudaSlice<u32>,
-    words: usize,
-) -> Result<Solution<D::State, D::Move>, Error> {
-    let s = &gpu.stream;
-    let max_len: u32 = 1 << 16;
-    let mut out: CudaSlice<u32> = s
-        .alloc_zeros(1 + max_len as usize * (1 + words))
-        .map_err(gpu_error)?;
-    // SAFETY: `out` holds `max_len` records, the bound the kernel writes within.
-    unsafe {
-        let mut b = s.launch_builder(kernel);
-        b.arg(&goal)
-            .arg(parent)
-            .arg(moves)
-            .arg(states)
-            .arg(&mut out)
-            .arg(&max_len);
-        b.launch(LaunchConfig::for_num_elems(1))
-            .map_err(gpu_error)?;
-    }
-    let host = s.clone_dtoh(&out).map_err(gpu_error)?;
-    let len = host[0] as usize;
-    let mut path_states = Vec::with_capacity(len);
-    let mut path_moves = Vec::with_capacity(len);
-    // Records run goal first; the start's move word is meaningless.
-    for i in (0..len).rev() {
-        let rec = &host[1 + i * (1 + words)..1 + (i + 1) * (1 + words)];
-        path_states.push(
-            domain
-                .unpack(&rec[1..])
-                .map_err(|e| Error::Gpu(format!("GPU path holds an invalid state: {e}")))?,
-        );
-        if i + 1 < len {
-            path_moves.push(
-                plugin
-                    .decode_move(domain, rec[0])
-                    .ok_or_else(|| Error::Gpu(format!("unknown move code {}", rec[0])))?,
-            );
-        }
-    }
-    if path_states.first() != Some(&domain.start())
-        || !path_states.last().is_some_and(|s| domain.is_goal(s))
-    {
-        return Err(Error::Gpu(
-            "GPU path does not run from the start to a goal".into(),
-        ));
-    }
-    let cost = replay_cost(domain, &path_states)
-        .map_err(|step| Error::Gpu(format!("GPU path step {step} is not a move")))?;
-    Ok(Solution {
-        cost,
-        states: path_states,
-        moves: path_moves,
-    })
 }

@@ -3,7 +3,7 @@
 
 pub mod gastar;
 
-pub use gastar::{gastar, GastarConfig};
+pub use gastar::{gastar, GastarConfig, GastarSession};
 
 use crate::domain::{Cost, PackedState};
 
