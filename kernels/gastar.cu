@@ -68,7 +68,7 @@ __device__ __forceinline__ u64 heap_pop(u64* heap, u32* size) {
     return top;
 }
 
-extern "C" __global__ void ga_expand(
+extern "C" __global__ void __launch_bounds__(256) ga_expand(
     u64* heaps, u32* heap_size, u32 heap_count, u32 heap_cap,
     const u32* states, const u32* g,
     u32* child_states, u32* child_g, u32* child_h, u32* child_parent, u32* child_move, u32* child_node,
@@ -112,7 +112,7 @@ extern "C" __global__ void ga_expand(
     }
 }
 
-extern "C" __global__ void ga_dedup(
+extern "C" __global__ void __launch_bounds__(256) ga_dedup(
     u32 slots, u32* table, u32 table_mask,
     u32* states, u32* g, u32* parent, u32* moves, u32 node_cap,
     const u32* child_states, const u32* child_g, const u32* child_parent, const u32* child_move, u32* child_node,
@@ -146,7 +146,7 @@ extern "C" __global__ void ga_dedup(
     child_node[i] = node + 1;
 }
 
-extern "C" __global__ void ga_push(
+extern "C" __global__ void __launch_bounds__(256) ga_push(
     u64* heaps, u32* heap_size, u32 heap_count, u32 heap_cap,
     const u32* child_g, const u32* child_h, const u32* child_node,
     u32 stride, u32 rotate, u64* ctrl)

@@ -17,7 +17,7 @@ k1="14 13 15 7 11 12 9 5 6 0 2 1 4 8 10 3"
 t24="2 6 9 3 4 12 7 1 15 5 11 8 10 13 19 16 17 14 0 20 21 22 18 23 24"
 /usr/bin/time -f "7-8 PDB: %e s" "$bin" solve --quiet --max-expanded 1 tiles "$k1" --goal korf --heuristic 7-8 --reflect > /dev/null
 /usr/bin/time -f "6-6-6-6 PDB: %e s" "$bin" solve --quiet --max-expanded 1 tiles "$t24" --heuristic 6-6-6-6 --reflect > /dev/null
-"$bin" solve --quiet --max-expanded 1 tiles "$k1" --goal standard --heuristic 5-5-5 --reflect > /dev/null
+"$bin" solve --quiet --max-expanded 1 tiles "13 6 8 12 15 14 0 10 11 7 4 5 9 1 3 2" --heuristic 5-5-5 --reflect > /dev/null
 echo "== frontier --executor gpu"
 for cfg in "$@"; do
   name=$(basename "$cfg" .ron)

@@ -47,6 +47,8 @@ const CTRL_OVERFLOW: usize = 2;
 const CTRL_NODES: usize = 3;
 const CTRL_EXPANDED: usize = 4;
 const NO_NODE: u32 = u32::MAX;
+/// Threads per block of every engine launch (matches `__launch_bounds__` in gastar.cu).
+const BLOCK: u32 = 256;
 
 /// Runs GA* on the GPU. With an admissible heuristic the cost equals A*'s;
 /// the returned path is replayed on the CPU before it is reported. To solve
@@ -183,7 +185,13 @@ impl GastarSession {
         s.memcpy_htod(&[u64::MAX, u64::MAX, 0, 1, 0, 0, 0, 0], &mut self.ctrl).map_err(gpu_error)?;
 
         let started = Instant::now();
-        let per = |n: u32| LaunchConfig::for_num_elems(n);
+        // 256 threads a block: plugins keep whole states in registers, and
+        // larger blocks run out of registers on big boards.
+        let per = |n: u32| LaunchConfig {
+            grid_dim: (n.div_ceil(BLOCK), 1, 1),
+            block_dim: (BLOCK, 1, 1),
+            shared_mem_bytes: 0,
+        };
         let stride = (heaps / 4).max(1) | 1;
         let [expand_k, dedup_k, push_k, trace_k] = &self.kernels;
         let mut iteration: u32 = 0;
