@@ -98,9 +98,11 @@ impl GastarSession {
     /// uploads the plugin's tables. Running out of device memory is an error
     /// naming the sizes, never a crash.
     pub fn new<D: PackedState, P: GpuPlugin<D>>(domain: &D, plugin: &P, config: &GastarConfig) -> Result<GastarSession, Error> {
+        let opened = Instant::now();
         let gpu = Gpu::open(config.device)?;
         let source = format!("{PRELUDE}{}\n{ENGINE}", plugin.source(domain));
         let module = gpu.module(&source)?;
+        tracing::info!(seconds = opened.elapsed().as_secs_f64(), "GPU opened and kernels loaded");
         let kernel = |name: &str| module.load_function(name).map_err(gpu_error);
         let kernels = [kernel("ga_expand")?, kernel("ga_dedup")?, kernel("ga_push")?, kernel("ga_trace")?];
         let s = gpu.stream.clone();
@@ -123,13 +125,36 @@ impl GastarSession {
         }
         let oom = |e| Error::Gpu(format!("out of device memory ({free} bytes free): {e}"));
         let bytes = u64::from(node_cap) * node_bytes + u64::from(heaps) * u64::from(heap_cap) * 8 + fixed;
+        let started = Instant::now();
+        // SAFETY: the heap slots, the node arena and its fields are written
+        // before they are read (heap sizes and the hash table, which say what
+        // is valid, are zeroed per instance), so they need no zero-fill, which
+        // would cost tens of milliseconds per gigabyte set up.
+        let (heap_keys, states, g, parent, moves) = unsafe {
+            (
+                s.alloc::<u64>(heaps as usize * heap_cap as usize).map_err(oom)?,
+                s.alloc::<u32>(node_cap as usize * words).map_err(oom)?,
+                s.alloc::<u32>(node_cap as usize).map_err(oom)?,
+                s.alloc::<u32>(node_cap as usize).map_err(oom)?,
+                s.alloc::<u32>(node_cap as usize).map_err(oom)?,
+            )
+        };
+        tracing::info!(
+            gpu = %gpu.name,
+            heaps,
+            heap_cap,
+            node_cap,
+            gigabytes = bytes as f64 / 1e9,
+            seconds = started.elapsed().as_secs_f64(),
+            "GA* session allocated"
+        );
         Ok(GastarSession {
-            heap_keys: s.alloc_zeros(heaps as usize * heap_cap as usize).map_err(oom)?,
+            heap_keys,
             heap_size: s.alloc_zeros(heaps as usize).map_err(oom)?,
-            states: s.alloc_zeros(node_cap as usize * words).map_err(oom)?,
-            g: s.alloc_zeros(node_cap as usize).map_err(oom)?,
-            parent: s.alloc_zeros(node_cap as usize).map_err(oom)?,
-            moves: s.alloc_zeros(node_cap as usize).map_err(oom)?,
+            states,
+            g,
+            parent,
+            moves,
             child_states: s.alloc_zeros(slots as usize * words).map_err(oom)?,
             child_g: s.alloc_zeros(slots as usize).map_err(oom)?,
             child_h: s.alloc_zeros(slots as usize).map_err(oom)?,
