@@ -1,6 +1,6 @@
 //! The GPU runtime: device discovery that never panics, and CUDA sources
-//! compiled at run time by NVRTC for the device's architecture, cached on
-//! disk by a hash of source and architecture.
+//! compiled at run time by NVRTC to a CUBIN for the device's architecture,
+//! cached on disk by a hash of source and architecture.
 //!
 //! cudarc loads libcuda and libnvrtc dynamically and panics if a symbol is
 //! missing, so every entry point first checks that the libraries exist and
@@ -68,42 +68,104 @@ impl Gpu {
         self.ctx.mem_get_info().map_err(gpu_error)
     }
 
-    /// Compiles `source` for this device (or loads the cached PTX) and loads it.
+    /// Compiles `source` to a CUBIN for this device's architecture (or loads
+    /// the cached one) and loads it. Falls back to PTX, which the driver
+    /// compiles at load time, where NVRTC cannot emit a CUBIN.
     pub fn module(&self, source: &str) -> Result<Arc<CudaModule>, Error> {
-        let arch = format!("compute_{}{}", self.capability.0, self.capability.1);
-        let key = foldhash::fast::FixedState::with_seed(0x6B65_726E_656C).hash_one((source, &arch));
-        let path = cache_dir().join(format!("{key:016x}-{arch}.ptx"));
-        let ptx = match std::fs::read_to_string(&path) {
-            Ok(text) => Ptx::from_src(text),
-            Err(_) => {
-                let compiled = compile(source, &arch)?;
-                // A cache that cannot be written only costs a recompile next time.
-                if std::fs::create_dir_all(cache_dir()).is_ok() {
-                    let tmp = path.with_extension(format!("{}.tmp", std::process::id()));
-                    if std::fs::write(&tmp, compiled.to_src()).is_ok() {
-                        let _ = std::fs::rename(&tmp, &path);
-                    }
+        let (major, minor) = self.capability;
+        let key = foldhash::fast::FixedState::with_seed(0x6B65_726E_656C)
+            .hash_one((source, major, minor));
+        let path = cache_dir().join(format!("{key:016x}-sm_{major}{minor}.cubin"));
+        let image = match std::fs::read(&path) {
+            Ok(bytes) if !bytes.is_empty() => Ptx::from_binary(bytes),
+            _ => match compile_cubin(source, &format!("sm_{major}{minor}"))? {
+                Some(cubin) => {
+                    store(&path, &cubin);
+                    Ptx::from_binary(cubin)
                 }
-                compiled
-            }
+                None => compile_ptx(source, &format!("compute_{major}{minor}"))?,
+            },
         };
-        self.ctx.load_module(ptx).map_err(gpu_error)
+        self.ctx.load_module(image).map_err(gpu_error)
     }
 }
 
-fn compile(source: &str, arch: &str) -> Result<Ptx, Error> {
+/// Writes a cache file through a temporary name; a cache that cannot be
+/// written only costs a recompile next time.
+fn store(path: &std::path::Path, bytes: &[u8]) {
+    if let Some(dir) = path.parent() {
+        if std::fs::create_dir_all(dir).is_ok() {
+            let tmp = path.with_extension(format!("{}.tmp", std::process::id()));
+            if std::fs::write(&tmp, bytes).is_ok() {
+                let _ = std::fs::rename(&tmp, path);
+            }
+        }
+    }
+}
+
+fn nvrtc_present() -> bool {
     // SAFETY: only tries to dlopen the library; no symbol is called.
-    let present =
-        catch_unwind(|| unsafe { cudarc::nvrtc::sys::is_culib_present() }).unwrap_or(false);
-    if !present {
+    catch_unwind(|| unsafe { cudarc::nvrtc::sys::is_culib_present() }).unwrap_or(false)
+}
+
+fn options(arch: &str) -> Vec<String> {
+    vec![
+        format!("--gpu-architecture={arch}"),
+        "-default-device".into(),
+        "--std=c++17".into(),
+    ]
+}
+
+/// Compiles to a CUBIN; `Ok(None)` when this NVRTC cannot hand one out.
+fn compile_cubin(source: &str, arch: &str) -> Result<Option<Vec<u8>>, Error> {
+    use cudarc::nvrtc::{result, sys};
+    if !nvrtc_present() {
+        return Err(no_gpu("NVRTC (libnvrtc) is not installed"));
+    }
+    let src = std::ffi::CString::new(source)
+        .map_err(|_| Error::Gpu("kernel source holds a NUL byte".into()))?;
+    let compiled = catch_unwind(AssertUnwindSafe(|| -> Result<Option<Vec<u8>>, Error> {
+        let prog = result::create_program(&src, Some(c"frontier.cu")).map_err(gpu_error)?;
+        // SAFETY: `prog` is a live program until destroyed below; the CUBIN
+        // buffer has the size NVRTC reported.
+        let out = unsafe {
+            match result::compile_program(prog, &options(arch)) {
+                Err(_) => {
+                    let log = result::get_program_log(prog).unwrap_or_default();
+                    let text: String = log
+                        .iter()
+                        .take_while(|&&c| c != 0)
+                        .map(|&c| c as u8 as char)
+                        .collect();
+                    Err(Error::Gpu(format!("kernel does not compile: {text}")))
+                }
+                Ok(()) => {
+                    let mut size = 0usize;
+                    if sys::nvrtcGetCUBINSize(prog, &mut size) != sys::nvrtcResult::NVRTC_SUCCESS
+                        || size == 0
+                    {
+                        Ok(None)
+                    } else {
+                        let mut cubin = vec![0u8; size];
+                        let got = sys::nvrtcGetCUBIN(prog, cubin.as_mut_ptr().cast());
+                        Ok((got == sys::nvrtcResult::NVRTC_SUCCESS).then_some(cubin))
+                    }
+                }
+            }
+        };
+        // SAFETY: `prog` came from create_program and is destroyed once.
+        let _ = unsafe { result::destroy_program(prog) };
+        out
+    }));
+    compiled.unwrap_or_else(|_| Err(no_gpu("NVRTC failed to load")))
+}
+
+fn compile_ptx(source: &str, arch: &str) -> Result<Ptx, Error> {
+    if !nvrtc_present() {
         return Err(no_gpu("NVRTC (libnvrtc) is not installed"));
     }
     let options = CompileOptions {
-        options: vec![
-            format!("--gpu-architecture={arch}"),
-            "-default-device".into(),
-            "--std=c++17".into(),
-        ],
+        options: options(arch),
         name: Some("frontier.cu".into()),
         ..CompileOptions::default()
     };

@@ -191,12 +191,20 @@ fn finish(
     outcome: frontier_core::DomainOutcome<Tiles>,
 ) -> Result<InstanceReport, CliError> {
     if let Some(solution) = outcome.solution() {
-        check_solution(puzzle, &solution.moves, solution.cost).map_err(|message| CliError::Instance {
-            id: instance.id.clone(),
-            message,
+        check_solution(puzzle, &solution.moves, solution.cost).map_err(|message| {
+            CliError::Instance {
+                id: instance.id.clone(),
+                message,
+            }
         })?;
     }
-    Ok(report::<Tiles>(TilesCli::NAME, instance, executor, outcome, |d| d.letter().to_string()))
+    Ok(report::<Tiles>(
+        TilesCli::NAME,
+        instance,
+        executor,
+        outcome,
+        |d| d.letter().to_string(),
+    ))
 }
 
 /// Replays a solution: every move legal, the goal reached, one move per unit of cost.

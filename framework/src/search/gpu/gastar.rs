@@ -97,34 +97,52 @@ impl GastarSession {
     /// Compiles the plugin, sizes every buffer from free device memory and
     /// uploads the plugin's tables. Running out of device memory is an error
     /// naming the sizes, never a crash.
-    pub fn new<D: PackedState, P: GpuPlugin<D>>(domain: &D, plugin: &P, config: &GastarConfig) -> Result<GastarSession, Error> {
+    pub fn new<D: PackedState, P: GpuPlugin<D>>(
+        domain: &D,
+        plugin: &P,
+        config: &GastarConfig,
+    ) -> Result<GastarSession, Error> {
         let opened = Instant::now();
         let gpu = Gpu::open(config.device)?;
         let source = format!("{PRELUDE}{}\n{ENGINE}", plugin.source(domain));
         let module = gpu.module(&source)?;
-        tracing::info!(seconds = opened.elapsed().as_secs_f64(), "GPU opened and kernels loaded");
+        tracing::info!(
+            seconds = opened.elapsed().as_secs_f64(),
+            "GPU opened and kernels loaded"
+        );
         let kernel = |name: &str| module.load_function(name).map_err(gpu_error);
-        let kernels = [kernel("ga_expand")?, kernel("ga_dedup")?, kernel("ga_push")?, kernel("ga_trace")?];
+        let kernels = [
+            kernel("ga_expand")?,
+            kernel("ga_dedup")?,
+            kernel("ga_push")?,
+            kernel("ga_trace")?,
+        ];
         let s = gpu.stream.clone();
 
         let words = domain.packed_words();
-        let max_succ = max_successors(&source).ok_or_else(|| Error::Gpu("plugin defines no MAX_SUCC".into()))?;
+        let max_succ = max_successors(&source)
+            .ok_or_else(|| Error::Gpu("plugin defines no MAX_SUCC".into()))?;
         let heaps = config.heaps.max(32);
         let slots = heaps * max_succ;
         let (free, _) = gpu.memory()?;
         let table_slots = 1u64 << config.table_log2.clamp(10, 31);
         let tables_host = padded(plugin.tables(domain));
-        let fixed = table_slots * 4 + u64::from(slots) * (4 * words as u64 + 20) + tables_host.len() as u64;
-        let budget = ((free as f64 * config.memory_fraction.clamp(0.01, 0.95)) as u64).saturating_sub(fixed);
+        let fixed =
+            table_slots * 4 + u64::from(slots) * (4 * words as u64 + 20) + tables_host.len() as u64;
+        let budget =
+            ((free as f64 * config.memory_fraction.clamp(0.01, 0.95)) as u64).saturating_sub(fixed);
         // A third of the budget for heaps (8-byte keys), the rest for nodes.
         let heap_cap = ((budget / 3) / (u64::from(heaps) * 8)).clamp(16, 1 << 20) as u32;
         let node_bytes = 4 * words as u64 + 12;
         let node_cap = ((budget - budget / 3) / node_bytes).min(u64::from(u32::MAX - 1)) as u32;
         if node_cap < 1024 {
-            return Err(Error::Gpu(format!("only {free} bytes of device memory free")));
+            return Err(Error::Gpu(format!(
+                "only {free} bytes of device memory free"
+            )));
         }
         let oom = |e| Error::Gpu(format!("out of device memory ({free} bytes free): {e}"));
-        let bytes = u64::from(node_cap) * node_bytes + u64::from(heaps) * u64::from(heap_cap) * 8 + fixed;
+        let bytes =
+            u64::from(node_cap) * node_bytes + u64::from(heaps) * u64::from(heap_cap) * 8 + fixed;
         let started = Instant::now();
         // SAFETY: the heap slots, the node arena and its fields are written
         // before they are read (heap sizes and the hash table, which say what
@@ -132,7 +150,8 @@ impl GastarSession {
         // would cost tens of milliseconds per gigabyte set up.
         let (heap_keys, states, g, parent, moves) = unsafe {
             (
-                s.alloc::<u64>(heaps as usize * heap_cap as usize).map_err(oom)?,
+                s.alloc::<u64>(heaps as usize * heap_cap as usize)
+                    .map_err(oom)?,
                 s.alloc::<u32>(node_cap as usize * words).map_err(oom)?,
                 s.alloc::<u32>(node_cap as usize).map_err(oom)?,
                 s.alloc::<u32>(node_cap as usize).map_err(oom)?,
@@ -190,11 +209,19 @@ impl GastarSession {
         options: &SearchOptions,
     ) -> Result<DomainOutcome<D>, Error> {
         if !self.fits(domain, plugin) {
-            return Err(Error::Gpu("this GA* session was built for another board, goal or heuristic".into()));
+            return Err(Error::Gpu(
+                "this GA* session was built for another board, goal or heuristic".into(),
+            ));
         }
         let s = self.gpu.stream.clone();
         let words = self.words;
-        let (heaps, heap_cap, slots, node_cap, table_mask) = (self.heaps, self.heap_cap, self.slots, self.node_cap, self.table_mask);
+        let (heaps, heap_cap, slots, node_cap, table_mask) = (
+            self.heaps,
+            self.heap_cap,
+            self.slots,
+            self.node_cap,
+            self.table_mask,
+        );
         s.memset_zeros(&mut self.heap_size).map_err(gpu_error)?;
         s.memset_zeros(&mut self.table).map_err(gpu_error)?;
 
@@ -202,12 +229,18 @@ impl GastarSession {
         // the only node, so it is popped first.
         let mut packed = vec![0u32; words];
         domain.pack(&domain.start(), &mut packed);
-        s.memcpy_htod(&packed, &mut self.states.slice_mut(0..words)).map_err(gpu_error)?;
-        s.memcpy_htod(&[NO_NODE], &mut self.parent.slice_mut(0..1)).map_err(gpu_error)?;
-        s.memcpy_htod(&[0u32], &mut self.g.slice_mut(0..1)).map_err(gpu_error)?;
-        s.memcpy_htod(&[0xFFFFu64 << 32], &mut self.heap_keys.slice_mut(0..1)).map_err(gpu_error)?;
-        s.memcpy_htod(&[1u32], &mut self.heap_size.slice_mut(0..1)).map_err(gpu_error)?;
-        s.memcpy_htod(&[u64::MAX, u64::MAX, 0, 1, 0, 0, 0, 0], &mut self.ctrl).map_err(gpu_error)?;
+        s.memcpy_htod(&packed, &mut self.states.slice_mut(0..words))
+            .map_err(gpu_error)?;
+        s.memcpy_htod(&[NO_NODE], &mut self.parent.slice_mut(0..1))
+            .map_err(gpu_error)?;
+        s.memcpy_htod(&[0u32], &mut self.g.slice_mut(0..1))
+            .map_err(gpu_error)?;
+        s.memcpy_htod(&[0xFFFFu64 << 32], &mut self.heap_keys.slice_mut(0..1))
+            .map_err(gpu_error)?;
+        s.memcpy_htod(&[1u32], &mut self.heap_size.slice_mut(0..1))
+            .map_err(gpu_error)?;
+        s.memcpy_htod(&[u64::MAX, u64::MAX, 0, 1, 0, 0, 0, 0], &mut self.ctrl)
+            .map_err(gpu_error)?;
 
         let started = Instant::now();
         // 256 threads a block: plugins keep whole states in registers, and
@@ -228,29 +261,49 @@ impl GastarSession {
             // which the kernels bound-check against the same values.
             unsafe {
                 let mut b = s.launch_builder(expand_k);
-                b.arg(&mut self.heap_keys).arg(&mut self.heap_size).arg(&heaps).arg(&heap_cap);
+                b.arg(&mut self.heap_keys)
+                    .arg(&mut self.heap_size)
+                    .arg(&heaps)
+                    .arg(&heap_cap);
                 b.arg(&self.states).arg(&self.g);
-                b.arg(&mut self.child_states).arg(&mut self.child_g).arg(&mut self.child_h);
-                b.arg(&mut self.child_parent).arg(&mut self.child_move).arg(&mut self.child_node);
+                b.arg(&mut self.child_states)
+                    .arg(&mut self.child_g)
+                    .arg(&mut self.child_h);
+                b.arg(&mut self.child_parent)
+                    .arg(&mut self.child_move)
+                    .arg(&mut self.child_node);
                 b.arg(&mut self.ctrl).arg(&self.tables);
                 b.launch(per(heaps)).map_err(gpu_error)?;
 
                 let mut b = s.launch_builder(dedup_k);
                 b.arg(&slots).arg(&mut self.table).arg(&table_mask);
-                b.arg(&mut self.states).arg(&mut self.g).arg(&mut self.parent).arg(&mut self.moves).arg(&node_cap);
-                b.arg(&self.child_states).arg(&self.child_g).arg(&self.child_parent).arg(&self.child_move);
+                b.arg(&mut self.states)
+                    .arg(&mut self.g)
+                    .arg(&mut self.parent)
+                    .arg(&mut self.moves)
+                    .arg(&node_cap);
+                b.arg(&self.child_states)
+                    .arg(&self.child_g)
+                    .arg(&self.child_parent)
+                    .arg(&self.child_move);
                 b.arg(&mut self.child_node).arg(&mut self.ctrl);
                 b.launch(per(slots)).map_err(gpu_error)?;
 
                 let rotate = iteration % heaps;
                 let mut b = s.launch_builder(push_k);
-                b.arg(&mut self.heap_keys).arg(&mut self.heap_size).arg(&heaps).arg(&heap_cap);
-                b.arg(&self.child_g).arg(&self.child_h).arg(&self.child_node);
+                b.arg(&mut self.heap_keys)
+                    .arg(&mut self.heap_size)
+                    .arg(&heaps)
+                    .arg(&heap_cap);
+                b.arg(&self.child_g)
+                    .arg(&self.child_h)
+                    .arg(&self.child_node);
                 b.arg(&stride).arg(&rotate).arg(&mut self.ctrl);
                 b.launch(per(heaps)).map_err(gpu_error)?;
             }
             iteration = iteration.wrapping_add(1);
-            s.memcpy_dtoh(&self.ctrl, &mut host_ctrl).map_err(gpu_error)?;
+            s.memcpy_dtoh(&self.ctrl, &mut host_ctrl)
+                .map_err(gpu_error)?;
             let incumbent = host_ctrl[CTRL_INCUMBENT];
             let incumbent_cost = incumbent >> 32;
             if host_ctrl[CTRL_OVERFLOW] != 0 {
@@ -263,7 +316,10 @@ impl GastarSession {
                 let goal = (incumbent & 0xFFFF_FFFF) as u32;
                 let solution = self.trace(domain, plugin, trace_k, goal)?;
                 if u64::from(solution.cost) != incumbent_cost {
-                    return Err(Error::Gpu(format!("GPU reported cost {incumbent_cost}, its path costs {}", solution.cost)));
+                    return Err(Error::Gpu(format!(
+                        "GPU reported cost {incumbent_cost}, its path costs {}",
+                        solution.cost
+                    )));
                 }
                 break Status::Solved(solution);
             }
@@ -308,12 +364,20 @@ impl GastarSession {
         let s = &self.gpu.stream;
         let words = self.words;
         let max_len: u32 = 1 << 16;
-        let mut out: CudaSlice<u32> = s.alloc_zeros(1 + max_len as usize * (1 + words)).map_err(gpu_error)?;
+        let mut out: CudaSlice<u32> = s
+            .alloc_zeros(1 + max_len as usize * (1 + words))
+            .map_err(gpu_error)?;
         // SAFETY: `out` holds `max_len` records, the bound the kernel writes within.
         unsafe {
             let mut b = s.launch_builder(kernel);
-            b.arg(&goal).arg(&self.parent).arg(&self.moves).arg(&self.states).arg(&mut out).arg(&max_len);
-            b.launch(LaunchConfig::for_num_elems(1)).map_err(gpu_error)?;
+            b.arg(&goal)
+                .arg(&self.parent)
+                .arg(&self.moves)
+                .arg(&self.states)
+                .arg(&mut out)
+                .arg(&max_len);
+            b.launch(LaunchConfig::for_num_elems(1))
+                .map_err(gpu_error)?;
         }
         let host = s.clone_dtoh(&out).map_err(gpu_error)?;
         let len = host[0] as usize;
@@ -322,15 +386,28 @@ impl GastarSession {
         // Records run goal first; the start's move word is meaningless.
         for i in (0..len).rev() {
             let rec = &host[1 + i * (1 + words)..1 + (i + 1) * (1 + words)];
-            path_states.push(domain.unpack(&rec[1..]).map_err(|e| Error::Gpu(format!("GPU path holds an invalid state: {e}")))?);
+            path_states.push(
+                domain
+                    .unpack(&rec[1..])
+                    .map_err(|e| Error::Gpu(format!("GPU path holds an invalid state: {e}")))?,
+            );
             if i + 1 < len {
-                path_moves.push(plugin.decode_move(domain, rec[0]).ok_or_else(|| Error::Gpu(format!("unknown move code {}", rec[0])))?);
+                path_moves.push(
+                    plugin
+                        .decode_move(domain, rec[0])
+                        .ok_or_else(|| Error::Gpu(format!("unknown move code {}", rec[0])))?,
+                );
             }
         }
-        if path_states.first() != Some(&domain.start()) || !path_states.last().is_some_and(|s| domain.is_goal(s)) {
-            return Err(Error::Gpu("GPU path does not run from the start to a goal".into()));
+        if path_states.first() != Some(&domain.start())
+            || !path_states.last().is_some_and(|s| domain.is_goal(s))
+        {
+            return Err(Error::Gpu(
+                "GPU path does not run from the start to a goal".into(),
+            ));
         }
-        let cost = replay_cost(domain, &path_states).map_err(|step| Error::Gpu(format!("GPU path step {step} is not a move")))?;
+        let cost = replay_cost(domain, &path_states)
+            .map_err(|step| Error::Gpu(format!("GPU path step {step} is not a move")))?;
         Ok(Solution {
             cost,
             states: path_states,
