@@ -11,7 +11,7 @@ mkdir -p "$out"
 nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv,noheader
 echo "== GPU tests (CPU = GPU on random 8-puzzles and Korf instances)"
 FRONTIER_REQUIRE_GPU=1 "$tests" gpu_ --test-threads 1 2>&1 | tail -15
-status=$?
+status=${PIPESTATUS[0]}
 echo "== pattern databases (built once, not timed below)"
 k1="14 13 15 7 11 12 9 5 6 0 2 1 4 8 10 3"
 t24="2 6 9 3 4 12 7 1 15 5 11 8 10 13 19 16 17 14 0 20 21 22 18 23 24"

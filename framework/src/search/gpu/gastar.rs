@@ -49,6 +49,8 @@ const CTRL_EXPANDED: usize = 4;
 const NO_NODE: u32 = u32::MAX;
 /// Threads per block of every engine launch (matches `__launch_bounds__` in gastar.cu).
 const BLOCK: u32 = 256;
+/// Longest solution path the session can read back.
+const MAX_PATH: u32 = 1 << 16;
 
 /// Runs GA* on the GPU. With an admissible heuristic the cost equals A*'s;
 /// the returned path is replayed on the CPU before it is reported. To solve
@@ -91,6 +93,8 @@ pub struct GastarSession {
     table: CudaSlice<u32>,
     tables: CudaSlice<u8>,
     ctrl: CudaSlice<u64>,
+    /// Where `ga_trace` writes the solution path.
+    path: CudaSlice<u32>,
 }
 
 impl GastarSession {
@@ -183,6 +187,9 @@ impl GastarSession {
             table: s.alloc_zeros(table_slots as usize).map_err(oom)?,
             tables: s.clone_htod(&tables_host).map_err(oom)?,
             ctrl: s.alloc_zeros(8).map_err(oom)?,
+            path: s
+                .alloc_zeros(1 + MAX_PATH as usize * (1 + words))
+                .map_err(oom)?,
             gpu,
             source,
             kernels,
@@ -251,7 +258,8 @@ impl GastarSession {
             shared_mem_bytes: 0,
         };
         let stride = (heaps / 4).max(1) | 1;
-        let [expand_k, dedup_k, push_k, trace_k] = &self.kernels;
+        // Cloned (they are handles) so the launches below can borrow self mutably.
+        let [expand_k, dedup_k, push_k, trace_k] = self.kernels.clone();
         let mut iteration: u32 = 0;
         let mut host_ctrl = [0u64; 8];
         let mut next_report = 0.25;
@@ -260,7 +268,7 @@ impl GastarSession {
             // allocation sized in `new` for `heaps`, `slots` and `node_cap`,
             // which the kernels bound-check against the same values.
             unsafe {
-                let mut b = s.launch_builder(expand_k);
+                let mut b = s.launch_builder(&expand_k);
                 b.arg(&mut self.heap_keys)
                     .arg(&mut self.heap_size)
                     .arg(&heaps)
@@ -275,7 +283,7 @@ impl GastarSession {
                 b.arg(&mut self.ctrl).arg(&self.tables);
                 b.launch(per(heaps)).map_err(gpu_error)?;
 
-                let mut b = s.launch_builder(dedup_k);
+                let mut b = s.launch_builder(&dedup_k);
                 b.arg(&slots).arg(&mut self.table).arg(&table_mask);
                 b.arg(&mut self.states)
                     .arg(&mut self.g)
@@ -290,7 +298,7 @@ impl GastarSession {
                 b.launch(per(slots)).map_err(gpu_error)?;
 
                 let rotate = iteration % heaps;
-                let mut b = s.launch_builder(push_k);
+                let mut b = s.launch_builder(&push_k);
                 b.arg(&mut self.heap_keys)
                     .arg(&mut self.heap_size)
                     .arg(&heaps)
@@ -314,7 +322,7 @@ impl GastarSession {
                     break Status::NoSolution;
                 }
                 let goal = (incumbent & 0xFFFF_FFFF) as u32;
-                let solution = self.trace(domain, plugin, trace_k, goal)?;
+                let solution = self.trace(domain, plugin, &trace_k, goal)?;
                 if u64::from(solution.cost) != incumbent_cost {
                     return Err(Error::Gpu(format!(
                         "GPU reported cost {incumbent_cost}, its path costs {}",
@@ -355,7 +363,7 @@ impl GastarSession {
     }
 
     fn trace<D: PackedState, P: GpuPlugin<D>>(
-        &self,
+        &mut self,
         domain: &D,
         plugin: &P,
         kernel: &CudaFunction,
