@@ -369,26 +369,27 @@ impl GastarSession {
         kernel: &CudaFunction,
         goal: u32,
     ) -> Result<Solution<D::State, D::Move>, Error> {
-        let s = &self.gpu.stream;
         let words = self.words;
-        let max_len: u32 = 1 << 16;
-        let mut out: CudaSlice<u32> = s
-            .alloc_zeros(1 + max_len as usize * (1 + words))
-            .map_err(gpu_error)?;
-        // SAFETY: `out` holds `max_len` records, the bound the kernel writes within.
+        let s = self.gpu.stream.clone();
+        let max_len = MAX_PATH;
+        // SAFETY: `path` holds `MAX_PATH` records, the bound the kernel writes within.
         unsafe {
             let mut b = s.launch_builder(kernel);
             b.arg(&goal)
                 .arg(&self.parent)
                 .arg(&self.moves)
-                .arg(&self.states)
-                .arg(&mut out)
-                .arg(&max_len);
+                .arg(&self.states);
+            b.arg(&mut self.path).arg(&max_len);
             b.launch(LaunchConfig::for_num_elems(1))
                 .map_err(gpu_error)?;
         }
-        let host = s.clone_dtoh(&out).map_err(gpu_error)?;
-        let len = host[0] as usize;
+        let mut head = [0u32; 1];
+        s.memcpy_dtoh(&self.path.slice(0..1), &mut head)
+            .map_err(gpu_error)?;
+        let len = (head[0] as usize).min(MAX_PATH as usize);
+        let mut host = vec![0u32; 1 + len * (1 + words)];
+        s.memcpy_dtoh(&self.path.slice(0..host.len()), &mut host)
+            .map_err(gpu_error)?;
         let mut path_states = Vec::with_capacity(len);
         let mut path_moves = Vec::with_capacity(len);
         // Records run goal first; the start's move word is meaningless.
