@@ -106,11 +106,15 @@ impl GpuPlugin<Tiles> for TilesHeuristic {
     fn tables(&self, _: &Tiles) -> Vec<u8> {
         match self {
             TilesHeuristic::Manhattan(_) => Vec::new(),
-            TilesHeuristic::Pdb(p) => p
-                .dbs()
-                .iter()
-                .flat_map(|db| db.table().iter().copied())
-                .collect(),
+            TilesHeuristic::Pdb(p) => {
+                // Bulk copies: the 7-8 tables are 576 MB.
+                let total = p.dbs().iter().map(|db| db.table().len()).sum::<usize>();
+                let mut bytes = Vec::with_capacity(total + 4);
+                for db in p.dbs() {
+                    bytes.extend_from_slice(db.table());
+                }
+                bytes
+            }
         }
     }
 
