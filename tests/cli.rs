@@ -214,3 +214,18 @@ fn results_are_written_to_the_output_file_as_csv() {
         "{text}"
     );
 }
+
+#[test]
+fn the_gpu_executor_says_in_one_line_when_there_is_no_gpu() {
+    let out = frontier(&["solve", "--executor", "gpu", "tiles", "1 2 3 4 5 6 0 7 8"]);
+    if frontier_core::gpu::driver_present() {
+        eprintln!("a CUDA driver is present: checking the GPU result instead");
+        assert!(out.status.success(), "{}", stderr(&out));
+        assert!(stdout(&out).contains("optimal"));
+    } else {
+        assert!(!out.status.success());
+        let err = stderr(&out);
+        assert_eq!(err.lines().count(), 1, "{err}");
+        assert!(err.starts_with("error: no GPU:"), "{err}");
+    }
+}

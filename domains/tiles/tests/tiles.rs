@@ -545,3 +545,25 @@ fn gpu_gastar_matches_published_optima_with_pattern_databases() {
         }
     }
 }
+
+#[test]
+fn gpu_running_out_of_device_memory_is_an_outcome() {
+    if !gpu_or_skip("gpu_running_out_of_device_memory_is_an_outcome") {
+        return;
+    }
+    use frontier_core::search::gpu::{gastar, GastarConfig};
+    use frontier_core::{Limit, Status};
+    let board = Board::new(4, 4).unwrap();
+    let h = TilesHeuristic::Manhattan(Manhattan::new(&board, Goal::Korf));
+    // Korf #88 with Manhattan needs far more nodes than a few megabytes hold.
+    let (_, korf, _, _) = korf100().into_iter().find(|i| i.0 == "88").unwrap();
+    let puzzle = Tiles::parse(&korf, Goal::Korf).unwrap();
+    let tiny = GastarConfig {
+        heaps: 1024,
+        table_log2: 16,
+        memory_fraction: 0.0002,
+        ..GastarConfig::default()
+    };
+    let outcome = gastar(&puzzle, &h, &tiny, &SearchOptions::default()).expect("the session fits");
+    assert_eq!(outcome.status, Status::LimitReached(Limit::Memory));
+}
