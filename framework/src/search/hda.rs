@@ -366,6 +366,7 @@ impl<D: Domain, H: Heuristic<D>, P: Partitioner<D>> Worker<'_, D, H, P> {
                 }
                 None => {
                     self.shared.min_f[self.id].store(Cost::MAX, Relaxed);
+                    self.published_f = Cost::MAX;
                     self.flush_all();
                     idle_since.get_or_insert_with(Instant::now);
                     self.shared.idle[self.id].store(true, SeqCst);
