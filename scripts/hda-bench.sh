@@ -18,11 +18,12 @@ done
 echo "== summary (speedup = HDA* expansions/s over A* expansions/s on one thread)"
 python3 - "$out"/*.jsonl <<'PY'
 import json, sys
-rows = [json.loads(l) for f in sys.argv[1:] for l in open(f) if l.strip()]
-base = {r["instance"]: r["stats"]["expansions_per_second"] for r in rows if r["executor"] == "astar"}
+# The A* baseline is per file: the same instance may appear with other heuristics elsewhere.
+rows = [dict(json.loads(l), file=f) for f in sys.argv[1:] for l in open(f) if l.strip()]
+base = {(r["file"], r["instance"]): r["stats"]["expansions_per_second"] for r in rows if r["executor"] == "astar"}
 print(f'{"instance":10} {"executor":16} {"cost":>4} {"expanded":>10} {"sec":>8} {"Mexp/s":>7} {"speedup":>7} {"SO":>6} {"CO":>6} {"TO":>6}')
 for r in rows:
-    s = r["stats"]; b = base.get(r["instance"])
+    s = r["stats"]; b = base.get((r["file"], r["instance"]))
     f = lambda k: f'{s[k]:.3f}' if s.get(k) is not None else '-'
     sp = f'{s["expansions_per_second"] / b:.2f}' if b else '-'
     print(f'{r["instance"]:10} {r["executor"]:16} {str(r["cost"]):>4} {s["expanded"]:>10} {s["seconds"]:>8.3f} {s["expansions_per_second"]/1e6:>7.2f} {sp:>7} {f("search_overhead"):>6} {f("communication_overhead"):>6} {f("termination_overhead"):>6}')
