@@ -33,8 +33,9 @@ pub trait CliDomain: clap::Args + DeserializeOwned + Sync {
     /// dictionaries), built once by [`CliDomain::prepare`].
     type Prepared: Sync;
 
-    /// Builds or loads shared tables.
-    fn prepare(&self) -> Result<Self::Prepared, CliError>;
+    /// Builds or loads shared tables; `executors` are the ones that will
+    /// run, so a domain can start slow set-up (a GPU) early.
+    fn prepare(&self, executors: &[ExecutorConfig]) -> Result<Self::Prepared, CliError>;
 
     /// Reads instances from a file. Default: one per non-empty line, `#`
     /// comments skipped, ids counting from 1.

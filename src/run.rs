@@ -57,7 +57,7 @@ pub fn run_all<C: CliDomain>(
     if instances.is_empty() {
         return Err(CliError::Input("no instances to solve".into()));
     }
-    let prepared = config.prepare()?;
+    let prepared = config.prepare(executors)?;
     for instance in &instances {
         for executor in executors {
             let search = SearchOptions {

@@ -18,7 +18,7 @@ impl CliDomain for GridCli {
     const NAME: &'static str = "grid";
     type Prepared = ();
 
-    fn prepare(&self) -> Result<(), CliError> {
+    fn prepare(&self, _: &[ExecutorConfig]) -> Result<(), CliError> {
         Ok(())
     }
 

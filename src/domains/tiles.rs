@@ -60,6 +60,7 @@ fn manhattan() -> String {
 pub struct Heuristics(
     Mutex<HashMap<(u8, u8), Arc<TilesHeuristic>>>,
     Mutex<Option<frontier_core::search::gpu::GastarSession>>,
+    Mutex<Option<std::thread::JoinHandle<Result<frontier_core::gpu::Gpu, frontier_core::Error>>>>,
 );
 
 impl TilesCli {
@@ -121,8 +122,21 @@ impl CliDomain for TilesCli {
     const NAME: &'static str = "tiles";
     type Prepared = Heuristics;
 
-    fn prepare(&self) -> Result<Heuristics, CliError> {
-        Ok(Heuristics::default())
+    fn prepare(&self, executors: &[ExecutorConfig]) -> Result<Heuristics, CliError> {
+        let prepared = Heuristics::default();
+        // Creating a CUDA context takes a few tenths of a second: do it while
+        // the pattern databases load.
+        if let Some(ExecutorConfig::Gpu(config)) = executors
+            .iter()
+            .find(|e| matches!(e, ExecutorConfig::Gpu(_)))
+        {
+            let device = config.device;
+            *prepared.2.lock().unwrap_or_else(|e| e.into_inner()) =
+                Some(std::thread::spawn(move || {
+                    frontier_core::gpu::Gpu::open(device)
+                }));
+        }
+        Ok(prepared)
     }
 
     fn read_instances(&self, path: &Path) -> Result<Vec<Instance>, CliError> {
@@ -174,7 +188,12 @@ impl TilesCli {
         let mut session = prepared.1.lock().unwrap_or_else(|e| e.into_inner());
         if !session.as_ref().is_some_and(|s| s.fits(puzzle, heuristic)) {
             *session = None; // free the old buffers before allocating new ones
-            *session = Some(GastarSession::new(puzzle, heuristic, config)?);
+            let opening = prepared.2.lock().unwrap_or_else(|e| e.into_inner()).take();
+            let gpu = match opening.map(|handle| handle.join()) {
+                Some(Ok(opened)) => opened?,
+                _ => frontier_core::gpu::Gpu::open(config.device)?,
+            };
+            *session = Some(GastarSession::with_gpu(gpu, puzzle, heuristic, config)?);
         }
         match session.as_mut() {
             Some(s) => Ok(s.solve(puzzle, heuristic, options)?),

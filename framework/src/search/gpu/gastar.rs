@@ -106,14 +106,21 @@ impl GastarSession {
         plugin: &P,
         config: &GastarConfig,
     ) -> Result<GastarSession, Error> {
+        Self::with_gpu(Gpu::open(config.device)?, domain, plugin, config)
+    }
+
+    /// Like [`Self::new`] on a device opened beforehand (opening one takes a
+    /// few tenths of a second, which callers can overlap with other set-up).
+    pub fn with_gpu<D: PackedState, P: GpuPlugin<D>>(
+        gpu: Gpu,
+        domain: &D,
+        plugin: &P,
+        config: &GastarConfig,
+    ) -> Result<GastarSession, Error> {
         let opened = Instant::now();
-        let gpu = Gpu::open(config.device)?;
         let source = format!("{PRELUDE}{}\n{ENGINE}", plugin.source(domain));
         let module = gpu.module(&source)?;
-        tracing::info!(
-            seconds = opened.elapsed().as_secs_f64(),
-            "GPU opened and kernels loaded"
-        );
+        tracing::info!(seconds = opened.elapsed().as_secs_f64(), "kernels loaded");
         let kernel = |name: &str| module.load_function(name).map_err(gpu_error);
         let kernels = [
             kernel("ga_expand")?,
