@@ -103,18 +103,10 @@ impl GpuPlugin<Tiles> for TilesHeuristic {
         src + PLUGIN
     }
 
-    fn tables(&self, _: &Tiles) -> Vec<u8> {
+    fn tables<'a>(&'a self, _: &Tiles) -> Vec<&'a [u8]> {
         match self {
             TilesHeuristic::Manhattan(_) => Vec::new(),
-            TilesHeuristic::Pdb(p) => {
-                // Bulk copies: the 7-8 tables are 576 MB.
-                let total = p.dbs().iter().map(|db| db.table().len()).sum::<usize>();
-                let mut bytes = Vec::with_capacity(total + 4);
-                for db in p.dbs() {
-                    bytes.extend_from_slice(db.table());
-                }
-                bytes
-            }
+            TilesHeuristic::Pdb(p) => p.dbs().iter().map(|db| db.table()).collect(),
         }
     }
 

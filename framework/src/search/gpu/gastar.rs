@@ -137,9 +137,11 @@ impl GastarSession {
         let slots = heaps * max_succ;
         let (free, _) = gpu.memory()?;
         let table_slots = 1u64 << config.table_log2.clamp(10, 31);
-        let tables_host = padded(plugin.tables(domain));
+        let segments = plugin.tables(domain);
+        // Device buffers are read as 32-bit words: round the size up.
+        let tables_len = (segments.iter().map(|t| t.len()).sum::<usize>().div_ceil(4) * 4).max(4);
         let fixed =
-            table_slots * 4 + u64::from(slots) * (4 * words as u64 + 20) + tables_host.len() as u64;
+            table_slots * 4 + u64::from(slots) * (4 * words as u64 + 20) + tables_len as u64;
         let budget =
             ((free as f64 * config.memory_fraction.clamp(0.01, 0.95)) as u64).saturating_sub(fixed);
         // A third of the budget for heaps (8-byte keys), the rest for nodes.
@@ -192,7 +194,7 @@ impl GastarSession {
             child_move: s.alloc_zeros(slots as usize).map_err(oom)?,
             child_node: s.alloc_zeros(slots as usize).map_err(oom)?,
             table: s.alloc_zeros(table_slots as usize).map_err(oom)?,
-            tables: s.clone_htod(&tables_host).map_err(oom)?,
+            tables: upload(&s, &segments, tables_len).map_err(oom)?,
             ctrl: s.alloc_zeros(8).map_err(oom)?,
             path: s
                 .alloc_zeros(1 + MAX_PATH as usize * (1 + words))
@@ -443,8 +445,17 @@ fn max_successors(source: &str) -> Option<u32> {
     })
 }
 
-/// Device buffers are read as 32-bit words; pad to a multiple of four bytes.
-fn padded(mut bytes: Vec<u8>) -> Vec<u8> {
-    bytes.resize(bytes.len().div_ceil(4).max(1) * 4, 0);
-    bytes
+/// Copies `segments` end to end into one zeroed device buffer of `len` bytes.
+fn upload(
+    stream: &std::sync::Arc<cudarc::driver::CudaStream>,
+    segments: &[&[u8]],
+    len: usize,
+) -> Result<CudaSlice<u8>, cudarc::driver::DriverError> {
+    let mut buffer = stream.alloc_zeros::<u8>(len)?;
+    let mut at = 0;
+    for segment in segments {
+        stream.memcpy_htod(*segment, &mut buffer.slice_mut(at..at + segment.len()))?;
+        at += segment.len();
+    }
+    Ok(buffer)
 }

@@ -14,8 +14,9 @@ pub trait GpuPlugin<D: PackedState>: Send + Sync {
     /// `heuristic` and `state_hash` for this instance (see kernels/gastar.cu).
     fn source(&self, domain: &D) -> String;
     /// Bytes uploaded once and handed to every plugin call (pattern
-    /// databases, goal tables).
-    fn tables(&self, domain: &D) -> Vec<u8>;
+    /// databases, goal tables), as segments laid end to end on the device:
+    /// handing out existing buffers avoids copying hundreds of megabytes.
+    fn tables<'a>(&'a self, domain: &D) -> Vec<&'a [u8]>;
     /// The move a plugin move code stands for.
     fn decode_move(&self, domain: &D, code: u32) -> Option<D::Move>;
 }
