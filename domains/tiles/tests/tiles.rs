@@ -480,7 +480,10 @@ fn gpu_or_skip(test: &str) -> bool {
         std::env::var("FRONTIER_REQUIRE_GPU").as_deref() != Ok("1"),
         "{test}: FRONTIER_REQUIRE_GPU=1 but no GPU"
     );
-    eprintln!("SKIPPED {test}: no GPU on this machine");
+    // Written to the handle, not through eprintln!, so libtest's capture
+    // does not hide the notice on CPU-only machines.
+    use std::io::Write;
+    let _ = writeln!(std::io::stderr(), "SKIPPED {test}: no GPU on this machine");
     false
 }
 
