@@ -1,4 +1,4 @@
-//! The domain table: each domain the CLI knows is one line in [`domains!`].
+//! The domain table: each domain the CLI knows is one line in the `domains!` table at the bottom.
 //!
 //! A domain's CLI adapter is one struct that is both its `frontier solve
 //! <name>` flags (clap) and its RON config block (serde), and implements

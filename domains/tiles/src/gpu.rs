@@ -6,7 +6,7 @@ use std::fmt::Write;
 use frontier_core::search::gpu::GpuPlugin;
 use frontier_core::PackedState;
 
-use crate::board::{Dir, TileState, Tiles, MAX_CELLS};
+use crate::board::{Dir, Tiles, MAX_CELLS};
 use crate::heuristic::TilesHeuristic;
 
 const PLUGIN: &str = include_str!("../../../kernels/tiles.cuh");
@@ -114,7 +114,3 @@ impl GpuPlugin<Tiles> for TilesHeuristic {
         Dir::ALL.get(code as usize).copied()
     }
 }
-
-/// Keeps the state type named for readers of the plugin contract.
-#[allow(dead_code)]
-type PluginState = TileState;

@@ -174,7 +174,7 @@ struct Worker<'a, D: Domain, H, P> {
 
 /// Runs HDA* with `config.threads` workers.
 ///
-/// Returns the same optimal cost as [`astar`](crate::astar) with an
+/// Returns the same optimal cost as [`astar`](fn@crate::astar) with an
 /// admissible heuristic; the path may differ among equally cheap ones.
 ///
 /// ```
