@@ -578,23 +578,15 @@ impl<D: Domain, H: Heuristic<D>, P: Partitioner<D>> Worker<'_, D, H, P> {
         let bytes = self.nodes.len() as u64 * bytes_per_node
             + self.open.len() as u64 * std::mem::size_of::<OpenEntry>() as u64;
         self.shared.bytes[self.id].store(bytes, SeqCst);
-        let limits = &self.options.limits;
         let seconds = self.shared.started.elapsed().as_secs_f64();
-        if limits.max_expanded.is_some_and(|m| total >= m) {
-            self.shared.stop(Limit::Expansions);
-        } else if limits.max_seconds.is_some_and(|m| seconds >= m) {
-            self.shared.stop(Limit::Time);
-        } else if let Some(max) = limits.max_memory_bytes {
-            if self
-                .shared
-                .bytes
-                .iter()
-                .map(|b| b.load(SeqCst))
-                .sum::<u64>()
-                > max
-            {
-                self.shared.stop(Limit::Memory);
-            }
+        let all_bytes = self
+            .shared
+            .bytes
+            .iter()
+            .map(|b| b.load(SeqCst))
+            .sum::<u64>();
+        if let Some(limit) = self.options.limits.exceeded(total, all_bytes, seconds) {
+            self.shared.stop(limit);
         }
         if self.id == 0 && seconds >= self.next_report {
             self.next_report = seconds + 0.25;

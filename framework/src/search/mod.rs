@@ -31,6 +31,23 @@ pub struct Limits {
     pub max_seconds: Option<f64>,
 }
 
+impl Limits {
+    /// The first limit that `expanded` expansions, `bytes` held and
+    /// `seconds` elapsed exceed, checked in that order. Every executor
+    /// decides with this, so the limits mean the same everywhere.
+    pub fn exceeded(&self, expanded: u64, bytes: u64, seconds: f64) -> Option<Limit> {
+        if self.max_expanded.is_some_and(|m| expanded >= m) {
+            Some(Limit::Expansions)
+        } else if self.max_memory_bytes.is_some_and(|m| bytes > m) {
+            Some(Limit::Memory)
+        } else if self.max_seconds.is_some_and(|m| seconds >= m) {
+            Some(Limit::Time)
+        } else {
+            None
+        }
+    }
+}
+
 /// The limit that ended a search early.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
@@ -193,16 +210,9 @@ impl Watch {
     /// Checks memory and time and reports progress; call every
     /// [`CHECK_EVERY`] expansions.
     pub(crate) fn check(&mut self, expanded: u64, bytes: u64, open: u64, f: Cost) -> Option<Limit> {
-        if self.limits.max_memory_bytes.is_some_and(|m| bytes > m) {
-            return Some(Limit::Memory);
-        }
         let elapsed = self.started.elapsed();
-        if self
-            .limits
-            .max_seconds
-            .is_some_and(|m| elapsed.as_secs_f64() >= m)
-        {
-            return Some(Limit::Time);
+        if let Some(limit) = self.limits.exceeded(expanded, bytes, elapsed.as_secs_f64()) {
+            return Some(limit);
         }
         if elapsed >= self.next_report {
             self.next_report = elapsed + Duration::from_millis(250);

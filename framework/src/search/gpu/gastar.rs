@@ -342,11 +342,9 @@ impl GastarSession {
             }
             let seconds = started.elapsed().as_secs_f64();
             let expanded = host_ctrl[CTRL_EXPANDED];
-            if options.limits.max_expanded.is_some_and(|m| expanded >= m) {
-                break Status::LimitReached(Limit::Expansions);
-            }
-            if options.limits.max_seconds.is_some_and(|m| seconds >= m) {
-                break Status::LimitReached(Limit::Time);
+            // Device memory running out is reported by the kernels (overflow).
+            if let Some(limit) = options.limits.exceeded(expanded, 0, seconds) {
+                break Status::LimitReached(limit);
             }
             if seconds >= next_report {
                 next_report = seconds + 0.25;
