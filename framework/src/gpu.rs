@@ -180,15 +180,9 @@ fn compile_ptx(source: &str, arch: &str) -> Result<Ptx, Error> {
         })
 }
 
-/// Where compiled kernels are cached: `$XDG_CACHE_HOME/frontier/kernels`,
-/// else `~/.cache/frontier/kernels`.
+/// Where compiled kernels are cached (see [`crate::cache_dir`]).
 pub fn cache_dir() -> PathBuf {
-    std::env::var_os("XDG_CACHE_HOME")
-        .map(PathBuf::from)
-        .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".cache")))
-        .unwrap_or_else(|| PathBuf::from(".frontier-cache"))
-        .join("frontier")
-        .join("kernels")
+    crate::cache_dir("kernels")
 }
 
 /// Wraps a driver error.

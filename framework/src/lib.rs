@@ -37,6 +37,18 @@ pub use search::{
 };
 pub use stats::SearchStats;
 
+/// frontier's cache directory for `what` (pattern databases, compiled
+/// kernels): `$XDG_CACHE_HOME/frontier/<what>`, else
+/// `~/.cache/frontier/<what>`, else `./.frontier-cache/frontier/<what>`.
+pub fn cache_dir(what: &str) -> std::path::PathBuf {
+    std::env::var_os("XDG_CACHE_HOME")
+        .map(std::path::PathBuf::from)
+        .or_else(|| std::env::var_os("HOME").map(|h| std::path::PathBuf::from(h).join(".cache")))
+        .unwrap_or_else(|| std::path::PathBuf::from(".frontier-cache"))
+        .join("frontier")
+        .join(what)
+}
+
 /// Errors of the core crate.
 #[derive(Debug, thiserror::Error)]
 pub enum Error {

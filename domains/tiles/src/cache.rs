@@ -11,14 +11,10 @@ use crate::TilesError;
 
 const MAGIC: &[u8; 8] = b"FRTPDB01";
 
-/// The default cache directory: `$XDG_CACHE_HOME/frontier/pdb`, else
-/// `~/.cache/frontier/pdb`, else `./.frontier-cache/pdb`.
+/// The default cache directory: `pdb` under frontier's cache directory
+/// ([`frontier_core::cache_dir`]).
 pub fn default_dir() -> PathBuf {
-    let base = std::env::var_os("XDG_CACHE_HOME")
-        .map(PathBuf::from)
-        .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".cache")))
-        .unwrap_or_else(|| PathBuf::from(".frontier-cache"));
-    base.join("frontier").join("pdb")
+    frontier_core::cache_dir("pdb")
 }
 
 /// File name that identifies board shape, blank and pattern goal cells.
