@@ -118,7 +118,7 @@ impl GastarSession {
         config: &GastarConfig,
     ) -> Result<GastarSession, Error> {
         let opened = Instant::now();
-        let source = format!("{PRELUDE}{}\n{ENGINE}", plugin.source(domain));
+        let source = kernel_source(domain, plugin);
         let module = gpu.module(&source)?;
         tracing::info!(seconds = opened.elapsed().as_secs_f64(), "kernels loaded");
         let kernel = |name: &str| module.load_function(name).map_err(gpu_error);
@@ -214,7 +214,7 @@ impl GastarSession {
 
     /// Whether this session was built for the same plugin source as `domain`'s.
     pub fn fits<D: PackedState, P: GpuPlugin<D>>(&self, domain: &D, plugin: &P) -> bool {
-        self.source == format!("{PRELUDE}{}\n{ENGINE}", plugin.source(domain))
+        self.source == kernel_source(domain, plugin)
     }
 
     /// Solves `domain`'s instance on this session's buffers.
@@ -266,7 +266,9 @@ impl GastarSession {
             block_dim: (BLOCK, 1, 1),
             shared_mem_bytes: 0,
         };
-        let stride = (heaps / 4).max(1) | 1;
+        // Child j of heap p goes to heap p + (j + 1) * stride + rotate: spread
+        // the MAX_SUCC children of one parent evenly around the heaps.
+        let stride = (heaps / (slots / heaps)).max(1) | 1;
         // Cloned (they are handles) so the launches below can borrow self mutably.
         let [expand_k, dedup_k, push_k, trace_k] = self.kernels.clone();
         let mut iteration: u32 = 0;
@@ -430,6 +432,12 @@ impl GastarSession {
             moves: path_moves,
         })
     }
+}
+
+/// The plugin's source with the engine pasted after it: what is compiled,
+/// and what identifies the instances a session can serve.
+fn kernel_source<D: PackedState, P: GpuPlugin<D>>(domain: &D, plugin: &P) -> String {
+    format!("{PRELUDE}{}\n{ENGINE}", plugin.source(domain))
 }
 
 /// Reads `#define MAX_SUCC n` from the plugin source.
