@@ -118,9 +118,8 @@ impl Shared {
             .min()
             .unwrap_or(Cost::MAX)
     }
-}
 
-impl Shared {
+    /// Ends the search because `limit` was reached (the first one wins).
     fn stop(&self, limit: Limit) {
         if let Ok(mut s) = self.stopped_by.lock() {
             s.get_or_insert(limit);
