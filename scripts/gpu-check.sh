@@ -1,17 +1,32 @@
 #!/usr/bin/env bash
 # GPU checks on the device machine. Builds nothing: needs the prebuilt
-# target/release/frontier and the tiles test binary at $TILES_TESTS (copied
-# from target/release/deps/tiles-*), with the shared data under $FRONTIER_DATA.
-# Prints a short table last.
+# target/release/frontier and the test binaries in .devdata/bin/*-tests
+# (copied from target/release/deps/{tiles,boggle}-*), with the shared data
+# under $FRONTIER_DATA. Tiles configs to run are the arguments; the Boggle
+# benchmarks always run. Prints short tables last.
 set -uo pipefail
 bin=${FRONTIER_BIN:-target/release/frontier}
-tests=${TILES_TESTS:-.devdata/bin/tiles-tests}
 out=${OUT:-/tmp/gpu-check}
 mkdir -p "$out"
 nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv,noheader
-echo "== GPU tests (CPU = GPU on random 8-puzzles and Korf instances)"
-FRONTIER_REQUIRE_GPU=1 "$tests" gpu_ --test-threads 1 2>&1 | tail -15
-status=${PIPESTATUS[0]}
+status=0
+for tests in .devdata/bin/*-tests; do
+  echo "== GPU tests in $tests (CPU = GPU)"
+  FRONTIER_REQUIRE_GPU=1 "$tests" gpu_ --test-threads 1 2>&1 | tail -6
+  [ "${PIPESTATUS[0]}" = 0 ] || status=1
+done
+echo "== Boggle on the GPU (every score checked on the CPU)"
+boggle=$out/boggle.txt
+: > "$boggle"
+for args in "--count 20000000" "--count 20000000 --letters dice" "--count 200000 --shape 12x12"; do
+  "$bin" boggle bench --gpu $args 2>&1 | tail -1 | tee -a "$boggle"
+done
+for target in 3600 3625; do
+  start=$(date +%s%N)
+  "$bin" boggle anneal --gpu --target $target --max-seconds 600 --seed 7 --keep 1 2>&1 | tail -2 | tee -a "$boggle"
+  echo "anneal to $target: $(( ($(date +%s%N) - start) / 1000000 )) ms wall" | tee -a "$boggle"
+done
+[ $# -gt 0 ] || exit $status
 echo "== pattern databases (built once, not timed below)"
 k1="14 13 15 7 11 12 9 5 6 0 2 1 4 8 10 3"
 t24="2 6 9 3 4 12 7 1 15 5 11 8 10 13 19 16 17 14 0 20 21 22 18 23 24"

@@ -31,6 +31,7 @@ use crate::run::RunOptions;
 ///   frontier run configs/demo.ron
 ///   frontier solve tiles "1 2 3 4 5 6 0 7 8" --goal standard
 ///   frontier solve --json grid "S..#/..#G/...."
+///   frontier boggle score perslatgsineters
 #[derive(Debug, Parser)]
 #[command(name = "frontier", version, verbatim_doc_comment)]
 struct Cli {
@@ -63,6 +64,11 @@ enum Command {
         search: SearchFlags,
         #[command(subcommand)]
         domain: SolveDomain,
+    },
+    /// Boggle: score boards, benchmark the scorers, anneal for high-scoring boards.
+    Boggle {
+        #[command(subcommand)]
+        command: domains::boggle::BoggleCommand,
     },
 }
 
@@ -220,6 +226,7 @@ fn execute(cli: &Cli) -> Result<(), CliError> {
         Ok(())
     };
     let output = match &cli.command {
+        Command::Boggle { command } => return domains::boggle::run(command, json),
         Command::Run { config, output } => {
             let experiment = Experiment::load(config)?;
             let options = RunOptions {

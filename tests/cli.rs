@@ -229,3 +229,83 @@ fn the_gpu_executor_says_in_one_line_when_there_is_no_gpu() {
         assert!(err.starts_with("error: no GPU:"), "{err}");
     }
 }
+
+fn shared_data(name: &str) -> String {
+    let dir = std::env::var("FRONTIER_DATA").unwrap_or_else(|_| "../shared/data".into());
+    let path = PathBuf::from(dir).join(name);
+    assert!(
+        path.exists(),
+        "MISSING TEST DATA: {}; set FRONTIER_DATA",
+        path.display()
+    );
+    path.to_string_lossy().into_owned()
+}
+
+#[test]
+fn boggle_score_lists_words_with_paths_and_checks_reference_files() {
+    let dict = shared_data("boggle/enable2k.txt");
+    let out = frontier(&["--json", "boggle", "score", "perlatdes", "--dict", &dict]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let value: serde_json::Value = serde_json::from_str(stdout(&out).trim()).unwrap();
+    assert_eq!(value["score"], 545);
+    let words = value["words"].as_array().unwrap();
+    let sum: u64 = words.iter().map(|w| w["points"].as_u64().unwrap()).sum();
+    assert_eq!(sum, 545);
+    assert!(words
+        .iter()
+        .all(|w| w["path"].as_array().unwrap().len() >= 2));
+    // A TSV with a score column is checked; a wrong score fails the run.
+    let file = scratch("boggle").join("ref.tsv");
+    std::fs::write(
+        &file,
+        "board\trows\tcols\tscore\nperlatdes\t3\t3\t545\nabcd\t2\t2\t3\n",
+    )
+    .unwrap();
+    let out = frontier(&[
+        "boggle",
+        "score",
+        "--scores-only",
+        "--file",
+        file.to_str().unwrap(),
+        "--dict",
+        &dict,
+    ]);
+    assert!(!out.status.success());
+    assert!(
+        stderr(&out).contains("abcd scores 4, the file says 3"),
+        "{}",
+        stderr(&out)
+    );
+}
+
+#[test]
+fn boggle_bad_input_is_one_clear_line() {
+    let dict = shared_data("boggle/enable2k.txt");
+    let out = frontier(&["boggle", "score", "perla", "--dict", &dict]);
+    assert!(!out.status.success());
+    assert!(
+        stderr(&out).contains("5 letters is not a square board"),
+        "{}",
+        stderr(&out)
+    );
+    let out = frontier(&[
+        "boggle",
+        "score",
+        "abcd",
+        "--dict",
+        "/nonexistent/words.txt",
+    ]);
+    assert!(!out.status.success());
+    let err = stderr(&out);
+    assert!(
+        err.contains("/nonexistent/words.txt") && err.contains("--dict"),
+        "{err}"
+    );
+    let out = frontier(&["boggle", "bench", "--shape", "4by4"]);
+    assert!(!out.status.success());
+    assert!(
+        stderr(&out).contains("should look like 4x4"),
+        "{}",
+        stderr(&out)
+    );
+}

@@ -17,6 +17,10 @@ use cudarc::nvrtc::{compile_ptx_with_opts, CompileOptions, Ptx};
 
 use crate::Error;
 
+/// cudarc, re-exported so GPU plugins launch their own kernels with the
+/// same version the runtime uses.
+pub use cudarc;
+
 /// One CUDA device with a stream to run on.
 pub struct Gpu {
     /// The driver context.

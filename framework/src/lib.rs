@@ -22,6 +22,7 @@ pub mod domain;
 #[cfg(feature = "gpu")]
 pub mod gpu;
 pub mod grid;
+pub mod rng;
 pub mod search;
 pub mod stats;
 pub mod zobrist;
@@ -32,8 +33,8 @@ pub use domain::{
     StdHasher,
 };
 pub use search::{
-    astar, hda, DomainOutcome, HdaConfig, Limit, Limits, Outcome, Progress, ProgressSink,
-    SearchOptions, Solution, Status,
+    astar, hda, walk, DomainOutcome, HdaConfig, Limit, Limits, Outcome, Progress, ProgressSink,
+    SearchOptions, Solution, Status, Visit, WalkEnd,
 };
 pub use stats::SearchStats;
 

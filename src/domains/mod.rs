@@ -1,4 +1,5 @@
 //! CLI adapters of the domains: flags, RON blocks, instance parsing.
 
+pub mod boggle;
 pub mod grid;
 pub mod tiles;

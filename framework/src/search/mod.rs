@@ -7,6 +7,7 @@ pub mod astar;
 #[cfg(feature = "gpu")]
 pub mod gpu;
 pub mod hda;
+pub mod walk;
 
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -18,6 +19,7 @@ use crate::stats::SearchStats;
 
 pub use astar::astar;
 pub use hda::{hda, HdaConfig};
+pub use walk::{walk, Visit, WalkEnd};
 
 /// Resource limits. `None` means unlimited.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]

@@ -1,0 +1,429 @@
+//! Boggle: dictionary rules, boards, scores against published references
+//! and against an independent word-by-word search, the trie cache, the
+//! framework walk, annealing, and GPU = CPU.
+
+use std::path::PathBuf;
+
+use frontier_boggle::dict::{points, spell};
+use frontier_boggle::{
+    anneal, find_words, random_boards, score_batch, AnnealConfig, Board, Letters, Scorer, Shape,
+    Trie, WordList, WordPaths,
+};
+use frontier_core::rng::SplitMix64;
+
+/// `$FRONTIER_DATA`, else `../shared/data` beside the checkout.
+fn data_dir() -> PathBuf {
+    std::env::var_os("FRONTIER_DATA")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/data"))
+}
+
+fn data_file(name: &str) -> PathBuf {
+    let path = data_dir().join(name);
+    assert!(
+        path.exists(),
+        "MISSING TEST DATA: {}; set FRONTIER_DATA to the shared data directory",
+        path.display()
+    );
+    path
+}
+
+fn enable2k() -> (WordList, Trie) {
+    let bytes = std::fs::read(data_file("boggle/enable2k.txt")).expect("read enable2k");
+    let list = WordList::parse(&bytes);
+    let trie = Trie::build(&list);
+    (list, trie)
+}
+
+#[test]
+fn word_list_rules_and_counts() {
+    let list = WordList::parse(
+        b"Tea\r\nQUEST\r\nqi\r\nqat\r\nab\r\nit's\r\n\r\ncaf\xc3\xa9\r\ntea\r\nquiz\n",
+    );
+    let words: Vec<String> = list.words.iter().map(|w| spell(w)).collect();
+    assert_eq!(words, ["quest", "quiz", "tea"]);
+    assert_eq!(list.lines, 10);
+    let s = &list.skipped;
+    assert_eq!(
+        (
+            s.too_short,
+            s.q_without_u,
+            s.not_letters,
+            s.blank,
+            s.duplicates
+        ),
+        (2, 1, 2, 1, 1),
+        "{s:?}"
+    );
+    assert!(
+        list.summary().contains("1 q without u"),
+        "{}",
+        list.summary()
+    );
+    // Qu counts as two letters: "quiz" is 4 letters, 1 point; "quest" 5: 2.
+    assert_eq!(points(&list.words[1]), 1);
+    assert_eq!(points(&list.words[0]), 2);
+}
+
+#[test]
+fn enable2k_word_count_matches_the_data_readme() {
+    let (list, trie) = enable2k();
+    assert_eq!(list.words.len(), 173_402, "{}", list.summary());
+    assert_eq!(list.skipped.total(), 126);
+    assert_eq!(trie.words(), 173_402);
+    // Every word is found in the trie and nothing else is a word there.
+    assert!(list.words.iter().all(|w| trie.contains(w)));
+    let marked = trie.nodes().iter().filter(|n| n.points() > 0).count();
+    assert_eq!(marked, list.words.len());
+}
+
+#[test]
+fn reference_boards_score_exactly() {
+    let (_, trie) = enable2k();
+    let text = std::fs::read_to_string(data_file("boggle/reference-scores.tsv")).unwrap();
+    let mut scorer = Scorer::new(&trie);
+    let mut checked = 0;
+    for line in text.lines().skip(1) {
+        let f: Vec<&str> = line.split('\t').collect();
+        let shape = (f[1].parse().unwrap(), f[2].parse().unwrap());
+        let board = Board::parse(f[0], Some(shape)).unwrap();
+        let want: u32 = f[3].parse().unwrap();
+        assert_eq!(scorer.score(&board), want, "board {}", f[0]);
+        let listed: u32 = find_words(&trie, &board).iter().map(|w| w.points).sum();
+        assert_eq!(listed, want, "find_words on {}", f[0]);
+        checked += 1;
+    }
+    assert!(checked >= 4);
+}
+
+/// Is `word` on the board? A search per word that shares nothing with the
+/// trie walk: the independent check of every solver.
+fn traceable(board: &Board, shape: &Shape, word: &[u8]) -> bool {
+    fn from(board: &Board, shape: &Shape, word: &[u8], cell: usize, used: &mut Vec<bool>) -> bool {
+        if board.letters[cell] != word[0] {
+            return false;
+        }
+        if word.len() == 1 {
+            return true;
+        }
+        used[cell] = true;
+        let found = shape
+            .neighbors_of(cell)
+            .iter()
+            .any(|&n| !used[n as usize] && from(board, shape, &word[1..], n as usize, used));
+        used[cell] = false;
+        found
+    }
+    let mut used = vec![false; shape.cells()];
+    (0..shape.cells()).any(|c| from(board, shape, word, c, &mut used))
+}
+
+fn brute_force_score(list: &WordList, board: &Board) -> u32 {
+    let shape = board.shape();
+    let present: std::collections::HashSet<u8> = board.letters.iter().copied().collect();
+    list.words
+        .iter()
+        .filter(|w| w.len() <= shape.cells() && w.iter().all(|l| present.contains(l)))
+        .filter(|w| traceable(board, &shape, w))
+        .map(|w| points(w))
+        .sum()
+}
+
+#[test]
+fn solvers_agree_with_a_word_by_word_search_on_random_boards() {
+    let (list, trie) = enable2k();
+    let mut rng = SplitMix64::new(42);
+    let mut scorer = Scorer::new(&trie);
+    let shapes = [
+        (1, 1),
+        (1, 5),
+        (2, 2),
+        (3, 3),
+        (3, 4),
+        (4, 4),
+        (5, 5),
+        (2, 9),
+        (8, 9),
+        (9, 9),
+    ];
+    for &(rows, cols) in &shapes {
+        for round in 0..6 {
+            let kind = if round % 2 == 0 {
+                Letters::Dice
+            } else {
+                Letters::Uniform
+            };
+            let mut letters = vec![0; rows * cols];
+            frontier_boggle::board::random_letters(&mut rng, kind, &mut letters);
+            let board = Board {
+                rows,
+                cols,
+                letters,
+            };
+            let want = brute_force_score(&list, &board);
+            assert_eq!(scorer.score(&board), want, "Scorer on {}", board.text());
+            let listed: u32 = find_words(&trie, &board).iter().map(|w| w.points).sum();
+            assert_eq!(listed, want, "find_words on {}", board.text());
+            if rows * cols <= 25 {
+                assert_eq!(
+                    WordPaths::new(&trie, &board).score_by_walk(),
+                    want,
+                    "framework walk on {}",
+                    board.text()
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn every_reported_path_spells_its_word_along_neighbours() {
+    let (_, trie) = enable2k();
+    let board = Board::parse("perslatgsineters", None).unwrap();
+    let words = find_words(&trie, &board);
+    assert!(words.len() > 1000, "{} words", words.len());
+    for w in &words {
+        let spelled: Vec<u8> = w
+            .path
+            .iter()
+            .map(|&(r, c)| board.letters[r * 4 + c])
+            .collect();
+        assert_eq!(spell(&spelled), w.word);
+        for pair in w.path.windows(2) {
+            let (a, b) = (pair[0], pair[1]);
+            assert!(a.0.abs_diff(b.0) <= 1 && a.1.abs_diff(b.1) <= 1 && a != b);
+        }
+        let mut cells = w.path.clone();
+        cells.sort_unstable();
+        cells.dedup();
+        assert_eq!(cells.len(), w.path.len(), "{} reuses a cell", w.word);
+    }
+}
+
+#[test]
+fn large_boards_score_like_the_word_by_word_search() {
+    let (list, trie) = enable2k();
+    let mut rng = SplitMix64::new(7);
+    let mut scorer = Scorer::new(&trie);
+    for (rows, cols) in [(12, 12), (16, 20), (32, 32)] {
+        let mut letters = vec![0; rows * cols];
+        frontier_boggle::board::random_letters(&mut rng, Letters::Dice, &mut letters);
+        let board = Board {
+            rows,
+            cols,
+            letters,
+        };
+        assert_eq!(
+            scorer.score(&board),
+            brute_force_score(&list, &board),
+            "{rows}x{cols}"
+        );
+    }
+}
+
+#[test]
+fn qu_cells_spell_qu_and_score_two_letters() {
+    let list = WordList::parse(b"quit\nquilt\nsuit\n");
+    let trie = Trie::build(&list);
+    let board = Board::parse("qil/xtx/sux", None).unwrap();
+    let words = find_words(&trie, &board);
+    let spelled: Vec<(&str, u32)> = words.iter().map(|w| (w.word.as_str(), w.points)).collect();
+    // quilt: q-i-l-t is 4 cells but 5 letters (2 points); quit: 1 point;
+    // suit is not on the board (u is not next to i).
+    assert_eq!(spelled, [("quilt", 2), ("quit", 1)]);
+}
+
+#[test]
+fn bad_boards_are_rejected_with_a_reason() {
+    let cases = [
+        ("abcde", "5 letters is not a square board"),
+        ("ab1d", "'1' (letter 3) is not a letter"),
+        ("abc/de", "row 2 has 2 letters but row 1 has 3"),
+        ("", "the board is empty"),
+    ];
+    for (text, message) in cases {
+        let err = Board::parse(text, None).unwrap_err().to_string();
+        assert!(err.contains(message), "{text:?}: {err}");
+    }
+    let err = Board::parse("abcdef", Some((2, 2)))
+        .unwrap_err()
+        .to_string();
+    assert!(err.contains("a 2x2 board needs 4 letters, got 6"), "{err}");
+    let big = "a".repeat(33 * 33);
+    let err = Board::parse(&big, None).unwrap_err().to_string();
+    assert!(err.contains("not supported"), "{err}");
+    assert_eq!(
+        Board::parse("Ab/Cd", None).unwrap(),
+        Board::parse("abcd", None).unwrap()
+    );
+    assert_eq!(
+        Board::parse("abcdef", Some((2, 3))).unwrap().text(),
+        "abcdef"
+    );
+}
+
+#[test]
+fn trie_cache_round_trips_and_survives_corruption() {
+    let dir = std::env::temp_dir().join(format!("frontier-boggle-cache-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let list_path = dir.join("words.txt");
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(
+        &list_path,
+        "tea\nteas\neat\neats\nseat\nsate\netas\nquest\n",
+    )
+    .unwrap();
+    let (built, _) = Trie::load_in(&list_path, &dir).unwrap();
+    assert!(!built.is_mapped());
+    let (mapped, summary) = Trie::load_in(&list_path, &dir).unwrap();
+    assert!(mapped.is_mapped(), "{summary}");
+    assert_eq!(mapped.nodes(), built.nodes());
+    assert_eq!(mapped.words(), 8);
+    // Corrupt every cache file: the next load rebuilds, scores stay right.
+    for entry in std::fs::read_dir(&dir).unwrap() {
+        let path = entry.unwrap().path();
+        if path.extension().is_some_and(|e| e == "trie") {
+            let mut bytes = std::fs::read(&path).unwrap();
+            let last = bytes.len() - 1;
+            bytes[last] ^= 0x5A;
+            std::fs::write(&path, &bytes[..]).unwrap();
+        }
+    }
+    let (rebuilt, _) = Trie::load_in(&list_path, &dir).unwrap();
+    assert!(!rebuilt.is_mapped());
+    assert_eq!(rebuilt.nodes(), built.nodes());
+    // A different list never picks up the old cache.
+    std::fs::write(&list_path, "tea\n").unwrap();
+    let (other, _) = Trie::load_in(&list_path, &dir).unwrap();
+    assert_eq!(other.words(), 1);
+    // A list with no usable word is an error naming the file.
+    std::fs::write(&list_path, "ab\nq\n12\n").unwrap();
+    let err = Trie::load_in(&list_path, &dir).err().unwrap().to_string();
+    assert!(
+        err.contains("no usable words") && err.contains("words.txt"),
+        "{err}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn batch_scores_equal_one_by_one_scores() {
+    let (_, trie) = enable2k();
+    let shape = Shape::new(4, 4);
+    let boards = random_boards(&shape, 5000, Letters::Uniform, 3);
+    let batch = score_batch(&trie, &shape, &boards);
+    let mut scorer = Scorer::new(&trie);
+    for (b, &s) in boards.chunks_exact(16).zip(&batch) {
+        assert_eq!(scorer.score_letters(&shape, b), s);
+    }
+    // The mean of uniform random 4x4 boards (published: 41.13 over a million).
+    let mean = batch.iter().map(|&s| f64::from(s)).sum::<f64>() / batch.len() as f64;
+    assert!((38.0..44.0).contains(&mean), "mean {mean}");
+}
+
+#[test]
+fn annealing_is_reproducible_and_reports_true_scores() {
+    let (_, trie) = enable2k();
+    let config = AnnealConfig {
+        rows: 3,
+        cols: 3,
+        chains: 8,
+        steps: 3000,
+        seed: 5,
+        ..AnnealConfig::default()
+    };
+    let first = anneal(&trie, &config, &|_, _| {}).unwrap();
+    let second = anneal(&trie, &config, &|_, _| {}).unwrap();
+    assert_eq!(first.best, second.best);
+    let mut scorer = Scorer::new(&trie);
+    for (text, score) in &first.best {
+        assert_eq!(scorer.score(&Board::parse(text, None).unwrap()), *score);
+    }
+    // Far above a random 3x3 board (mean about 5); the optimum is 545.
+    assert!(first.best[0].1 >= 300, "{:?}", first.best);
+    assert!(first.best[0].1 <= 545);
+    let bad = AnnealConfig {
+        t_end: 200.0,
+        ..config
+    };
+    let err = anneal(&trie, &bad, &|_, _| {}).unwrap_err().to_string();
+    assert!(err.contains("t_end <= t_start"), "{err}");
+}
+
+/// GPU tests run where a GPU exists; elsewhere they print a notice, and fail
+/// only when FRONTIER_REQUIRE_GPU=1 says a GPU must be there.
+#[cfg(feature = "gpu")]
+fn gpu_or_skip(test: &str) -> bool {
+    if frontier_core::gpu::driver_present() && frontier_core::gpu::Gpu::open(0).is_ok() {
+        return true;
+    }
+    assert!(
+        std::env::var("FRONTIER_REQUIRE_GPU").as_deref() != Ok("1"),
+        "{test}: FRONTIER_REQUIRE_GPU=1 but no GPU"
+    );
+    use std::io::Write;
+    let _ = writeln!(std::io::stderr(), "SKIPPED {test}: no GPU on this machine");
+    false
+}
+
+#[cfg(feature = "gpu")]
+#[test]
+fn gpu_scores_equal_cpu_scores_on_every_shape() {
+    if !gpu_or_skip("gpu_scores_equal_cpu_scores_on_every_shape") {
+        return;
+    }
+    let (_, trie) = enable2k();
+    for (rows, cols, count) in [
+        (4, 4, 200_000),
+        (3, 4, 50_000),
+        (5, 5, 50_000),
+        (1, 7, 1000),
+        (9, 9, 5000),
+        (12, 12, 2000),
+        (20, 20, 200),
+    ] {
+        let shape = Shape::new(rows, cols);
+        let mut gpu = frontier_boggle::gpu::GpuBoggle::new(&trie, &shape, 0).unwrap();
+        for kind in [Letters::Uniform, Letters::Dice] {
+            let boards = random_boards(&shape, count, kind, rows as u64 * 100 + cols as u64);
+            let (scores, _) = gpu.score(&trie, &boards).unwrap();
+            assert_eq!(
+                scores,
+                score_batch(&trie, &shape, &boards),
+                "{rows}x{cols} {kind:?}"
+            );
+        }
+    }
+    // High-scoring boards (near the seen table's limit) too.
+    let shape = Shape::new(4, 4);
+    let mut gpu = frontier_boggle::gpu::GpuBoggle::new(&trie, &shape, 0).unwrap();
+    let best = Board::parse("perslatgsineters", None).unwrap();
+    let (scores, _) = gpu.score(&trie, &best.letters.repeat(1000)).unwrap();
+    assert!(scores.iter().all(|&s| s == 3625));
+}
+
+#[cfg(feature = "gpu")]
+#[test]
+fn gpu_annealing_reports_true_scores() {
+    if !gpu_or_skip("gpu_annealing_reports_true_scores") {
+        return;
+    }
+    let (_, trie) = enable2k();
+    let shape = Shape::new(4, 4);
+    let mut gpu = frontier_boggle::gpu::GpuBoggle::new(&trie, &shape, 0).unwrap();
+    let config = AnnealConfig {
+        chains: 4096,
+        steps: 2000,
+        ..AnnealConfig::default()
+    };
+    let result = gpu.anneal(&trie, &config, &|_, _| {}).unwrap();
+    let mut scorer = Scorer::new(&trie);
+    for (text, score) in &result.best {
+        assert_eq!(
+            scorer.score(&Board::parse(text, None).unwrap()),
+            *score,
+            "{text}"
+        );
+    }
+    assert!(result.best[0].1 >= 2500, "{:?}", result.best);
+}

@@ -1,0 +1,114 @@
+//! Depth-first enumeration of a domain's state tree, for problems that want
+//! every goal rather than the cheapest one (all words on a Boggle board, all
+//! solutions of a puzzle).
+//!
+//! There is no closed list: a state reached along two paths is visited twice,
+//! which is what path-enumeration problems need. The domain must make the tree
+//! finite (Boggle paths never reuse a cell).
+
+use crate::domain::Domain;
+use crate::search::{Limit, SearchOptions, Watch, CHECK_EVERY};
+use crate::stats::SearchStats;
+
+/// What the visitor tells the walk after seeing a state.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Visit {
+    /// Expand this state's children.
+    Descend,
+    /// Do not expand this state.
+    Prune,
+    /// End the whole walk now.
+    Stop,
+}
+
+/// How a walk ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum WalkEnd {
+    /// Every state of the tree was visited (or pruned).
+    Complete,
+    /// The visitor asked to stop.
+    Stopped,
+    /// A limit of the options ended it.
+    LimitReached(Limit),
+}
+
+/// The children of one state on the current path, and the next to visit.
+type Level<D> = (
+    Vec<crate::Edge<<D as Domain>::State, <D as Domain>::Move>>,
+    usize,
+);
+
+/// Visits every state of the tree below `domain.start()` depth first,
+/// children in the order `expand` gives them. `visit` sees each state with
+/// its depth (the start has depth 0). `stats.expanded` counts expansions,
+/// `stats.generated` children.
+///
+/// ```
+/// use frontier_core::{grid::Grid, walk, Visit, WalkEnd, SearchOptions};
+/// // Paths of length ≤ 2 from the corner of a 2×2 open field: 1 + 2 + 4.
+/// let field = Grid::parse("S.\n.G").unwrap();
+/// let mut count = 0;
+/// let (end, _) = walk(&field, &SearchOptions::default(), |_, depth| {
+///     count += 1;
+///     if depth < 2 { Visit::Descend } else { Visit::Prune }
+/// });
+/// assert_eq!((end, count), (WalkEnd::Complete, 7));
+/// ```
+pub fn walk<D: Domain>(
+    domain: &D,
+    options: &SearchOptions,
+    mut visit: impl FnMut(&D::State, usize) -> Visit,
+) -> (WalkEnd, SearchStats) {
+    let mut watch = Watch::new(options);
+    let mut stats = SearchStats::default();
+    // One child buffer per depth, reused, so the walk allocates only while
+    // the tree gets deeper than before.
+    let mut levels: Vec<Level<D>> = Vec::new();
+    let start = domain.start();
+    let end = 'walk: {
+        match visit(&start, 0) {
+            Visit::Stop => break 'walk WalkEnd::Stopped,
+            Visit::Prune => break 'walk WalkEnd::Complete,
+            Visit::Descend => {}
+        }
+        levels.push((Vec::new(), 0));
+        domain.expand(&start, &mut levels[0].0);
+        stats.expanded = 1;
+        stats.generated = levels[0].0.len() as u64;
+        while let Some(depth) = levels.len().checked_sub(1) {
+            let (children, next) = &mut levels[depth];
+            let Some(edge) = children.get(*next) else {
+                levels.pop();
+                continue;
+            };
+            *next += 1;
+            let state = edge.state.clone();
+            match visit(&state, depth + 1) {
+                Visit::Stop => break 'walk WalkEnd::Stopped,
+                Visit::Prune => continue,
+                Visit::Descend => {}
+            }
+            if watch.out_of_expansions(stats.expanded) {
+                break 'walk WalkEnd::LimitReached(Limit::Expansions);
+            }
+            if stats.expanded & (CHECK_EVERY - 1) == 0 {
+                if let Some(limit) = watch.check(stats.expanded, 0, levels.len() as u64, 0) {
+                    break 'walk WalkEnd::LimitReached(limit);
+                }
+            }
+            if levels.len() == depth + 1 {
+                levels.push((Vec::new(), 0));
+            }
+            let (buffer, cursor) = &mut levels[depth + 1];
+            buffer.clear();
+            *cursor = 0;
+            domain.expand(&state, buffer);
+            stats.expanded += 1;
+            stats.generated += buffer.len() as u64;
+        }
+        WalkEnd::Complete
+    };
+    stats.seconds = watch.elapsed();
+    stats.expansions_per_second = stats.expanded as f64 / stats.seconds.max(1e-9);
+    (end, stats)
+}

@@ -1,0 +1,533 @@
+//! `frontier boggle`: score boards, benchmark the scorers, anneal for
+//! high-scoring boards.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+use frontier_boggle::{
+    anneal, find_words, random_boards, score_batch, AnnealConfig, Board, Letters, Scorer, Shape,
+    Trie,
+};
+
+use crate::config::resolve_data_path;
+use crate::CliError;
+
+/// Boggle commands.
+#[derive(Debug, clap::Subcommand)]
+pub enum BoggleCommand {
+    /// Every word on a board with a path for each, and the score.
+    ///
+    /// Boards are row-major strings (`perslatgsineters`, `q` = Qu) or rows
+    /// (`per/lat/des`); non-square strings need --shape.
+    #[command(visible_alias = "solve")]
+    Score {
+        /// Boards to score.
+        boards: Vec<String>,
+        /// Read boards from this file too (one per line), scored as a batch.
+        #[arg(long)]
+        file: Option<PathBuf>,
+        /// Shape of row-major strings that are not square, e.g. 3x4.
+        #[arg(long, value_parser = parse_shape)]
+        shape: Option<(usize, usize)>,
+        /// Only print scores, not the words.
+        #[arg(long)]
+        scores_only: bool,
+        /// Score the batch on the GPU (checked against the CPU).
+        #[arg(long)]
+        gpu: bool,
+        #[command(flatten)]
+        dict: DictArg,
+    },
+    /// Score random boards and report boards per second.
+    Bench {
+        /// Boards to score.
+        #[arg(long, default_value_t = 1_000_000)]
+        count: usize,
+        /// Board shape.
+        #[arg(long, default_value = "4x4", value_parser = parse_shape)]
+        shape: (usize, usize),
+        /// uniform (each cell a random letter) or dice (the 16 Boggle dice).
+        #[arg(long, default_value = "uniform", value_parser = parse_letters)]
+        letters: Letters,
+        /// CPU threads (1 = one core; 0 = all cores).
+        #[arg(long, default_value_t = 1)]
+        threads: usize,
+        /// Score on the GPU instead, and check every score on the CPU.
+        #[arg(long)]
+        gpu: bool,
+        /// Seed of the random boards.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        #[command(flatten)]
+        dict: DictArg,
+    },
+    /// Search for high-scoring boards by simulated annealing.
+    Anneal {
+        /// Board shape.
+        #[arg(long, default_value = "4x4", value_parser = parse_shape)]
+        shape: (usize, usize),
+        /// Independent chains (GPU: one per thread).
+        #[arg(long)]
+        chains: Option<usize>,
+        /// Moves per chain.
+        #[arg(long)]
+        steps: Option<u64>,
+        /// Starting temperature.
+        #[arg(long)]
+        t_start: Option<f64>,
+        /// Final temperature.
+        #[arg(long)]
+        t_end: Option<f64>,
+        /// Seed.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Stop once a board scores at least this.
+        #[arg(long)]
+        target: Option<u32>,
+        /// Stop after this many seconds.
+        #[arg(long)]
+        max_seconds: Option<f64>,
+        /// Best boards to print.
+        #[arg(long, default_value_t = 10)]
+        keep: usize,
+        /// Run the chains on the GPU.
+        #[arg(long)]
+        gpu: bool,
+        #[command(flatten)]
+        dict: DictArg,
+    },
+}
+
+/// The word list.
+#[derive(Debug, clap::Args)]
+pub struct DictArg {
+    /// Word list, one word per line [default: @data/boggle/enable2k.txt,
+    /// i.e. $FRONTIER_DATA or ../shared/data].
+    #[arg(long, default_value = "@data/boggle/enable2k.txt")]
+    dict: PathBuf,
+}
+
+impl DictArg {
+    fn load(&self) -> Result<Trie, CliError> {
+        let path = resolve_data_path(&self.dict);
+        let started = Instant::now();
+        let (trie, summary) = Trie::load(&path).map_err(|e| {
+            CliError::Input(format!(
+                "{e}\n(pass a word list with --dict PATH, or set FRONTIER_DATA to the data folder)"
+            ))
+        })?;
+        tracing::info!(
+            "{}: {summary}; {} trie nodes, loaded in {:.1} ms",
+            path.display(),
+            trie.nodes().len(),
+            started.elapsed().as_secs_f64() * 1e3
+        );
+        Ok(trie)
+    }
+}
+
+fn parse_shape(text: &str) -> Result<(usize, usize), String> {
+    let (r, c) = text
+        .split_once(['x', 'X'])
+        .ok_or_else(|| format!("shape '{text}' should look like 4x4"))?;
+    let side = |s: &str| {
+        s.trim()
+            .parse::<usize>()
+            .ok()
+            .filter(|&n| (1..=frontier_boggle::board::MAX_SIDE).contains(&n))
+            .ok_or_else(|| {
+                format!(
+                    "'{s}' in shape '{text}' is not a side from 1 to {}",
+                    frontier_boggle::board::MAX_SIDE
+                )
+            })
+    };
+    Ok((side(r)?, side(c)?))
+}
+
+fn parse_letters(text: &str) -> Result<Letters, String> {
+    match text {
+        "uniform" => Ok(Letters::Uniform),
+        "dice" => Ok(Letters::Dice),
+        other => Err(format!("'{other}': expected uniform or dice")),
+    }
+}
+
+fn boggle_error(e: frontier_boggle::BoggleError) -> CliError {
+    CliError::Input(e.to_string())
+}
+
+/// Runs a boggle command; `json` prints JSON lines instead of text.
+pub fn run(command: &BoggleCommand, json: bool) -> Result<(), CliError> {
+    let mut out = std::io::stdout().lock();
+    let io = |source| CliError::Io {
+        path: PathBuf::from("<stdout>"),
+        source,
+    };
+    match command {
+        BoggleCommand::Score {
+            boards,
+            file,
+            shape,
+            scores_only,
+            gpu,
+            dict,
+        } => {
+            let mut parsed = boards
+                .iter()
+                .map(|b| {
+                    Board::parse(b, *shape)
+                        .map(|b| (b, None))
+                        .map_err(boggle_error)
+                })
+                .collect::<Result<Vec<_>, _>>()?;
+            if let Some(path) = file {
+                parsed.extend(read_boards(path, *shape)?);
+            }
+            if parsed.is_empty() {
+                return Err(CliError::Input(
+                    "no boards: give boards as arguments or --file".into(),
+                ));
+            }
+            let trie = dict.load()?;
+            let (parsed, known): (Vec<Board>, Vec<Option<u32>>) = parsed.into_iter().unzip();
+            let scores = score_all(&trie, &parsed, *gpu)?;
+            let wrong: Vec<String> = parsed
+                .iter()
+                .zip(&scores)
+                .zip(&known)
+                .filter_map(|((b, s), k)| {
+                    k.filter(|k| k != s)
+                        .map(|k| format!("{} scores {s}, the file says {k}", b.text()))
+                })
+                .collect();
+            for (board, score) in parsed.iter().zip(scores) {
+                let words = if *scores_only {
+                    Vec::new()
+                } else {
+                    find_words(&trie, board)
+                };
+                if json {
+                    let mut value = serde_json::json!({
+                        "board": board.text(),
+                        "rows": board.rows,
+                        "cols": board.cols,
+                        "score": score,
+                    });
+                    if !scores_only {
+                        value["words"] = serde_json::to_value(&words).unwrap_or_default();
+                    }
+                    writeln!(out, "{value}").map_err(io)?;
+                } else if *scores_only {
+                    writeln!(out, "{}\t{score}", board.text()).map_err(io)?;
+                } else {
+                    write!(out, "{}", board.grid()).map_err(io)?;
+                    for w in &words {
+                        let path: Vec<String> =
+                            w.path.iter().map(|(r, c)| format!("{r},{c}")).collect();
+                        writeln!(out, "{:>3}  {:<16} {}", w.points, w.word, path.join(" "))
+                            .map_err(io)?;
+                    }
+                    writeln!(
+                        out,
+                        "{}: {score} points, {} words\n",
+                        board.text(),
+                        words.len()
+                    )
+                    .map_err(io)?;
+                }
+            }
+            if !wrong.is_empty() {
+                return Err(CliError::Input(format!(
+                    "{} score(s) differ from the file: {}",
+                    wrong.len(),
+                    wrong.join("; ")
+                )));
+            }
+            Ok(())
+        }
+        BoggleCommand::Bench {
+            count,
+            shape,
+            letters,
+            threads,
+            gpu,
+            seed,
+            dict,
+        } => {
+            let trie = dict.load()?;
+            let shape = Shape::new(shape.0, shape.1);
+            let boards = random_boards(&shape, *count, *letters, *seed);
+            let (scores, seconds, how) = if *gpu {
+                gpu_bench(&trie, &shape, &boards)?
+            } else {
+                cpu_bench(&trie, &shape, &boards, *threads)?
+            };
+            let total: u64 = scores.iter().map(|&s| u64::from(s)).sum();
+            let rate = *count as f64 / seconds.max(1e-12);
+            if json {
+                let value = serde_json::json!({
+                    "boards": count, "rows": shape.rows, "cols": shape.cols,
+                    "letters": letters, "seed": seed, "scorer": how,
+                    "seconds": seconds, "boards_per_second": rate,
+                    "total_score": total,
+                });
+                writeln!(out, "{value}").map_err(io)?;
+            } else {
+                writeln!(
+                    out,
+                    "{count} random {}x{} boards ({letters:?} letters, seed {seed}) on {how}: \
+                     {seconds:.3} s, {rate:.0} boards/s, mean score {:.3}",
+                    shape.rows,
+                    shape.cols,
+                    total as f64 / (*count).max(1) as f64
+                )
+                .map_err(io)?;
+            }
+            Ok(())
+        }
+        BoggleCommand::Anneal {
+            shape,
+            chains,
+            steps,
+            t_start,
+            t_end,
+            seed,
+            target,
+            max_seconds,
+            keep,
+            gpu,
+            dict,
+        } => {
+            let trie = dict.load()?;
+            let defaults = AnnealConfig::default();
+            let config = AnnealConfig {
+                rows: shape.0,
+                cols: shape.1,
+                chains: chains.unwrap_or(if *gpu { 131_072 } else { defaults.chains }),
+                steps: steps.unwrap_or(defaults.steps),
+                t_start: t_start.unwrap_or(defaults.t_start),
+                t_end: t_end.unwrap_or(defaults.t_end),
+                seed: *seed,
+                target: *target,
+                max_seconds: *max_seconds,
+                keep: *keep,
+            };
+            let started = Instant::now();
+            let report = |board: &str, score: u32| {
+                tracing::info!(
+                    "{:>8.2} s  new best {score}: {board}",
+                    started.elapsed().as_secs_f64()
+                );
+            };
+            let result = if *gpu {
+                gpu_anneal(&trie, &config, &report)?
+            } else {
+                anneal(&trie, &config, &report).map_err(boggle_error)?
+            };
+            if json {
+                writeln!(out, "{}", serde_json::to_value(&result).unwrap_or_default())
+                    .map_err(io)?;
+            } else {
+                for (board, score) in &result.best {
+                    writeln!(out, "{score}\t{board}").map_err(io)?;
+                }
+                writeln!(
+                    out,
+                    "{} chains, {} boards scored in {:.1} s ({:.0} boards/s){}",
+                    result.chains,
+                    result.evaluated,
+                    result.seconds,
+                    result.evaluated as f64 / result.seconds.max(1e-9),
+                    if result.reached_target {
+                        "; target reached"
+                    } else {
+                        ""
+                    }
+                )
+                .map_err(io)?;
+            }
+            Ok(())
+        }
+    }
+}
+
+/// Reads boards from a file: one per line, or a TSV whose header names a
+/// `board` column and optionally `rows`, `cols` and `score` (checked).
+fn read_boards(
+    path: &Path,
+    shape: Option<(usize, usize)>,
+) -> Result<Vec<(Board, Option<u32>)>, CliError> {
+    let text = crate::registry::read_file(path)?;
+    let mut lines = text
+        .lines()
+        .enumerate()
+        .filter(|(_, l)| !l.trim().is_empty() && !l.trim_start().starts_with('#'))
+        .peekable();
+    let header: Option<Vec<&str>> = lines
+        .peek()
+        .map(|(_, l)| l.split('\t').map(str::trim).collect::<Vec<_>>())
+        .filter(|fields| fields.contains(&"board"));
+    if header.is_some() {
+        lines.next();
+    }
+    let column = |name: &str| {
+        header
+            .as_ref()
+            .and_then(|h| h.iter().position(|&f| f == name))
+    };
+    let (board_at, rows_at, cols_at, score_at) = (
+        column("board").unwrap_or(0),
+        column("rows"),
+        column("cols"),
+        column("score"),
+    );
+    lines
+        .map(|(i, line)| {
+            let at = |e: String| CliError::Input(format!("{}:{}: {e}", path.display(), i + 1));
+            let fields: Vec<&str> = line.split('\t').map(str::trim).collect();
+            let field = |k: Option<usize>| k.and_then(|k| fields.get(k).copied());
+            let number = |k: Option<usize>, what: &str| -> Result<Option<usize>, CliError> {
+                field(k)
+                    .map(|f| {
+                        f.parse::<usize>()
+                            .map_err(|_| at(format!("{what} '{f}' is not a number")))
+                    })
+                    .transpose()
+            };
+            let board_shape = match (number(rows_at, "rows")?, number(cols_at, "cols")?) {
+                (Some(r), Some(c)) => Some((r, c)),
+                _ => shape,
+            };
+            let board = Board::parse(field(Some(board_at)).unwrap_or(""), board_shape)
+                .map_err(|e| at(e.to_string()))?;
+            let known = number(score_at, "score")?.map(|s| s as u32);
+            Ok((board, known))
+        })
+        .collect()
+}
+
+/// Scores boards of possibly mixed shapes: one batch per shape.
+fn score_all(trie: &Trie, boards: &[Board], gpu: bool) -> Result<Vec<u32>, CliError> {
+    let mut scores = vec![0; boards.len()];
+    let mut shapes: Vec<(usize, usize)> = boards.iter().map(|b| (b.rows, b.cols)).collect();
+    shapes.sort_unstable();
+    shapes.dedup();
+    for (rows, cols) in shapes {
+        let which: Vec<usize> = (0..boards.len())
+            .filter(|&i| (boards[i].rows, boards[i].cols) == (rows, cols))
+            .collect();
+        let shape = Shape::new(rows, cols);
+        let letters: Vec<u8> = which
+            .iter()
+            .flat_map(|&i| boards[i].letters.iter().copied())
+            .collect();
+        let batch = if gpu {
+            gpu_scores(trie, &shape, &letters)?
+        } else {
+            score_batch(trie, &shape, &letters)
+        };
+        for (&i, s) in which.iter().zip(batch) {
+            scores[i] = s;
+        }
+    }
+    Ok(scores)
+}
+
+fn cpu_bench(
+    trie: &Trie,
+    shape: &Shape,
+    boards: &[u8],
+    threads: usize,
+) -> Result<(Vec<u32>, f64, String), CliError> {
+    if threads == 1 {
+        let mut scorer = Scorer::new(trie);
+        let started = Instant::now();
+        let scores: Vec<u32> = boards
+            .chunks_exact(shape.cells())
+            .map(|b| scorer.score_letters(shape, b))
+            .collect();
+        return Ok((
+            scores,
+            started.elapsed().as_secs_f64(),
+            "1 CPU thread".into(),
+        ));
+    }
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .map_err(|e| CliError::Input(format!("cannot start {threads} threads: {e}")))?;
+    let started = Instant::now();
+    let scores = pool.install(|| score_batch(trie, shape, boards));
+    let seconds = started.elapsed().as_secs_f64();
+    Ok((
+        scores,
+        seconds,
+        format!("{} CPU threads", pool.current_num_threads()),
+    ))
+}
+
+fn gpu_scores(trie: &Trie, shape: &Shape, boards: &[u8]) -> Result<Vec<u32>, CliError> {
+    let mut gpu = frontier_boggle::gpu::GpuBoggle::new(trie, shape, 0).map_err(boggle_error)?;
+    let (scores, _) = gpu.score(trie, boards).map_err(boggle_error)?;
+    check_against_cpu(trie, shape, boards, &scores)?;
+    Ok(scores)
+}
+
+fn gpu_bench(
+    trie: &Trie,
+    shape: &Shape,
+    boards: &[u8],
+) -> Result<(Vec<u32>, f64, String), CliError> {
+    let mut gpu = frontier_boggle::gpu::GpuBoggle::new(trie, shape, 0).map_err(boggle_error)?;
+    // A first batch warms the kernel, caches and clocks up.
+    let warm = &boards[..boards.len().min(shape.cells() * 100_000)];
+    gpu.score(trie, warm).map_err(boggle_error)?;
+    let started = Instant::now();
+    let (scores, kernel_seconds) = gpu.score(trie, boards).map_err(boggle_error)?;
+    let wall = started.elapsed().as_secs_f64();
+    tracing::info!(
+        "GPU: kernel {:.3} s by device events, {:.3} s with transfers",
+        kernel_seconds,
+        wall
+    );
+    check_against_cpu(trie, shape, boards, &scores)?;
+    Ok((
+        scores,
+        kernel_seconds,
+        format!(
+            "{} (kernel time; {:.0} boards/s with transfers; every score checked on the CPU)",
+            gpu.device_name(),
+            (boards.len() / shape.cells()) as f64 / wall
+        ),
+    ))
+}
+
+fn check_against_cpu(
+    trie: &Trie,
+    shape: &Shape,
+    boards: &[u8],
+    scores: &[u32],
+) -> Result<(), CliError> {
+    let cpu = score_batch(trie, shape, boards);
+    let differ = cpu.iter().zip(scores).filter(|(a, b)| a != b).count();
+    if differ > 0 {
+        return Err(CliError::Input(format!(
+            "GPU and CPU scores differ on {differ} of {} boards",
+            cpu.len()
+        )));
+    }
+    Ok(())
+}
+
+fn gpu_anneal(
+    trie: &Trie,
+    config: &AnnealConfig,
+    report: &dyn Fn(&str, u32),
+) -> Result<frontier_boggle::AnnealResult, CliError> {
+    let shape = Shape::new(config.rows, config.cols);
+    let mut gpu = frontier_boggle::gpu::GpuBoggle::new(trie, &shape, 0).map_err(boggle_error)?;
+    tracing::info!("annealing on {}", gpu.device_name());
+    gpu.anneal(trie, config, report).map_err(boggle_error)
+}
