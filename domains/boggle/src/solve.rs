@@ -5,7 +5,7 @@
 //! once by stamping its trie node with the board's number (no clearing
 //! between boards). [`find_words`] also reports a path per word, and
 //! [`WordPaths`] states the same search as a frontier [`Domain`] so the
-//! framework's generic [`walk`](frontier_core::walk) can run it.
+//! framework's generic [`walk`](fn@frontier_core::walk) can run it.
 
 use frontier_core::{Domain, Edge, SearchOptions, Visit};
 
