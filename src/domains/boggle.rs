@@ -102,8 +102,8 @@ pub enum BoggleCommand {
 /// The word list.
 #[derive(Debug, clap::Args)]
 pub struct DictArg {
-    /// Word list, one word per line [default: @data/boggle/enable2k.txt,
-    /// i.e. $FRONTIER_DATA or ../shared/data].
+    /// Word list, one word per line; `@data/` means $FRONTIER_DATA, else
+    /// ../shared/data.
     #[arg(long, default_value = "@data/boggle/enable2k.txt")]
     dict: PathBuf,
 }
