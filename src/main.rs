@@ -32,6 +32,7 @@ use crate::run::RunOptions;
 ///   frontier solve tiles "1 2 3 4 5 6 0 7 8" --goal standard
 ///   frontier solve --json grid "S..#/..#G/...."
 ///   frontier boggle score perslatgsineters
+///   frontier nonogram solve puzzle.non --png solution.png
 #[derive(Debug, Parser)]
 #[command(name = "frontier", version, verbatim_doc_comment)]
 struct Cli {
@@ -64,6 +65,11 @@ enum Command {
         search: SearchFlags,
         #[command(subcommand)]
         domain: SolveDomain,
+    },
+    /// Nonograms: solve (with a uniqueness verdict), draw, convert.
+    Nonogram {
+        #[command(subcommand)]
+        command: domains::nonogram::NonogramCommand,
     },
     /// Boggle: score boards, benchmark the scorers, anneal for high-scoring boards.
     Boggle {
@@ -227,6 +233,7 @@ fn execute(cli: &Cli) -> Result<(), CliError> {
     };
     let output = match &cli.command {
         Command::Boggle { command } => return domains::boggle::run(command, json),
+        Command::Nonogram { command } => return domains::nonogram::run(command, json),
         Command::Run { config, output } => {
             let experiment = Experiment::load(config)?;
             let options = RunOptions {

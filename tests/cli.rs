@@ -309,3 +309,54 @@ fn boggle_bad_input_is_one_clear_line() {
         stderr(&out)
     );
 }
+
+#[test]
+fn nonogram_solve_prints_grid_verdict_json_and_png() {
+    let puzzle = shared_data("nonogram/webpbn-00023.nin");
+    let out = frontier(&["nonogram", "solve", &puzzle]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = stdout(&out);
+    let known =
+        std::fs::read_to_string(shared_data("nonogram/solutions/webpbn-00023.sol")).unwrap();
+    assert!(text.starts_with(&known), "{text}");
+    assert!(text.contains("unique"), "{text}");
+    let png = scratch("nonogram").join("sol.png");
+    let out = frontier(&[
+        "--json",
+        "nonogram",
+        "solve",
+        &shared_data("nonogram/rand-30x30-d50-s1.nin"),
+        "--png",
+        png.to_str().unwrap(),
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let value: serde_json::Value = serde_json::from_str(stdout(&out).trim()).unwrap();
+    assert_eq!(value["verdict"], "multiple");
+    assert_eq!(value["solutions"].as_array().unwrap().len(), 2);
+    assert_eq!(value["checked"], true);
+    assert!(std::fs::read(&png).unwrap().starts_with(b"\x89PNG"));
+    for method in ["dfs", "walk", "astar", "hda"] {
+        let out = frontier(&[
+            "nonogram",
+            "solve",
+            "--no-grid",
+            "--method",
+            method,
+            &puzzle,
+        ]);
+        assert!(out.status.success(), "{method}: {}", stderr(&out));
+    }
+}
+
+#[test]
+fn nonogram_bad_files_name_the_line() {
+    let file = scratch("nonogram-bad").join("bad.nin");
+    std::fs::write(&file, "3 2\n1\n1 1 1\n1\n1\n1\n").unwrap();
+    let out = frontier(&["nonogram", "solve", file.to_str().unwrap()]);
+    assert!(!out.status.success());
+    let err = stderr(&out);
+    assert!(
+        err.contains("bad.nin: line 3: row 2: clue 1,1,1 needs 5 cells"),
+        "{err}"
+    );
+}

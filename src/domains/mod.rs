@@ -2,4 +2,5 @@
 
 pub mod boggle;
 pub mod grid;
+pub mod nonogram;
 pub mod tiles;

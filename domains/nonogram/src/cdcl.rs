@@ -1,0 +1,744 @@
+//! Conflict-driven search with the line solver as the propagator.
+//!
+//! Depth-first guessing forgets why a guess failed; on puzzles built as long
+//! chains of interlocking choices (the n-Dom family, many tournament
+//! puzzles) it retries the same failure under every earlier guess. Here each
+//! failure is explained and learned as a clause over cells, so it is never
+//! retried:
+//! - a cell forced by line `L` is explained lazily by the cells of `L` known
+//!   before it, shrunk greedily to a subset that still forces it (checked
+//!   with the exact line solver);
+//! - a contradicting line is explained the same way;
+//! - conflicts are analysed to the first unique implication point, the
+//!   learned clause is watched (two watched literals) and the search jumps
+//!   back; guesses follow VSIDS activity with saved phases, with Luby
+//!   restarts and periodic removal of weak learned clauses.
+//!
+//! Solutions are counted exactly: each solution found is blocked by the
+//! clause "not all of these guesses" and the search goes on until the
+//! clauses are unsatisfiable or enough solutions are found.
+
+use std::time::Instant;
+
+use crate::line::{Contradiction, LineSolver, EMPTY, FILLED, UNKNOWN};
+use crate::puzzle::Puzzle;
+use crate::solver::{SolveOptions, SolveOutcome, SolveStats, Verdict};
+
+/// A literal: `cell * 2 + 1` means "cell filled", `cell * 2` "cell empty".
+type Lit = u32;
+
+fn lit(cell: usize, value: u8) -> Lit {
+    (cell as u32) << 1 | u32::from(value == FILLED)
+}
+
+fn lit_cell(l: Lit) -> usize {
+    (l >> 1) as usize
+}
+
+fn lit_value(l: Lit) -> u8 {
+    if l & 1 == 1 {
+        FILLED
+    } else {
+        EMPTY
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Reason {
+    Decision,
+    Line(u32),
+    Clause(u32),
+}
+
+struct Clause {
+    lits: Vec<Lit>,
+    learnt: bool,
+    lbd: u32,
+    activity: f64,
+    deleted: bool,
+}
+
+enum Conflict {
+    Line(usize),
+    Clause(u32),
+}
+
+struct Search<'p> {
+    puzzle: &'p Puzzle,
+    value: Vec<u8>,
+    level: Vec<u32>,
+    position: Vec<u32>,
+    reason: Vec<Reason>,
+    trail: Vec<u32>,
+    levels: Vec<usize>,
+    clause_head: usize,
+    /// Lines to re-solve, first in first out: a line waits while others
+    /// add to what it knows, so it is solved fewer times.
+    queue: std::collections::VecDeque<u32>,
+    queued: Vec<bool>,
+    clauses: Vec<Clause>,
+    watches: Vec<Vec<u32>>,
+    activity: Vec<f64>,
+    bump: f64,
+    clause_bump: f64,
+    heap: Heap,
+    phase: Vec<u8>,
+    line: LineSolver,
+    buffer: Vec<u8>,
+    seen: Vec<bool>,
+    /// Explanations of line-implied cells, computed once per assignment.
+    explained: Vec<Option<Vec<Lit>>>,
+    stats: SolveStats,
+    conflicts: u64,
+    deadline: Option<Instant>,
+    out_of_time: bool,
+    solves_since_clock: u32,
+}
+
+impl<'p> Search<'p> {
+    fn new(puzzle: &'p Puzzle) -> Search<'p> {
+        let cells = puzzle.width * puzzle.height;
+        let lines = puzzle.width + puzzle.height;
+        Search {
+            puzzle,
+            value: vec![UNKNOWN; cells],
+            level: vec![0; cells],
+            position: vec![0; cells],
+            reason: vec![Reason::Decision; cells],
+            trail: Vec::with_capacity(cells),
+            levels: Vec::new(),
+            clause_head: 0,
+            queue: (0..lines as u32).collect(),
+            queued: vec![true; lines],
+            clauses: Vec::new(),
+            watches: vec![Vec::new(); cells * 2],
+            activity: vec![0.0; cells],
+            bump: 1.0,
+            clause_bump: 1.0,
+            heap: Heap::new(cells),
+            phase: vec![EMPTY; cells],
+            line: LineSolver::default(),
+            buffer: Vec::new(),
+            seen: vec![false; cells],
+            explained: vec![None; cells],
+            stats: SolveStats::default(),
+            conflicts: 0,
+            deadline: None,
+            out_of_time: false,
+            solves_since_clock: 0,
+        }
+    }
+
+    fn decision_level(&self) -> u32 {
+        self.levels.len() as u32
+    }
+
+    /// The cells of a line: (first cell, stride, length).
+    fn line_cells(&self, line: usize) -> (usize, usize, usize) {
+        let (w, h) = (self.puzzle.width, self.puzzle.height);
+        if line < h {
+            (line * w, 1, w)
+        } else {
+            (line - h, w, h)
+        }
+    }
+
+    fn clue(&self, line: usize) -> &'p [u32] {
+        let h = self.puzzle.height;
+        if line < h {
+            &self.puzzle.rows[line]
+        } else {
+            &self.puzzle.cols[line - h]
+        }
+    }
+
+    fn assign(&mut self, cell: usize, value: u8, reason: Reason) {
+        self.value[cell] = value;
+        self.level[cell] = self.decision_level();
+        self.position[cell] = self.trail.len() as u32;
+        self.reason[cell] = reason;
+        self.trail.push(cell as u32);
+        let w = self.puzzle.width;
+        for line in [cell / w, self.puzzle.height + cell % w] {
+            // The line that forced this cell already knows it.
+            if reason == Reason::Line(line as u32) {
+                continue;
+            }
+            if !self.queued[line] {
+                self.queued[line] = true;
+                self.queue.push_back(line as u32);
+            }
+        }
+    }
+
+    /// Clause and line propagation to a fixed point.
+    fn propagate(&mut self) -> Result<(), Conflict> {
+        loop {
+            while self.clause_head < self.trail.len() {
+                let cell = self.trail[self.clause_head] as usize;
+                self.clause_head += 1;
+                // Clauses watching the literal that just became false.
+                let falsified = lit(cell, self.value[cell]) ^ 1;
+                if let Err(ci) = self.propagate_clauses(falsified) {
+                    return Err(Conflict::Clause(ci));
+                }
+            }
+            // Long lines of huge puzzles make a propagation take seconds:
+            // look at the clock now and then (the caller stops on the flag).
+            self.solves_since_clock += 1;
+            if self.solves_since_clock >= 64 && {
+                self.solves_since_clock = 0;
+                self.deadline.is_some_and(|d| Instant::now() >= d)
+            } {
+                self.out_of_time = true;
+                return Ok(());
+            }
+            let Some(line) = self.queue.pop_front() else {
+                return Ok(());
+            };
+            let line = line as usize;
+            self.queued[line] = false;
+            let (start, step, len) = self.line_cells(line);
+            self.buffer.clear();
+            for i in 0..len {
+                self.buffer.push(self.value[start + i * step]);
+            }
+            self.stats.line_solves += 1;
+            let clue = self.clue(line);
+            match self.line.solve(clue, &mut self.buffer) {
+                Err(Contradiction) => return Err(Conflict::Line(line)),
+                Ok(false) => {}
+                Ok(true) => {
+                    for i in 0..len {
+                        let cell = start + i * step;
+                        if self.value[cell] == UNKNOWN && self.buffer[i] != UNKNOWN {
+                            let v = self.buffer[i];
+                            self.assign(cell, v, Reason::Line(line as u32));
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    fn propagate_clauses(&mut self, falsified: Lit) -> Result<(), u32> {
+        let mut watchers = std::mem::take(&mut self.watches[falsified as usize]);
+        let mut kept = 0;
+        let mut result = Ok(());
+        let mut i = 0;
+        while i < watchers.len() {
+            let ci = watchers[i];
+            i += 1;
+            let clause = &mut self.clauses[ci as usize];
+            if clause.deleted {
+                continue;
+            }
+            if clause.lits[0] == falsified {
+                clause.lits.swap(0, 1);
+            }
+            let other = clause.lits[0];
+            let other_value = self.value[lit_cell(other)];
+            if other_value == lit_value(other) {
+                watchers[kept] = ci;
+                kept += 1;
+                continue;
+            }
+            // Look for a new literal to watch.
+            let mut moved = false;
+            for k in 2..clause.lits.len() {
+                let l = clause.lits[k];
+                let v = self.value[lit_cell(l)];
+                if v == UNKNOWN || v == lit_value(l) {
+                    clause.lits.swap(1, k);
+                    self.watches[clause.lits[1] as usize].push(ci);
+                    moved = true;
+                    break;
+                }
+            }
+            if moved {
+                continue;
+            }
+            watchers[kept] = ci;
+            kept += 1;
+            if other_value == UNKNOWN {
+                let cell = lit_cell(other);
+                self.assign(cell, lit_value(other), Reason::Clause(ci));
+            } else {
+                result = Err(ci);
+                while i < watchers.len() {
+                    watchers[kept] = watchers[i];
+                    kept += 1;
+                    i += 1;
+                }
+            }
+        }
+        watchers.truncate(kept);
+        self.watches[falsified as usize] = watchers;
+        result
+    }
+
+    /// Known cells of `line` assigned before trail position `before`,
+    /// shrunk to a subset that still forces `target` (cell, value) — or
+    /// still contradicts, when `target` is `None`. Returned as the true
+    /// literals of those assignments.
+    fn explain_line(&mut self, line: usize, before: u32, target: Option<(usize, u8)>) -> Vec<Lit> {
+        let (start, step, len) = self.line_cells(line);
+        let clue = self.clue(line);
+        let mut known: Vec<usize> = (0..len)
+            .filter(|&i| {
+                let cell = start + i * step;
+                self.value[cell] != UNKNOWN && self.position[cell] < before
+            })
+            .collect();
+        let mut scratch = vec![UNKNOWN; len];
+        let holds =
+            |subset: &[usize], scratch: &mut Vec<u8>, solver: &mut LineSolver, value: &[u8]| {
+                scratch.iter_mut().for_each(|c| *c = UNKNOWN);
+                for &i in subset {
+                    scratch[i] = value[start + i * step];
+                }
+                match solver.solve(clue, scratch) {
+                    Err(Contradiction) => true,
+                    Ok(_) => target.is_some_and(|(cell, v)| scratch[(cell - start) / step] == v),
+                }
+            };
+        // Greedy: drop each cell whose absence keeps the implication,
+        // trying the latest assignments first so that the explanation leans
+        // on older ones (lower levels: shorter clauses after analysis,
+        // longer jumps back).
+        known.sort_by_key(|&i| std::cmp::Reverse(self.position[start + i * step]));
+        // On long lines a solve per known cell costs more than weaker
+        // clauses: keep the whole explanation there.
+        let mut i = if len > 128 { known.len() } else { 0 };
+        while i < known.len() {
+            let removed = known.remove(i);
+            if !holds(&known, &mut scratch, &mut self.line, &self.value) {
+                known.insert(i, removed);
+                i += 1;
+            }
+        }
+        self.stats.line_solves += len as u64;
+        known
+            .into_iter()
+            .map(|i| {
+                let cell = start + i * step;
+                lit(cell, self.value[cell])
+            })
+            .collect()
+    }
+
+    /// The reason of an implied cell as the true literals that imply it.
+    fn reason_lits(&mut self, cell: usize) -> Vec<Lit> {
+        match self.reason[cell] {
+            Reason::Decision => Vec::new(),
+            Reason::Clause(ci) => self.clauses[ci as usize]
+                .lits
+                .iter()
+                .filter(|&&l| lit_cell(l) != cell)
+                .map(|&l| l ^ 1)
+                .collect(),
+            Reason::Line(line) => {
+                if let Some(lits) = &self.explained[cell] {
+                    return lits.clone();
+                }
+                let target = Some((cell, self.value[cell]));
+                let lits = self.explain_line(line as usize, self.position[cell], target);
+                self.explained[cell] = Some(lits.clone());
+                lits
+            }
+        }
+    }
+
+    fn bump_cell(&mut self, cell: usize) {
+        self.activity[cell] += self.bump;
+        if self.activity[cell] > 1e100 {
+            for a in &mut self.activity {
+                *a *= 1e-100;
+            }
+            self.bump *= 1e-100;
+        }
+        self.heap.increased(cell, &self.activity);
+    }
+
+    /// First-UIP analysis; returns the learned clause (asserting literal
+    /// first, all literals false now) and the level to jump back to.
+    fn analyze(&mut self, conflict: Conflict) -> (Vec<Lit>, u32) {
+        let mut reason_true: Vec<Lit> = match conflict {
+            Conflict::Clause(ci) => {
+                let clause = &mut self.clauses[ci as usize];
+                clause.activity += self.clause_bump;
+                clause.lits.iter().map(|&l| l ^ 1).collect()
+            }
+            Conflict::Line(line) => self.explain_line(line, u32::MAX, None),
+        };
+        let current = self.decision_level();
+        let mut learnt: Vec<Lit> = vec![0];
+        let mut pending = 0;
+        let mut index = self.trail.len();
+        let uip;
+        loop {
+            for &l in &reason_true {
+                let cell = lit_cell(l);
+                if self.seen[cell] || self.level[cell] == 0 {
+                    continue;
+                }
+                self.seen[cell] = true;
+                self.bump_cell(cell);
+                if self.level[cell] == current {
+                    pending += 1;
+                } else {
+                    learnt.push(l ^ 1);
+                }
+            }
+            // The latest seen cell on the trail.
+            let cell = loop {
+                index -= 1;
+                let cell = self.trail[index] as usize;
+                if self.seen[cell] {
+                    break cell;
+                }
+            };
+            self.seen[cell] = false;
+            pending -= 1;
+            if pending == 0 {
+                uip = cell;
+                break;
+            }
+            reason_true = self.reason_lits(cell);
+        }
+        learnt[0] = lit(uip, self.value[uip]) ^ 1;
+        for &l in &learnt[1..] {
+            self.seen[lit_cell(l)] = false;
+        }
+        // Jump back to the second-highest level, watched second.
+        let mut back = 0;
+        let mut at = 1;
+        for (k, &l) in learnt.iter().enumerate().skip(1) {
+            let lv = self.level[lit_cell(l)];
+            if lv > back {
+                back = lv;
+                at = k;
+            }
+        }
+        if learnt.len() > 1 {
+            learnt.swap(1, at);
+        }
+        self.bump *= 1.0 / 0.95;
+        self.clause_bump *= 1.0 / 0.999;
+        (learnt, back)
+    }
+
+    fn undo_to_level(&mut self, level: u32) {
+        if self.decision_level() <= level {
+            return;
+        }
+        let keep = self.levels[level as usize];
+        for &cell in &self.trail[keep..] {
+            let cell = cell as usize;
+            self.phase[cell] = self.value[cell];
+            self.value[cell] = UNKNOWN;
+            self.explained[cell] = None;
+            self.heap.insert(cell, &self.activity);
+        }
+        self.trail.truncate(keep);
+        self.levels.truncate(level as usize);
+        self.clause_head = self.clause_head.min(keep);
+        for &line in &self.queue {
+            self.queued[line as usize] = false;
+        }
+        self.queue.clear();
+    }
+
+    /// Adds a clause whose literals are all false except possibly the first,
+    /// watching the first two; returns its index.
+    fn add_clause(&mut self, lits: Vec<Lit>, learnt: bool) -> u32 {
+        let ci = self.clauses.len() as u32;
+        let mut levels: Vec<u32> = lits.iter().map(|&l| self.level[lit_cell(l)]).collect();
+        levels.sort_unstable();
+        levels.dedup();
+        if lits.len() >= 2 {
+            self.watches[lits[0] as usize].push(ci);
+            self.watches[lits[1] as usize].push(ci);
+        }
+        self.clauses.push(Clause {
+            lits,
+            learnt,
+            lbd: levels.len() as u32,
+            activity: self.clause_bump,
+            deleted: false,
+        });
+        ci
+    }
+
+    /// After a conflict: learn, jump back, assert. False when the conflict
+    /// is at level 0 (no more solutions).
+    fn learn(&mut self, conflict: Conflict) -> bool {
+        self.conflicts += 1;
+        self.stats.dead_ends += 1;
+        if self.decision_level() == 0 {
+            return false;
+        }
+        let (learnt, back) = self.analyze(conflict);
+        self.undo_to_level(back);
+        let first = learnt[0];
+        if learnt.len() == 1 {
+            self.assign(lit_cell(first), lit_value(first), Reason::Decision);
+            // A unit at level 0 is a fact; its "decision" reason is never
+            // resolved on, since level-0 cells are skipped in analysis.
+        } else {
+            let ci = self.add_clause(learnt, true);
+            self.assign(lit_cell(first), lit_value(first), Reason::Clause(ci));
+        }
+        true
+    }
+
+    fn reduce_learnts(&mut self) {
+        let locked: std::collections::HashSet<u32> = self
+            .trail
+            .iter()
+            .filter_map(|&c| match self.reason[c as usize] {
+                Reason::Clause(ci) => Some(ci),
+                _ => None,
+            })
+            .collect();
+        let mut candidates: Vec<u32> = (0..self.clauses.len() as u32)
+            .filter(|&ci| {
+                let c = &self.clauses[ci as usize];
+                c.learnt && !c.deleted && c.lbd > 2 && !locked.contains(&ci)
+            })
+            .collect();
+        candidates.sort_by(|&a, &b| {
+            let (a, b) = (&self.clauses[a as usize], &self.clauses[b as usize]);
+            b.lbd.cmp(&a.lbd).then(a.activity.total_cmp(&b.activity))
+        });
+        for &ci in &candidates[..candidates.len() / 2] {
+            let clause = &mut self.clauses[ci as usize];
+            clause.deleted = true;
+            clause.lits = Vec::new();
+        }
+    }
+
+    fn decide(&mut self) -> Option<usize> {
+        while let Some(cell) = self.heap.pop(&self.activity) {
+            if self.value[cell] == UNKNOWN {
+                return Some(cell);
+            }
+        }
+        None
+    }
+}
+
+/// Luby's restart sequence: 1 1 2 1 1 2 4 1 1 2 …
+fn luby(mut i: u64) -> u64 {
+    let mut size = 1;
+    let mut seq = 0;
+    while size < i + 1 {
+        seq += 1;
+        size = 2 * size + 1;
+    }
+    while size - 1 != i {
+        size = (size - 1) >> 1;
+        seq -= 1;
+        i %= size;
+    }
+    1 << seq
+}
+
+/// Solves with conflict-driven search (see the module docs); the verdict
+/// is exact unless the time limit strikes.
+pub fn solve_cdcl(puzzle: &Puzzle, options: &SolveOptions) -> SolveOutcome {
+    let started = Instant::now();
+    let deadline = options
+        .max_seconds
+        .map(|s| started + std::time::Duration::from_secs_f64(s.max(0.0)));
+    let mut s = Search::new(puzzle);
+    s.deadline = deadline;
+    for cell in 0..s.value.len() {
+        s.heap.insert(cell, &s.activity);
+    }
+    let want = options.max_solutions.max(1);
+    let mut solutions: Vec<Vec<bool>> = Vec::new();
+    let mut line_solved = false;
+    let mut first_pass = true;
+    let mut timed_out = false;
+    let mut restart_at = 100 * luby(0);
+    let mut restarts = 0;
+    let mut since_restart = 0u64;
+    let mut max_learnts = (s.value.len() / 3).max(2000) as f64;
+    'search: loop {
+        if let Err(conflict) = s.propagate() {
+            since_restart += 1;
+            if !s.learn(conflict) {
+                break 'search;
+            }
+            if s.conflicts % 256 == 0 && deadline.is_some_and(|d| Instant::now() >= d) {
+                timed_out = true;
+                break 'search;
+            }
+            continue;
+        }
+        if s.out_of_time {
+            timed_out = true;
+            break 'search;
+        }
+        if first_pass {
+            first_pass = false;
+            line_solved = s.trail.len() == s.value.len();
+        }
+        s.stats.nodes += 1;
+        if since_restart >= restart_at {
+            restarts += 1;
+            since_restart = 0;
+            restart_at = 100 * luby(restarts);
+            s.undo_to_level(0);
+            continue;
+        }
+        let learnts = s.clauses.iter().filter(|c| c.learnt && !c.deleted).count();
+        if learnts as f64 > max_learnts + s.trail.len() as f64 {
+            s.reduce_learnts();
+            max_learnts *= 1.1;
+        }
+        match s.decide() {
+            Some(cell) => {
+                if s.stats.nodes % 1024 == 0 && deadline.is_some_and(|d| Instant::now() >= d) {
+                    timed_out = true;
+                    break 'search;
+                }
+                s.levels.push(s.trail.len());
+                let phase = s.phase[cell];
+                s.assign(cell, phase, Reason::Decision);
+            }
+            None => {
+                // Every cell is set and every line was checked by the line
+                // solver when it was last touched.
+                solutions.push(s.value.iter().map(|&v| v == FILLED).collect());
+                if solutions.len() >= want {
+                    break 'search;
+                }
+                // Block this solution: not all of the current guesses.
+                let blocking: Vec<Lit> = s
+                    .levels
+                    .iter()
+                    .rev()
+                    .map(|&at| {
+                        let cell = s.trail[at] as usize;
+                        lit(cell, s.value[cell]) ^ 1
+                    })
+                    .collect();
+                if blocking.is_empty() {
+                    break 'search;
+                }
+                let ci = s.add_clause(blocking, false);
+                if !s.learn(Conflict::Clause(ci)) {
+                    break 'search;
+                }
+            }
+        }
+    }
+    let verdict = if solutions.len() >= 2 {
+        Verdict::Multiple
+    } else if timed_out {
+        Verdict::Unknown
+    } else if solutions.len() == 1 {
+        if want >= 2 {
+            Verdict::Unique
+        } else {
+            Verdict::Unknown
+        }
+    } else {
+        Verdict::None
+    };
+    let mut stats = s.stats;
+    stats.seconds = started.elapsed().as_secs_f64();
+    SolveOutcome {
+        solutions,
+        verdict,
+        line_solved,
+        stats,
+    }
+}
+
+/// A binary max-heap of cells by activity, with positions for updates.
+struct Heap {
+    items: Vec<usize>,
+    index: Vec<usize>,
+}
+
+const ABSENT: usize = usize::MAX;
+
+impl Heap {
+    fn new(cells: usize) -> Heap {
+        Heap {
+            items: Vec::with_capacity(cells),
+            index: vec![ABSENT; cells],
+        }
+    }
+
+    fn insert(&mut self, cell: usize, activity: &[f64]) {
+        if self.index[cell] != ABSENT {
+            return;
+        }
+        self.index[cell] = self.items.len();
+        self.items.push(cell);
+        self.up(self.items.len() - 1, activity);
+    }
+
+    fn increased(&mut self, cell: usize, activity: &[f64]) {
+        if self.index[cell] != ABSENT {
+            self.up(self.index[cell], activity);
+        }
+    }
+
+    fn pop(&mut self, activity: &[f64]) -> Option<usize> {
+        let top = *self.items.first()?;
+        let last = self.items.pop()?;
+        self.index[top] = ABSENT;
+        if !self.items.is_empty() {
+            self.items[0] = last;
+            self.index[last] = 0;
+            self.down(0, activity);
+        }
+        Some(top)
+    }
+
+    fn up(&mut self, mut at: usize, activity: &[f64]) {
+        let cell = self.items[at];
+        while at > 0 {
+            let parent = (at - 1) / 2;
+            if activity[self.items[parent]] >= activity[cell] {
+                break;
+            }
+            self.items[at] = self.items[parent];
+            self.index[self.items[at]] = at;
+            at = parent;
+        }
+        self.items[at] = cell;
+        self.index[cell] = at;
+    }
+
+    fn down(&mut self, mut at: usize, activity: &[f64]) {
+        let cell = self.items[at];
+        loop {
+            let left = 2 * at + 1;
+            if left >= self.items.len() {
+                break;
+            }
+            let right = left + 1;
+            let child = if right < self.items.len()
+                && activity[self.items[right]] > activity[self.items[left]]
+            {
+                right
+            } else {
+                left
+            };
+            if activity[self.items[child]] <= activity[cell] {
+                break;
+            }
+            self.items[at] = self.items[child];
+            self.index[self.items[at]] = at;
+            at = child;
+        }
+        self.items[at] = cell;
+        self.index[cell] = at;
+    }
+}

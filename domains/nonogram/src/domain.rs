@@ -1,0 +1,129 @@
+//! Guess-and-propagate search as a frontier [`Domain`], so every executor
+//! runs it: a state is a grid after propagation (and probing), children
+//! are the two values of the cell the probe ranked best, goals are
+//! complete grids (the line solver has checked every line).
+//!
+//! Each guess costs 1, so A* with the blind heuristic finds the solution
+//! reachable with the fewest guesses, HDA* spreads the same search over
+//! threads, and [`walk`](fn@frontier_core::walk) enumerates solutions depth-first
+//! (up to k, for a uniqueness verdict). The two children of a state fix one
+//! cell to different values, so no grid is reached twice.
+
+use frontier_core::{Domain, Edge, SearchOptions, Visit, WalkEnd};
+
+use crate::line::{EMPTY, FILLED};
+use crate::puzzle::Puzzle;
+use crate::solver::{Grid, Verdict};
+
+/// The search space of one puzzle.
+pub struct NonogramSearch<'p> {
+    puzzle: &'p Puzzle,
+    /// Probe every state before guessing (slower per state, far fewer states).
+    pub probing: bool,
+    start: Option<Vec<u8>>,
+}
+
+/// A guess: the cell (row-major index) and the value tried.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Guess {
+    /// Row-major cell index.
+    pub cell: usize,
+    /// Filled or not.
+    pub filled: bool,
+}
+
+impl<'p> NonogramSearch<'p> {
+    /// The search for `puzzle`. The start state is the line-solved (and,
+    /// with probing, probed) grid; `None` inside means the clues contradict.
+    pub fn new(puzzle: &'p Puzzle, probing: bool) -> NonogramSearch<'p> {
+        let mut grid = Grid::new(puzzle);
+        let ok = grid.propagate().is_ok() && (!probing || grid.probe(None).is_ok());
+        NonogramSearch {
+            puzzle,
+            probing,
+            start: ok.then_some(grid.cells),
+        }
+    }
+
+    /// Whether the clues contradict already without guessing.
+    pub fn contradicts(&self) -> bool {
+        self.start.is_none()
+    }
+
+    /// Enumerates up to `k` solutions depth-first with the framework's walk.
+    pub fn solutions(&self, k: usize, options: &SearchOptions) -> (Vec<Vec<bool>>, Verdict) {
+        if self.contradicts() {
+            return (Vec::new(), Verdict::None);
+        }
+        let mut found = Vec::new();
+        let (end, _) = frontier_core::walk(self, options, |state: &Vec<u8>, _| {
+            if self.is_goal(state) {
+                found.push(state.iter().map(|&c| c == FILLED).collect());
+                if found.len() >= k {
+                    return Visit::Stop;
+                }
+            }
+            Visit::Descend
+        });
+        let verdict = match (found.len(), end) {
+            (n, _) if n >= 2 => Verdict::Multiple,
+            (_, WalkEnd::LimitReached(_)) => Verdict::Unknown,
+            (1, _) if k >= 2 => Verdict::Unique,
+            (1, _) => Verdict::Unknown,
+            _ => Verdict::None,
+        };
+        (found, verdict)
+    }
+}
+
+impl Domain for NonogramSearch<'_> {
+    type State = Vec<u8>;
+    type Move = Guess;
+
+    fn start(&self) -> Vec<u8> {
+        // A contradicting puzzle starts from an empty grid whose expansion
+        // yields nothing (see `expand`), so executors report no solution.
+        self.start
+            .clone()
+            .unwrap_or_else(|| vec![0; self.puzzle.width * self.puzzle.height])
+    }
+
+    fn expand(&self, state: &Vec<u8>, out: &mut Vec<Edge<Vec<u8>, Guess>>) {
+        if self.start.is_none() {
+            return;
+        }
+        let mut grid = Grid::with_cells(self.puzzle, state);
+        if grid.unknown() == 0 {
+            return;
+        }
+        let (cell, first) = if self.probing {
+            match grid.probe(None) {
+                Ok(Some(guess)) => guess,
+                _ => return,
+            }
+        } else {
+            (grid.fallback_guess(), FILLED)
+        };
+        let base = grid.mark();
+        for value in [first, if first == FILLED { EMPTY } else { FILLED }] {
+            grid.assign(cell, value);
+            let consistent = grid.propagate().is_ok()
+                && (!self.probing || grid.unknown() == 0 || grid.probe(None).is_ok());
+            if consistent {
+                out.push(Edge {
+                    state: grid.cells.clone(),
+                    mv: Guess {
+                        cell,
+                        filled: value == FILLED,
+                    },
+                    cost: 1,
+                });
+            }
+            grid.undo_to(base);
+        }
+    }
+
+    fn is_goal(&self, state: &Vec<u8>) -> bool {
+        self.start.is_some() && !state.contains(&0)
+    }
+}

@@ -1,0 +1,741 @@
+//! The exact line solver: given a clue and the known cells of a line, every
+//! cell that has the same value in all placements of the runs consistent with
+//! the known cells. A left-to-right and a right-to-left dynamic programme
+//! over (runs placed, cells covered), O(cells × runs) per line.
+
+/// A cell not yet decided.
+pub const UNKNOWN: u8 = 0;
+/// A filled cell.
+pub const FILLED: u8 = 1;
+/// An empty cell.
+pub const EMPTY: u8 = 2;
+
+/// The line admits no placement of its runs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Contradiction;
+
+// Set operations on a buffer of sets of `w` words each (set `i` is
+// `buf[i * w..(i + 1) * w]`); no allocation.
+
+fn copy_set(buf: &mut [u64], from: usize, to: usize, w: usize) {
+    buf.copy_within(from * w..(from + 1) * w, to * w);
+}
+
+fn and_set(buf: &mut [u64], into: usize, other: usize, w: usize) {
+    for i in 0..w {
+        buf[into * w + i] &= buf[other * w + i];
+    }
+}
+
+fn or_set(buf: &mut [u64], into: usize, other: usize, w: usize) {
+    for i in 0..w {
+        buf[into * w + i] |= buf[other * w + i];
+    }
+}
+
+/// Set `to` = bits `0..count`.
+fn set_low_bits(buf: &mut [u64], to: usize, count: usize, w: usize) {
+    for i in 0..w {
+        let lo = i * 64;
+        buf[to * w + i] = if count >= lo + 64 {
+            !0
+        } else if count <= lo {
+            0
+        } else {
+            (1u64 << (count - lo)) - 1
+        };
+    }
+}
+
+/// Set `to` = set `from` moved towards higher positions by `by`.
+fn shl_into(buf: &mut [u64], from: usize, by: usize, to: usize, w: usize) {
+    let (whole, part) = (by / 64, by % 64);
+    for i in (0..w).rev() {
+        let value = if i < whole {
+            0
+        } else {
+            let low = buf[from * w + i - whole];
+            if part == 0 {
+                low
+            } else {
+                let carry = if i > whole {
+                    buf[from * w + i - whole - 1] >> (64 - part)
+                } else {
+                    0
+                };
+                low << part | carry
+            }
+        };
+        buf[to * w + i] = value;
+    }
+}
+
+/// Set `to` = set `from` moved towards lower positions by `by`.
+fn shr_into(buf: &mut [u64], from: usize, by: usize, to: usize, w: usize) {
+    let (whole, part) = (by / 64, by % 64);
+    for i in 0..w {
+        let value = if i + whole >= w {
+            0
+        } else {
+            let high = buf[from * w + i + whole];
+            if part == 0 {
+                high
+            } else {
+                let carry = if i + whole + 1 < w {
+                    buf[from * w + i + whole + 1] << (64 - part)
+                } else {
+                    0
+                };
+                high >> part | carry
+            }
+        };
+        buf[to * w + i] = value;
+    }
+}
+
+/// The bit-parallel programme for one word type (see `solve_bits64`).
+macro_rules! bit_solver {
+    ($(#[$doc:meta])* $name:ident, $t:ty, $bits:expr, $fw:ident, $bw:ident) => {
+        $(#[$doc])*
+        pub fn $name(&mut self, clue: &[u32], cells: &mut [u8]) -> Result<bool, Contradiction> {
+        let n = cells.len();
+        debug_assert!(n < $bits);
+        let k = clue.len();
+        let all: $t = if n + 1 >= $bits { !0 } else { ((1 as $t) << (n + 1)) - 1 };
+        let (mut may_empty, mut may_fill) = (0 as $t, 0 as $t);
+        let (mut first_filled, mut last_filled) = (n, None);
+        for (i, &c) in cells.iter().enumerate() {
+            if c != FILLED {
+                may_empty |= 1 << i;
+            } else {
+                first_filled = first_filled.min(i);
+                last_filled = Some(i);
+            }
+            if c != EMPTY {
+                may_fill |= 1 << i;
+            }
+        }
+        // Windows of `2^b` cells that may all be filled, for run fits.
+        let mut windows = [0 as $t; 8];
+        windows[0] = may_fill;
+        for b in 1..8 {
+            let m = 1u32 << (b - 1);
+            windows[b] = windows[b - 1] & windows[b - 1].checked_shr(m).unwrap_or(0);
+        }
+        let fits = |r: u32| {
+            let (mut fit, mut offset) = (all, 0u32);
+            for (b, window) in windows.iter().enumerate() {
+                if r >> b & 1 == 1 {
+                    fit &= window >> offset;
+                    offset += 1 << b;
+                }
+            }
+            fit
+        };
+        // Positions i >= 1 that may follow position i - 1 through an empty cell.
+        let step_up = (may_empty << 1) & all;
+        let fill_up = |mut set: $t| {
+            let mut through = step_up;
+            let mut shift = 1;
+            while shift <= n {
+                set |= (set << shift) & through;
+                through &= through << shift;
+                shift <<= 1;
+            }
+            set & all
+        };
+        let fill_down = |mut set: $t| {
+            let mut through = may_empty;
+            let mut shift = 1;
+            while shift <= n {
+                set |= (set >> shift) & through;
+                through &= through >> shift;
+                shift <<= 1;
+            }
+            set & all
+        };
+        let prefix_clear = if first_filled + 1 >= $bits { all } else { (((1 as $t) << (first_filled + 1)) - 1) & all };
+        let suffix_clear = match last_filled {
+            None => all,
+            Some(l) if l + 1 >= $bits => 0,
+            Some(l) => all & !(((1 as $t) << (l + 1)) - 1),
+        };
+        self.$fw.clear();
+        self.$fw.push(prefix_clear);
+        for (j, &r) in clue.iter().enumerate() {
+            let f = self.$fw[j];
+            let left = if j == 0 { f } else { ((f & may_empty) << 1) & all };
+            let ends = ((left & fits(r)) << r) & all;
+            self.$fw.push(fill_up(ends));
+        }
+        if self.$fw[k] >> n & 1 == 0 {
+            return Err(Contradiction);
+        }
+        self.$bw.clear();
+        self.$bw.resize(k + 1, 0);
+        self.$bw[k] = suffix_clear;
+        let mut may_cover: $t = 0;
+        for j in (0..k).rev() {
+            let r = clue[j];
+            let after = if j + 1 == k {
+                suffix_clear
+            } else {
+                may_empty & (self.$bw[j + 1] >> 1)
+            };
+            let fit = fits(r);
+            let starts = fit & (after >> r);
+            self.$bw[j] = fill_down(starts);
+            // Starts consistent on both sides, smeared over the run's cells.
+            let f = self.$fw[j];
+            let left = if j == 0 { f } else { ((f & may_empty) << 1) & all };
+            let valid = starts & left;
+            let (mut cover, mut smear, mut offset, mut width) = (0 as $t, valid, 0u32, 1u32);
+            let mut rest = r;
+            while rest > 0 {
+                if rest & 1 == 1 {
+                    cover |= smear << offset;
+                    offset += width;
+                }
+                smear |= smear << width;
+                width <<= 1;
+                rest >>= 1;
+            }
+            may_cover |= cover;
+        }
+        let mut empty_ok: $t = 0;
+        for j in 0..=k {
+            empty_ok |= self.$fw[j] & (self.$bw[j] >> 1);
+        }
+        empty_ok &= may_empty;
+        let mut changed = false;
+        for (i, cell) in cells.iter_mut().enumerate() {
+            let (fill, empty) = (may_cover >> i & 1 == 1, empty_ok >> i & 1 == 1);
+            let value = match (fill, empty) {
+                (true, false) => FILLED,
+                (false, true) => EMPTY,
+                (true, true) => UNKNOWN,
+                (false, false) => return Err(Contradiction),
+            };
+            if value != UNKNOWN && *cell == UNKNOWN {
+                *cell = value;
+                changed = true;
+            }
+        }
+        Ok(changed)
+    }
+
+    };
+}
+
+/// Reusable buffers, so solving a line allocates nothing once warm.
+#[derive(Default, Clone)]
+pub struct LineSolver {
+    words: Vec<u64>,
+    forward64: Vec<u64>,
+    backward64: Vec<u64>,
+    forward_bits: Vec<u128>,
+    backward_bits: Vec<u128>,
+    empties: Vec<u32>,
+    filleds: Vec<u32>,
+    forward: Vec<bool>,
+    backward: Vec<bool>,
+    can_empty: Vec<bool>,
+    fill_marks: Vec<i32>,
+}
+
+impl LineSolver {
+    /// Solves `cells` (values UNKNOWN / FILLED / EMPTY) against `clue` in
+    /// place; returns whether any cell changed.
+    pub fn solve(&mut self, clue: &[u32], cells: &mut [u8]) -> Result<bool, Contradiction> {
+        if cells.len() < 64 {
+            self.solve_bits64(clue, cells)
+        } else if cells.len() < 128 {
+            self.solve_bits128(clue, cells)
+        } else {
+            self.solve_words(clue, cells)
+        }
+    }
+
+    bit_solver!(
+        /// The same programme with one bit per position, for lines under 64
+        /// cells: each run costs a few dozen word operations. Bit `i` of
+        /// `forward[j]`: runs `0..j` fit in cells `0..i` with the rest
+        /// empty; bit `i` of `backward[j]`: runs `j..` fit in `i..n`.
+        solve_bits64, u64, 64, forward64, backward64
+    );
+    bit_solver!(
+        /// [`LineSolver::solve_bits64`] for lines under 128 cells.
+        solve_bits128, u128, 128, forward_bits, backward_bits
+    );
+
+    /// The bit-parallel programme over multi-word bit sets, for long lines:
+    /// each run costs O(cells / 64 × log cells) word operations instead of
+    /// the table's O(cells). All sets live in one reused buffer.
+    pub fn solve_words(&mut self, clue: &[u32], cells: &mut [u8]) -> Result<bool, Contradiction> {
+        let n = cells.len();
+        let k = clue.len();
+        let w = (n + 1).div_ceil(64);
+        let levels = (usize::BITS - n.leading_zeros()) as usize + 1;
+        // Layout of the buffer, in sets of `w` words.
+        const ALL: usize = 0;
+        const EMPTY_OK: usize = 1;
+        const STEP_UP: usize = 2;
+        const T1: usize = 3;
+        const T2: usize = 4;
+        const T3: usize = 5;
+        const FIT: usize = 6;
+        const LEFT: usize = 7;
+        const PREFIX: usize = 8;
+        const SUFFIX: usize = 9;
+        const COVER: usize = 10;
+        const EMPTYABLE: usize = 11;
+        const AFTER: usize = 12;
+        const NEXT_BACK: usize = 13;
+        const WINDOWS: usize = 14;
+        let forward_at = WINDOWS + levels;
+        let fits_at = forward_at + k + 1;
+        let sets = fits_at + k;
+        let buf = &mut self.words;
+        buf.clear();
+        buf.resize(sets * w, 0);
+        let at = |set: usize| set * w..(set + 1) * w;
+        for word in &mut buf[at(ALL)] {
+            *word = !0;
+        }
+        if (n + 1) % 64 != 0 {
+            buf[ALL * w + w - 1] = (1u64 << ((n + 1) % 64)) - 1;
+        }
+        let (mut first_filled, mut last_filled) = (n, None);
+        for (i, &c) in cells.iter().enumerate() {
+            if c != FILLED {
+                buf[EMPTYABLE * w + i / 64] |= 1 << (i % 64);
+            } else {
+                first_filled = first_filled.min(i);
+                last_filled = Some(i);
+            }
+            if c != EMPTY {
+                buf[WINDOWS * w + i / 64] |= 1 << (i % 64);
+            }
+        }
+        for b in 1..levels {
+            shr_into(buf, WINDOWS + b - 1, 1 << (b - 1), T1, w);
+            copy_set(buf, WINDOWS + b - 1, WINDOWS + b, w);
+            and_set(buf, WINDOWS + b, T1, w);
+        }
+        shl_into(buf, EMPTYABLE, 1, STEP_UP, w);
+        and_set(buf, STEP_UP, ALL, w);
+        set_low_bits(buf, PREFIX, first_filled + 1, w);
+        and_set(buf, PREFIX, ALL, w);
+        match last_filled {
+            None => copy_set(buf, ALL, SUFFIX, w),
+            Some(l) => {
+                set_low_bits(buf, SUFFIX, l + 1, w);
+                for i in at(SUFFIX) {
+                    buf[i] = !buf[i] & buf[i - SUFFIX * w + ALL * w];
+                }
+            }
+        }
+        // FIT = cells where a run of r may start (all r cells may be filled).
+        let fits = |buf: &mut Vec<u64>, r: usize| {
+            copy_set(buf, ALL, FIT, w);
+            let mut offset = 0;
+            for b in 0..levels {
+                if r >> b & 1 == 1 {
+                    shr_into(buf, WINDOWS + b, offset, T1, w);
+                    and_set(buf, FIT, T1, w);
+                    offset += 1 << b;
+                }
+            }
+        };
+        // LEFT = starts whose left side fits runs 0..j (from forward[j]).
+        let left_of = |buf: &mut Vec<u64>, j: usize| {
+            if j == 0 {
+                copy_set(buf, forward_at, LEFT, w);
+            } else {
+                copy_set(buf, forward_at + j, T1, w);
+                and_set(buf, T1, EMPTYABLE, w);
+                shl_into(buf, T1, 1, LEFT, w);
+                and_set(buf, LEFT, ALL, w);
+            }
+        };
+        // set |= everything reachable upwards (downwards) through `through`.
+        let fill = |buf: &mut Vec<u64>, set: usize, through_from: usize, up: bool| {
+            copy_set(buf, through_from, T2, w);
+            let mut shift = 1;
+            while shift <= n {
+                if up {
+                    shl_into(buf, set, shift, T3, w);
+                } else {
+                    shr_into(buf, set, shift, T3, w);
+                }
+                and_set(buf, T3, T2, w);
+                or_set(buf, set, T3, w);
+                if up {
+                    shl_into(buf, T2, shift, T3, w);
+                } else {
+                    shr_into(buf, T2, shift, T3, w);
+                }
+                and_set(buf, T2, T3, w);
+                shift <<= 1;
+                // Nothing left to pass through: longer shifts add nothing.
+                if buf[T2 * w..(T2 + 1) * w].iter().all(|&x| x == 0) {
+                    break;
+                }
+            }
+            and_set(buf, set, ALL, w);
+        };
+        copy_set(buf, PREFIX, forward_at, w);
+        for (j, &r) in clue.iter().enumerate() {
+            left_of(buf, j);
+            fits(buf, r as usize);
+            copy_set(buf, FIT, fits_at + j, w);
+            and_set(buf, LEFT, FIT, w);
+            shl_into(buf, LEFT, r as usize, forward_at + j + 1, w);
+            fill(buf, forward_at + j + 1, STEP_UP, true);
+        }
+        if buf[(forward_at + k) * w + n / 64] >> (n % 64) & 1 == 0 {
+            return Err(Contradiction);
+        }
+        // Backward pass: NEXT_BACK holds backward[j + 1]; EMPTY_OK and
+        // COVER collect what each cell may be.
+        copy_set(buf, SUFFIX, NEXT_BACK, w);
+        shr_into(buf, SUFFIX, 1, EMPTY_OK, w);
+        and_set(buf, EMPTY_OK, forward_at + k, w);
+        for j in (0..k).rev() {
+            let r = clue[j] as usize;
+            if j + 1 == k {
+                copy_set(buf, SUFFIX, AFTER, w);
+            } else {
+                shr_into(buf, NEXT_BACK, 1, AFTER, w);
+                and_set(buf, AFTER, EMPTYABLE, w);
+            }
+            copy_set(buf, fits_at + j, FIT, w);
+            shr_into(buf, AFTER, r, T1, w);
+            and_set(buf, FIT, T1, w); // FIT = starts with a fitting right side
+            copy_set(buf, FIT, NEXT_BACK, w);
+            fill(buf, NEXT_BACK, EMPTYABLE, false); // backward[j]
+            left_of(buf, j);
+            and_set(buf, LEFT, FIT, w); // valid starts
+                                        // Smear the valid starts over the run's r cells into COVER.
+            let (mut offset, mut width, mut rest) = (0usize, 1usize, r);
+            while rest > 0 {
+                if rest & 1 == 1 {
+                    shl_into(buf, LEFT, offset, T1, w);
+                    or_set(buf, COVER, T1, w);
+                    offset += width;
+                }
+                shl_into(buf, LEFT, width, T1, w);
+                or_set(buf, LEFT, T1, w);
+                width <<= 1;
+                rest >>= 1;
+            }
+            shr_into(buf, NEXT_BACK, 1, T1, w);
+            and_set(buf, T1, forward_at + j, w);
+            or_set(buf, EMPTY_OK, T1, w);
+        }
+        and_set(buf, EMPTY_OK, EMPTYABLE, w);
+        let bit = |set: usize, i: usize| buf[set * w + i / 64] >> (i % 64) & 1 == 1;
+        let mut changed = false;
+        for (i, cell) in cells.iter_mut().enumerate() {
+            let value = match (bit(COVER, i), bit(EMPTY_OK, i)) {
+                (true, false) => FILLED,
+                (false, true) => EMPTY,
+                (true, true) => UNKNOWN,
+                (false, false) => return Err(Contradiction),
+            };
+            if value != UNKNOWN && *cell == UNKNOWN {
+                *cell = value;
+                changed = true;
+            }
+        }
+        Ok(changed)
+    }
+
+    /// The programme over a table of booleans, for lines of any length.
+    pub fn solve_table(&mut self, clue: &[u32], cells: &mut [u8]) -> Result<bool, Contradiction> {
+        let n = cells.len();
+        let k = clue.len();
+        // Prefix counts of known empties and known filleds.
+        self.empties.clear();
+        self.filleds.clear();
+        self.empties.push(0);
+        self.filleds.push(0);
+        for &c in cells.iter() {
+            let (e, f) = (
+                self.empties[self.empties.len() - 1],
+                self.filleds[self.filleds.len() - 1],
+            );
+            self.empties.push(e + u32::from(c == EMPTY));
+            self.filleds.push(f + u32::from(c == FILLED));
+        }
+        let (pe, pf) = (&self.empties, &self.filleds);
+        let fits = |s: usize, r: usize| pe[s + r] == pe[s];
+        let clear = |a: usize, b: usize| pf[b] == pf[a];
+        let can_empty = |i: usize| cells[i] != FILLED;
+        let w = n + 1;
+        // forward[j * w + i]: runs 0..j fit in cells 0..i, the rest of 0..i empty.
+        self.forward.clear();
+        self.forward.resize((k + 1) * w, false);
+        let fw = &mut self.forward;
+        for (i, f) in fw.iter_mut().enumerate().take(n + 1) {
+            *f = clear(0, i);
+        }
+        for j in 1..=k {
+            let r = clue[j - 1] as usize;
+            for i in 0..=n {
+                let mut ok = i >= 1 && can_empty(i - 1) && fw[j * w + i - 1];
+                if !ok && i >= r {
+                    let s = i - r;
+                    ok = fits(s, r)
+                        && if j == 1 {
+                            fw[s]
+                        } else {
+                            s >= 1 && can_empty(s - 1) && fw[(j - 1) * w + s - 1]
+                        };
+                }
+                fw[j * w + i] = ok;
+            }
+        }
+        if !fw[k * w + n] {
+            return Err(Contradiction);
+        }
+        // backward[j * w + i]: runs j..k fit in cells i..n, the rest empty.
+        self.backward.clear();
+        self.backward.resize((k + 1) * w, false);
+        let bw = &mut self.backward;
+        for i in 0..=n {
+            bw[k * w + i] = clear(i, n);
+        }
+        for j in (0..k).rev() {
+            let r = clue[j] as usize;
+            for i in (0..=n).rev() {
+                let mut ok = i < n && can_empty(i) && bw[j * w + i + 1];
+                if !ok && i + r <= n {
+                    let e = i + r;
+                    ok = fits(i, r)
+                        && if j + 1 == k {
+                            bw[k * w + e]
+                        } else {
+                            e < n && can_empty(e) && bw[(j + 1) * w + e + 1]
+                        };
+                }
+                bw[j * w + i] = ok;
+            }
+        }
+        // Which cells can be empty, which can be filled.
+        self.can_empty.clear();
+        self.can_empty.resize(n, false);
+        self.fill_marks.clear();
+        self.fill_marks.resize(n + 1, 0);
+        for i in 0..n {
+            if can_empty(i) {
+                self.can_empty[i] = (0..=k).any(|j| fw[j * w + i] && bw[j * w + i + 1]);
+            }
+        }
+        for (j, &r) in clue.iter().enumerate() {
+            let r = r as usize;
+            for s in 0..=(n - r) {
+                if !fits(s, r) {
+                    continue;
+                }
+                let left = if j == 0 {
+                    fw[s]
+                } else {
+                    s >= 1 && can_empty(s - 1) && fw[j * w + s - 1]
+                };
+                if !left {
+                    continue;
+                }
+                let e = s + r;
+                let right = if j + 1 == k {
+                    bw[k * w + e]
+                } else {
+                    e < n && can_empty(e) && bw[(j + 1) * w + e + 1]
+                };
+                if right {
+                    self.fill_marks[s] += 1;
+                    self.fill_marks[e] -= 1;
+                }
+            }
+        }
+        let mut changed = false;
+        let mut covered = 0;
+        for (i, cell) in cells.iter_mut().enumerate() {
+            covered += self.fill_marks[i];
+            let (fill, empty) = (covered > 0, self.can_empty[i]);
+            let value = match (fill, empty) {
+                (true, false) => FILLED,
+                (false, true) => EMPTY,
+                (true, true) => UNKNOWN,
+                (false, false) => return Err(Contradiction),
+            };
+            if value != UNKNOWN && *cell == UNKNOWN {
+                *cell = value;
+                changed = true;
+            }
+        }
+        Ok(changed)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every placement of the runs, by brute force.
+    fn placements(clue: &[u32], n: usize) -> Vec<Vec<u8>> {
+        fn go(clue: &[u32], n: usize, at: usize, line: &mut Vec<u8>, out: &mut Vec<Vec<u8>>) {
+            let Some((&r, rest)) = clue.split_first() else {
+                let mut done = line.clone();
+                done.resize(n, EMPTY);
+                out.push(done);
+                return;
+            };
+            let r = r as usize;
+            for s in at..=n.saturating_sub(r) {
+                if s + r > n {
+                    break;
+                }
+                let keep = line.len();
+                line.resize(s, EMPTY);
+                line.extend(std::iter::repeat_n(FILLED, r));
+                if !rest.is_empty() {
+                    line.push(EMPTY);
+                }
+                go(rest, n, line.len(), line, out);
+                line.truncate(keep);
+            }
+        }
+        let mut out = Vec::new();
+        go(clue, n, 0, &mut Vec::new(), &mut out);
+        out.retain(|p| p.len() == n);
+        out
+    }
+
+    #[test]
+    fn both_programmes_equal_brute_force_on_random_lines() {
+        let mut state = 0x1234_5678_9ABC_DEF0u64;
+        let mut next = |m: u64| {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state % m
+        };
+        let mut solver = LineSolver::default();
+        for _ in 0..20_000 {
+            let n = 1 + next(14) as usize;
+            let mut clue = Vec::new();
+            let mut used = 0;
+            while used < n && next(3) > 0 {
+                let r = 1 + next(4) as u32;
+                if used + r as usize + usize::from(!clue.is_empty()) > n {
+                    break;
+                }
+                used += r as usize + usize::from(!clue.is_empty());
+                clue.push(r);
+            }
+            let cells: Vec<u8> = (0..n)
+                .map(|_| match next(5) {
+                    0 => FILLED,
+                    1 => EMPTY,
+                    _ => UNKNOWN,
+                })
+                .collect();
+            let consistent: Vec<Vec<u8>> = placements(&clue, n)
+                .into_iter()
+                .filter(|p| p.iter().zip(&cells).all(|(&v, &c)| c == UNKNOWN || c == v))
+                .collect();
+            let expected = if consistent.is_empty() {
+                None
+            } else {
+                Some(
+                    (0..n)
+                        .map(|i| {
+                            let v = consistent[0][i];
+                            if consistent.iter().all(|p| p[i] == v) {
+                                v
+                            } else {
+                                UNKNOWN
+                            }
+                        })
+                        .collect::<Vec<u8>>(),
+                )
+            };
+            for bits in [64, 128, 1, 0] {
+                let mut got = cells.clone();
+                let result = match bits {
+                    64 => solver.solve_bits64(&clue, &mut got),
+                    128 => solver.solve_bits128(&clue, &mut got),
+                    1 => solver.solve_words(&clue, &mut got),
+                    _ => solver.solve_table(&clue, &mut got),
+                };
+                match &expected {
+                    None => assert!(result.is_err(), "{clue:?} {cells:?} bits={bits}"),
+                    Some(e) => {
+                        assert!(result.is_ok(), "{clue:?} {cells:?} bits={bits}");
+                        assert_eq!(&got, e, "{clue:?} {cells:?} bits={bits}");
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn word_programmes_equal_the_table_on_long_lines() {
+        let mut state = 0x0DDB_1A5E_5BAD_5EEDu64;
+        let mut next = |m: u64| {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state % m
+        };
+        let mut solver = LineSolver::default();
+        for round in 0..3000 {
+            let n = [63, 64, 65, 127, 128, 1 + next(200) as usize][round % 6];
+            // Clues from a random line, so most are feasible.
+            let truth: Vec<bool> = (0..n).map(|_| next(3) > 0).collect();
+            let mut clue = Vec::new();
+            let mut run = 0;
+            for &t in truth.iter().chain([false].iter()) {
+                if t {
+                    run += 1;
+                } else if run > 0 {
+                    clue.push(run);
+                    run = 0;
+                }
+            }
+            let cells: Vec<u8> = (0..n)
+                .map(|i| match next(8) {
+                    0 => {
+                        if truth[i] {
+                            FILLED
+                        } else {
+                            EMPTY
+                        }
+                    }
+                    1 => {
+                        if next(4) == 0 {
+                            FILLED
+                        } else {
+                            EMPTY
+                        }
+                    }
+                    _ => UNKNOWN,
+                })
+                .collect();
+            let (mut a, mut b) = (cells.clone(), cells.clone());
+            let ra = solver.solve(&clue, &mut a);
+            let rb = solver.solve_table(&clue, &mut b);
+            assert_eq!(ra.is_ok(), rb.is_ok(), "n={n} {clue:?}");
+            if ra.is_ok() {
+                assert_eq!(a, b, "n={n} {clue:?}");
+            }
+            let mut c = cells.clone();
+            let rc = solver.solve_words(&clue, &mut c);
+            assert_eq!(rc.is_ok(), rb.is_ok(), "words n={n} {clue:?}");
+            if rc.is_ok() {
+                assert_eq!(c, b, "words n={n} {clue:?}");
+            }
+        }
+    }
+}

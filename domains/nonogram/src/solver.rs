@@ -1,0 +1,456 @@
+//! Propagation, probing and guess-and-propagate search on one grid.
+//!
+//! [`Grid`] holds the cells and a trail of assignments, so a search undoes a
+//! guess by popping the trail instead of copying the grid. Propagation
+//! re-solves only lines that contain a changed cell (a queue of dirty
+//! lines). Probing tries both values of a cell: a value that leads to a
+//! contradiction fixes the cell to the other one (learning from the
+//! contradiction), and cells that come out the same in both branches are
+//! fixed outright.
+
+use std::time::Instant;
+
+use crate::line::{Contradiction, LineSolver, EMPTY, FILLED, UNKNOWN};
+use crate::puzzle::Puzzle;
+
+/// Counters of a solve.
+#[derive(Clone, Debug, Default, PartialEq, serde::Serialize)]
+pub struct SolveStats {
+    /// Lines solved by the line solver.
+    pub line_solves: u64,
+    /// Cells probed (both values tried).
+    pub probes: u64,
+    /// Cells fixed by probing.
+    pub probe_fixed: u64,
+    /// Search nodes (grids after propagation) visited.
+    pub nodes: u64,
+    /// Guesses undone because they led to a contradiction.
+    pub dead_ends: u64,
+    /// Wall seconds.
+    pub seconds: f64,
+}
+
+/// A grid being solved: cells, trail and the propagation queue.
+#[derive(Clone)]
+pub struct Grid<'p> {
+    puzzle: &'p Puzzle,
+    /// Row-major cells: UNKNOWN, FILLED or EMPTY.
+    pub cells: Vec<u8>,
+    trail: Vec<u32>,
+    /// Lines to re-solve, first in first out (see `cdcl`).
+    queue: std::collections::VecDeque<u32>,
+    queued: Vec<bool>,
+    line: LineSolver,
+    buffer: Vec<u8>,
+    unknown: usize,
+    /// Counters.
+    pub stats: SolveStats,
+}
+
+impl<'p> Grid<'p> {
+    /// An empty grid with every line queued.
+    pub fn new(puzzle: &'p Puzzle) -> Grid<'p> {
+        let lines = puzzle.height + puzzle.width;
+        Grid {
+            puzzle,
+            cells: vec![UNKNOWN; puzzle.width * puzzle.height],
+            trail: Vec::new(),
+            queue: (0..lines as u32).collect(),
+            queued: vec![true; lines],
+            line: LineSolver::default(),
+            buffer: Vec::new(),
+            unknown: puzzle.width * puzzle.height,
+            stats: SolveStats::default(),
+        }
+    }
+
+    /// A grid with these cells (a search state), every line queued.
+    pub fn with_cells(puzzle: &'p Puzzle, cells: &[u8]) -> Grid<'p> {
+        let mut grid = Grid::new(puzzle);
+        grid.cells.copy_from_slice(cells);
+        grid.unknown = cells.iter().filter(|&&c| c == UNKNOWN).count();
+        grid
+    }
+
+    /// The puzzle.
+    pub fn puzzle(&self) -> &'p Puzzle {
+        self.puzzle
+    }
+
+    /// Cells still unknown.
+    pub fn unknown(&self) -> usize {
+        self.unknown
+    }
+
+    /// Trail length: pass it to [`Grid::undo_to`] to come back here.
+    pub fn mark(&self) -> usize {
+        self.trail.len()
+    }
+
+    /// Sets `cell` (must be unknown) and queues its row and column.
+    pub fn assign(&mut self, cell: usize, value: u8) {
+        self.assign_from(cell, value, usize::MAX);
+    }
+
+    /// [`Grid::assign`] for a cell forced by line `by`, which is not queued
+    /// again for it (it already knows).
+    fn assign_from(&mut self, cell: usize, value: u8, by: usize) {
+        debug_assert_eq!(self.cells[cell], UNKNOWN);
+        self.cells[cell] = value;
+        self.trail.push(cell as u32);
+        self.unknown -= 1;
+        let (r, c) = (cell / self.puzzle.width, cell % self.puzzle.width);
+        for line in [r, self.puzzle.height + c] {
+            if line != by {
+                self.enqueue(line);
+            }
+        }
+    }
+
+    fn enqueue(&mut self, line: usize) {
+        if !self.queued[line] {
+            self.queued[line] = true;
+            self.queue.push_back(line as u32);
+        }
+    }
+
+    /// Undoes every assignment after `mark`.
+    pub fn undo_to(&mut self, mark: usize) {
+        for &cell in &self.trail[mark..] {
+            self.cells[cell as usize] = UNKNOWN;
+        }
+        self.unknown += self.trail.len() - mark;
+        self.trail.truncate(mark);
+        self.clear_queue();
+    }
+
+    fn clear_queue(&mut self) {
+        for &line in &self.queue {
+            self.queued[line as usize] = false;
+        }
+        self.queue.clear();
+    }
+
+    /// Line-solves queued lines until nothing changes.
+    pub fn propagate(&mut self) -> Result<(), Contradiction> {
+        let (w, h) = (self.puzzle.width, self.puzzle.height);
+        while let Some(line) = self.queue.pop_front() {
+            let line = line as usize;
+            self.queued[line] = false;
+            let (clue, start, step, len) = if line < h {
+                (&self.puzzle.rows[line], line * w, 1, w)
+            } else {
+                (&self.puzzle.cols[line - h], line - h, w, h)
+            };
+            self.buffer.clear();
+            self.buffer
+                .extend((0..len).map(|i| self.cells[start + i * step]));
+            if !self.buffer.contains(&UNKNOWN) && line_is_known_good(clue, &self.buffer) {
+                continue;
+            }
+            self.stats.line_solves += 1;
+            let changed = match self.line.solve(clue, &mut self.buffer) {
+                Ok(changed) => changed,
+                Err(e) => {
+                    self.clear_queue();
+                    return Err(e);
+                }
+            };
+            if changed {
+                for i in 0..len {
+                    let cell = start + i * step;
+                    if self.cells[cell] == UNKNOWN && self.buffer[i] != UNKNOWN {
+                        self.assign_from(cell, self.buffer[i], line);
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Probes unknown cells next to known ones until a round fixes nothing.
+    /// Returns the cell whose weaker branch fixed the most cells (the best
+    /// guess), or `None` when the grid is complete.
+    pub fn probe(
+        &mut self,
+        deadline: Option<Instant>,
+    ) -> Result<Option<(usize, u8)>, Contradiction> {
+        let n = self.cells.len();
+        let mut seen_value = vec![UNKNOWN; n];
+        let mut best: Option<(usize, usize, u8)>;
+        loop {
+            let mut progress = false;
+            best = None;
+            for cell in 0..n {
+                if self.cells[cell] != UNKNOWN || !self.near_known(cell) {
+                    continue;
+                }
+                if deadline.is_some_and(|d| Instant::now() >= d) {
+                    break;
+                }
+                self.stats.probes += 1;
+                let mark = self.mark();
+                // Branch FILLED.
+                self.assign(cell, FILLED);
+                let filled = self.propagate();
+                if filled.is_err() {
+                    self.undo_to(mark);
+                    self.assign(cell, EMPTY);
+                    self.stats.probe_fixed += 1;
+                    self.propagate()?;
+                    progress = true;
+                    continue;
+                }
+                let filled_count = self.trail.len() - mark;
+                for &c in &self.trail[mark..] {
+                    seen_value[c as usize] = self.cells[c as usize];
+                }
+                let filled_trail: Vec<u32> = self.trail[mark..].to_vec();
+                self.undo_to(mark);
+                // Branch EMPTY.
+                self.assign(cell, EMPTY);
+                let empty = self.propagate();
+                if empty.is_err() {
+                    self.undo_to(mark);
+                    for &c in &filled_trail {
+                        seen_value[c as usize] = UNKNOWN;
+                    }
+                    self.assign(cell, FILLED);
+                    self.stats.probe_fixed += 1;
+                    self.propagate()?;
+                    progress = true;
+                    continue;
+                }
+                let empty_count = self.trail.len() - mark;
+                let agreed: Vec<(u32, u8)> = self.trail[mark..]
+                    .iter()
+                    .filter(|&&c| seen_value[c as usize] == self.cells[c as usize])
+                    .map(|&c| (c, self.cells[c as usize]))
+                    .collect();
+                self.undo_to(mark);
+                for &c in &filled_trail {
+                    seen_value[c as usize] = UNKNOWN;
+                }
+                if !agreed.is_empty() {
+                    for (c, v) in agreed {
+                        if self.cells[c as usize] == UNKNOWN {
+                            self.assign(c as usize, v);
+                            self.stats.probe_fixed += 1;
+                        }
+                    }
+                    self.propagate()?;
+                    progress = true;
+                    continue;
+                }
+                let score = filled_count.min(empty_count);
+                let first = if filled_count >= empty_count {
+                    FILLED
+                } else {
+                    EMPTY
+                };
+                if best.is_none_or(|b| score > b.1) {
+                    best = Some((cell, score, first));
+                }
+            }
+            if !progress || self.unknown == 0 {
+                break;
+            }
+        }
+        if self.unknown == 0 {
+            return Ok(None);
+        }
+        Ok(Some(match best {
+            Some((cell, _, first)) => (cell, first),
+            None => (self.fallback_guess(), FILLED),
+        }))
+    }
+
+    /// Whether a cell has a known orthogonal neighbour or lies on the border
+    /// (probing elsewhere rarely fixes anything).
+    fn near_known(&self, cell: usize) -> bool {
+        let (w, h) = (self.puzzle.width, self.puzzle.height);
+        let (r, c) = (cell / w, cell % w);
+        (r == 0 || self.cells[cell - w] != UNKNOWN)
+            || (r + 1 == h || self.cells[cell + w] != UNKNOWN)
+            || (c == 0 || self.cells[cell - 1] != UNKNOWN)
+            || (c + 1 == w || self.cells[cell + 1] != UNKNOWN)
+    }
+
+    /// A guess without probing: the first unknown cell of the row with the
+    /// fewest unknown cells.
+    pub fn fallback_guess(&self) -> usize {
+        let w = self.puzzle.width;
+        let mut best = (usize::MAX, 0);
+        for (r, row) in self.cells.chunks(w).enumerate() {
+            let unknown = row.iter().filter(|&&c| c == UNKNOWN).count();
+            if unknown > 0 && unknown < best.0 {
+                let c = row.iter().position(|&c| c == UNKNOWN).unwrap_or(0);
+                best = (unknown, r * w + c);
+            }
+        }
+        best.1
+    }
+
+    /// The grid as booleans (`true` = filled); unknown cells read as empty.
+    pub fn filled(&self) -> Vec<bool> {
+        self.cells.iter().map(|&c| c == FILLED).collect()
+    }
+}
+
+/// A fully known line that matches its clue needs no solving.
+fn line_is_known_good(clue: &[u32], cells: &[u8]) -> bool {
+    let mut runs = clue.iter();
+    let mut run = 0u32;
+    for &c in cells {
+        if c == FILLED {
+            run += 1;
+        } else if run > 0 {
+            if runs.next() != Some(&run) {
+                return false;
+            }
+            run = 0;
+        }
+    }
+    if run > 0 && runs.next() != Some(&run) {
+        return false;
+    }
+    runs.next().is_none()
+}
+
+/// What the search concluded about the number of solutions.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Verdict {
+    /// Exactly one solution (the search was exhaustive).
+    Unique,
+    /// At least two solutions.
+    Multiple,
+    /// No solution.
+    None,
+    /// A limit stopped the search before it could tell.
+    Unknown,
+}
+
+impl std::fmt::Display for Verdict {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            Verdict::Unique => "unique",
+            Verdict::Multiple => "multiple",
+            Verdict::None => "none",
+            Verdict::Unknown => "unknown",
+        })
+    }
+}
+
+/// Search settings.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SolveOptions {
+    /// Stop after this many solutions (1: first solution; 2: enough for a
+    /// uniqueness verdict).
+    pub max_solutions: usize,
+    /// Probe at every search node.
+    pub probing: bool,
+    /// Give up after this many seconds.
+    pub max_seconds: Option<f64>,
+}
+
+impl Default for SolveOptions {
+    fn default() -> Self {
+        SolveOptions {
+            max_solutions: 2,
+            probing: true,
+            max_seconds: None,
+        }
+    }
+}
+
+/// What a solve found.
+#[derive(Clone, Debug)]
+pub struct SolveOutcome {
+    /// Solutions found (row-major, `true` = filled), at most `max_solutions`.
+    pub solutions: Vec<Vec<bool>>,
+    /// Unique / multiple / none, or unknown if a limit struck first.
+    pub verdict: Verdict,
+    /// Whether line solving alone (no probing, no guess) solved it.
+    pub line_solved: bool,
+    /// Counters.
+    pub stats: SolveStats,
+}
+
+/// Depth-first guess-and-propagate search with probing at every node.
+pub fn solve(puzzle: &Puzzle, options: &SolveOptions) -> SolveOutcome {
+    let started = Instant::now();
+    let deadline = options
+        .max_seconds
+        .map(|s| started + std::time::Duration::from_secs_f64(s.max(0.0)));
+    let mut grid = Grid::new(puzzle);
+    let mut solutions = Vec::new();
+    let mut timed_out = false;
+    let consistent = grid.propagate().is_ok();
+    let line_solved = consistent && grid.unknown() == 0;
+    if consistent {
+        search(&mut grid, options, deadline, &mut solutions, &mut timed_out);
+    }
+    let limit = options.max_solutions.max(1);
+    let verdict = match solutions.len() {
+        _ if solutions.len() >= 2 => Verdict::Multiple,
+        _ if timed_out => Verdict::Unknown,
+        1 if limit >= 2 => Verdict::Unique,
+        1 => Verdict::Unknown,
+        _ => Verdict::None,
+    };
+    let mut stats = grid.stats;
+    stats.seconds = started.elapsed().as_secs_f64();
+    SolveOutcome {
+        solutions,
+        verdict,
+        line_solved,
+        stats,
+    }
+}
+
+/// Returns true when the search should stop (enough solutions, or time).
+fn search(
+    grid: &mut Grid,
+    options: &SolveOptions,
+    deadline: Option<Instant>,
+    solutions: &mut Vec<Vec<bool>>,
+    timed_out: &mut bool,
+) -> bool {
+    grid.stats.nodes += 1;
+    if deadline.is_some_and(|d| Instant::now() >= d) {
+        *timed_out = true;
+        return true;
+    }
+    if grid.propagate().is_err() {
+        grid.stats.dead_ends += 1;
+        return false;
+    }
+    let guess = if grid.unknown() == 0 {
+        None
+    } else if options.probing {
+        match grid.probe(deadline) {
+            Ok(g) => g,
+            Err(Contradiction) => {
+                grid.stats.dead_ends += 1;
+                return false;
+            }
+        }
+    } else {
+        Some((grid.fallback_guess(), FILLED))
+    };
+    let Some((cell, first)) = guess else {
+        solutions.push(grid.filled());
+        return solutions.len() >= options.max_solutions.max(1);
+    };
+    for value in [first, if first == FILLED { EMPTY } else { FILLED }] {
+        let mark = grid.mark();
+        grid.assign(cell, value);
+        let stop = search(grid, options, deadline, solutions, timed_out);
+        grid.undo_to(mark);
+        if stop {
+            return true;
+        }
+    }
+    false
+}

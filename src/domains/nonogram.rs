@@ -1,0 +1,380 @@
+//! `frontier nonogram`: solve puzzles (first solution, or up to k for a
+//! uniqueness verdict) on any method, print grids, JSON or PNG; convert
+//! between formats.
+
+use std::io::Write;
+use std::path::PathBuf;
+
+use frontier_core::{astar, hda, Blind, HdaConfig, Limits, SearchOptions, StdHasher};
+use frontier_nonogram::{
+    png, solve, solve_cdcl, NonogramSearch, Puzzle, SolveOptions, SolveOutcome, SolveStats, Verdict,
+};
+
+use crate::CliError;
+
+/// Nonogram commands.
+#[derive(Debug, clap::Subcommand)]
+pub enum NonogramCommand {
+    /// Solve puzzles (`.nin` or `.non`, detected by content).
+    Solve {
+        /// Puzzle files.
+        #[arg(required = true)]
+        files: Vec<PathBuf>,
+        /// Look for up to this many solutions (2 = a uniqueness verdict; 1 =
+        /// first solution only).
+        #[arg(long, default_value_t = 2)]
+        solutions: usize,
+        /// cdcl (learning from conflicts), dfs (probing + depth-first
+        /// guessing), walk (the framework's depth-first walk), astar or hda
+        /// (the framework's best-first executors; first solution only).
+        #[arg(long, default_value = "cdcl")]
+        method: Method,
+        /// Threads for hda [default: all cores].
+        #[arg(long)]
+        threads: Option<usize>,
+        /// Give up on a puzzle after this many seconds (verdict unknown).
+        #[arg(long)]
+        max_seconds: Option<f64>,
+        /// Write the first solution as a PNG (one puzzle only).
+        #[arg(long)]
+        png: Option<PathBuf>,
+        /// Pixels per cell in the PNG.
+        #[arg(long, default_value_t = 8)]
+        scale: usize,
+        /// Do not print grids, only the verdict line.
+        #[arg(long)]
+        no_grid: bool,
+    },
+    /// Line-solve many random puzzles at once, on the CPU and (with --gpu)
+    /// on the GPU, check both agree, and report puzzles per second.
+    Bench {
+        /// Puzzles (random images turned into clues).
+        #[arg(long, default_value_t = 100_000)]
+        count: usize,
+        /// Puzzle size (sides up to 63 on the GPU).
+        #[arg(long, default_value = "30x30")]
+        size: String,
+        /// Share of filled cells in the random images, in percent.
+        #[arg(long, default_value_t = 60)]
+        density: u64,
+        /// Seed.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// CPU threads (0 = all cores).
+        #[arg(long, default_value_t = 0)]
+        threads: usize,
+        /// Also run on the GPU.
+        #[arg(long)]
+        gpu: bool,
+    },
+    /// Rewrite a puzzle in another format.
+    Convert {
+        /// The puzzle.
+        file: PathBuf,
+        /// nin or non.
+        #[arg(long, default_value = "non")]
+        to: String,
+    },
+}
+
+/// How to search.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum Method {
+    /// Conflict-driven search with learned clauses.
+    Cdcl,
+    /// Probing at every node, depth-first guesses.
+    Dfs,
+    /// The framework's depth-first walk over `NonogramSearch`.
+    Walk,
+    /// The framework's A* over `NonogramSearch` (fewest guesses).
+    Astar,
+    /// The framework's HDA* over `NonogramSearch`.
+    Hda,
+}
+
+fn load(path: &std::path::Path) -> Result<Puzzle, CliError> {
+    let text = crate::registry::read_file(path)?;
+    Puzzle::parse(&text).map_err(|e| CliError::Input(format!("{}: {e}", path.display())))
+}
+
+fn grid_text(puzzle: &Puzzle, filled: &[bool]) -> String {
+    filled
+        .chunks(puzzle.width)
+        .map(|row| {
+            row.iter()
+                .map(|&f| if f { '#' } else { '.' })
+                .collect::<String>()
+                + "\n"
+        })
+        .collect()
+}
+
+/// Runs one method on one puzzle.
+fn run_method(
+    puzzle: &Puzzle,
+    method: Method,
+    k: usize,
+    threads: Option<usize>,
+    max_seconds: Option<f64>,
+) -> SolveOutcome {
+    let options = SolveOptions {
+        max_solutions: k,
+        probing: true,
+        max_seconds,
+    };
+    let started = std::time::Instant::now();
+    let limits = SearchOptions::with_limits(Limits {
+        max_seconds,
+        ..Limits::default()
+    });
+    let framework = |solutions: Vec<Vec<bool>>, verdict: Verdict, nodes: u64| SolveOutcome {
+        solutions,
+        verdict,
+        line_solved: false,
+        stats: SolveStats {
+            nodes,
+            seconds: started.elapsed().as_secs_f64(),
+            ..SolveStats::default()
+        },
+    };
+    let first_only = |outcome: frontier_core::DomainOutcome<NonogramSearch>| {
+        let nodes = outcome.stats.expanded;
+        match outcome.status {
+            frontier_core::Status::Solved(s) => {
+                let goal = s.states.last().cloned().unwrap_or_default();
+                framework(
+                    vec![goal.iter().map(|&c| c == 1).collect()],
+                    Verdict::Unknown,
+                    nodes,
+                )
+            }
+            frontier_core::Status::NoSolution => framework(Vec::new(), Verdict::None, nodes),
+            frontier_core::Status::LimitReached(_) => {
+                framework(Vec::new(), Verdict::Unknown, nodes)
+            }
+        }
+    };
+    match method {
+        Method::Cdcl => solve_cdcl(puzzle, &options),
+        Method::Dfs => solve(puzzle, &options),
+        Method::Walk => {
+            let search = NonogramSearch::new(puzzle, true);
+            let (solutions, verdict) = search.solutions(k.max(1), &limits);
+            framework(solutions, verdict, 0)
+        }
+        Method::Astar => first_only(astar(&NonogramSearch::new(puzzle, true), &Blind, &limits)),
+        Method::Hda => {
+            let defaults = HdaConfig::default();
+            let config = HdaConfig {
+                threads: threads.unwrap_or(defaults.threads),
+                ..defaults
+            };
+            first_only(hda(
+                &NonogramSearch::new(puzzle, true),
+                &Blind,
+                &StdHasher,
+                &config,
+                &limits,
+            ))
+        }
+    }
+}
+
+/// Runs a nonogram command; `json` prints one object per puzzle.
+pub fn run(command: &NonogramCommand, json: bool) -> Result<(), CliError> {
+    let mut out = std::io::stdout().lock();
+    let io = |source| CliError::Io {
+        path: PathBuf::from("<stdout>"),
+        source,
+    };
+    match command {
+        NonogramCommand::Bench {
+            count,
+            size,
+            density,
+            seed,
+            threads,
+            gpu,
+        } => {
+            let (w, h) = size
+                .split_once('x')
+                .and_then(|(w, h)| Some((w.parse::<usize>().ok()?, h.parse::<usize>().ok()?)))
+                .filter(|&(w, h)| w > 0 && h > 0 && w <= 1000 && h <= 1000)
+                .ok_or_else(|| {
+                    CliError::Input(format!("--size {size}: expected WxH, e.g. 30x30"))
+                })?;
+            let mut rng = frontier_core::rng::SplitMix64::new(*seed);
+            let puzzles: Vec<Puzzle> = (0..*count)
+                .map(|_| {
+                    let image: Vec<bool> = (0..w * h).map(|_| rng.below(100) < *density).collect();
+                    Puzzle::from_grid(w, h, &image)
+                })
+                .collect::<Result<_, _>>()
+                .map_err(|e| CliError::Input(e.to_string()))?;
+            let puzzle_of: Vec<u32> = (0..*count as u32).collect();
+            let blank = vec![0u8; count * w * h];
+            let pool = rayon::ThreadPoolBuilder::new()
+                .num_threads(*threads)
+                .build()
+                .map_err(|e| CliError::Input(e.to_string()))?;
+            let mut cpu_grids = blank.clone();
+            let started = std::time::Instant::now();
+            let cpu = pool.install(|| {
+                frontier_nonogram::gpu::propagate_cpu(&puzzles, &puzzle_of, &mut cpu_grids)
+            });
+            let cpu_seconds = started.elapsed().as_secs_f64();
+            let solved = cpu
+                .iter()
+                .filter(|&&p| p == frontier_nonogram::gpu::Propagated::Solved)
+                .count();
+            writeln!(
+                out,
+                "{count} random {w}x{h} puzzles ({density}% filled): line solving alone finishes {solved}; \
+                 CPU ({} threads) {cpu_seconds:.3} s = {:.0} puzzles/s",
+                pool.current_num_threads(),
+                *count as f64 / cpu_seconds
+            )
+            .map_err(io)?;
+            if *gpu {
+                let propagator = frontier_nonogram::gpu::GpuPropagator::new(0)
+                    .map_err(|e| CliError::Input(e.to_string()))?;
+                // A first small batch compiles and warms up.
+                let mut warm = blank[..(w * h).min(blank.len())].to_vec();
+                propagator
+                    .propagate(
+                        &puzzles[..1.min(*count)],
+                        &puzzle_of[..1.min(*count)],
+                        &mut warm,
+                    )
+                    .map_err(|e| CliError::Input(e.to_string()))?;
+                let mut gpu_grids = blank.clone();
+                let started = std::time::Instant::now();
+                let (status, kernel) = propagator
+                    .propagate(&puzzles, &puzzle_of, &mut gpu_grids)
+                    .map_err(|e| CliError::Input(e.to_string()))?;
+                let wall = started.elapsed().as_secs_f64();
+                let differ = (0..*count)
+                    .filter(|&i| {
+                        let same_grid = cpu_grids[i * w * h..(i + 1) * w * h]
+                            == gpu_grids[i * w * h..(i + 1) * w * h];
+                        status[i] != cpu[i]
+                            || (cpu[i] != frontier_nonogram::gpu::Propagated::Contradiction
+                                && !same_grid)
+                    })
+                    .count();
+                writeln!(
+                    out,
+                    "GPU {}: kernel {kernel:.3} s = {:.0} puzzles/s; with transfers {wall:.3} s = {:.0} puzzles/s; \
+                     {differ} of {count} differ from the CPU",
+                    propagator.device_name(),
+                    *count as f64 / kernel.max(1e-12),
+                    *count as f64 / wall
+                )
+                .map_err(io)?;
+                if differ > 0 {
+                    return Err(CliError::Input(format!(
+                        "{differ} grids differ between CPU and GPU"
+                    )));
+                }
+            }
+            Ok(())
+        }
+        NonogramCommand::Convert { file, to } => {
+            let puzzle = load(file)?;
+            let text = match to.as_str() {
+                "nin" => puzzle.to_nin(),
+                "non" => puzzle.to_non(),
+                other => {
+                    return Err(CliError::Input(format!(
+                        "--to {other}: expected nin or non"
+                    )))
+                }
+            };
+            write!(out, "{text}").map_err(io)?;
+            Ok(())
+        }
+        NonogramCommand::Solve {
+            files,
+            solutions,
+            method,
+            threads,
+            max_seconds,
+            png: png_path,
+            scale,
+            no_grid,
+        } => {
+            if png_path.is_some() && files.len() > 1 {
+                return Err(CliError::Input("--png takes one puzzle".into()));
+            }
+            if *solutions == 0 {
+                return Err(CliError::Input("--solutions must be at least 1".into()));
+            }
+            let mut wrong = Vec::new();
+            for file in files {
+                let puzzle = load(file)?;
+                let outcome = run_method(&puzzle, *method, *solutions, *threads, *max_seconds);
+                // Every solution is checked against the clues before it is shown.
+                let checked = outcome.solutions.iter().all(|s| puzzle.accepts(s));
+                if !checked {
+                    wrong.push(file.display().to_string());
+                }
+                let name = file.display().to_string();
+                if json {
+                    let grids: Vec<String> = outcome
+                        .solutions
+                        .iter()
+                        .map(|s| grid_text(&puzzle, s))
+                        .collect();
+                    let value = serde_json::json!({
+                        "puzzle": name, "width": puzzle.width, "height": puzzle.height,
+                        "method": format!("{method:?}").to_lowercase(),
+                        "verdict": outcome.verdict, "solutions": grids,
+                        "checked": checked, "line_solved": outcome.line_solved,
+                        "stats": outcome.stats,
+                    });
+                    writeln!(out, "{value}").map_err(io)?;
+                } else {
+                    if !no_grid {
+                        if let Some(first) = outcome.solutions.first() {
+                            write!(out, "{}", grid_text(&puzzle, first)).map_err(io)?;
+                        }
+                    }
+                    writeln!(
+                        out,
+                        "{name}: {}x{} {} ({} solution(s) found{}), {:.3} s, {} nodes",
+                        puzzle.width,
+                        puzzle.height,
+                        outcome.verdict,
+                        outcome.solutions.len(),
+                        if outcome.line_solved {
+                            ", line solving alone"
+                        } else {
+                            ""
+                        },
+                        outcome.stats.seconds,
+                        outcome.stats.nodes
+                    )
+                    .map_err(io)?;
+                }
+                if let Some(path) = png_path {
+                    let first = outcome
+                        .solutions
+                        .first()
+                        .ok_or_else(|| CliError::Input(format!("{name}: no solution to draw")))?;
+                    let image = png::encode(puzzle.width, puzzle.height, first, *scale);
+                    std::fs::write(path, image).map_err(|source| CliError::Io {
+                        path: path.clone(),
+                        source,
+                    })?;
+                }
+            }
+            if !wrong.is_empty() {
+                return Err(CliError::Input(format!(
+                    "solutions that break their clues (a bug): {}",
+                    wrong.join(", ")
+                )));
+            }
+            Ok(())
+        }
+    }
+}
