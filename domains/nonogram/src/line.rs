@@ -281,17 +281,15 @@ impl LineSolver {
         const EMPTY_OK: usize = 1;
         const STEP_UP: usize = 2;
         const T1: usize = 3;
-        const T2: usize = 4;
-        const T3: usize = 5;
-        const FIT: usize = 6;
-        const LEFT: usize = 7;
-        const PREFIX: usize = 8;
-        const SUFFIX: usize = 9;
-        const COVER: usize = 10;
-        const EMPTYABLE: usize = 11;
-        const AFTER: usize = 12;
-        const NEXT_BACK: usize = 13;
-        const WINDOWS: usize = 14;
+        const FIT: usize = 4;
+        const LEFT: usize = 5;
+        const PREFIX: usize = 6;
+        const SUFFIX: usize = 7;
+        const COVER: usize = 8;
+        const EMPTYABLE: usize = 9;
+        const AFTER: usize = 10;
+        const NEXT_BACK: usize = 11;
+        const WINDOWS: usize = 12;
         let forward_at = WINDOWS + levels;
         let fits_at = forward_at + k + 1;
         let sets = fits_at + k;
@@ -358,31 +356,37 @@ impl LineSolver {
                 and_set(buf, LEFT, ALL, w);
             }
         };
-        // set |= everything reachable upwards (downwards) through `through`.
+        // set |= everything reachable upwards (downwards) through `through`:
+        // one pass over the words, carrying the edge bit into the next word
+        // and filling inside each word by doubling.
         let fill = |buf: &mut Vec<u64>, set: usize, through_from: usize, up: bool| {
-            copy_set(buf, through_from, T2, w);
-            let mut shift = 1;
-            while shift <= n {
+            let mut carry = 0u64;
+            for step in 0..w {
+                let i = if up { step } else { w - 1 - step };
+                let through = buf[through_from * w + i];
+                let mut reached = buf[set * w + i];
+                let mut pass = through;
                 if up {
-                    shl_into(buf, set, shift, T3, w);
+                    reached |= carry & through & 1;
+                    let mut shift = 1;
+                    while shift < 64 {
+                        reached |= (reached << shift) & pass;
+                        pass &= pass << shift;
+                        shift <<= 1;
+                    }
+                    carry = reached >> 63;
                 } else {
-                    shr_into(buf, set, shift, T3, w);
+                    reached |= (carry << 63) & through;
+                    let mut shift = 1;
+                    while shift < 64 {
+                        reached |= (reached >> shift) & pass;
+                        pass &= pass >> shift;
+                        shift <<= 1;
+                    }
+                    carry = reached & 1;
                 }
-                and_set(buf, T3, T2, w);
-                or_set(buf, set, T3, w);
-                if up {
-                    shl_into(buf, T2, shift, T3, w);
-                } else {
-                    shr_into(buf, T2, shift, T3, w);
-                }
-                and_set(buf, T2, T3, w);
-                shift <<= 1;
-                // Nothing left to pass through: longer shifts add nothing.
-                if buf[T2 * w..(T2 + 1) * w].iter().all(|&x| x == 0) {
-                    break;
-                }
+                buf[set * w + i] = reached & buf[ALL * w + i];
             }
-            and_set(buf, set, ALL, w);
         };
         copy_set(buf, PREFIX, forward_at, w);
         for (j, &r) in clue.iter().enumerate() {
