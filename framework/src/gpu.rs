@@ -184,6 +184,28 @@ fn compile_ptx(source: &str, arch: &str) -> Result<Ptx, Error> {
         })
 }
 
+/// For GPU tests: whether GPU 0 can be opened. Where it cannot, prints a
+/// `SKIPPED <test>` notice (so CPU-only machines show what did not run) and
+/// returns false — unless `FRONTIER_REQUIRE_GPU=1`, which makes a missing
+/// GPU a failure (the device machine's check script sets it).
+///
+/// # Panics
+/// When `FRONTIER_REQUIRE_GPU=1` and there is no usable GPU.
+pub fn usable_or_skip(test: &str) -> bool {
+    if driver_present() && Gpu::open(0).is_ok() {
+        return true;
+    }
+    assert!(
+        std::env::var("FRONTIER_REQUIRE_GPU").as_deref() != Ok("1"),
+        "{test}: FRONTIER_REQUIRE_GPU=1 but no GPU"
+    );
+    // Written to the handle, not through eprintln!, so libtest's capture
+    // does not hide the notice.
+    use std::io::Write;
+    let _ = writeln!(std::io::stderr(), "SKIPPED {test}: no GPU on this machine");
+    false
+}
+
 /// Where compiled kernels are cached (see [`crate::cache_dir`]).
 pub fn cache_dir() -> PathBuf {
     crate::cache_dir("kernels")

@@ -127,6 +127,24 @@ impl<'t> Scorer<'t> {
     }
 }
 
+/// The points of the word ending at trie node `at` (`node`), the first time
+/// this board (`stamp`) reaches it; 0 afterwards or if it is not a word.
+#[inline(always)]
+fn count_word(node: Node, seen: &mut [u32], at: usize, stamp: u32) -> u32 {
+    let points = node.points();
+    if points == 0 {
+        return 0;
+    }
+    // SAFETY: `at` indexes the trie (see `Walk::enter`) and `seen` has one
+    // entry per trie node.
+    let mark = unsafe { seen.get_unchecked_mut(at) };
+    if *mark == stamp {
+        return 0;
+    }
+    *mark = stamp;
+    points
+}
+
 struct Walk<'a> {
     around: &'a [u32],
     nodes: &'a [Node],
@@ -183,14 +201,7 @@ impl Walk<'_> {
         // `cell` and every neighbour index are below `shape.cells()`, which
         // is the length of `letters` and `around` (asserted on entry).
         let node = unsafe { *self.nodes.get_unchecked(at) };
-        let points = node.points();
-        if points != 0 {
-            let mark = unsafe { self.seen.get_unchecked_mut(at) };
-            if *mark != self.stamp {
-                *mark = self.stamp;
-                self.score += points;
-            }
-        }
+        self.score += count_word(node, self.seen, at, self.stamp);
         if node.info & unsafe { *self.around.get_unchecked(cell) } != 0 {
             self.extend(cell, node, used);
         }
@@ -233,14 +244,7 @@ impl SmallWalk<'_> {
         // SAFETY: as in `Walk::enter`; `neighbors` and `around` have one
         // entry per cell and masks only hold bits of cells on the board.
         let node = unsafe { *self.nodes.get_unchecked(at) };
-        let points = node.points();
-        if points != 0 {
-            let mark = unsafe { self.seen.get_unchecked_mut(at) };
-            if *mark != self.stamp {
-                *mark = self.stamp;
-                self.score += points;
-            }
-        }
+        self.score += count_word(node, self.seen, at, self.stamp);
         let mut letters = node.info & unsafe { *self.around.get_unchecked(cell) };
         if letters == 0 {
             return;

@@ -350,26 +350,10 @@ fn annealing_is_reproducible_and_reports_true_scores() {
     assert!(err.contains("t_end <= t_start"), "{err}");
 }
 
-/// GPU tests run where a GPU exists; elsewhere they print a notice, and fail
-/// only when FRONTIER_REQUIRE_GPU=1 says a GPU must be there.
-#[cfg(feature = "gpu")]
-fn gpu_or_skip(test: &str) -> bool {
-    if frontier_core::gpu::driver_present() && frontier_core::gpu::Gpu::open(0).is_ok() {
-        return true;
-    }
-    assert!(
-        std::env::var("FRONTIER_REQUIRE_GPU").as_deref() != Ok("1"),
-        "{test}: FRONTIER_REQUIRE_GPU=1 but no GPU"
-    );
-    use std::io::Write;
-    let _ = writeln!(std::io::stderr(), "SKIPPED {test}: no GPU on this machine");
-    false
-}
-
 #[cfg(feature = "gpu")]
 #[test]
 fn gpu_scores_equal_cpu_scores_on_every_shape() {
-    if !gpu_or_skip("gpu_scores_equal_cpu_scores_on_every_shape") {
+    if !frontier_core::gpu::usable_or_skip("gpu_scores_equal_cpu_scores_on_every_shape") {
         return;
     }
     let (_, trie) = enable2k();
@@ -405,7 +389,7 @@ fn gpu_scores_equal_cpu_scores_on_every_shape() {
 #[cfg(feature = "gpu")]
 #[test]
 fn gpu_annealing_reports_true_scores() {
-    if !gpu_or_skip("gpu_annealing_reports_true_scores") {
+    if !frontier_core::gpu::usable_or_skip("gpu_annealing_reports_true_scores") {
         return;
     }
     let (_, trie) = enable2k();

@@ -635,19 +635,7 @@ pub fn solve_cdcl(puzzle: &Puzzle, options: &SolveOptions) -> SolveOutcome {
             }
         }
     }
-    let verdict = if solutions.len() >= 2 {
-        Verdict::Multiple
-    } else if timed_out {
-        Verdict::Unknown
-    } else if solutions.len() == 1 {
-        if want >= 2 {
-            Verdict::Unique
-        } else {
-            Verdict::Unknown
-        }
-    } else {
-        Verdict::None
-    };
+    let verdict = Verdict::judge(solutions.len(), want, timed_out);
     let mut stats = s.stats;
     stats.seconds = started.elapsed().as_secs_f64();
     SolveOutcome {

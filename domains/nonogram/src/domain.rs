@@ -65,13 +65,8 @@ impl<'p> NonogramSearch<'p> {
             }
             Visit::Descend
         });
-        let verdict = match (found.len(), end) {
-            (n, _) if n >= 2 => Verdict::Multiple,
-            (_, WalkEnd::LimitReached(_)) => Verdict::Unknown,
-            (1, _) if k >= 2 => Verdict::Unique,
-            (1, _) => Verdict::Unknown,
-            _ => Verdict::None,
-        };
+        let cut_short = matches!(end, WalkEnd::LimitReached(_));
+        let verdict = Verdict::judge(found.len(), k, cut_short);
         (found, verdict)
     }
 }

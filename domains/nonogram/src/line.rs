@@ -14,6 +14,31 @@ pub const EMPTY: u8 = 2;
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Contradiction;
 
+/// Writes what every placement agrees on back into `cells`: a cell that may
+/// only be filled (`fill(i)` and not `empty(i)`) becomes FILLED, and so on;
+/// a cell that may be neither means the line has no placement. Returns
+/// whether a cell changed.
+fn settle(
+    cells: &mut [u8],
+    mut fill: impl FnMut(usize) -> bool,
+    empty: impl Fn(usize) -> bool,
+) -> Result<bool, Contradiction> {
+    let mut changed = false;
+    for (i, cell) in cells.iter_mut().enumerate() {
+        let value = match (fill(i), empty(i)) {
+            (true, false) => FILLED,
+            (false, true) => EMPTY,
+            (true, true) => UNKNOWN,
+            (false, false) => return Err(Contradiction),
+        };
+        if value != UNKNOWN && *cell == UNKNOWN {
+            *cell = value;
+            changed = true;
+        }
+    }
+    Ok(changed)
+}
+
 // Set operations on a buffer of sets of `w` words each (set `i` is
 // `buf[i * w..(i + 1) * w]`); no allocation.
 
@@ -207,21 +232,7 @@ macro_rules! bit_solver {
             empty_ok |= self.$fw[j] & (self.$bw[j] >> 1);
         }
         empty_ok &= may_empty;
-        let mut changed = false;
-        for (i, cell) in cells.iter_mut().enumerate() {
-            let (fill, empty) = (may_cover >> i & 1 == 1, empty_ok >> i & 1 == 1);
-            let value = match (fill, empty) {
-                (true, false) => FILLED,
-                (false, true) => EMPTY,
-                (true, true) => UNKNOWN,
-                (false, false) => return Err(Contradiction),
-            };
-            if value != UNKNOWN && *cell == UNKNOWN {
-                *cell = value;
-                changed = true;
-            }
-        }
-        Ok(changed)
+        settle(cells, |i| may_cover >> i & 1 == 1, |i| empty_ok >> i & 1 == 1)
     }
 
     };
@@ -439,20 +450,7 @@ impl LineSolver {
         }
         and_set(buf, EMPTY_OK, EMPTYABLE, w);
         let bit = |set: usize, i: usize| buf[set * w + i / 64] >> (i % 64) & 1 == 1;
-        let mut changed = false;
-        for (i, cell) in cells.iter_mut().enumerate() {
-            let value = match (bit(COVER, i), bit(EMPTY_OK, i)) {
-                (true, false) => FILLED,
-                (false, true) => EMPTY,
-                (true, true) => UNKNOWN,
-                (false, false) => return Err(Contradiction),
-            };
-            if value != UNKNOWN && *cell == UNKNOWN {
-                *cell = value;
-                changed = true;
-            }
-        }
-        Ok(changed)
+        settle(cells, |i| bit(COVER, i), |i| bit(EMPTY_OK, i))
     }
 
     /// The programme over a table of booleans, for lines of any length.
@@ -562,23 +560,18 @@ impl LineSolver {
                 }
             }
         }
-        let mut changed = false;
+        // Cells are visited in order, so the running sum of the marks says
+        // whether some valid placement covers cell i.
         let mut covered = 0;
-        for (i, cell) in cells.iter_mut().enumerate() {
-            covered += self.fill_marks[i];
-            let (fill, empty) = (covered > 0, self.can_empty[i]);
-            let value = match (fill, empty) {
-                (true, false) => FILLED,
-                (false, true) => EMPTY,
-                (true, true) => UNKNOWN,
-                (false, false) => return Err(Contradiction),
-            };
-            if value != UNKNOWN && *cell == UNKNOWN {
-                *cell = value;
-                changed = true;
-            }
-        }
-        Ok(changed)
+        let (marks, can_empty) = (&self.fill_marks, &self.can_empty);
+        settle(
+            cells,
+            |i| {
+                covered += marks[i];
+                covered > 0
+            },
+            |i| can_empty[i],
+        )
     }
 }
 

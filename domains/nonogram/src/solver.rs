@@ -331,6 +331,20 @@ pub enum Verdict {
     Unknown,
 }
 
+impl Verdict {
+    /// The verdict of a search that found `found` distinct solutions while
+    /// looking for up to `wanted`; `cut_short` when a limit ended it.
+    pub fn judge(found: usize, wanted: usize, cut_short: bool) -> Verdict {
+        match found {
+            2.. => Verdict::Multiple,
+            _ if cut_short => Verdict::Unknown,
+            1 if wanted >= 2 => Verdict::Unique,
+            1 => Verdict::Unknown,
+            _ => Verdict::None,
+        }
+    }
+}
+
 impl std::fmt::Display for Verdict {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(match self {
@@ -392,13 +406,7 @@ pub fn solve(puzzle: &Puzzle, options: &SolveOptions) -> SolveOutcome {
         search(&mut grid, options, deadline, &mut solutions, &mut timed_out);
     }
     let limit = options.max_solutions.max(1);
-    let verdict = match solutions.len() {
-        _ if solutions.len() >= 2 => Verdict::Multiple,
-        _ if timed_out => Verdict::Unknown,
-        1 if limit >= 2 => Verdict::Unique,
-        1 => Verdict::Unknown,
-        _ => Verdict::None,
-    };
+    let verdict = Verdict::judge(solutions.len(), limit, timed_out);
     let mut stats = grid.stats;
     stats.seconds = started.elapsed().as_secs_f64();
     SolveOutcome {

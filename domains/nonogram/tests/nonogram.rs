@@ -280,16 +280,7 @@ fn png_has_the_grid_dimensions() {
 #[test]
 fn gpu_propagation_equals_cpu_propagation() {
     use frontier_nonogram::gpu::{propagate_cpu, GpuPropagator, Propagated};
-    if !(frontier_core::gpu::driver_present() && frontier_core::gpu::Gpu::open(0).is_ok()) {
-        assert!(
-            std::env::var("FRONTIER_REQUIRE_GPU").as_deref() != Ok("1"),
-            "FRONTIER_REQUIRE_GPU=1 but no GPU"
-        );
-        use std::io::Write;
-        let _ = writeln!(
-            std::io::stderr(),
-            "SKIPPED gpu_propagation_equals_cpu_propagation: no GPU"
-        );
+    if !frontier_core::gpu::usable_or_skip("gpu_propagation_equals_cpu_propagation") {
         return;
     }
     let propagator = GpuPropagator::new(0).unwrap();

@@ -470,26 +470,9 @@ fn split_projection_sends_fewer_states_than_plain_zobrist() {
     assert!(split < 0.25, "split keeps most successors home: {split}");
 }
 
-/// GPU tests run where a GPU exists; elsewhere they print a notice, and fail
-/// only when FRONTIER_REQUIRE_GPU=1 says a GPU must be there.
-fn gpu_or_skip(test: &str) -> bool {
-    if frontier_core::gpu::driver_present() && frontier_core::gpu::Gpu::open(0).is_ok() {
-        return true;
-    }
-    assert!(
-        std::env::var("FRONTIER_REQUIRE_GPU").as_deref() != Ok("1"),
-        "{test}: FRONTIER_REQUIRE_GPU=1 but no GPU"
-    );
-    // Written to the handle, not through eprintln!, so libtest's capture
-    // does not hide the notice on CPU-only machines.
-    use std::io::Write;
-    let _ = writeln!(std::io::stderr(), "SKIPPED {test}: no GPU on this machine");
-    false
-}
-
 #[test]
 fn gpu_gastar_matches_astar_on_random_8_puzzles() {
-    if !gpu_or_skip("gpu_gastar_matches_astar_on_random_8_puzzles") {
+    if !frontier_core::gpu::usable_or_skip("gpu_gastar_matches_astar_on_random_8_puzzles") {
         return;
     }
     use frontier_core::search::gpu::{gastar, GastarConfig};
@@ -516,7 +499,9 @@ fn gpu_gastar_matches_astar_on_random_8_puzzles() {
 
 #[test]
 fn gpu_gastar_matches_published_optima_with_pattern_databases() {
-    if !gpu_or_skip("gpu_gastar_matches_published_optima_with_pattern_databases") {
+    if !frontier_core::gpu::usable_or_skip(
+        "gpu_gastar_matches_published_optima_with_pattern_databases",
+    ) {
         return;
     }
     use frontier_core::search::gpu::{gastar, GastarConfig};
@@ -551,7 +536,7 @@ fn gpu_gastar_matches_published_optima_with_pattern_databases() {
 
 #[test]
 fn gpu_running_out_of_device_memory_is_an_outcome() {
-    if !gpu_or_skip("gpu_running_out_of_device_memory_is_an_outcome") {
+    if !frontier_core::gpu::usable_or_skip("gpu_running_out_of_device_memory_is_an_outcome") {
         return;
     }
     use frontier_core::search::gpu::{gastar, GastarConfig};
