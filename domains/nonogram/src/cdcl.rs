@@ -22,7 +22,7 @@ use std::time::Instant;
 
 use crate::line::{Contradiction, LineSolver, EMPTY, FILLED, UNKNOWN};
 use crate::puzzle::Puzzle;
-use crate::solver::{SolveOptions, SolveOutcome, SolveStats, Verdict};
+use crate::solver::{SolveOptions, SolveOutcome, SolveStats};
 
 /// A literal: `cell * 2 + 1` means "cell filled", `cell * 2` "cell empty".
 type Lit = u32;
@@ -635,15 +635,7 @@ pub fn solve_cdcl(puzzle: &Puzzle, options: &SolveOptions) -> SolveOutcome {
             }
         }
     }
-    let verdict = Verdict::judge(solutions.len(), want, timed_out);
-    let mut stats = s.stats;
-    stats.seconds = started.elapsed().as_secs_f64();
-    SolveOutcome {
-        solutions,
-        verdict,
-        line_solved,
-        stats,
-    }
+    SolveOutcome::finish(solutions, want, timed_out, line_solved, s.stats, started)
 }
 
 /// A binary max-heap of cells by activity, with positions for updates.

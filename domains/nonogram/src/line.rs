@@ -611,13 +611,8 @@ mod tests {
 
     #[test]
     fn both_programmes_equal_brute_force_on_random_lines() {
-        let mut state = 0x1234_5678_9ABC_DEF0u64;
-        let mut next = |m: u64| {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            state % m
-        };
+        let mut rng = frontier_core::rng::SplitMix64::new(0x1234_5678_9ABC_DEF0u64);
+        let mut next = |m: u64| rng.below(m);
         let mut solver = LineSolver::default();
         for _ in 0..20_000 {
             let n = 1 + next(14) as usize;
@@ -679,13 +674,8 @@ mod tests {
 
     #[test]
     fn word_programmes_equal_the_table_on_long_lines() {
-        let mut state = 0x0DDB_1A5E_5BAD_5EEDu64;
-        let mut next = |m: u64| {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            state % m
-        };
+        let mut rng = frontier_core::rng::SplitMix64::new(0x0DDB_1A5E_5BAD_5EEDu64);
+        let mut next = |m: u64| rng.below(m);
         let mut solver = LineSolver::default();
         for round in 0..3000 {
             let n = [63, 64, 65, 127, 128, 1 + next(200) as usize][round % 6];

@@ -391,6 +391,27 @@ pub struct SolveOutcome {
     pub stats: SolveStats,
 }
 
+impl SolveOutcome {
+    /// The outcome of a search that found `solutions` looking for up to
+    /// `wanted`, `cut_short` by a limit or not, started at `started`.
+    pub fn finish(
+        solutions: Vec<Vec<bool>>,
+        wanted: usize,
+        cut_short: bool,
+        line_solved: bool,
+        mut stats: SolveStats,
+        started: Instant,
+    ) -> SolveOutcome {
+        stats.seconds = started.elapsed().as_secs_f64();
+        SolveOutcome {
+            verdict: Verdict::judge(solutions.len(), wanted, cut_short),
+            solutions,
+            line_solved,
+            stats,
+        }
+    }
+}
+
 /// Depth-first guess-and-propagate search with probing at every node.
 pub fn solve(puzzle: &Puzzle, options: &SolveOptions) -> SolveOutcome {
     let started = Instant::now();
@@ -405,16 +426,15 @@ pub fn solve(puzzle: &Puzzle, options: &SolveOptions) -> SolveOutcome {
     if consistent {
         search(&mut grid, options, deadline, &mut solutions, &mut timed_out);
     }
-    let limit = options.max_solutions.max(1);
-    let verdict = Verdict::judge(solutions.len(), limit, timed_out);
-    let mut stats = grid.stats;
-    stats.seconds = started.elapsed().as_secs_f64();
-    SolveOutcome {
+    let wanted = options.max_solutions.max(1);
+    SolveOutcome::finish(
         solutions,
-        verdict,
+        wanted,
+        timed_out,
         line_solved,
-        stats,
-    }
+        grid.stats,
+        started,
+    )
 }
 
 /// Returns true when the search should stop (enough solutions, or time).
