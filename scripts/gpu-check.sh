@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # GPU checks on the device machine. Builds nothing: needs the prebuilt
 # target/release/frontier and the test binaries in .devdata/bin/*-tests
-# (copied from target/release/deps/{tiles,boggle}-*), with the shared data
-# under $FRONTIER_DATA. Tiles configs to run are the arguments; the Boggle
-# benchmarks always run. Prints short tables last.
+# (copied from target/release/deps/{tiles,boggle,nonogram}-*), with the shared
+# data under $FRONTIER_DATA. Tiles configs to run are the arguments; the Boggle
+# and nonogram batch benchmarks always run. Prints short tables last.
 set -uo pipefail
 bin=${FRONTIER_BIN:-target/release/frontier}
 out=${OUT:-/tmp/gpu-check}
@@ -26,6 +26,8 @@ for target in 3600 3625; do
   "$bin" boggle anneal --gpu --target $target --max-seconds 600 --seed 7 --keep 1 2>&1 | tail -2 | tee -a "$boggle"
   echo "anneal to $target: $(( ($(date +%s%N) - start) / 1000000 )) ms wall" | tee -a "$boggle"
 done
+echo "== nonogram batch line solving (every grid checked against the CPU)"
+"$bin" nonogram bench --gpu --count 100000 --size 30x30 2>&1 | tail -2
 [ $# -gt 0 ] || exit $status
 echo "== pattern databases (built once, not timed below)"
 k1="14 13 15 7 11 12 9 5 6 0 2 1 4 8 10 3"
