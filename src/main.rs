@@ -66,6 +66,11 @@ enum Command {
         #[command(subcommand)]
         domain: SolveDomain,
     },
+    /// Wordle: best next guesses, interactive play, simulation of the greedy policy.
+    Wordle {
+        #[command(subcommand)]
+        command: domains::wordle::WordleCommand,
+    },
     /// Nonograms: solve (with a uniqueness verdict), draw, convert.
     Nonogram {
         #[command(subcommand)]
@@ -234,6 +239,7 @@ fn execute(cli: &Cli) -> Result<(), CliError> {
     let output = match &cli.command {
         Command::Boggle { command } => return domains::boggle::run(command, json),
         Command::Nonogram { command } => return domains::nonogram::run(command, json),
+        Command::Wordle { command } => return domains::wordle::run(command, json),
         Command::Run { config, output } => {
             let experiment = Experiment::load(config)?;
             let options = RunOptions {

@@ -360,3 +360,54 @@ fn nonogram_bad_files_name_the_line() {
         "{err}"
     );
 }
+
+#[test]
+fn wordle_next_ranks_guesses_and_rejects_bad_feedback() {
+    let answers = shared_data("wordle/orig_answers_2315.txt");
+    let guesses = shared_data("wordle/orig_allowed_12972.txt");
+    let out = frontier(&[
+        "--json",
+        "wordle",
+        "next",
+        "--answers",
+        &answers,
+        "--guesses",
+        &guesses,
+        "--top",
+        "3",
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let value: serde_json::Value = serde_json::from_str(stdout(&out).trim()).unwrap();
+    assert_eq!(value["candidates"], 2315);
+    assert_eq!(value["best"][0]["guess"], "soare");
+    let out = frontier(&[
+        "wordle",
+        "next",
+        "--answers",
+        &answers,
+        "--guesses",
+        &guesses,
+        "--feedback",
+        "crane:gggg",
+    ]);
+    assert!(!out.status.success());
+    assert!(
+        stderr(&out).contains("should be five of"),
+        "{}",
+        stderr(&out)
+    );
+    let out = frontier(&[
+        "wordle",
+        "next",
+        "--answers",
+        &answers,
+        "--guesses",
+        &guesses,
+        "--feedback",
+        "crane:ggggg",
+        "--feedback",
+        "slate:ggggg",
+    ]);
+    assert!(!out.status.success());
+    assert!(stderr(&out).contains("no answer fits"), "{}", stderr(&out));
+}

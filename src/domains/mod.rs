@@ -4,3 +4,4 @@ pub mod boggle;
 pub mod grid;
 pub mod nonogram;
 pub mod tiles;
+pub mod wordle;

@@ -1,0 +1,141 @@
+//! Wordle: the feedback rule against an independent implementation, pattern
+//! text, the table, ranking on the original lists, and the greedy simulator.
+
+use std::path::PathBuf;
+
+use frontier_wordle::{
+    best_guesses, feedback, hard_mode_allows, parse_pattern, pattern, read_words, simulate,
+    FeedbackTable, Rank, Word,
+};
+
+fn data(name: &str) -> PathBuf {
+    let path = std::env::var_os("FRONTIER_DATA")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/data"))
+        .join("wordle")
+        .join(name);
+    assert!(
+        path.exists(),
+        "MISSING TEST DATA: {}; set FRONTIER_DATA",
+        path.display()
+    );
+    path
+}
+
+fn w(text: &str) -> Word {
+    text.parse().unwrap()
+}
+
+/// The rule as the game states it, written another way: count letters.
+fn reference(guess: &str, answer: &str) -> String {
+    let (g, a): (Vec<char>, Vec<char>) = (guess.chars().collect(), answer.chars().collect());
+    let mut out = ['.'; 5];
+    let mut left: Vec<Option<char>> = a.iter().map(|&c| Some(c)).collect();
+    for i in 0..5 {
+        if g[i] == a[i] {
+            out[i] = 'g';
+            left[i] = None;
+        }
+    }
+    for i in 0..5 {
+        if out[i] == '.' {
+            if let Some(j) = left.iter().position(|&c| c == Some(g[i])) {
+                out[i] = 'y';
+                left[j] = None;
+            }
+        }
+    }
+    out.iter().collect()
+}
+
+#[test]
+fn feedback_follows_the_rule_on_known_cases_and_random_pairs() {
+    for (guess, answer, want) in [
+        ("speed", "abide", "..y.y"),
+        ("eerie", "there", "y.y.g"),
+        ("llama", "hello", "yy..."),
+        ("crane", "crane", "ggggg"),
+        ("abbey", "babes", "yygg."),
+    ] {
+        assert_eq!(
+            pattern(feedback(w(guess), w(answer))),
+            want,
+            "{guess} {answer}"
+        );
+        assert_eq!(
+            reference(guess, answer),
+            want,
+            "reference on {guess} {answer}"
+        );
+    }
+    let answers = read_words(&data("orig_answers_2315.txt")).unwrap().words;
+    let guesses = read_words(&data("orig_allowed_12972.txt")).unwrap().words;
+    for (i, &g) in guesses.iter().enumerate().step_by(37) {
+        for &a in answers.iter().skip(i % 11).step_by(53) {
+            assert_eq!(
+                pattern(feedback(g, a)),
+                reference(&g.to_string(), &a.to_string()),
+                "{g} {a}"
+            );
+        }
+    }
+}
+
+#[test]
+fn patterns_round_trip_and_bad_text_is_rejected() {
+    for code in 0..243u8 {
+        assert_eq!(parse_pattern(&pattern(code)).unwrap(), code);
+    }
+    assert_eq!(
+        parse_pattern("G-Y.b").unwrap(),
+        parse_pattern("g.y..").unwrap()
+    );
+    for bad in ["gggg", "ggggz", "gggggg", ""] {
+        let err = parse_pattern(bad).unwrap_err().to_string();
+        assert!(err.contains("should be five of"), "{bad}: {err}");
+    }
+    assert!("abc".parse::<Word>().is_err());
+    assert!("ab1de".parse::<Word>().is_err());
+    assert_eq!("CRANE".parse::<Word>().unwrap(), w("crane"));
+}
+
+#[test]
+fn lists_read_with_counts_and_the_best_opening_is_soare() {
+    let answers = read_words(&data("orig_answers_2315.txt")).unwrap();
+    let guesses = read_words(&data("orig_allowed_12972.txt")).unwrap();
+    assert_eq!((answers.words.len(), answers.rejected), (2315, 0));
+    assert_eq!(guesses.words.len(), 12972);
+    let table = FeedbackTable::new(guesses.words, answers.words);
+    let all: Vec<u32> = (0..2315).collect();
+    let best = best_guesses(&table, &all, Rank::Entropy, &|_| true, 3);
+    // The well-known entropy ranking over these lists: soare 5.886 bits.
+    assert_eq!(table.guesses[best[0].guess].to_string(), "soare");
+    assert!(
+        (best[0].entropy - 5.8860).abs() < 1e-3,
+        "{}",
+        best[0].entropy
+    );
+    let by_remaining = best_guesses(&table, &all, Rank::ExpectedRemaining, &|_| true, 1);
+    assert_eq!(table.guesses[by_remaining[0].guess].to_string(), "roate");
+}
+
+#[test]
+fn hard_mode_keeps_greens_and_reuses_revealed_letters() {
+    let history = [(w("crane"), parse_pattern("g.y..").unwrap())];
+    assert!(hard_mode_allows(&history, w("cigar")));
+    assert!(!hard_mode_allows(&history, w("acorn")), "c must stay first");
+    assert!(!hard_mode_allows(&history, w("climb")), "a must be used");
+}
+
+#[test]
+fn greedy_entropy_policy_solves_every_answer() {
+    let answers = read_words(&data("orig_answers_2315.txt")).unwrap().words;
+    let guesses = read_words(&data("orig_allowed_12972.txt")).unwrap().words;
+    let table = FeedbackTable::new(guesses, answers);
+    let sim = simulate(&table, Rank::Entropy, false, None);
+    assert_eq!(sim.distribution.iter().sum::<usize>(), 2315);
+    assert_eq!(sim.first, "soare");
+    // Known for this policy: about 3.46 guesses on average.
+    assert!((3.40..3.52).contains(&sim.average), "{sim:?}");
+    assert!(sim.distribution.len() <= 6, "{sim:?}");
+}

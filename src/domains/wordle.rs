@@ -1,0 +1,257 @@
+//! `frontier wordle`: best next guesses, an interactive solver, and the
+//! greedy policy played against every answer.
+
+use std::io::{BufRead, Write};
+use std::path::PathBuf;
+
+use frontier_wordle::{
+    best_guesses, filter, hard_mode_allows, parse_pattern, pattern, read_words, simulate,
+    FeedbackTable, Rank, Word, ALL_GREEN,
+};
+
+use crate::config::resolve_data_path;
+use crate::CliError;
+
+/// Wordle commands.
+#[derive(Debug, clap::Subcommand)]
+pub enum WordleCommand {
+    /// The best next guesses given the feedback so far.
+    Next {
+        #[command(flatten)]
+        lists: Lists,
+        /// Feedback so far, as guess:pattern (g green, y yellow, . grey), e.g. crane:g.y..
+        #[arg(long)]
+        feedback: Vec<String>,
+        /// How many guesses to list.
+        #[arg(long, default_value_t = 10)]
+        top: usize,
+    },
+    /// Interactive solver: type the feedback you got, get the next guess.
+    Play {
+        #[command(flatten)]
+        lists: Lists,
+    },
+    /// Play the greedy policy against every answer; print the distribution.
+    Simulate {
+        #[command(flatten)]
+        lists: Lists,
+        /// Fix the first guess.
+        #[arg(long)]
+        first: Option<String>,
+    },
+}
+
+/// Word lists and policy.
+#[derive(Debug, clap::Args)]
+pub struct Lists {
+    /// Possible answers, one per line.
+    #[arg(long, default_value = "@data/wordle/orig_answers_2315.txt")]
+    answers: PathBuf,
+    /// Allowed guesses, one per line (answers are added if missing).
+    #[arg(long, default_value = "@data/wordle/orig_allowed_12972.txt")]
+    guesses: PathBuf,
+    /// entropy (expected information) or expected-remaining (fewest candidates left).
+    #[arg(long, default_value = "entropy", value_parser = parse_rank)]
+    rank: Rank,
+    /// Hard mode: greens stay, revealed letters must be used again.
+    #[arg(long)]
+    hard: bool,
+}
+
+fn parse_rank(text: &str) -> Result<Rank, String> {
+    match text {
+        "entropy" => Ok(Rank::Entropy),
+        "expected-remaining" => Ok(Rank::ExpectedRemaining),
+        other => Err(format!("'{other}': expected entropy or expected-remaining")),
+    }
+}
+
+fn wordle_error(e: frontier_wordle::WordleError) -> CliError {
+    CliError::Input(e.to_string())
+}
+
+impl Lists {
+    fn table(&self) -> Result<FeedbackTable, CliError> {
+        let answers = read_words(&resolve_data_path(&self.answers)).map_err(wordle_error)?;
+        let guesses = read_words(&resolve_data_path(&self.guesses)).map_err(wordle_error)?;
+        for (what, list, path) in [
+            ("answers", &answers, &self.answers),
+            ("guesses", &guesses, &self.guesses),
+        ] {
+            if list.rejected > 0 {
+                tracing::warn!(
+                    "{}: {} {what} lines are not five letters a-z (skipped)",
+                    path.display(),
+                    list.rejected
+                );
+            }
+        }
+        let mut all = guesses.words;
+        let known: std::collections::HashSet<Word> = all.iter().copied().collect();
+        all.extend(answers.words.iter().filter(|w| !known.contains(w)));
+        Ok(FeedbackTable::new(all, answers.words))
+    }
+}
+
+/// Candidate answers (indices) and the guesses with their feedback so far.
+type GameState = (Vec<u32>, Vec<(Word, u8)>);
+
+/// Applies `guess:pattern` steps; returns the candidates and the history.
+fn apply(table: &FeedbackTable, steps: &[String]) -> Result<GameState, CliError> {
+    let mut candidates: Vec<u32> = (0..table.answers.len() as u32).collect();
+    let mut history = Vec::new();
+    for step in steps {
+        let (word, code) = step.split_once(':').ok_or_else(|| {
+            CliError::Input(format!(
+                "--feedback {step}: expected guess:pattern, e.g. crane:g.y.."
+            ))
+        })?;
+        let word: Word = word.parse().map_err(wordle_error)?;
+        let code = parse_pattern(code).map_err(wordle_error)?;
+        let g = table
+            .guess_index(word)
+            .ok_or_else(|| CliError::Input(format!("'{word}' is not in the guess list")))?;
+        candidates = filter(table, &candidates, g, code);
+        history.push((word, code));
+    }
+    if candidates.is_empty() {
+        return Err(CliError::Input("no answer fits that feedback".into()));
+    }
+    Ok((candidates, history))
+}
+
+fn suggestions(
+    table: &FeedbackTable,
+    candidates: &[u32],
+    lists: &Lists,
+    history: &[(Word, u8)],
+    top: usize,
+) -> Vec<frontier_wordle::Score> {
+    let allowed = |g: usize| !lists.hard || hard_mode_allows(history, table.guesses[g]);
+    best_guesses(table, candidates, lists.rank, &allowed, top)
+}
+
+/// Runs a wordle command.
+pub fn run(command: &WordleCommand, json: bool) -> Result<(), CliError> {
+    let mut out = std::io::stdout().lock();
+    let io = |source| CliError::Io {
+        path: PathBuf::from("<stdout>"),
+        source,
+    };
+    match command {
+        WordleCommand::Next {
+            lists,
+            feedback,
+            top,
+        } => {
+            let table = lists.table()?;
+            let (candidates, history) = apply(&table, feedback)?;
+            let best = suggestions(&table, &candidates, lists, &history, *top);
+            if json {
+                let rows: Vec<serde_json::Value> = best
+                    .iter()
+                    .map(|s| serde_json::json!({"guess": table.guesses[s.guess].to_string(), "entropy": s.entropy, "expected_remaining": s.expected_remaining, "possible": s.possible}))
+                    .collect();
+                writeln!(
+                    out,
+                    "{}",
+                    serde_json::json!({"candidates": candidates.len(), "best": rows})
+                )
+                .map_err(io)?;
+                return Ok(());
+            }
+            writeln!(out, "{} candidate answers left", candidates.len()).map_err(io)?;
+            if candidates.len() <= 20 {
+                let words: Vec<String> = candidates
+                    .iter()
+                    .map(|&a| table.answers[a as usize].to_string())
+                    .collect();
+                writeln!(out, "  {}", words.join(" ")).map_err(io)?;
+            }
+            writeln!(out, "guess   bits   expected left  possible answer").map_err(io)?;
+            for s in best {
+                writeln!(
+                    out,
+                    "{}  {:6.3}  {:12.2}  {}",
+                    table.guesses[s.guess],
+                    s.entropy,
+                    s.expected_remaining,
+                    if s.possible { "yes" } else { "" }
+                )
+                .map_err(io)?;
+            }
+            Ok(())
+        }
+        WordleCommand::Simulate { lists, first } => {
+            let table = lists.table()?;
+            let first = match first {
+                Some(word) => {
+                    let word: Word = word.parse().map_err(wordle_error)?;
+                    Some(table.guess_index(word).ok_or_else(|| {
+                        CliError::Input(format!("'{word}' is not in the guess list"))
+                    })?)
+                }
+                None => None,
+            };
+            let started = std::time::Instant::now();
+            let sim = simulate(&table, lists.rank, lists.hard, first);
+            if json {
+                writeln!(out, "{}", serde_json::to_value(&sim).unwrap_or_default()).map_err(io)?;
+            } else {
+                writeln!(
+                    out,
+                    "first guess {}: {} answers, {} guesses in total, {:.4} on average ({:.1} s)",
+                    sim.first,
+                    table.answers.len(),
+                    sim.total,
+                    sim.average,
+                    started.elapsed().as_secs_f64()
+                )
+                .map_err(io)?;
+                for (k, n) in sim.distribution.iter().enumerate() {
+                    writeln!(out, "  {} guesses: {n}", k + 1).map_err(io)?;
+                }
+            }
+            Ok(())
+        }
+        WordleCommand::Play { lists } => {
+            let table = lists.table()?;
+            let mut steps: Vec<String> = Vec::new();
+            let stdin = std::io::stdin();
+            let mut lines = stdin.lock().lines();
+            loop {
+                let (candidates, history) = match apply(&table, &steps) {
+                    Ok(state) => state,
+                    Err(e) => {
+                        writeln!(out, "{e}; undoing the last feedback").map_err(io)?;
+                        steps.pop();
+                        continue;
+                    }
+                };
+                let best = suggestions(&table, &candidates, lists, &history, 1);
+                let Some(guess) = best.first().map(|s| table.guesses[s.guess]) else {
+                    writeln!(out, "no allowed guess").map_err(io)?;
+                    return Ok(());
+                };
+                writeln!(out, "{} candidates; guess: {guess}", candidates.len()).map_err(io)?;
+                write!(out, "feedback for {guess} (g/y/. e.g. g.y.., or 'quit'): ").map_err(io)?;
+                out.flush().map_err(io)?;
+                let Some(Ok(line)) = lines.next() else {
+                    return Ok(());
+                };
+                let line = line.trim().to_string();
+                if line == "quit" || line == "q" {
+                    return Ok(());
+                }
+                match parse_pattern(&line) {
+                    Ok(ALL_GREEN) => {
+                        writeln!(out, "solved in {} guesses", steps.len() + 1).map_err(io)?;
+                        return Ok(());
+                    }
+                    Ok(code) => steps.push(format!("{guess}:{}", pattern(code))),
+                    Err(e) => writeln!(out, "{e}").map_err(io)?,
+                }
+            }
+        }
+    }
+}
