@@ -31,6 +31,18 @@ pub enum WordleCommand {
         #[command(flatten)]
         lists: Lists,
     },
+    /// Time the ranking of every guess over all answers: one core, all
+    /// cores, and (with --gpu) the GPU, checking the rankings are equal.
+    Bench {
+        #[command(flatten)]
+        lists: Lists,
+        /// Also rank on the GPU.
+        #[arg(long)]
+        gpu: bool,
+        /// Repetitions (the best time is reported).
+        #[arg(long, default_value_t = 5)]
+        repeat: usize,
+    },
     /// Play the greedy policy against every answer; print the distribution.
     Simulate {
         #[command(flatten)]
@@ -179,6 +191,50 @@ pub fn run(command: &WordleCommand, json: bool) -> Result<(), CliError> {
                     if s.possible { "yes" } else { "" }
                 )
                 .map_err(io)?;
+            }
+            Ok(())
+        }
+        WordleCommand::Bench { lists, gpu, repeat } => {
+            let table = lists.table()?;
+            let all: Vec<u32> = (0..table.answers.len() as u32).collect();
+            let everything = |_: usize| true;
+            let time = |threads: usize| -> Result<(f64, Vec<frontier_wordle::Score>), CliError> {
+                let pool = rayon::ThreadPoolBuilder::new()
+                    .num_threads(threads)
+                    .build()
+                    .map_err(|e| CliError::Input(e.to_string()))?;
+                let mut best = f64::INFINITY;
+                let mut ranking = Vec::new();
+                for _ in 0..(*repeat).max(1) {
+                    let started = std::time::Instant::now();
+                    ranking = pool.install(|| {
+                        best_guesses(&table, &all, lists.rank, &everything, usize::MAX)
+                    });
+                    best = best.min(started.elapsed().as_secs_f64());
+                }
+                Ok((best, ranking))
+            };
+            let (one, ranking) = time(1)?;
+            let (many, _) = time(0)?;
+            let top = &table.guesses[ranking[0].guess];
+            writeln!(out, "{} guesses x {} answers: best {top} ({:.4} bits); one core {:.1} ms, all cores {:.1} ms", table.guesses.len(), all.len(), ranking[0].entropy, one * 1e3, many * 1e3).map_err(io)?;
+            if *gpu {
+                let ranker =
+                    frontier_wordle::gpu::GpuRanker::new(&table, 0).map_err(wordle_error)?;
+                let mut best = f64::INFINITY;
+                let mut gpu_ranking = Vec::new();
+                for _ in 0..(*repeat).max(1) + 1 {
+                    let (r, seconds) = ranker
+                        .rank(&table, &all, lists.rank)
+                        .map_err(wordle_error)?;
+                    best = best.min(seconds);
+                    gpu_ranking = r;
+                }
+                let same = gpu_ranking == ranking;
+                writeln!(out, "GPU {}: {:.3} ms by device events (table on the device); ranking equal to the CPU's: {same}", ranker.device_name(), best * 1e3).map_err(io)?;
+                if !same {
+                    return Err(CliError::Input("GPU and CPU rankings differ".into()));
+                }
             }
             Ok(())
         }

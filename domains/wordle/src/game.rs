@@ -154,6 +154,7 @@ pub fn best_guesses(
         .iter()
         .map(|&a| table.answers[a as usize])
         .collect();
+    let weights = count_log_counts(candidates.len());
     let mut scores: Vec<Score> = (0..table.guesses.len())
         .into_par_iter()
         .filter(|&g| allowed(g))
@@ -163,22 +164,53 @@ pub fn best_guesses(
             for &a in candidates {
                 histogram[row[a as usize] as usize] += 1;
             }
-            let (mut entropy, mut squares) = (0.0, 0.0);
-            for &count in &histogram {
-                if count > 0 {
-                    let c = f64::from(count);
-                    entropy -= c / n * (c / n).log2();
-                    squares += c * c;
-                }
-            }
-            Score {
-                guess: g,
-                entropy,
-                expected_remaining: squares / n,
-                possible: possible.contains(&table.guesses[g]),
-            }
+            let (sum, squares) = sums(&histogram, &weights);
+            score_from(g, n, sum, squares, possible.contains(&table.guesses[g]))
         })
         .collect();
+    rank_scores(&mut scores, rank);
+    scores.truncate(top);
+    scores
+}
+
+/// `c · log2(c)` for every count `0..=n`, so the CPU and the GPU add the
+/// same numbers in the same order and get bit-identical entropies.
+pub fn count_log_counts(n: usize) -> Vec<f64> {
+    (0..=n)
+        .map(|c| {
+            if c == 0 {
+                0.0
+            } else {
+                c as f64 * (c as f64).log2()
+            }
+        })
+        .collect()
+}
+
+/// Σ c·log2(c) and Σ c² over the 243 bins, in bin order.
+pub fn sums(histogram: &[u32; 243], weights: &[f64]) -> (f64, f64) {
+    let (mut sum, mut squares) = (0.0, 0.0);
+    for &count in histogram {
+        sum += weights[count as usize];
+        squares += f64::from(count) * f64::from(count);
+    }
+    (sum, squares)
+}
+
+/// A guess's score from its bin sums over `n` candidates:
+/// entropy = log2(n) − Σ c·log2(c) / n, expected remaining = Σ c² / n.
+pub fn score_from(guess: usize, n: f64, sum: f64, squares: f64, possible: bool) -> Score {
+    Score {
+        guess,
+        entropy: n.log2() - sum / n,
+        expected_remaining: squares / n,
+        possible,
+    }
+}
+
+/// Sorts best first; ties (within 1e-9) go to possible answers, then to
+/// the earlier guess.
+pub fn rank_scores(scores: &mut [Score], rank: Rank) {
     let key = |s: &Score| match rank {
         Rank::Entropy => -s.entropy,
         Rank::ExpectedRemaining => s.expected_remaining,
@@ -191,8 +223,6 @@ pub fn best_guesses(
             b.possible.cmp(&a.possible).then(a.guess.cmp(&b.guess))
         }
     });
-    scores.truncate(top);
-    scores
 }
 
 /// The candidates that give `code` for guess `g`.

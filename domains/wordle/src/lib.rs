@@ -15,6 +15,8 @@
 #![deny(missing_docs)]
 
 pub mod game;
+#[cfg(feature = "gpu")]
+pub mod gpu;
 pub mod words;
 
 pub use game::{

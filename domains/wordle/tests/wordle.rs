@@ -139,3 +139,28 @@ fn greedy_entropy_policy_solves_every_answer() {
     assert!((3.40..3.52).contains(&sim.average), "{sim:?}");
     assert!(sim.distribution.len() <= 6, "{sim:?}");
 }
+
+#[cfg(feature = "gpu")]
+#[test]
+fn gpu_ranking_equals_cpu_ranking() {
+    if !frontier_core::gpu::usable_or_skip("gpu_ranking_equals_cpu_ranking") {
+        return;
+    }
+    let answers = read_words(&data("orig_answers_2315.txt")).unwrap().words;
+    let guesses = read_words(&data("orig_allowed_12972.txt")).unwrap().words;
+    let table = FeedbackTable::new(guesses, answers);
+    let ranker = frontier_wordle::gpu::GpuRanker::new(&table, 0).unwrap();
+    let subsets: Vec<Vec<u32>> = vec![
+        (0..2315).collect(),
+        (0..2315).step_by(7).collect(),
+        vec![5, 17, 900, 2000],
+        vec![42],
+    ];
+    for candidates in subsets {
+        for rank in [Rank::Entropy, Rank::ExpectedRemaining] {
+            let cpu = best_guesses(&table, &candidates, rank, &|_| true, usize::MAX);
+            let (gpu, _) = ranker.rank(&table, &candidates, rank).unwrap();
+            assert_eq!(cpu, gpu, "{} candidates, {rank:?}", candidates.len());
+        }
+    }
+}

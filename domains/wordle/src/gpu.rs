@@ -1,0 +1,115 @@
+//! Guess ranking on the GPU (`kernels/wordle.cu`): the feedback table is
+//! uploaded once; each ranking uploads only the candidate list.
+
+use frontier_core::gpu::cudarc::driver::sys::CUevent_flags;
+use frontier_core::gpu::cudarc::driver::{CudaFunction, CudaSlice, LaunchConfig, PushKernelArg};
+use frontier_core::gpu::{gpu_error, Gpu};
+
+use crate::game::{count_log_counts, rank_scores, score_from, FeedbackTable, Rank, Score};
+use crate::WordleError;
+
+const SOURCE: &str = include_str!("../../../kernels/wordle.cu");
+
+/// A feedback table resident on one GPU.
+pub struct GpuRanker {
+    gpu: Gpu,
+    kernel: CudaFunction,
+    codes: CudaSlice<u8>,
+    guesses: usize,
+    answers: usize,
+}
+
+fn gpu_err(e: impl std::fmt::Display) -> WordleError {
+    WordleError::Game(format!("GPU: {}", gpu_error(e)))
+}
+
+impl GpuRanker {
+    /// Uploads `table` to GPU `ordinal`.
+    pub fn new(table: &FeedbackTable, ordinal: usize) -> Result<GpuRanker, WordleError> {
+        let gpu = Gpu::open(ordinal).map_err(gpu_err)?;
+        let module = gpu.module(SOURCE).map_err(gpu_err)?;
+        let kernel = module.load_function("rank_guesses").map_err(gpu_err)?;
+        let mut all = Vec::with_capacity(table.guesses.len() * table.answers.len());
+        for g in 0..table.guesses.len() {
+            all.extend_from_slice(table.row(g));
+        }
+        let codes = gpu.stream.clone_htod(&all).map_err(gpu_err)?;
+        Ok(GpuRanker {
+            gpu,
+            kernel,
+            codes,
+            guesses: table.guesses.len(),
+            answers: table.answers.len(),
+        })
+    }
+
+    /// The device's name.
+    pub fn device_name(&self) -> &str {
+        &self.gpu.name
+    }
+
+    /// Every guess scored over `candidates`, ranked like
+    /// [`crate::best_guesses`] (without a guess filter), and the kernel's
+    /// seconds by device events.
+    pub fn rank(
+        &self,
+        table: &FeedbackTable,
+        candidates: &[u32],
+        rank: Rank,
+    ) -> Result<(Vec<Score>, f64), WordleError> {
+        if candidates.is_empty() || candidates.iter().any(|&a| a as usize >= self.answers) {
+            return Err(WordleError::Game(
+                "candidates must be answer indices".into(),
+            ));
+        }
+        let s = &self.gpu.stream;
+        let candidates_dev = s.clone_htod(candidates).map_err(gpu_err)?;
+        let weights = s
+            .clone_htod(&count_log_counts(candidates.len()))
+            .map_err(gpu_err)?;
+        let mut sums = s.alloc_zeros::<f64>(self.guesses).map_err(gpu_err)?;
+        let mut squares = s.alloc_zeros::<f64>(self.guesses).map_err(gpu_err)?;
+        let timing = Some(CUevent_flags::CU_EVENT_DEFAULT);
+        let begin = s.record_event(timing).map_err(gpu_err)?;
+        let (answers, n) = (self.answers as i32, candidates.len() as i32);
+        let mut launch = s.launch_builder(&self.kernel);
+        launch
+            .arg(&self.codes)
+            .arg(&answers)
+            .arg(&candidates_dev)
+            .arg(&n)
+            .arg(&weights)
+            .arg(&mut sums)
+            .arg(&mut squares);
+        let config = LaunchConfig {
+            grid_dim: (self.guesses as u32, 1, 1),
+            block_dim: (256, 1, 1),
+            shared_mem_bytes: 0,
+        };
+        // SAFETY: arguments match `rank_guesses`; one block per guess row of
+        // `answers` codes, candidate indices checked above.
+        unsafe { launch.launch(config) }.map_err(gpu_err)?;
+        let end = s.record_event(timing).map_err(gpu_err)?;
+        let sums = s.clone_dtoh(&sums).map_err(gpu_err)?;
+        let squares = s.clone_dtoh(&squares).map_err(gpu_err)?;
+        let seconds = f64::from(begin.elapsed_ms(&end).map_err(gpu_err)?) / 1e3;
+        let possible: std::collections::HashSet<crate::Word> = candidates
+            .iter()
+            .map(|&a| table.answers[a as usize])
+            .collect();
+        let n = candidates.len() as f64;
+        let mut scores: Vec<Score> = (0..self.guesses)
+            .map(|g| {
+                score_from(
+                    g,
+                    n,
+                    sums[g],
+                    squares[g],
+                    possible.contains(&table.guesses[g]),
+                )
+            })
+            .collect();
+        rank_scores(&mut scores, rank);
+        Ok((scores, seconds))
+    }
+}
