@@ -187,12 +187,7 @@ fn a_cost_that_contradicts_the_stated_optimum_fails_the_run() {
         ),
     );
     let out = frontier(&["run", config.to_str().unwrap()]);
-    assert!(!out.status.success());
-    assert!(
-        stderr(&out).contains("different from the stated optimum"),
-        "{}",
-        stderr(&out)
-    );
+    fails_with(&out, "different from the stated optimum");
 }
 
 #[test]
@@ -228,6 +223,15 @@ fn the_gpu_executor_says_in_one_line_when_there_is_no_gpu() {
         assert_eq!(err.lines().count(), 1, "{err}");
         assert!(err.starts_with("error: no GPU:"), "{err}");
     }
+}
+
+/// The run failed and its error names `text`.
+fn fails_with(out: &Output, text: &str) {
+    assert!(
+        !out.status.success(),
+        "expected a failure mentioning {text:?}"
+    );
+    assert!(stderr(out).contains(text), "{}", stderr(out));
 }
 
 fn shared_data(name: &str) -> String {
@@ -270,24 +274,14 @@ fn boggle_score_lists_words_with_paths_and_checks_reference_files() {
         "--dict",
         &dict,
     ]);
-    assert!(!out.status.success());
-    assert!(
-        stderr(&out).contains("abcd scores 4, the file says 3"),
-        "{}",
-        stderr(&out)
-    );
+    fails_with(&out, "abcd scores 4, the file says 3");
 }
 
 #[test]
 fn boggle_bad_input_is_one_clear_line() {
     let dict = shared_data("boggle/enable2k.txt");
     let out = frontier(&["boggle", "score", "perla", "--dict", &dict]);
-    assert!(!out.status.success());
-    assert!(
-        stderr(&out).contains("5 letters is not a square board"),
-        "{}",
-        stderr(&out)
-    );
+    fails_with(&out, "5 letters is not a square board");
     let out = frontier(&[
         "boggle",
         "score",
@@ -302,12 +296,7 @@ fn boggle_bad_input_is_one_clear_line() {
         "{err}"
     );
     let out = frontier(&["boggle", "bench", "--shape", "4by4"]);
-    assert!(!out.status.success());
-    assert!(
-        stderr(&out).contains("should look like 4x4"),
-        "{}",
-        stderr(&out)
-    );
+    fails_with(&out, "should look like 4x4");
 }
 
 #[test]
@@ -365,49 +354,27 @@ fn nonogram_bad_files_name_the_line() {
 fn wordle_next_ranks_guesses_and_rejects_bad_feedback() {
     let answers = shared_data("wordle/orig_answers_2315.txt");
     let guesses = shared_data("wordle/orig_allowed_12972.txt");
-    let out = frontier(&[
-        "--json",
-        "wordle",
-        "next",
-        "--answers",
-        &answers,
-        "--guesses",
-        &guesses,
-        "--top",
-        "3",
-    ]);
+    let next = |extra: &[&str]| {
+        let mut args = vec![
+            "--json",
+            "wordle",
+            "next",
+            "--answers",
+            &answers,
+            "--guesses",
+            &guesses,
+        ];
+        args.extend_from_slice(extra);
+        frontier(&args)
+    };
+    let out = next(&["--top", "3"]);
     assert!(out.status.success(), "{}", stderr(&out));
     let value: serde_json::Value = serde_json::from_str(stdout(&out).trim()).unwrap();
     assert_eq!(value["candidates"], 2315);
     assert_eq!(value["best"][0]["guess"], "soare");
-    let out = frontier(&[
-        "wordle",
-        "next",
-        "--answers",
-        &answers,
-        "--guesses",
-        &guesses,
-        "--feedback",
-        "crane:gggg",
-    ]);
-    assert!(!out.status.success());
-    assert!(
-        stderr(&out).contains("should be five of"),
-        "{}",
-        stderr(&out)
+    fails_with(&next(&["--feedback", "crane:gggg"]), "should be five of");
+    fails_with(
+        &next(&["--feedback", "crane:ggggg", "--feedback", "slate:ggggg"]),
+        "no answer fits",
     );
-    let out = frontier(&[
-        "wordle",
-        "next",
-        "--answers",
-        &answers,
-        "--guesses",
-        &guesses,
-        "--feedback",
-        "crane:ggggg",
-        "--feedback",
-        "slate:ggggg",
-    ]);
-    assert!(!out.status.success());
-    assert!(stderr(&out).contains("no answer fits"), "{}", stderr(&out));
 }
