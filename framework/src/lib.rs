@@ -18,6 +18,7 @@
 #![deny(missing_docs)]
 
 pub mod config;
+pub mod decision;
 pub mod domain;
 #[cfg(feature = "gpu")]
 pub mod gpu;

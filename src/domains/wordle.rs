@@ -43,6 +43,16 @@ pub enum WordleCommand {
         #[arg(long, default_value_t = 5)]
         repeat: usize,
     },
+    /// The fewest guesses in total over all answers when the first guess is
+    /// fixed, proven by the AND/OR decision executor (every guess at every
+    /// later step, admissible bounds).
+    Prove {
+        #[command(flatten)]
+        lists: Lists,
+        /// The first guess.
+        #[arg(long, default_value = "salet")]
+        first: String,
+    },
     /// Play the greedy policy against every answer; print the distribution.
     Simulate {
         #[command(flatten)]
@@ -236,6 +246,27 @@ pub fn run(command: &WordleCommand, json: bool) -> Result<(), CliError> {
                     return Err(CliError::Input("GPU and CPU rankings differ".into()));
                 }
             }
+            Ok(())
+        }
+        WordleCommand::Prove { lists, first } => {
+            let table = lists.table()?;
+            let word: Word = first.parse().map_err(wordle_error)?;
+            let g = table
+                .guess_index(word)
+                .ok_or_else(|| CliError::Input(format!("'{word}' is not in the guess list")))?;
+            let all: Vec<u32> = (0..table.answers.len() as u32).collect();
+            let started = std::time::Instant::now();
+            let problem = frontier_wordle::WordleTree::new(&table);
+            let cost = frontier_core::decision::optimal_with(&problem, &all, &g)
+                .ok_or_else(|| CliError::Input("no tree found".into()))?;
+            writeln!(
+                out,
+                "first guess {word}: at best {cost} guesses over {} answers (average {:.4}), proven in {:.1} s",
+                all.len(),
+                f64::from(cost) / all.len() as f64,
+                started.elapsed().as_secs_f64()
+            )
+            .map_err(io)?;
             Ok(())
         }
         WordleCommand::Simulate { lists, first } => {

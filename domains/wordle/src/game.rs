@@ -73,6 +73,7 @@ pub struct FeedbackTable {
     codes: Vec<u8>,
     /// For each guess, whether it is also an answer.
     pub is_answer: Vec<bool>,
+    answer_guess: Vec<Option<usize>>,
 }
 
 impl FeedbackTable {
@@ -89,11 +90,15 @@ impl FeedbackTable {
             });
         let answer_set: std::collections::HashSet<Word> = answers.iter().copied().collect();
         let is_answer = guesses.iter().map(|g| answer_set.contains(g)).collect();
+        let position: std::collections::HashMap<Word, usize> =
+            guesses.iter().enumerate().map(|(i, &g)| (g, i)).collect();
+        let answer_guess = answers.iter().map(|a| position.get(a).copied()).collect();
         FeedbackTable {
             guesses,
             answers,
             codes,
             is_answer,
+            answer_guess,
         }
     }
 
@@ -107,6 +112,11 @@ impl FeedbackTable {
     #[inline]
     pub fn row(&self, g: usize) -> &[u8] {
         &self.codes[g * self.answers.len()..(g + 1) * self.answers.len()]
+    }
+
+    /// The guess index of answer `a`, if the answer may be guessed.
+    pub fn guess_index_of_answer(&self, a: usize) -> Option<usize> {
+        self.answer_guess.get(a).copied().flatten()
     }
 
     /// The index of `word` in the guess list.

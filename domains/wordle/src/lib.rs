@@ -14,11 +14,13 @@
 //! ```
 #![deny(missing_docs)]
 
+pub mod decision;
 pub mod game;
 #[cfg(feature = "gpu")]
 pub mod gpu;
 pub mod words;
 
+pub use decision::WordleTree;
 pub use game::{
     best_guesses, feedback, filter, hard_mode_allows, parse_pattern, pattern, simulate,
     FeedbackTable, Rank, Score, Simulation, ALL_GREEN,

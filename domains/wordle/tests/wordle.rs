@@ -164,3 +164,57 @@ fn gpu_ranking_equals_cpu_ranking() {
         }
     }
 }
+
+/// The optimum by exhaustive recursion over every splitting guess, no
+/// bounds, no memo: the independent check of the decision executor.
+fn brute_optimum(table: &FeedbackTable, state: &[u32], guesses: &[usize]) -> u32 {
+    if state.is_empty() {
+        return 0;
+    }
+    let mut best = u32::MAX;
+    for &g in guesses {
+        let mut groups: std::collections::BTreeMap<u8, Vec<u32>> = Default::default();
+        for &a in state {
+            groups.entry(table.get(g, a as usize)).or_default().push(a);
+        }
+        if groups.len() == 1 && !groups.contains_key(&frontier_wordle::ALL_GREEN) {
+            continue;
+        }
+        let rest: u32 = groups
+            .iter()
+            .filter(|(code, _)| **code != frontier_wordle::ALL_GREEN)
+            .map(|(_, group)| brute_optimum(table, group, guesses))
+            .sum();
+        best = best.min(state.len() as u32 + rest);
+    }
+    best
+}
+
+#[test]
+fn decision_executor_finds_the_brute_force_optimum_on_small_games() {
+    use frontier_core::rng::SplitMix64;
+    let answers = read_words(&data("orig_answers_2315.txt")).unwrap().words;
+    let mut rng = SplitMix64::new(11);
+    for round in 0..12 {
+        // A small game: 40 guesses, 6-9 answers among them.
+        let mut pool: Vec<Word> = (0..40).map(|_| answers[rng.below(2315) as usize]).collect();
+        pool.sort();
+        pool.dedup();
+        let n = (6 + round % 4).min(pool.len());
+        let game_answers: Vec<Word> = pool[..n].to_vec();
+        let table = FeedbackTable::new(pool.clone(), game_answers);
+        let problem = frontier_wordle::WordleTree::new(&table);
+        let all: Vec<u32> = (0..n as u32).collect();
+        let guesses: Vec<usize> = (0..pool.len()).collect();
+        let want = brute_optimum(&table, &all, &guesses);
+        let got = frontier_core::decision::optimal(&problem, &all, u32::MAX).unwrap();
+        assert_eq!(got.cost, want, "round {round}");
+        let first = got.action.unwrap();
+        assert_eq!(
+            frontier_core::decision::optimal_with(&problem, &all, &first),
+            Some(want)
+        );
+        // A budget at the optimum is refused: the optimum is proven.
+        assert!(frontier_core::decision::optimal(&problem, &all, want).is_none());
+    }
+}
