@@ -15,21 +15,36 @@ use std::sync::Mutex;
 
 use crate::domain::Cost;
 
+/// The states an action can lead to, each with the outcome leading there.
+pub type Outcomes<P> = Vec<(
+    <P as DecisionProblem>::Outcome,
+    <P as DecisionProblem>::State,
+)>;
+
+/// An optimal tree of problem `P` with its cost.
+pub type CostedTree<P> = (
+    Cost,
+    Tree<<P as DecisionProblem>::Action, <P as DecisionProblem>::Outcome>,
+);
+
 /// A problem for [`optimal`].
 pub trait DecisionProblem: Sync {
     /// A state (for Wordle: the candidates still possible).
     type State: Clone + Eq + Hash + Send + Sync;
     /// An action (for Wordle: a guess).
     type Action: Clone + Send + Sync + std::fmt::Debug;
+    /// What nature answers (for Wordle: the feedback), to label trees.
+    type Outcome: Clone + Send + Sync + std::fmt::Debug;
 
     /// Actions worth considering in `state`, each with an admissible lower
     /// bound on the cost of a tree that starts with it, in increasing order
     /// of that bound: the search stops at the first action whose bound
     /// reaches the best tree found.
     fn actions(&self, state: &Self::State) -> Vec<(Self::Action, Cost)>;
-    /// What taking `action` costs now, and the states it can lead to (an
-    /// outcome that ends the problem is left out).
-    fn apply(&self, state: &Self::State, action: &Self::Action) -> (Cost, Vec<Self::State>);
+    /// What taking `action` costs now, and the states it can lead to with
+    /// the outcome that leads there (an outcome that ends the problem is
+    /// left out).
+    fn apply(&self, state: &Self::State, action: &Self::Action) -> (Cost, Outcomes<Self>);
     /// An admissible lower bound on the optimum of `state`.
     fn lower_bound(&self, state: &Self::State) -> Cost;
 }
@@ -43,22 +58,30 @@ pub struct Decision<A> {
     pub action: Option<A>,
 }
 
-#[derive(Clone, Copy)]
-enum Known {
-    Exact(Cost),
+#[derive(Clone)]
+enum Known<A> {
+    /// The optimum and an action that reaches it.
+    Exact(Cost, A),
     AtLeast(Cost),
 }
 
+/// States are hashed often (every child's bound): a fast fixed-seed hasher.
+type Memo<P> = HashMap<
+    <P as DecisionProblem>::State,
+    Known<<P as DecisionProblem>::Action>,
+    foldhash::fast::FixedState,
+>;
+
 struct Solver<'p, P: DecisionProblem> {
     problem: &'p P,
-    memo: Mutex<HashMap<P::State, Known>>,
+    memo: Mutex<Memo<P>>,
 }
 
 impl<P: DecisionProblem> Solver<'_, P> {
     fn bound(&self, state: &P::State) -> Cost {
-        let known = self.memo.lock().ok().and_then(|m| m.get(state).copied());
+        let known = self.memo.lock().ok().and_then(|m| m.get(state).cloned());
         match known {
-            Some(Known::Exact(c)) => c,
+            Some(Known::Exact(c, _)) => c,
             Some(Known::AtLeast(c)) => c.max(self.problem.lower_bound(state)),
             None => self.problem.lower_bound(state),
         }
@@ -71,8 +94,9 @@ impl<P: DecisionProblem> Solver<'_, P> {
         if bound >= budget {
             return None;
         }
-        if let Some(Known::Exact(c)) = self.memo.lock().ok().and_then(|m| m.get(state).copied()) {
-            return Some((c, None));
+        if let Some(Known::Exact(c, a)) = self.memo.lock().ok().and_then(|m| m.get(state).cloned())
+        {
+            return Some((c, Some(a)));
         }
         let mut best: Option<(Cost, P::Action)> = None;
         let mut limit = budget;
@@ -90,7 +114,7 @@ impl<P: DecisionProblem> Solver<'_, P> {
         }
         if let Ok(mut memo) = self.memo.lock() {
             match &best {
-                Some((c, _)) => memo.insert(state.clone(), Known::Exact(*c)),
+                Some((c, a)) => memo.insert(state.clone(), Known::Exact(*c, a.clone())),
                 None => memo.insert(state.clone(), Known::AtLeast(budget)),
             };
         }
@@ -100,12 +124,12 @@ impl<P: DecisionProblem> Solver<'_, P> {
     /// The cost of `action` in `state` if below `limit`.
     fn try_action(&self, state: &P::State, action: &P::Action, limit: Cost) -> Option<Cost> {
         let (cost, children) = self.problem.apply(state, action);
-        let mut bounds: Vec<Cost> = children.iter().map(|c| self.bound(c)).collect();
+        let mut bounds: Vec<Cost> = children.iter().map(|(_, c)| self.bound(c)).collect();
         let mut total = cost.saturating_add(bounds.iter().sum::<Cost>());
         if total >= limit {
             return None;
         }
-        for (i, child) in children.iter().enumerate() {
+        for (i, (_, child)) in children.iter().enumerate() {
             // The child may use what the others' bounds leave of the limit.
             let room = limit - (total - bounds[i]);
             let (exact, _) = self.solve(child, room)?;
@@ -129,7 +153,9 @@ pub fn optimal<P: DecisionProblem>(
 ) -> Option<Decision<P::Action>> {
     let solver = Solver {
         problem,
-        memo: Mutex::new(HashMap::new()),
+        memo: Mutex::new(HashMap::with_hasher(foldhash::fast::FixedState::with_seed(
+            0xD3C1,
+        ))),
     };
     solver
         .solve(state, budget)
@@ -144,7 +170,64 @@ pub fn optimal_with<P: DecisionProblem>(
 ) -> Option<Cost> {
     let solver = Solver {
         problem,
-        memo: Mutex::new(HashMap::new()),
+        memo: Mutex::new(HashMap::with_hasher(foldhash::fast::FixedState::with_seed(
+            0xD3C1,
+        ))),
     };
     solver.try_action(state, action, Cost::MAX)
+}
+
+/// An optimal decision tree: the action at the root and, per outcome that
+/// does not end the problem, the subtree.
+#[derive(Clone, Debug)]
+pub struct Tree<A, O> {
+    /// The action taken here.
+    pub action: A,
+    /// Outcomes and the subtrees they lead to.
+    pub children: Vec<(O, Tree<A, O>)>,
+}
+
+impl<A, O> Tree<A, O> {
+    /// Number of nodes.
+    pub fn size(&self) -> usize {
+        1 + self.children.iter().map(|(_, t)| t.size()).sum::<usize>()
+    }
+}
+
+/// The optimum of `state` (with the first action fixed to `first` if
+/// given) and an optimal tree, read back from the memo of the search.
+pub fn optimal_tree<P: DecisionProblem>(
+    problem: &P,
+    state: &P::State,
+    first: Option<&P::Action>,
+) -> Option<CostedTree<P>> {
+    let solver = Solver {
+        problem,
+        memo: Mutex::new(HashMap::with_hasher(foldhash::fast::FixedState::with_seed(
+            0xD3C1,
+        ))),
+    };
+    let (cost, action) = match first {
+        Some(action) => (solver.try_action(state, action, Cost::MAX)?, action.clone()),
+        None => {
+            let (cost, action) = solver.solve(state, Cost::MAX)?;
+            (cost, action?)
+        }
+    };
+    Some((cost, extract(&solver, state, action)?))
+}
+
+fn extract<P: DecisionProblem>(
+    solver: &Solver<P>,
+    state: &P::State,
+    action: P::Action,
+) -> Option<Tree<P::Action, P::Outcome>> {
+    let (_, outcomes) = solver.problem.apply(state, &action);
+    let mut children = Vec::with_capacity(outcomes.len());
+    for (outcome, child) in outcomes {
+        // Every child of an optimal action was solved exactly (memo hit).
+        let (_, best) = solver.solve(&child, Cost::MAX)?;
+        children.push((outcome, extract(solver, &child, best?)?));
+    }
+    Some(Tree { action, children })
 }

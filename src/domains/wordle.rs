@@ -52,6 +52,12 @@ pub enum WordleCommand {
         /// The first guess.
         #[arg(long, default_value = "salet")]
         first: String,
+        /// Write the optimal tree as JSON here.
+        #[arg(long)]
+        tree_json: Option<PathBuf>,
+        /// Write the optimal tree as Graphviz DOT here.
+        #[arg(long)]
+        tree_dot: Option<PathBuf>,
     },
     /// Play the greedy policy against every answer; print the distribution.
     Simulate {
@@ -248,7 +254,12 @@ pub fn run(command: &WordleCommand, json: bool) -> Result<(), CliError> {
             }
             Ok(())
         }
-        WordleCommand::Prove { lists, first } => {
+        WordleCommand::Prove {
+            lists,
+            first,
+            tree_json,
+            tree_dot,
+        } => {
             let table = lists.table()?;
             let word: Word = first.parse().map_err(wordle_error)?;
             let g = table
@@ -257,8 +268,31 @@ pub fn run(command: &WordleCommand, json: bool) -> Result<(), CliError> {
             let all: Vec<u32> = (0..table.answers.len() as u32).collect();
             let started = std::time::Instant::now();
             let problem = frontier_wordle::WordleTree::new(&table);
-            let cost = frontier_core::decision::optimal_with(&problem, &all, &g)
-                .ok_or_else(|| CliError::Input("no tree found".into()))?;
+            let no_tree = || CliError::Input("no tree found".into());
+            // Reading the tree back costs about a second: only when asked.
+            let (cost, tree) = if tree_json.is_some() || tree_dot.is_some() {
+                let (cost, tree) = frontier_core::decision::optimal_tree(&problem, &all, Some(&g))
+                    .ok_or_else(no_tree)?;
+                (cost, Some(tree))
+            } else {
+                let cost = frontier_core::decision::optimal_with(&problem, &all, &g)
+                    .ok_or_else(no_tree)?;
+                (cost, None)
+            };
+            let write = |path: &PathBuf, text: String| {
+                std::fs::write(path, text).map_err(|source| CliError::Io {
+                    path: path.clone(),
+                    source,
+                })
+            };
+            if let Some(tree) = &tree {
+                if let Some(path) = tree_json {
+                    write(path, tree_to_json(&table, tree).to_string())?;
+                }
+                if let Some(path) = tree_dot {
+                    write(path, tree_to_dot(&table, tree))?;
+                }
+            }
             writeln!(
                 out,
                 "first guess {word}: at best {cost} guesses over {} answers (average {:.4}), proven in {:.1} s",
@@ -341,4 +375,44 @@ pub fn run(command: &WordleCommand, json: bool) -> Result<(), CliError> {
             }
         }
     }
+}
+
+type GuessTree = frontier_core::decision::Tree<usize, u8>;
+
+/// `{"guess": "salet", "next": {"..y.g": {...}, ...}}`; leaves have no `next`.
+fn tree_to_json(table: &FeedbackTable, tree: &GuessTree) -> serde_json::Value {
+    let mut node = serde_json::json!({ "guess": table.guesses[tree.action].to_string() });
+    if !tree.children.is_empty() {
+        let next: serde_json::Map<String, serde_json::Value> = tree
+            .children
+            .iter()
+            .map(|(code, child)| (pattern(*code), tree_to_json(table, child)))
+            .collect();
+        node["next"] = serde_json::Value::Object(next);
+    }
+    node
+}
+
+/// Graphviz DOT: a node per guess, edges labelled with the feedback.
+fn tree_to_dot(table: &FeedbackTable, tree: &GuessTree) -> String {
+    fn walk(table: &FeedbackTable, tree: &GuessTree, id: &mut usize, out: &mut String) -> usize {
+        let me = *id;
+        *id += 1;
+        out.push_str(&format!(
+            "  n{me} [label=\"{}\"];\n",
+            table.guesses[tree.action]
+        ));
+        for (code, child) in &tree.children {
+            let them = walk(table, child, id, out);
+            out.push_str(&format!(
+                "  n{me} -> n{them} [label=\"{}\"];\n",
+                pattern(*code)
+            ));
+        }
+        me
+    }
+    let mut out = String::from("digraph wordle {\n  node [shape=box, fontname=monospace];\n");
+    walk(table, tree, &mut 0, &mut out);
+    out.push_str("}\n");
+    out
 }

@@ -21,7 +21,7 @@ impl<'t> WordleTree<'t> {
         WordleTree { table }
     }
 
-    fn split(&self, state: &[u32], g: usize) -> Vec<Vec<u32>> {
+    fn split(&self, state: &[u32], g: usize) -> Vec<(u8, Vec<u32>)> {
         let row = self.table.row(g);
         let mut groups: Vec<Vec<u32>> = vec![Vec::new(); 243];
         for &a in state {
@@ -31,7 +31,7 @@ impl<'t> WordleTree<'t> {
             .into_iter()
             .enumerate()
             .filter(|(code, group)| *code != ALL_GREEN as usize && !group.is_empty())
-            .map(|(_, group)| group)
+            .map(|(code, group)| (code as u8, group))
             .collect()
     }
 }
@@ -44,6 +44,8 @@ fn bound(n: usize) -> Cost {
 impl DecisionProblem for WordleTree<'_> {
     type State = Vec<u32>;
     type Action = usize;
+    /// The feedback code.
+    type Outcome = u8;
 
     /// Every guess that splits the state, most promising first: the fewest
     /// guesses by the bound after it, then candidates before others.
@@ -64,42 +66,39 @@ impl DecisionProblem for WordleTree<'_> {
                 return vec![(g, bound(n))];
             }
         }
-        // Counts per feedback code, reset through the list of codes touched,
-        // so a small state costs O(its size) per guess, not O(243).
         let mut scored: Vec<(Cost, bool, usize)> = (0..self.table.guesses.len())
             .into_par_iter()
-            .map_init(
-                || ([0u32; 243], Vec::with_capacity(243)),
-                |(counts, touched), g| {
-                    let row = self.table.row(g);
-                    for &a in state {
-                        let code = row[a as usize] as usize;
-                        if counts[code] == 0 {
-                            touched.push(code);
-                        }
-                        counts[code] += 1;
+            .with_min_len(256)
+            .filter_map(|g| {
+                let row = self.table.row(g);
+                let mut counts = [0u16; 243];
+                let (mut touched, mut used) = ([0u8; 243], 0usize);
+                for &a in state {
+                    let code = row[a as usize];
+                    if counts[code as usize] == 0 {
+                        touched[used] = code;
+                        used += 1;
                     }
-                    let wins = counts[ALL_GREEN as usize] > 0;
-                    let splits = wins || touched.len() > 1;
-                    let mut after: Cost = 0;
-                    for &code in touched.iter() {
-                        if code != ALL_GREEN as usize {
-                            after += bound(counts[code] as usize);
-                        }
-                        counts[code] = 0;
-                    }
-                    touched.clear();
-                    // A guess that leaves every candidate together learns nothing.
-                    splits.then_some((n as Cost + after, !wins, g))
-                },
-            )
-            .flatten()
+                    counts[code as usize] += 1;
+                }
+                let wins = counts[ALL_GREEN as usize] > 0;
+                // A guess that leaves every candidate together learns nothing.
+                if !wins && used == 1 {
+                    return None;
+                }
+                let after: Cost = touched[..used]
+                    .iter()
+                    .filter(|&&code| code != ALL_GREEN)
+                    .map(|&code| bound(counts[code as usize] as usize))
+                    .sum();
+                Some((n as Cost + after, !wins, g))
+            })
             .collect();
         scored.sort_unstable();
         scored.into_iter().map(|(cost, _, g)| (g, cost)).collect()
     }
 
-    fn apply(&self, state: &Vec<u32>, g: &usize) -> (Cost, Vec<Vec<u32>>) {
+    fn apply(&self, state: &Vec<u32>, g: &usize) -> (Cost, Vec<(u8, Vec<u32>)>) {
         (state.len() as Cost, self.split(state, *g))
     }
 

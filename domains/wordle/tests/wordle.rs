@@ -216,5 +216,27 @@ fn decision_executor_finds_the_brute_force_optimum_on_small_games() {
         );
         // A budget at the optimum is refused: the optimum is proven.
         assert!(frontier_core::decision::optimal(&problem, &all, want).is_none());
+        // The tree read back plays every answer in exactly `want` guesses in total.
+        let (cost, tree) = frontier_core::decision::optimal_tree(&problem, &all, None).unwrap();
+        assert_eq!(cost, want);
+        let mut total = 0;
+        for a in 0..n {
+            let (mut node, mut depth) = (&tree, 1);
+            loop {
+                let code = table.get(node.action, a);
+                if code == frontier_wordle::ALL_GREEN {
+                    break;
+                }
+                node = &node
+                    .children
+                    .iter()
+                    .find(|(o, _)| *o == code)
+                    .expect("outcome in tree")
+                    .1;
+                depth += 1;
+            }
+            total += depth;
+        }
+        assert_eq!(total, want, "round {round}");
     }
 }
