@@ -136,6 +136,9 @@ pub struct Shape {
     pub neighbors: Vec<[u16; 8]>,
     /// How many of each cell's eight entries are real.
     pub degree: Vec<u8>,
+    /// For boards of at most 64 cells, each cell's neighbours as a bit mask
+    /// (empty otherwise): the tuned solver's small-board walk uses them.
+    pub neighbor_masks: Vec<u64>,
 }
 
 impl Shape {
@@ -164,11 +167,23 @@ impl Shape {
                 }
             }
         }
+        let neighbor_masks = if rows * cols <= 64 {
+            (0..rows * cols)
+                .map(|cell| {
+                    neighbors[cell][..degree[cell] as usize]
+                        .iter()
+                        .fold(0u64, |m, &n| m | 1 << n)
+                })
+                .collect()
+        } else {
+            Vec::new()
+        };
         Shape {
             rows,
             cols,
             neighbors,
             degree,
+            neighbor_masks,
         }
     }
 

@@ -164,20 +164,12 @@ impl Walk<'_> {
         for (cell, &l) in self.letters.iter().enumerate() {
             cells_of[l as usize] |= 1 << cell;
         }
-        let neighbors: Vec<u64> = (0..self.shape.cells())
-            .map(|cell| {
-                self.shape
-                    .neighbors_of(cell)
-                    .iter()
-                    .fold(0u64, |m, &n| m | 1 << n)
-            })
-            .collect();
         let mut small = SmallWalk {
             nodes: self.nodes,
             seen: self.seen,
             stamp: self.stamp,
             around: self.around,
-            neighbors: &neighbors,
+            neighbors: &self.shape.neighbor_masks,
             cells_of,
             score: 0,
         };
