@@ -71,8 +71,6 @@ pub struct FeedbackTable {
     /// The answer list.
     pub answers: Vec<Word>,
     codes: Vec<u8>,
-    /// For each guess, whether it is also an answer.
-    pub is_answer: Vec<bool>,
     answer_guess: Vec<Option<usize>>,
 }
 
@@ -88,8 +86,6 @@ impl FeedbackTable {
                     *slot = feedback(g, a);
                 }
             });
-        let answer_set: std::collections::HashSet<Word> = answers.iter().copied().collect();
-        let is_answer = guesses.iter().map(|g| answer_set.contains(g)).collect();
         let position: std::collections::HashMap<Word, usize> =
             guesses.iter().enumerate().map(|(i, &g)| (g, i)).collect();
         let answer_guess = answers.iter().map(|a| position.get(a).copied()).collect();
@@ -97,7 +93,6 @@ impl FeedbackTable {
             guesses,
             answers,
             codes,
-            is_answer,
             answer_guess,
         }
     }
@@ -106,6 +101,21 @@ impl FeedbackTable {
     #[inline]
     pub fn get(&self, g: usize, a: usize) -> u8 {
         self.codes[g * self.answers.len() + a]
+    }
+
+    /// Every code, guess-major (`guesses × answers` bytes).
+    pub fn codes(&self) -> &[u8] {
+        &self.codes
+    }
+
+    /// For each guess, whether it is one of `candidates` (answer indices),
+    /// i.e. can still win at once.
+    pub fn possible_guesses(&self, candidates: &[u32]) -> Vec<bool> {
+        let words: std::collections::HashSet<Word> = candidates
+            .iter()
+            .map(|&a| self.answers[a as usize])
+            .collect();
+        self.guesses.iter().map(|g| words.contains(g)).collect()
     }
 
     /// The row of guess `g`.
@@ -160,10 +170,7 @@ pub fn best_guesses(
     top: usize,
 ) -> Vec<Score> {
     let n = candidates.len() as f64;
-    let possible: std::collections::HashSet<Word> = candidates
-        .iter()
-        .map(|&a| table.answers[a as usize])
-        .collect();
+    let possible = table.possible_guesses(candidates);
     let weights = count_log_counts(candidates.len());
     let mut scores: Vec<Score> = (0..table.guesses.len())
         .into_par_iter()
@@ -175,7 +182,7 @@ pub fn best_guesses(
                 histogram[row[a as usize] as usize] += 1;
             }
             let (sum, squares) = sums(&histogram, &weights);
-            score_from(g, n, sum, squares, possible.contains(&table.guesses[g]))
+            score_from(g, n, sum, squares, possible[g])
         })
         .collect();
     rank_scores(&mut scores, rank);

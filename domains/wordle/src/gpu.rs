@@ -29,11 +29,7 @@ impl GpuRanker {
         let gpu = Gpu::open(ordinal).map_err(gpu_err)?;
         let module = gpu.module(SOURCE).map_err(gpu_err)?;
         let kernel = module.load_function("rank_guesses").map_err(gpu_err)?;
-        let mut all = Vec::with_capacity(table.guesses.len() * table.answers.len());
-        for g in 0..table.guesses.len() {
-            all.extend_from_slice(table.row(g));
-        }
-        let codes = gpu.stream.clone_htod(&all).map_err(gpu_err)?;
+        let codes = gpu.stream.clone_htod(table.codes()).map_err(gpu_err)?;
         Ok(GpuRanker {
             gpu,
             kernel,
@@ -93,21 +89,10 @@ impl GpuRanker {
         let sums = s.clone_dtoh(&sums).map_err(gpu_err)?;
         let squares = s.clone_dtoh(&squares).map_err(gpu_err)?;
         let seconds = f64::from(begin.elapsed_ms(&end).map_err(gpu_err)?) / 1e3;
-        let possible: std::collections::HashSet<crate::Word> = candidates
-            .iter()
-            .map(|&a| table.answers[a as usize])
-            .collect();
+        let possible = table.possible_guesses(candidates);
         let n = candidates.len() as f64;
         let mut scores: Vec<Score> = (0..self.guesses)
-            .map(|g| {
-                score_from(
-                    g,
-                    n,
-                    sums[g],
-                    squares[g],
-                    possible.contains(&table.guesses[g]),
-                )
-            })
+            .map(|g| score_from(g, n, sums[g], squares[g], possible[g]))
             .collect();
         rank_scores(&mut scores, rank);
         Ok((scores, seconds))
