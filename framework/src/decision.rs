@@ -9,9 +9,9 @@
 //! solved, a child solved only with the budget left after the others'
 //! bounds, and a memo of exact optima and proven lower bounds per state.
 
+use std::cell::RefCell;
 use std::collections::HashMap;
 use std::hash::Hash;
-use std::sync::Mutex;
 
 use crate::domain::Cost;
 
@@ -72,30 +72,45 @@ type Memo<P> = HashMap<
     foldhash::fast::FixedState,
 >;
 
+/// One search: the problem and what has been proven about its states.
+/// The search runs on one thread, so the memo needs no lock.
 struct Solver<'p, P: DecisionProblem> {
     problem: &'p P,
-    memo: Mutex<Memo<P>>,
+    memo: RefCell<Memo<P>>,
 }
 
-impl<P: DecisionProblem> Solver<'_, P> {
-    fn bound(&self, state: &P::State) -> Cost {
-        let known = self.memo.lock().ok().and_then(|m| m.get(state).cloned());
-        match known {
-            Some(Known::Exact(c, _)) => c,
-            Some(Known::AtLeast(c)) => c.max(self.problem.lower_bound(state)),
-            None => self.problem.lower_bound(state),
+impl<'p, P: DecisionProblem> Solver<'p, P> {
+    fn new(problem: &'p P) -> Self {
+        Solver {
+            problem,
+            memo: RefCell::new(HashMap::with_hasher(foldhash::fast::FixedState::with_seed(
+                0xD3C1,
+            ))),
         }
+    }
+
+    /// The best lower bound known for `state`, and its optimum with an
+    /// action if that is known.
+    fn known(&self, state: &P::State) -> (Cost, Option<(Cost, P::Action)>) {
+        match self.memo.borrow().get(state) {
+            Some(Known::Exact(c, a)) => (*c, Some((*c, a.clone()))),
+            Some(Known::AtLeast(c)) => ((*c).max(self.problem.lower_bound(state)), None),
+            None => (self.problem.lower_bound(state), None),
+        }
+    }
+
+    fn bound(&self, state: &P::State) -> Cost {
+        self.known(state).0
     }
 
     /// The optimum of `state` if it is below `budget`, else `None` (and the
     /// memo learns that the optimum is at least `budget`).
     fn solve(&self, state: &P::State, budget: Cost) -> Option<(Cost, Option<P::Action>)> {
-        let bound = self.bound(state);
+        let (bound, exact) = self.known(state);
         if bound >= budget {
             return None;
         }
-        if let Some(Known::Exact(c, a)) = self.memo.lock().ok().and_then(|m| m.get(state).cloned())
-        {
+        if let Some((c, a)) = exact {
             return Some((c, Some(a)));
         }
         let mut best: Option<(Cost, P::Action)> = None;
@@ -112,12 +127,11 @@ impl<P: DecisionProblem> Solver<'_, P> {
                 }
             }
         }
-        if let Ok(mut memo) = self.memo.lock() {
-            match &best {
-                Some((c, a)) => memo.insert(state.clone(), Known::Exact(*c, a.clone())),
-                None => memo.insert(state.clone(), Known::AtLeast(budget)),
-            };
-        }
+        let proven = match &best {
+            Some((c, a)) => Known::Exact(*c, a.clone()),
+            None => Known::AtLeast(budget),
+        };
+        self.memo.borrow_mut().insert(state.clone(), proven);
         best.map(|(c, a)| (c, Some(a)))
     }
 
@@ -151,12 +165,7 @@ pub fn optimal<P: DecisionProblem>(
     state: &P::State,
     budget: Cost,
 ) -> Option<Decision<P::Action>> {
-    let solver = Solver {
-        problem,
-        memo: Mutex::new(HashMap::with_hasher(foldhash::fast::FixedState::with_seed(
-            0xD3C1,
-        ))),
-    };
+    let solver = Solver::new(problem);
     solver
         .solve(state, budget)
         .map(|(cost, action)| Decision { cost, action })
@@ -168,12 +177,7 @@ pub fn optimal_with<P: DecisionProblem>(
     state: &P::State,
     action: &P::Action,
 ) -> Option<Cost> {
-    let solver = Solver {
-        problem,
-        memo: Mutex::new(HashMap::with_hasher(foldhash::fast::FixedState::with_seed(
-            0xD3C1,
-        ))),
-    };
+    let solver = Solver::new(problem);
     solver.try_action(state, action, Cost::MAX)
 }
 
@@ -201,12 +205,7 @@ pub fn optimal_tree<P: DecisionProblem>(
     state: &P::State,
     first: Option<&P::Action>,
 ) -> Option<CostedTree<P>> {
-    let solver = Solver {
-        problem,
-        memo: Mutex::new(HashMap::with_hasher(foldhash::fast::FixedState::with_seed(
-            0xD3C1,
-        ))),
-    };
+    let solver = Solver::new(problem);
     let (cost, action) = match first {
         Some(action) => (solver.try_action(state, action, Cost::MAX)?, action.clone()),
         None => {
