@@ -90,6 +90,8 @@ struct Search<'p> {
     explained: Vec<Option<Vec<Lit>>>,
     stats: SolveStats,
     conflicts: u64,
+    /// Learned clauses not deleted (kept, not recounted per decision).
+    learnts: usize,
     deadline: Option<Instant>,
     out_of_time: bool,
     solves_since_clock: u32,
@@ -123,6 +125,7 @@ impl<'p> Search<'p> {
             explained: vec![None; cells],
             stats: SolveStats::default(),
             conflicts: 0,
+            learnts: 0,
             deadline: None,
             out_of_time: false,
             solves_since_clock: 0,
@@ -460,6 +463,7 @@ impl<'p> Search<'p> {
             self.watches[lits[0] as usize].push(ci);
             self.watches[lits[1] as usize].push(ci);
         }
+        self.learnts += usize::from(learnt);
         self.clauses.push(Clause {
             lits,
             learnt,
@@ -511,7 +515,9 @@ impl<'p> Search<'p> {
             let (a, b) = (&self.clauses[a as usize], &self.clauses[b as usize]);
             b.lbd.cmp(&a.lbd).then(a.activity.total_cmp(&b.activity))
         });
-        for &ci in &candidates[..candidates.len() / 2] {
+        let doomed = &candidates[..candidates.len() / 2];
+        self.learnts -= doomed.len();
+        for &ci in doomed {
             let clause = &mut self.clauses[ci as usize];
             clause.deleted = true;
             clause.lits = Vec::new();
@@ -548,9 +554,7 @@ fn luby(mut i: u64) -> u64 {
 /// is exact unless the time limit strikes.
 pub fn solve_cdcl(puzzle: &Puzzle, options: &SolveOptions) -> SolveOutcome {
     let started = Instant::now();
-    let deadline = options
-        .max_seconds
-        .map(|s| started + std::time::Duration::from_secs_f64(s.max(0.0)));
+    let deadline = options.deadline(started);
     let mut s = Search::new(puzzle);
     s.deadline = deadline;
     for cell in 0..s.value.len() {
@@ -593,8 +597,7 @@ pub fn solve_cdcl(puzzle: &Puzzle, options: &SolveOptions) -> SolveOutcome {
             s.undo_to_level(0);
             continue;
         }
-        let learnts = s.clauses.iter().filter(|c| c.learnt && !c.deleted).count();
-        if learnts as f64 > max_learnts + s.trail.len() as f64 {
+        if s.learnts as f64 > max_learnts + s.trail.len() as f64 {
             s.reduce_learnts();
             max_learnts *= 1.1;
         }

@@ -453,7 +453,8 @@ impl LineSolver {
         settle(cells, |i| bit(COVER, i), |i| bit(EMPTY_OK, i))
     }
 
-    /// The programme over a table of booleans, for lines of any length.
+    /// The programme over a table of booleans, for lines of any length: the
+    /// plain reference the bit-parallel versions are tested against.
     pub fn solve_table(&mut self, clue: &[u32], cells: &mut [u8]) -> Result<bool, Contradiction> {
         let n = cells.len();
         let k = clue.len();

@@ -368,6 +368,14 @@ pub struct SolveOptions {
     pub max_seconds: Option<f64>,
 }
 
+impl SolveOptions {
+    /// When a search that began at `started` must stop.
+    pub fn deadline(&self, started: Instant) -> Option<Instant> {
+        self.max_seconds
+            .map(|s| started + std::time::Duration::from_secs_f64(s.max(0.0)))
+    }
+}
+
 impl Default for SolveOptions {
     fn default() -> Self {
         SolveOptions {
@@ -415,9 +423,7 @@ impl SolveOutcome {
 /// Depth-first guess-and-propagate search with probing at every node.
 pub fn solve(puzzle: &Puzzle, options: &SolveOptions) -> SolveOutcome {
     let started = Instant::now();
-    let deadline = options
-        .max_seconds
-        .map(|s| started + std::time::Duration::from_secs_f64(s.max(0.0)));
+    let deadline = options.deadline(started);
     let mut grid = Grid::new(puzzle);
     let mut solutions = Vec::new();
     let mut timed_out = false;
