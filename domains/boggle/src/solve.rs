@@ -66,14 +66,11 @@ impl<'t> Scorer<'t> {
 
     /// The board's score: each distinct word once.
     pub fn score(&mut self, board: &Board) -> u32 {
-        if self
-            .shape
-            .as_ref()
-            .is_none_or(|s| (s.rows, s.cols) != (board.rows, board.cols))
-        {
-            self.shape = Some(board.shape());
-        }
-        let shape = self.shape.take().unwrap_or_else(|| board.shape());
+        // The shape of the previous board is reused when this one matches.
+        let shape = match self.shape.take() {
+            Some(s) if (s.rows, s.cols) == (board.rows, board.cols) => s,
+            _ => board.shape(),
+        };
         let score = self.score_letters(&shape, &board.letters);
         self.shape = Some(shape);
         score
