@@ -378,3 +378,59 @@ fn wordle_next_ranks_guesses_and_rejects_bad_feedback() {
         "no answer fits",
     );
 }
+
+#[test]
+fn wordle_sweep_resumes_from_its_checkpoint_and_agrees_with_prove() {
+    let answers = shared_data("wordle/orig_answers_2315.txt");
+    let guesses = shared_data("wordle/orig_allowed_12972.txt");
+    let checkpoint = scratch("wordle-sweep").join("sweep.tsv");
+    let _ = std::fs::remove_file(&checkpoint);
+    let lists = ["--answers", &answers, "--guesses", &guesses];
+    let sweep = |extra: &[&str]| {
+        let mut args = vec!["--json", "wordle", "sweep"];
+        args.extend_from_slice(&lists);
+        args.extend_from_slice(extra);
+        frontier(&args)
+    };
+    let sample = [
+        "--every",
+        "500",
+        "--threads",
+        "2",
+        "--checkpoint",
+        checkpoint.to_str().unwrap(),
+    ];
+    let out = sweep(&sample);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let first: serde_json::Value = serde_json::from_str(stdout(&out).trim()).unwrap();
+    let considered = first["considered"].as_u64().unwrap();
+    assert_eq!(considered, 12972u64.div_ceil(500));
+    assert_eq!(first["complete"], true);
+    assert_eq!(first["judged_now"], considered);
+    let recorded = std::fs::read_to_string(&checkpoint).unwrap();
+    assert_eq!(recorded.lines().count() as u64, considered);
+
+    // Resumed: nothing left to judge, the same answer.
+    let out = sweep(&sample);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let again: serde_json::Value = serde_json::from_str(stdout(&out).trim()).unwrap();
+    assert_eq!(again["judged_now"], 0);
+    assert_eq!(again["leaders"], first["leaders"]);
+
+    // The sample's best total is what `prove` finds for that guess alone.
+    let leader = first["leaders"][0]["guess"].as_str().unwrap().to_string();
+    let total = first["best"].as_u64().unwrap();
+    let mut args = vec!["wordle", "prove", "--first", &leader];
+    args.extend_from_slice(&lists);
+    let out = frontier(&args);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(
+        stdout(&out).contains(&format!("at best {total} guesses")),
+        "{}",
+        stdout(&out)
+    );
+
+    std::fs::write(&checkpoint, "salet\texact\t7920\nzzzz\tmaybe\t1\n").unwrap();
+    fails_with(&sweep(&sample), "sweep.tsv:2: not a five-letter word");
+    fails_with(&sweep(&["--every", "0"]), "--every must be at least 1");
+}

@@ -72,21 +72,62 @@ type Memo<P> = HashMap<
     foldhash::fast::FixedState,
 >;
 
-/// One search: the problem and what has been proven about its states.
-/// The search runs on one thread, so the memo needs no lock.
-struct Solver<'p, P: DecisionProblem> {
+/// A search over one problem that keeps what it proves: optima and lower
+/// bounds of the states it met. Calls on the same search share that memo,
+/// so a sweep over many first actions solves shared sub-states once.
+/// The search runs on one thread, so the memo needs no lock; give each
+/// thread its own.
+pub struct DecisionSearch<'p, P: DecisionProblem> {
     problem: &'p P,
     memo: RefCell<Memo<P>>,
+    tighten: bool,
 }
 
-impl<'p, P: DecisionProblem> Solver<'p, P> {
-    fn new(problem: &'p P) -> Self {
-        Solver {
+impl<'p, P: DecisionProblem> DecisionSearch<'p, P> {
+    /// A search with an empty memo.
+    pub fn new(problem: &'p P) -> Self {
+        DecisionSearch {
             problem,
             memo: RefCell::new(HashMap::with_hasher(foldhash::fast::FixedState::with_seed(
                 0xD3C1,
             ))),
+            tighten: false,
         }
+    }
+
+    /// The same search, but before solving any child of an action it
+    /// raises every child's bound to its cheapest action's bound. Under a
+    /// tight budget (a sweep judging first actions against the best so
+    /// far) most actions are refuted by that alone — measured on Wordle,
+    /// a sample of first guesses took 8 s instead of over 10 minutes —
+    /// while an exact solve without a budget only pays for it (~20%).
+    pub fn tightening(mut self) -> Self {
+        self.tighten = true;
+        self
+    }
+
+    /// The optimal decision in `state`, proven: no tree is cheaper than the
+    /// returned cost. `budget` caps the search (`Cost::MAX`: none); `None`
+    /// means every tree costs at least `budget`.
+    pub fn optimal(&self, state: &P::State, budget: Cost) -> Option<Decision<P::Action>> {
+        self.solve(state, budget)
+            .map(|(cost, action)| Decision { cost, action })
+    }
+
+    /// The optimum of `state` when the first action is fixed to `action`,
+    /// if it is below `budget`; `None` proves it is at least `budget`.
+    pub fn optimal_with(&self, state: &P::State, action: &P::Action, budget: Cost) -> Option<Cost> {
+        self.try_action(state, action, budget)
+    }
+
+    /// States in the memo.
+    pub fn memo_len(&self) -> usize {
+        self.memo.borrow().len()
+    }
+
+    /// Empties the memo (to bound memory in long sweeps).
+    pub fn forget(&self) {
+        self.memo.borrow_mut().clear();
     }
 
     /// The best lower bound known for `state`, and its optimum with an
@@ -99,8 +140,26 @@ impl<'p, P: DecisionProblem> Solver<'p, P> {
         }
     }
 
-    fn bound(&self, state: &P::State) -> Cost {
-        self.known(state).0
+    /// A bound one step deeper than the memo's: the cheapest action's
+    /// bound, remembered. Cheap next to solving, and it lets a sibling
+    /// fail the limit before any child is searched in depth.
+    fn tightened(&self, state: &P::State) -> (Cost, bool) {
+        let (bound, exact) = self.known(state);
+        if exact.is_some() {
+            return (bound, true);
+        }
+        let deeper = self
+            .problem
+            .actions(state)
+            .first()
+            .map_or(Cost::MAX, |&(_, b)| b);
+        if deeper > bound {
+            self.memo
+                .borrow_mut()
+                .insert(state.clone(), Known::AtLeast(deeper));
+            return (deeper, false);
+        }
+        (bound, false)
     }
 
     /// The optimum of `state` if it is below `budget`, else `None` (and the
@@ -115,14 +174,16 @@ impl<'p, P: DecisionProblem> Solver<'p, P> {
         }
         let mut best: Option<(Cost, P::Action)> = None;
         let mut limit = budget;
+        let mut floor = Cost::MAX;
         for (action, action_bound) in self.problem.actions(state) {
+            floor = floor.min(action_bound);
             if action_bound >= limit {
                 break;
             }
             if let Some(cost) = self.try_action(state, &action, limit) {
                 limit = cost;
                 best = Some((cost, action));
-                if cost <= bound {
+                if cost <= bound.max(floor) {
                     break;
                 }
             }
@@ -138,17 +199,32 @@ impl<'p, P: DecisionProblem> Solver<'p, P> {
     /// The cost of `action` in `state` if below `limit`.
     fn try_action(&self, state: &P::State, action: &P::Action, limit: Cost) -> Option<Cost> {
         let (cost, children) = self.problem.apply(state, action);
-        let mut bounds: Vec<Cost> = children.iter().map(|(_, c)| self.bound(c)).collect();
+        let mut bounds: Vec<Cost> = children.iter().map(|(_, c)| self.known(c).0).collect();
         let mut total = cost.saturating_add(bounds.iter().sum::<Cost>());
         if total >= limit {
             return None;
         }
-        for (i, (_, child)) in children.iter().enumerate() {
+        // With tightening, every child's bound is raised one step before
+        // any child is solved: a hopeless action is then usually refuted at
+        // a fraction of a solve.
+        let mut exact = vec![false; children.len()];
+        if children.len() > 1 && self.tighten {
+            for (i, (_, child)) in children.iter().enumerate() {
+                let (b, done) = self.tightened(child);
+                total = total - bounds[i] + b;
+                bounds[i] = b;
+                exact[i] = done;
+                if total >= limit {
+                    return None;
+                }
+            }
+        }
+        for i in (0..children.len()).filter(|&i| !exact[i]) {
             // The child may use what the others' bounds leave of the limit.
             let room = limit - (total - bounds[i]);
-            let (exact, _) = self.solve(child, room)?;
-            total = total - bounds[i] + exact;
-            bounds[i] = exact;
+            let (solved, _) = self.solve(&children[i].1, room)?;
+            total = total - bounds[i] + solved;
+            bounds[i] = solved;
             if total >= limit {
                 return None;
             }
@@ -165,10 +241,7 @@ pub fn optimal<P: DecisionProblem>(
     state: &P::State,
     budget: Cost,
 ) -> Option<Decision<P::Action>> {
-    let solver = Solver::new(problem);
-    solver
-        .solve(state, budget)
-        .map(|(cost, action)| Decision { cost, action })
+    DecisionSearch::new(problem).optimal(state, budget)
 }
 
 /// The optimum of `state` when the first action is fixed to `action`.
@@ -177,8 +250,7 @@ pub fn optimal_with<P: DecisionProblem>(
     state: &P::State,
     action: &P::Action,
 ) -> Option<Cost> {
-    let solver = Solver::new(problem);
-    solver.try_action(state, action, Cost::MAX)
+    DecisionSearch::new(problem).optimal_with(state, action, Cost::MAX)
 }
 
 /// An optimal decision tree: the action at the root and, per outcome that
@@ -205,7 +277,7 @@ pub fn optimal_tree<P: DecisionProblem>(
     state: &P::State,
     first: Option<&P::Action>,
 ) -> Option<CostedTree<P>> {
-    let solver = Solver::new(problem);
+    let solver = DecisionSearch::new(problem);
     let (cost, action) = match first {
         Some(action) => (solver.try_action(state, action, Cost::MAX)?, action.clone()),
         None => {
@@ -217,7 +289,7 @@ pub fn optimal_tree<P: DecisionProblem>(
 }
 
 fn extract<P: DecisionProblem>(
-    solver: &Solver<P>,
+    solver: &DecisionSearch<P>,
     state: &P::State,
     action: P::Action,
 ) -> Option<Tree<P::Action, P::Outcome>> {
@@ -229,4 +301,109 @@ fn extract<P: DecisionProblem>(
         children.push((outcome, extract(solver, &child, best?)?));
     }
     Some(Tree { action, children })
+}
+
+/// What a sweep proved about one first action.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RootCost {
+    /// The optimum with this first action.
+    Exact(Cost),
+    /// Every tree starting with this action costs at least this much.
+    AtLeast(Cost),
+}
+
+/// How [`sweep`] runs.
+#[derive(Clone, Debug)]
+pub struct SweepOptions {
+    /// Worker threads.
+    pub threads: usize,
+    /// Exact costs are proven for every first action within this much of
+    /// the best (0: only the best and its ties).
+    pub margin: Cost,
+    /// The best cost known before the sweep (from an earlier partial run),
+    /// if any; it tightens every budget from the start.
+    pub incumbent: Option<Cost>,
+    /// A worker empties its memo when it holds more states than this.
+    pub memo_limit: usize,
+    /// No action is started after this instant (those left are `None`).
+    pub deadline: Option<std::time::Instant>,
+}
+
+/// Every first action of `state` judged, on `options.threads` threads:
+/// each action's optimum if it is within `margin` of the best, else a
+/// proven lower bound that puts it outside. Actions are taken in the given
+/// order (best first makes the budgets tight early); each thread keeps its
+/// own memo across actions. `report` sees each result as it is proven (for
+/// progress and checkpoints) with the action's index in `actions`; actions
+/// not started before the deadline are `None`.
+pub fn sweep<P: DecisionProblem>(
+    problem: &P,
+    state: &P::State,
+    actions: &[P::Action],
+    options: &SweepOptions,
+    report: &(dyn Fn(usize, RootCost) + Sync),
+) -> Vec<Option<RootCost>> {
+    use std::sync::atomic::{AtomicU32, AtomicUsize, Ordering};
+    use std::sync::Mutex;
+
+    let best = AtomicU32::new(options.incumbent.unwrap_or(Cost::MAX));
+    let next = AtomicUsize::new(0);
+    let results = Mutex::new(vec![None; actions.len()]);
+    // Without an incumbent every worker would solve its action without a
+    // budget: solve the first (presumably best) alone to get one.
+    if options.incumbent.is_none() {
+        if let Some(first) = actions.first() {
+            let search = DecisionSearch::new(problem);
+            let result = match search.optimal_with(state, first, Cost::MAX) {
+                Some(cost) => {
+                    best.store(cost, Ordering::Relaxed);
+                    RootCost::Exact(cost)
+                }
+                None => RootCost::AtLeast(Cost::MAX),
+            };
+            report(0, result);
+            if let Ok(mut all) = results.lock() {
+                all[0] = Some(result);
+            }
+            next.store(1, Ordering::Relaxed);
+        }
+    }
+    std::thread::scope(|scope| {
+        for _ in 0..options.threads.max(1) {
+            scope.spawn(|| {
+                let search = DecisionSearch::new(problem).tightening();
+                loop {
+                    if options
+                        .deadline
+                        .is_some_and(|d| std::time::Instant::now() >= d)
+                    {
+                        break;
+                    }
+                    let i = next.fetch_add(1, Ordering::Relaxed);
+                    let Some(action) = actions.get(i) else { break };
+                    let budget = best
+                        .load(Ordering::Relaxed)
+                        .saturating_add(options.margin)
+                        .saturating_add(1);
+                    let result = match search.optimal_with(state, action, budget) {
+                        Some(cost) => {
+                            best.fetch_min(cost, Ordering::Relaxed);
+                            RootCost::Exact(cost)
+                        }
+                        None => RootCost::AtLeast(budget),
+                    };
+                    report(i, result);
+                    // A poisoned lock only means another worker panicked;
+                    // its slot stays unset and the panic surfaces at join.
+                    if let Ok(mut all) = results.lock() {
+                        all[i] = Some(result);
+                    }
+                    if search.memo_len() > options.memo_limit {
+                        search.forget();
+                    }
+                }
+            });
+        }
+    });
+    results.into_inner().unwrap_or_else(|e| e.into_inner())
 }

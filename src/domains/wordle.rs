@@ -12,6 +12,9 @@ use frontier_wordle::{
 use crate::config::resolve_data_path;
 use crate::CliError;
 
+mod sweep;
+use sweep::SweepRun;
+
 /// Wordle commands.
 #[derive(Debug, clap::Subcommand)]
 pub enum WordleCommand {
@@ -58,6 +61,35 @@ pub enum WordleCommand {
         /// Write the optimal tree as Graphviz DOT here.
         #[arg(long)]
         tree_dot: Option<PathBuf>,
+    },
+    /// The optimal first guess: every guess judged by the decision executor
+    /// on all cores, each either proven within --margin of the best (exact
+    /// cost) or proven outside it (a lower bound).
+    Sweep {
+        #[command(flatten)]
+        lists: Lists,
+        /// Worker threads (0: all cores).
+        #[arg(long, default_value_t = 0)]
+        threads: usize,
+        /// Prove exact costs for every guess within this many guesses of the best.
+        #[arg(long, default_value_t = 0)]
+        margin: u32,
+        /// Record each result here as it is proven, and skip guesses already
+        /// recorded: an interrupted sweep resumes where it stopped.
+        #[arg(long)]
+        checkpoint: Option<PathBuf>,
+        /// Judge only every N-th guess of the sweep's order (a sample, to
+        /// estimate the time of the full sweep).
+        #[arg(long, default_value_t = 1)]
+        every: usize,
+        /// Stop taking new guesses after this many seconds (finished ones are
+        /// recorded; resume with the same --checkpoint).
+        #[arg(long)]
+        seconds: Option<f64>,
+        /// Best total known beforehand (e.g. from `prove`), used as the
+        /// first budget instead of solving the most promising guess first.
+        #[arg(long)]
+        incumbent: Option<u32>,
     },
     /// Play the greedy policy against every answer; print the distribution.
     Simulate {
@@ -301,6 +333,37 @@ pub fn run(command: &WordleCommand, json: bool) -> Result<(), CliError> {
                 started.elapsed().as_secs_f64()
             )
             .map_err(io)?;
+            Ok(())
+        }
+        WordleCommand::Sweep {
+            lists,
+            threads,
+            margin,
+            checkpoint,
+            every,
+            seconds,
+            incumbent,
+        } => {
+            if lists.hard {
+                return Err(CliError::Input(
+                    "sweep covers normal mode only (hard mode is not supported)".into(),
+                ));
+            }
+            let table = lists.table()?;
+            let options = SweepRun {
+                threads: *threads,
+                margin: *margin,
+                checkpoint: checkpoint.as_deref(),
+                every: *every,
+                seconds: *seconds,
+                incumbent: *incumbent,
+            };
+            let report = sweep::run(&table, &options)?;
+            if json {
+                writeln!(out, "{}", report.to_json(&table)).map_err(io)?;
+            } else {
+                write!(out, "{}", report.to_text(&table)).map_err(io)?;
+            }
             Ok(())
         }
         WordleCommand::Simulate { lists, first } => {

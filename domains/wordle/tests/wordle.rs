@@ -192,17 +192,11 @@ fn brute_optimum(table: &FeedbackTable, state: &[u32], guesses: &[usize]) -> u32
 
 #[test]
 fn decision_executor_finds_the_brute_force_optimum_on_small_games() {
-    use frontier_core::rng::SplitMix64;
-    let answers = read_words(&data("orig_answers_2315.txt")).unwrap().words;
-    let mut rng = SplitMix64::new(11);
     for round in 0..12 {
         // A small game: 40 guesses, 6-9 answers among them.
-        let mut pool: Vec<Word> = (0..40).map(|_| answers[rng.below(2315) as usize]).collect();
-        pool.sort();
-        pool.dedup();
-        let n = (6 + round % 4).min(pool.len());
-        let game_answers: Vec<Word> = pool[..n].to_vec();
-        let table = FeedbackTable::new(pool.clone(), game_answers);
+        let table = small_game(11 + round as u64, 6 + round % 4);
+        let n = table.answers.len();
+        let pool = &table.guesses;
         let problem = frontier_wordle::WordleTree::new(&table);
         let all: Vec<u32> = (0..n as u32).collect();
         let guesses: Vec<usize> = (0..pool.len()).collect();
@@ -239,4 +233,97 @@ fn decision_executor_finds_the_brute_force_optimum_on_small_games() {
         }
         assert_eq!(total, want, "round {round}");
     }
+}
+
+/// A random small game: `pool` guesses, the first `n` of them answers.
+fn small_game(seed: u64, n: usize) -> FeedbackTable {
+    use frontier_core::rng::SplitMix64;
+    let answers = read_words(&data("orig_answers_2315.txt")).unwrap().words;
+    let mut rng = SplitMix64::new(seed);
+    let mut pool: Vec<Word> = (0..40).map(|_| answers[rng.below(2315) as usize]).collect();
+    pool.sort();
+    pool.dedup();
+    let n = n.min(pool.len());
+    FeedbackTable::new(pool.clone(), pool[..n].to_vec())
+}
+
+#[test]
+fn sweep_judges_every_first_guess_like_brute_force() {
+    use frontier_core::decision::{sweep, RootCost, SweepOptions};
+    for round in 0..8u64 {
+        let table = small_game(100 + round, 6 + round as usize % 4);
+        let n = table.answers.len();
+        let problem = frontier_wordle::WordleTree::new(&table).sequential();
+        let all: Vec<u32> = (0..n as u32).collect();
+        let guesses: Vec<usize> = (0..table.guesses.len()).collect();
+        let with_first = |g: usize| -> u32 {
+            let mut groups: std::collections::BTreeMap<u8, Vec<u32>> = Default::default();
+            for &a in &all {
+                groups.entry(table.get(g, a as usize)).or_default().push(a);
+            }
+            groups
+                .iter()
+                .filter(|(code, _)| **code != frontier_wordle::ALL_GREEN)
+                .map(|(_, group)| brute_optimum(&table, group, &guesses))
+                .sum::<u32>()
+                + n as u32
+        };
+        let order: Vec<usize> = problem
+            .first_guesses()
+            .into_iter()
+            .map(|(g, _)| g)
+            .collect();
+        let want: Vec<u32> = order.iter().map(|&g| with_first(g)).collect();
+        let best = *want.iter().min().unwrap();
+        let margin = (round % 3) as u32 * 2;
+        let options = SweepOptions {
+            threads: 1 + round as usize % 3,
+            margin,
+            incumbent: None,
+            memo_limit: 50,
+            deadline: None,
+        };
+        let got = sweep(&problem, &all, &order, &options, &|_, _| {});
+        for ((&g, &want), got) in order.iter().zip(&want).zip(&got) {
+            match got.expect("no deadline: every guess judged") {
+                RootCost::Exact(c) => assert_eq!(c, want, "round {round}, guess {g}"),
+                RootCost::AtLeast(b) => {
+                    assert!(want >= b, "round {round}, guess {g}: bound {b} > {want}");
+                    assert!(
+                        want > best + margin,
+                        "round {round}, guess {g} within the margin"
+                    );
+                }
+            }
+        }
+    }
+}
+
+/// The published figure: SALET first, 7920 guesses over the 2315 answers
+/// (Selby's and others' solvers), and the tree read back plays it.
+#[test]
+fn salet_needs_7920_guesses_and_its_tree_plays_them() {
+    let answers = read_words(&data("orig_answers_2315.txt")).unwrap().words;
+    let guesses = read_words(&data("orig_allowed_12972.txt")).unwrap().words;
+    let table = FeedbackTable::new(guesses, answers);
+    let problem = frontier_wordle::WordleTree::new(&table);
+    let salet = table.guess_index(w("salet")).unwrap();
+    let all: Vec<u32> = (0..2315).collect();
+    let (cost, tree) = frontier_core::decision::optimal_tree(&problem, &all, Some(&salet)).unwrap();
+    assert_eq!(cost, 7920);
+    let mut total = 0;
+    for a in 0..2315 {
+        let (mut node, mut depth) = (&tree, 1);
+        while table.get(node.action, a) != frontier_wordle::ALL_GREEN {
+            node = &node
+                .children
+                .iter()
+                .find(|(o, _)| *o == table.get(node.action, a))
+                .expect("outcome in tree")
+                .1;
+            depth += 1;
+        }
+        total += depth;
+    }
+    assert_eq!(total, 7920);
 }

@@ -1,0 +1,343 @@
+//! `frontier wordle sweep`: every first guess judged by the decision
+//! executor, resumable through a checkpoint file.
+
+use std::collections::HashMap;
+use std::io::Write;
+use std::path::Path;
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
+
+use frontier_core::decision::{sweep, RootCost, SweepOptions};
+use frontier_core::Cost;
+use frontier_wordle::{FeedbackTable, Word, WordleTree};
+
+use crate::CliError;
+
+/// What the user asked of one sweep.
+pub struct SweepRun<'a> {
+    /// Worker threads (0: all cores).
+    pub threads: usize,
+    /// Exact costs within this much of the best.
+    pub margin: Cost,
+    /// Results so far, appended as they are proven.
+    pub checkpoint: Option<&'a Path>,
+    /// Judge every N-th guess of the order only.
+    pub every: usize,
+    /// Start no guess after this many seconds.
+    pub seconds: Option<f64>,
+    /// Best total known beforehand.
+    pub incumbent: Option<Cost>,
+}
+
+/// What a sweep found, over this run and the checkpoint it resumed.
+pub struct SweepReport {
+    /// Guesses the sweep covers (all of them, or the sample).
+    considered: Vec<usize>,
+    /// Results per guess index.
+    results: HashMap<usize, RootCost>,
+    /// Judged in this run.
+    judged_now: usize,
+    threads: usize,
+    every: usize,
+    margin: Cost,
+    /// The best total known before this run, if any.
+    incumbent: Option<Cost>,
+    seconds: f64,
+    answers: usize,
+}
+
+/// A worker's memo is emptied past this many states (about 2 GB in all on
+/// 16 threads).
+const MEMO_LIMIT: usize = 1_500_000;
+
+/// Progress lines on stderr at most this often.
+const PROGRESS_EVERY: Duration = Duration::from_secs(30);
+
+/// Runs the sweep.
+pub fn run(table: &FeedbackTable, run: &SweepRun) -> Result<SweepReport, CliError> {
+    if run.every == 0 {
+        return Err(CliError::Input("--every must be at least 1".into()));
+    }
+    let started = Instant::now();
+    let problem = WordleTree::new(table).sequential();
+    let all: Vec<u32> = (0..table.answers.len() as u32).collect();
+    let considered: Vec<usize> = problem
+        .first_guesses()
+        .into_iter()
+        .step_by(run.every)
+        .map(|(g, _)| g)
+        .collect();
+    let mut results = match run.checkpoint {
+        Some(path) if path.exists() => read_checkpoint(path, table)?,
+        _ => HashMap::new(),
+    };
+    let known_best = results
+        .values()
+        .filter_map(|r| match r {
+            RootCost::Exact(c) => Some(*c),
+            RootCost::AtLeast(_) => None,
+        })
+        .chain(run.incumbent)
+        .min();
+    // A bound below the cutoff (recorded with a wider margin or an older
+    // incumbent) does not settle the guess: judge it again.
+    let cutoff = known_best.map(|b| b.saturating_add(run.margin).saturating_add(1));
+    results.retain(|_, r| match (*r, cutoff) {
+        (RootCost::AtLeast(b), Some(cut)) => b >= cut,
+        (RootCost::AtLeast(_), None) => false,
+        (RootCost::Exact(_), _) => true,
+    });
+    let todo: Vec<usize> = considered
+        .iter()
+        .copied()
+        .filter(|g| !results.contains_key(g))
+        .collect();
+    let threads = if run.threads == 0 {
+        std::thread::available_parallelism().map_or(1, |n| n.get())
+    } else {
+        run.threads
+    };
+    let file = match run.checkpoint {
+        Some(path) => Some(
+            std::fs::OpenOptions::new()
+                .create(true)
+                .append(true)
+                .open(path)
+                .map_err(|source| CliError::Io {
+                    path: path.to_path_buf(),
+                    source,
+                })?,
+        ),
+        None => None,
+    };
+    eprintln!(
+        "sweep: {} first guesses, {} from the checkpoint, {} to judge on {threads} threads",
+        considered.len(),
+        considered.len() - todo.len(),
+        todo.len()
+    );
+    let progress = Mutex::new((0usize, Instant::now(), None::<std::io::Error>, file));
+    let report = |i: usize, result: RootCost| {
+        let Ok(mut state) = progress.lock() else {
+            return;
+        };
+        let (done, last, failed, file) = &mut *state;
+        *done += 1;
+        if let Some(file) = file.as_mut() {
+            let line = checkpoint_line(table.guesses[todo[i]], result);
+            if let Err(e) = file.write_all(line.as_bytes()).and_then(|_| file.flush()) {
+                failed.get_or_insert(e);
+            }
+        }
+        if last.elapsed() >= PROGRESS_EVERY {
+            *last = Instant::now();
+            let rate = *done as f64 / started.elapsed().as_secs_f64();
+            eprintln!(
+                "sweep: {}/{} judged in {:.0} s ({rate:.1}/s)",
+                *done,
+                todo.len(),
+                started.elapsed().as_secs_f64()
+            );
+        }
+    };
+    let options = SweepOptions {
+        threads,
+        margin: run.margin,
+        incumbent: known_best,
+        memo_limit: MEMO_LIMIT,
+        deadline: run
+            .seconds
+            .map(|s| started + Duration::from_secs_f64(s.max(0.0))),
+    };
+    let guesses_todo: Vec<usize> = todo.clone();
+    let found = sweep(&problem, &all, &guesses_todo, &options, &report);
+    if let Ok((_, _, Some(source), _)) = progress.into_inner() {
+        return Err(CliError::Io {
+            path: run.checkpoint.map(Path::to_path_buf).unwrap_or_default(),
+            source,
+        });
+    }
+    let judged_now = found.iter().flatten().count();
+    for (g, result) in todo.iter().zip(found) {
+        if let Some(result) = result {
+            results.insert(*g, result);
+        }
+    }
+    Ok(SweepReport {
+        considered,
+        results,
+        judged_now,
+        threads,
+        every: run.every,
+        margin: run.margin,
+        incumbent: known_best,
+        seconds: started.elapsed().as_secs_f64(),
+        answers: table.answers.len(),
+    })
+}
+
+fn checkpoint_line(word: Word, result: RootCost) -> String {
+    match result {
+        RootCost::Exact(c) => format!("{word}\texact\t{c}\n"),
+        RootCost::AtLeast(c) => format!("{word}\tat-least\t{c}\n"),
+    }
+}
+
+fn read_checkpoint(
+    path: &Path,
+    table: &FeedbackTable,
+) -> Result<HashMap<usize, RootCost>, CliError> {
+    let text = std::fs::read_to_string(path).map_err(|source| CliError::Io {
+        path: path.to_path_buf(),
+        source,
+    })?;
+    let index: HashMap<Word, usize> = table
+        .guesses
+        .iter()
+        .enumerate()
+        .map(|(i, &w)| (w, i))
+        .collect();
+    let mut results = HashMap::new();
+    for (n, line) in text.lines().enumerate() {
+        let bad = |why: &str| {
+            CliError::Input(format!(
+                "{}:{}: {why} (expected: word, exact or at-least, total; tab-separated)",
+                path.display(),
+                n + 1
+            ))
+        };
+        if line.trim().is_empty() {
+            continue;
+        }
+        let fields: Vec<&str> = line.split('\t').collect();
+        let [word, kind, cost] = fields[..] else {
+            return Err(bad("not three fields"));
+        };
+        let word: Word = word.parse().map_err(|_| bad("not a five-letter word"))?;
+        let g = *index
+            .get(&word)
+            .ok_or_else(|| bad("a word not in the guess list"))?;
+        let cost: Cost = cost.trim().parse().map_err(|_| bad("not a total"))?;
+        let result = match kind {
+            "exact" => RootCost::Exact(cost),
+            "at-least" => RootCost::AtLeast(cost),
+            _ => return Err(bad("neither exact nor at-least")),
+        };
+        results.insert(g, result);
+    }
+    Ok(results)
+}
+
+impl SweepReport {
+    fn best(&self) -> Option<Cost> {
+        self.considered
+            .iter()
+            .filter_map(|g| match self.results.get(g) {
+                Some(RootCost::Exact(c)) => Some(*c),
+                _ => None,
+            })
+            .min()
+    }
+
+    /// Guesses proven within the margin of the best, best first.
+    fn leaders(&self) -> Vec<(usize, Cost)> {
+        let Some(best) = self.best() else {
+            return Vec::new();
+        };
+        let mut leaders: Vec<(usize, Cost)> = self
+            .considered
+            .iter()
+            .filter_map(|&g| match self.results.get(&g) {
+                Some(RootCost::Exact(c)) if *c <= best.saturating_add(self.margin) => Some((g, *c)),
+                _ => None,
+            })
+            .collect();
+        leaders.sort_by_key(|&(g, c)| (c, g));
+        leaders
+    }
+
+    fn missing(&self) -> usize {
+        self.considered
+            .iter()
+            .filter(|g| !self.results.contains_key(g))
+            .count()
+    }
+
+    /// The report as JSON.
+    pub fn to_json(&self, table: &FeedbackTable) -> serde_json::Value {
+        let leaders: Vec<serde_json::Value> = self
+            .leaders()
+            .iter()
+            .map(|&(g, c)| {
+                serde_json::json!({
+                    "guess": table.guesses[g].to_string(),
+                    "total": c,
+                    "average": f64::from(c) / self.answers as f64,
+                })
+            })
+            .collect();
+        serde_json::json!({
+            "considered": self.considered.len(),
+            "every": self.every,
+            "judged_now": self.judged_now,
+            "not_judged": self.missing(),
+            "complete": self.missing() == 0,
+            "margin": self.margin,
+            "best": self.best(),
+            "leaders": leaders,
+            "threads": self.threads,
+            "seconds": self.seconds,
+        })
+    }
+
+    /// The report as text.
+    pub fn to_text(&self, table: &FeedbackTable) -> String {
+        let mut text = format!(
+            "{} first guesses{}; {} judged now on {} threads in {:.1} s\n",
+            self.considered.len(),
+            if self.every > 1 {
+                format!(" (every {}-th of the sweep's order)", self.every)
+            } else {
+                String::new()
+            },
+            self.judged_now,
+            self.threads,
+            self.seconds
+        );
+        let missing = self.missing();
+        if missing > 0 {
+            text += &format!(
+                "incomplete: {missing} guesses not judged yet (run again with the same --checkpoint)\n"
+            );
+        }
+        let leaders = self.leaders();
+        match leaders.first() {
+            Some(&(g, c)) => {
+                let scope = if missing == 0 {
+                    "proven optimal over every guess considered"
+                } else {
+                    "best so far"
+                };
+                text += &format!(
+                    "best first guess: {} with {c} guesses in total (average {:.4}), {scope}\n",
+                    table.guesses[g],
+                    f64::from(c) / self.answers as f64
+                );
+                if leaders.len() > 1 || self.margin > 0 {
+                    text += &format!("within {} of the best:\n", self.margin);
+                    for &(g, c) in &leaders {
+                        text += &format!("  {} {c}\n", table.guesses[g]);
+                    }
+                }
+            }
+            None => match self.incumbent {
+                Some(known) if missing == 0 => text += &format!(
+                    "no guess considered totals {} or less ({known}: the total known beforehand)\n",
+                    known.saturating_add(self.margin)
+                ),
+                _ => text += "no guess judged yet\n",
+            },
+        }
+        text
+    }
+}
