@@ -331,10 +331,12 @@ impl SweepReport {
                 }
             }
             None => match self.incumbent {
-                Some(known) if missing == 0 => text += &format!(
+                Some(known) if missing == 0 => {
+                    text += &format!(
                     "no guess considered totals {} or less ({known}: the total known beforehand)\n",
                     known.saturating_add(self.margin)
-                ),
+                )
+                }
                 _ => text += "no guess judged yet\n",
             },
         }
