@@ -91,20 +91,32 @@ struct Message<D: Domain> {
 
 type Batch<D> = Vec<Message<D>>;
 
+/// A per-worker value on its own cache line, so that one worker's writes
+/// do not invalidate the line its neighbours' values sit on.
+#[repr(align(128))]
+struct Padded<T>(T);
+
+impl<T> std::ops::Deref for Padded<T> {
+    type Target = T;
+    fn deref(&self) -> &T {
+        &self.0
+    }
+}
+
 /// What all workers share.
 struct Shared {
     incumbent: AtomicU32,
     /// The goal node of the incumbent and when it was found.
     best: Mutex<Option<(NodeRef, f64)>>,
     in_flight: AtomicI64,
-    idle: Vec<AtomicBool>,
+    idle: Vec<Padded<AtomicBool>>,
     epoch: AtomicU64,
     done: AtomicBool,
     stopped_by: Mutex<Option<Limit>>,
     expanded: AtomicU64,
-    bytes: Vec<AtomicU64>,
+    bytes: Vec<Padded<AtomicU64>>,
     /// Each worker's lowest open f (`Cost::MAX` when it has none).
-    min_f: Vec<AtomicU32>,
+    min_f: Vec<Padded<AtomicU32>>,
     started: Instant,
 }
 
@@ -161,6 +173,10 @@ struct Worker<'a, D: Domain, H, P> {
     index: HashTable<u32>,
     open: BinaryHeap<OpenEntry>,
     outboxes: Vec<Batch<D>>,
+    /// Emptied batch buffers from received messages, reused for outboxes:
+    /// buffers circulate between threads instead of being allocated by
+    /// one and freed by another (a contended path in the allocator).
+    spare: Vec<Batch<D>>,
     senders: Vec<Sender<Batch<D>>>,
     stats: WorkerStats,
     hasher: hashbrown::DefaultHashBuilder,
@@ -200,13 +216,17 @@ where
         incumbent: AtomicU32::new(Cost::MAX),
         best: Mutex::new(None),
         in_flight: AtomicI64::new(0),
-        idle: (0..threads).map(|_| AtomicBool::new(false)).collect(),
+        idle: (0..threads)
+            .map(|_| Padded(AtomicBool::new(false)))
+            .collect(),
         epoch: AtomicU64::new(0),
         done: AtomicBool::new(false),
         stopped_by: Mutex::new(None),
         expanded: AtomicU64::new(0),
-        bytes: (0..threads).map(|_| AtomicU64::new(0)).collect(),
-        min_f: (0..threads).map(|_| AtomicU32::new(Cost::MAX)).collect(),
+        bytes: (0..threads).map(|_| Padded(AtomicU64::new(0))).collect(),
+        min_f: (0..threads)
+            .map(|_| Padded(AtomicU32::new(Cost::MAX)))
+            .collect(),
         started: Instant::now(),
     };
     let (senders, receivers): (Vec<_>, Vec<_>) =
@@ -246,6 +266,7 @@ where
                         index: HashTable::new(),
                         open: BinaryHeap::new(),
                         outboxes: (0..threads).map(|_| Vec::new()).collect(),
+                        spare: Vec::new(),
                         senders,
                         stats: WorkerStats::default(),
                         hasher: hashbrown::DefaultHashBuilder::default(),
@@ -320,6 +341,8 @@ fn trace_across<D: Domain>(arenas: &[&[Node<D>]], goal: NodeRef) -> Solution<D::
 const INBOX_EVERY: u32 = 8;
 /// Flush partial outboxes this often, so other workers are not starved.
 const FLUSH_EVERY: u64 = 256;
+/// Emptied buffers a worker keeps for reuse.
+const SPARE_BUFFERS: usize = 64;
 /// Publish counters and check limits this often.
 const PUBLISH_EVERY: u64 = 1024;
 
@@ -343,8 +366,14 @@ impl<D: Domain, H: Heuristic<D>, P: Partitioner<D>> Worker<'_, D, H, P> {
             if let Some(lead) = self.config.max_lead {
                 if self.ahead_of_others(lead, &mut iterations) {
                     self.flush_all();
-                    if let Ok(batch) = inbox.recv_timeout(Duration::from_micros(20)) {
-                        self.receive(batch);
+                    // Layers turn over in microseconds on short searches: a
+                    // worker waiting for the others polls and yields rather
+                    // than sleeping, which costs a wake-up per layer
+                    // (measured on 16 cores: 8.4× → 12.2× A*'s rate on a
+                    // 0.1 s search, 8.6× → 9.4× on a 1 s one).
+                    match inbox.try_recv() {
+                        Ok(batch) => self.receive(batch),
+                        Err(_) => std::thread::yield_now(),
                     }
                     continue;
                 }
@@ -426,17 +455,21 @@ impl<D: Domain, H: Heuristic<D>, P: Partitioner<D>> Worker<'_, D, H, P> {
     }
 
     /// Adds received states to this worker's open list and closed table.
-    fn receive(&mut self, batch: Batch<D>) {
+    fn receive(&mut self, mut batch: Batch<D>) {
         // Waking up: leave idle and bump the epoch before the batch stops
         // counting as in flight, so a racing termination check fails.
-        if self.shared.idle[self.id].swap(false, SeqCst) {
+        if self.shared.idle[self.id].load(Relaxed) && self.shared.idle[self.id].swap(false, SeqCst)
+        {
             self.shared.epoch.fetch_add(1, SeqCst);
         }
         let count = batch.len() as i64;
-        for message in batch {
+        for message in batch.drain(..) {
             self.insert(message);
         }
         self.shared.in_flight.fetch_sub(count, SeqCst);
+        if self.spare.len() < SPARE_BUFFERS {
+            self.spare.push(batch);
+        }
     }
 
     fn insert(&mut self, m: Message<D>) {
@@ -541,19 +574,20 @@ impl<D: Domain, H: Heuristic<D>, P: Partitioner<D>> Worker<'_, D, H, P> {
     }
 
     fn flush(&mut self, to: usize) {
-        let batch = std::mem::take(&mut self.outboxes[to]);
-        if batch.is_empty() {
+        if self.outboxes[to].is_empty() {
             return;
         }
         // Drop what can no longer beat the incumbent before paying to send it.
-        let incumbent = self.shared.incumbent.load(SeqCst);
-        let batch: Batch<D> = batch
-            .into_iter()
-            .filter(|m| m.g.saturating_add(m.h) < incumbent)
-            .collect();
-        if batch.is_empty() {
+        let incumbent = self.shared.incumbent.load(Relaxed);
+        self.outboxes[to].retain(|m| m.g.saturating_add(m.h) < incumbent);
+        if self.outboxes[to].is_empty() {
             return;
         }
+        let fresh = self
+            .spare
+            .pop()
+            .unwrap_or_else(|| Vec::with_capacity(self.config.batch));
+        let batch = std::mem::replace(&mut self.outboxes[to], fresh);
         self.stats.sent += batch.len() as u64;
         self.shared.in_flight.fetch_add(batch.len() as i64, SeqCst);
         if let Err(returned) = self.senders[to].send(batch) {
