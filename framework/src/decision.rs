@@ -268,6 +268,48 @@ impl<A, O> Tree<A, O> {
     pub fn size(&self) -> usize {
         1 + self.children.iter().map(|(_, t)| t.size()).sum::<usize>()
     }
+
+    /// The tree as a petgraph graph: a node per decision labelled by
+    /// `action`, an edge per outcome labelled by `outcome`; node 0 is the root.
+    pub fn to_graph(
+        &self,
+        action: &impl Fn(&A) -> String,
+        outcome: &impl Fn(&O) -> String,
+    ) -> petgraph::graph::DiGraph<String, String> {
+        fn add<A, O>(
+            tree: &Tree<A, O>,
+            graph: &mut petgraph::graph::DiGraph<String, String>,
+            action: &impl Fn(&A) -> String,
+            outcome: &impl Fn(&O) -> String,
+        ) -> petgraph::graph::NodeIndex {
+            let me = graph.add_node(action(&tree.action));
+            for (o, child) in &tree.children {
+                let them = add(child, graph, action, outcome);
+                graph.add_edge(me, them, outcome(o));
+            }
+            me
+        }
+        let mut graph = petgraph::graph::DiGraph::with_capacity(self.size(), self.size());
+        add(self, &mut graph, action, outcome);
+        graph
+    }
+
+    /// The tree in Graphviz DOT, labelled as [`Tree::to_graph`] does.
+    pub fn to_dot(
+        &self,
+        action: &impl Fn(&A) -> String,
+        outcome: &impl Fn(&O) -> String,
+    ) -> String {
+        use petgraph::dot::{Config, Dot};
+        let graph = self.to_graph(action, outcome);
+        let dot = Dot::with_attr_getters(
+            &graph,
+            &[Config::NodeNoLabel, Config::EdgeNoLabel],
+            &|_, edge| format!("label={:?}", edge.weight()),
+            &|_, (_, label)| format!("label={label:?}, shape=box, fontname=monospace"),
+        );
+        format!("{dot:?}")
+    }
 }
 
 /// The optimum of `state` (with the first action fixed to `first` if

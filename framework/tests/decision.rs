@@ -143,6 +143,19 @@ fn mastermind_optimum_and_tree_match_exhaustive_search() {
             })
             .sum();
         assert_eq!(total, want);
+        // The graph export has a node per decision and an edge per outcome.
+        let label = |g: &u32| format!("guess {g}");
+        let outcome = |o: &(u32, u32)| format!("{}b{}w", o.0, o.1);
+        let graph = tree.to_graph(&label, &outcome);
+        assert_eq!(graph.node_count(), tree.size());
+        assert_eq!(graph.edge_count(), tree.size() - 1);
+        let dot = tree.to_dot(&label, &outcome);
+        assert!(dot.starts_with("digraph"), "{dot}");
+        assert_eq!(dot.matches(" -> ").count(), tree.size() - 1);
+        assert!(
+            dot.contains(&format!("label=\"guess {}\"", tree.action)),
+            "{dot}"
+        );
     }
 }
 

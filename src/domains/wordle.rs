@@ -458,24 +458,5 @@ fn tree_to_json(table: &FeedbackTable, tree: &GuessTree) -> serde_json::Value {
 
 /// Graphviz DOT: a node per guess, edges labelled with the feedback.
 fn tree_to_dot(table: &FeedbackTable, tree: &GuessTree) -> String {
-    fn walk(table: &FeedbackTable, tree: &GuessTree, id: &mut usize, out: &mut String) -> usize {
-        let me = *id;
-        *id += 1;
-        out.push_str(&format!(
-            "  n{me} [label=\"{}\"];\n",
-            table.guesses[tree.action]
-        ));
-        for (code, child) in &tree.children {
-            let them = walk(table, child, id, out);
-            out.push_str(&format!(
-                "  n{me} -> n{them} [label=\"{}\"];\n",
-                pattern(*code)
-            ));
-        }
-        me
-    }
-    let mut out = String::from("digraph wordle {\n  node [shape=box, fontname=monospace];\n");
-    walk(table, tree, &mut 0, &mut out);
-    out.push_str("}\n");
-    out
+    tree.to_dot(&|&g| table.guesses[g].to_string(), &|&code| pattern(code))
 }
