@@ -239,7 +239,7 @@ fn execute(cli: &Cli) -> Result<(), CliError> {
     let output = match &cli.command {
         Command::Boggle { command } => return domains::boggle::run(command, json),
         Command::Nonogram { command } => return domains::nonogram::run(command, json),
-        Command::Wordle { command } => return domains::wordle::run(command, json),
+        Command::Wordle { command } => return domains::wordle::run(command, json, !cli.quiet),
         Command::Run { config, output } => {
             let experiment = Experiment::load(config)?;
             let options = RunOptions {

@@ -192,7 +192,8 @@ fn suggestions(
 }
 
 /// Runs a wordle command.
-pub fn run(command: &WordleCommand, json: bool) -> Result<(), CliError> {
+/// `progress`: whether long commands (the sweep) print progress on stderr.
+pub fn run(command: &WordleCommand, json: bool, progress: bool) -> Result<(), CliError> {
     let mut out = std::io::stdout().lock();
     let io = |source| CliError::Io {
         path: PathBuf::from("<stdout>"),
@@ -357,6 +358,7 @@ pub fn run(command: &WordleCommand, json: bool) -> Result<(), CliError> {
                 every: *every,
                 seconds: *seconds,
                 incumbent: *incumbent,
+                progress,
             };
             let report = sweep::run(&table, &options)?;
             if json {

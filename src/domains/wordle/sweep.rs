@@ -27,6 +27,8 @@ pub struct SweepRun<'a> {
     pub seconds: Option<f64>,
     /// Best total known beforehand.
     pub incumbent: Option<Cost>,
+    /// Print progress lines on stderr.
+    pub progress: bool,
 }
 
 /// What a sweep found, over this run and the checkpoint it resumed.
@@ -110,12 +112,14 @@ pub fn run(table: &FeedbackTable, run: &SweepRun) -> Result<SweepReport, CliErro
         ),
         None => None,
     };
-    eprintln!(
-        "sweep: {} first guesses, {} from the checkpoint, {} to judge on {threads} threads",
-        considered.len(),
-        considered.len() - todo.len(),
-        todo.len()
-    );
+    if run.progress {
+        eprintln!(
+            "sweep: {} first guesses, {} from the checkpoint, {} to judge on {threads} threads",
+            considered.len(),
+            considered.len() - todo.len(),
+            todo.len()
+        );
+    }
     let progress = Mutex::new((0usize, Instant::now(), None::<std::io::Error>, file));
     let report = |i: usize, result: RootCost| {
         let Ok(mut state) = progress.lock() else {
@@ -129,7 +133,7 @@ pub fn run(table: &FeedbackTable, run: &SweepRun) -> Result<SweepReport, CliErro
                 failed.get_or_insert(e);
             }
         }
-        if last.elapsed() >= PROGRESS_EVERY {
+        if run.progress && last.elapsed() >= PROGRESS_EVERY {
             *last = Instant::now();
             let rate = *done as f64 / started.elapsed().as_secs_f64();
             eprintln!(
