@@ -283,7 +283,8 @@ fn execute(cli: &Cli) -> Result<(), CliError> {
     Ok(())
 }
 
-fn stdout_error(source: std::io::Error) -> CliError {
+/// A failed write to standard output, for every command's `map_err`.
+pub(crate) fn stdout_error(source: std::io::Error) -> CliError {
     CliError::Io {
         path: PathBuf::from("<stdout>"),
         source,

@@ -161,10 +161,7 @@ fn boggle_error(e: frontier_boggle::BoggleError) -> CliError {
 /// Runs a boggle command; `json` prints JSON lines instead of text.
 pub fn run(command: &BoggleCommand, json: bool) -> Result<(), CliError> {
     let mut out = std::io::stdout().lock();
-    let io = |source| CliError::Io {
-        path: PathBuf::from("<stdout>"),
-        source,
-    };
+    let io = crate::stdout_error;
     match command {
         BoggleCommand::Score {
             boards,

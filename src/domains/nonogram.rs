@@ -183,10 +183,7 @@ fn run_method(
 /// Runs a nonogram command; `json` prints one object per puzzle.
 pub fn run(command: &NonogramCommand, json: bool) -> Result<(), CliError> {
     let mut out = std::io::stdout().lock();
-    let io = |source| CliError::Io {
-        path: PathBuf::from("<stdout>"),
-        source,
-    };
+    let io = crate::stdout_error;
     match command {
         NonogramCommand::Bench {
             count,

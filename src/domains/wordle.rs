@@ -195,10 +195,7 @@ fn suggestions(
 /// `progress`: whether long commands (the sweep) print progress on stderr.
 pub fn run(command: &WordleCommand, json: bool, progress: bool) -> Result<(), CliError> {
     let mut out = std::io::stdout().lock();
-    let io = |source| CliError::Io {
-        path: PathBuf::from("<stdout>"),
-        source,
-    };
+    let io = crate::stdout_error;
     match command {
         WordleCommand::Next {
             lists,
