@@ -269,6 +269,22 @@ impl<A, O> Tree<A, O> {
         1 + self.children.iter().map(|(_, t)| t.size()).sum::<usize>()
     }
 
+    /// How many actions the tree takes until the problem ends, played
+    /// against one hidden truth: `answer(action)` is the outcome nature gives,
+    /// or `None` when the action ends the problem. `None` if an outcome has
+    /// no subtree.
+    pub fn actions_to_end(&self, answer: impl Fn(&A) -> Option<O>) -> Option<usize>
+    where
+        O: PartialEq,
+    {
+        let (mut node, mut taken) = (self, 1);
+        while let Some(outcome) = answer(&node.action) {
+            node = &node.children.iter().find(|(o, _)| *o == outcome)?.1;
+            taken += 1;
+        }
+        Some(taken)
+    }
+
     /// The tree as a petgraph graph: a node per decision labelled by
     /// `action`, an edge per outcome labelled by `outcome`; node 0 is the root.
     pub fn to_graph(
@@ -391,24 +407,27 @@ pub fn sweep<P: DecisionProblem>(
     let best = AtomicU32::new(options.incumbent.unwrap_or(Cost::MAX));
     let next = AtomicUsize::new(0);
     let results = Mutex::new(vec![None; actions.len()]);
+    // Judges action `i` under `budget`, lowers the best, reports, records.
+    let judge = |search: &DecisionSearch<P>, i: usize, budget: Cost| {
+        let result = match search.optimal_with(state, &actions[i], budget) {
+            Some(cost) => {
+                best.fetch_min(cost, Ordering::Relaxed);
+                RootCost::Exact(cost)
+            }
+            None => RootCost::AtLeast(budget),
+        };
+        report(i, result);
+        // A poisoned lock only means another worker panicked; its slot
+        // stays unset and the panic surfaces at join.
+        if let Ok(mut all) = results.lock() {
+            all[i] = Some(result);
+        }
+    };
     // Without an incumbent every worker would solve its action without a
     // budget: solve the first (presumably best) alone to get one.
-    if options.incumbent.is_none() {
-        if let Some(first) = actions.first() {
-            let search = DecisionSearch::new(problem);
-            let result = match search.optimal_with(state, first, Cost::MAX) {
-                Some(cost) => {
-                    best.store(cost, Ordering::Relaxed);
-                    RootCost::Exact(cost)
-                }
-                None => RootCost::AtLeast(Cost::MAX),
-            };
-            report(0, result);
-            if let Ok(mut all) = results.lock() {
-                all[0] = Some(result);
-            }
-            next.store(1, Ordering::Relaxed);
-        }
+    if options.incumbent.is_none() && !actions.is_empty() {
+        judge(&DecisionSearch::new(problem), 0, Cost::MAX);
+        next.store(1, Ordering::Relaxed);
     }
     std::thread::scope(|scope| {
         for _ in 0..options.threads.max(1) {
@@ -422,24 +441,14 @@ pub fn sweep<P: DecisionProblem>(
                         break;
                     }
                     let i = next.fetch_add(1, Ordering::Relaxed);
-                    let Some(action) = actions.get(i) else { break };
+                    if i >= actions.len() {
+                        break;
+                    }
                     let budget = best
                         .load(Ordering::Relaxed)
                         .saturating_add(options.margin)
                         .saturating_add(1);
-                    let result = match search.optimal_with(state, action, budget) {
-                        Some(cost) => {
-                            best.fetch_min(cost, Ordering::Relaxed);
-                            RootCost::Exact(cost)
-                        }
-                        None => RootCost::AtLeast(budget),
-                    };
-                    report(i, result);
-                    // A poisoned lock only means another worker panicked;
-                    // its slot stays unset and the panic surfaces at join.
-                    if let Ok(mut all) = results.lock() {
-                        all[i] = Some(result);
-                    }
+                    judge(&search, i, budget);
                     if search.memo_len() > options.memo_limit {
                         search.forget();
                     }

@@ -128,18 +128,12 @@ fn mastermind_optimum_and_tree_match_exhaustive_search() {
         let total: Cost = all
             .iter()
             .map(|&secret| {
-                let (mut node, mut depth) = (&tree, 1);
-                while game.score(node.action, secret).0 != pegs {
-                    let outcome = game.score(node.action, secret);
-                    node = &node
-                        .children
-                        .iter()
-                        .find(|(o, _)| *o == outcome)
-                        .expect("every outcome has a subtree")
-                        .1;
-                    depth += 1;
-                }
-                depth
+                let answer = |&guess: &u32| {
+                    let outcome = game.score(guess, secret);
+                    (outcome.0 != pegs).then_some(outcome)
+                };
+                let depth = tree.actions_to_end(answer);
+                depth.expect("every outcome has a subtree") as Cost
             })
             .sum();
         assert_eq!(total, want);

@@ -5,7 +5,7 @@ use std::path::PathBuf;
 
 use frontier_wordle::{
     best_guesses, feedback, hard_mode_allows, parse_pattern, pattern, read_words, simulate,
-    FeedbackTable, Rank, Word,
+    FeedbackTable, Rank, Word, ALL_GREEN,
 };
 
 fn data(name: &str) -> PathBuf {
@@ -213,26 +213,19 @@ fn decision_executor_finds_the_brute_force_optimum_on_small_games() {
         // The tree read back plays every answer in exactly `want` guesses in total.
         let (cost, tree) = frontier_core::decision::optimal_tree(&problem, &all, None).unwrap();
         assert_eq!(cost, want);
-        let mut total = 0;
-        for a in 0..n {
-            let (mut node, mut depth) = (&tree, 1);
-            loop {
-                let code = table.get(node.action, a);
-                if code == frontier_wordle::ALL_GREEN {
-                    break;
-                }
-                node = &node
-                    .children
-                    .iter()
-                    .find(|(o, _)| *o == code)
-                    .expect("outcome in tree")
-                    .1;
-                depth += 1;
-            }
-            total += depth;
-        }
+        let total = played_total(&table, &tree);
         assert_eq!(total, want, "round {round}");
     }
+}
+
+/// Guesses the tree takes over every answer of `table`, played out.
+fn played_total(table: &FeedbackTable, tree: &frontier_core::decision::Tree<usize, u8>) -> u32 {
+    (0..table.answers.len())
+        .map(|a| {
+            let answer = |&g: &usize| Some(table.get(g, a)).filter(|&c| c != ALL_GREEN);
+            tree.actions_to_end(answer).expect("outcome in tree") as u32
+        })
+        .sum()
 }
 
 /// A random small game: `pool` guesses, the first `n` of them answers.
@@ -311,19 +304,6 @@ fn salet_needs_7920_guesses_and_its_tree_plays_them() {
     let all: Vec<u32> = (0..2315).collect();
     let (cost, tree) = frontier_core::decision::optimal_tree(&problem, &all, Some(&salet)).unwrap();
     assert_eq!(cost, 7920);
-    let mut total = 0;
-    for a in 0..2315 {
-        let (mut node, mut depth) = (&tree, 1);
-        while table.get(node.action, a) != frontier_wordle::ALL_GREEN {
-            node = &node
-                .children
-                .iter()
-                .find(|(o, _)| *o == table.get(node.action, a))
-                .expect("outcome in tree")
-                .1;
-            depth += 1;
-        }
-        total += depth;
-    }
+    let total = played_total(&table, &tree);
     assert_eq!(total, 7920);
 }

@@ -153,8 +153,7 @@ pub fn run(table: &FeedbackTable, run: &SweepRun) -> Result<SweepReport, CliErro
             .seconds
             .map(|s| started + Duration::from_secs_f64(s.max(0.0))),
     };
-    let guesses_todo: Vec<usize> = todo.clone();
-    let found = sweep(&problem, &all, &guesses_todo, &options, &report);
+    let found = sweep(&problem, &all, &todo, &options, &report);
     if let Ok((_, _, Some(source), _)) = progress.into_inner() {
         return Err(CliError::Io {
             path: run.checkpoint.map(Path::to_path_buf).unwrap_or_default(),
