@@ -26,35 +26,6 @@ pub struct WordleTree<'t> {
     by_answer: Vec<u8>,
 }
 
-/// Per-thread counters for [`WordleTree::guess_bound`], reset by stamping
-/// rather than by clearing 243 entries per guess.
-struct Scratch {
-    stamps: [u32; 243],
-    counts: [u32; 243],
-    touched: [u8; 243],
-    stamp: u32,
-}
-
-impl Scratch {
-    fn new() -> Self {
-        Scratch {
-            stamps: [0; 243],
-            counts: [0; 243],
-            touched: [0; 243],
-            stamp: 0,
-        }
-    }
-
-    fn next_stamp(&mut self) -> u32 {
-        self.stamp = self.stamp.wrapping_add(1);
-        if self.stamp == 0 {
-            self.stamps = [0; 243];
-            self.stamp = 1;
-        }
-        self.stamp
-    }
-}
-
 impl<'t> WordleTree<'t> {
     /// The problem for `table`; guesses are ranked on all cores.
     pub fn new(table: &'t FeedbackTable) -> Self {
@@ -97,30 +68,27 @@ impl<'t> WordleTree<'t> {
     /// Bound of a tree that starts with guess `g` in `state`, and whether
     /// `g` can win at once; `None` when `g` tells no candidate apart.
     /// For states too large for [`Self::block_bounds`].
-    fn guess_bound(&self, state: &[u32], g: usize, scratch: &mut Scratch) -> Option<(Cost, bool)> {
+    fn guess_bound(&self, state: &[u32], g: usize) -> Option<(Cost, bool)> {
         let row = self.table.row(g);
-        let stamp = scratch.next_stamp();
         let n = state.len();
-        let mut used = 0usize;
+        let mut counts = [0u32; 243];
+        let (mut touched, mut used) = ([0u8; 243], 0usize);
         for &a in state {
             let code = row[a as usize];
-            let slot = code as usize;
-            if scratch.stamps[slot] != stamp {
-                scratch.stamps[slot] = stamp;
-                scratch.counts[slot] = 0;
-                scratch.touched[used] = code;
+            if counts[code as usize] == 0 {
+                touched[used] = code;
                 used += 1;
             }
-            scratch.counts[slot] += 1;
+            counts[code as usize] += 1;
         }
-        let wins = scratch.stamps[ALL_GREEN as usize] == stamp;
+        let wins = counts[ALL_GREEN as usize] > 0;
         if !wins && used == 1 {
             return None;
         }
-        let after: Cost = scratch.touched[..used]
+        let after: Cost = touched[..used]
             .iter()
             .filter(|&&code| code != ALL_GREEN)
-            .map(|&code| self.bound(scratch.counts[code as usize] as usize))
+            .map(|&code| self.bound(counts[code as usize] as usize))
             .sum();
         Some((n as Cost + after, wins))
     }
@@ -285,9 +253,8 @@ impl DecisionProblem for WordleTree<'_> {
                     }
                 }
             } else {
-                let mut scratch = Scratch::new();
                 scored.extend((0..guesses).filter_map(|g| {
-                    self.guess_bound(state, g, &mut scratch)
+                    self.guess_bound(state, g)
                         .map(|(cost, wins)| (cost, !wins, g))
                 }));
             }
@@ -308,11 +275,10 @@ impl DecisionProblem for WordleTree<'_> {
             (0..guesses)
                 .into_par_iter()
                 .with_min_len(256)
-                .map_init(Scratch::new, |scratch, g| {
-                    self.guess_bound(state, g, scratch)
+                .filter_map(|g| {
+                    self.guess_bound(state, g)
                         .map(|(cost, wins)| (cost, !wins, g))
                 })
-                .flatten()
                 .collect()
         };
         by_bound(scored)
