@@ -457,7 +457,9 @@ impl<D: Domain, H: Heuristic<D>, P: Partitioner<D>> Worker<'_, D, H, P> {
     /// Adds received states to this worker's open list and closed table.
     fn receive(&mut self, mut batch: Batch<D>) {
         // Waking up: leave idle and bump the epoch before the batch stops
-        // counting as in flight, so a racing termination check fails.
+        // counting as in flight, so a racing termination check fails. Only
+        // this worker sets its own flag, so a plain read skips the locked
+        // swap for the many batches that arrive while it is busy.
         if self.shared.idle[self.id].load(Relaxed) && self.shared.idle[self.id].swap(false, SeqCst)
         {
             self.shared.epoch.fetch_add(1, SeqCst);
