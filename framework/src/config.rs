@@ -27,11 +27,19 @@ impl ExecutorConfig {
     pub fn name(&self) -> String {
         match self {
             ExecutorConfig::Astar => "astar".into(),
-            ExecutorConfig::Hda(c) => match c.max_lead {
-                Some(0) => format!("hda-{}-{}", c.threads, c.partition),
-                Some(lead) => format!("hda-{}-{}-lead{lead}", c.threads, c.partition),
-                None => format!("hda-{}-{}-free", c.threads, c.partition),
-            },
+            ExecutorConfig::Hda(c) => {
+                let gate = match c.max_lead {
+                    Some(0) => String::new(),
+                    Some(lead) => format!("-lead{lead}"),
+                    None => "-free".into(),
+                };
+                let fixed = if c.rebalance || c.max_lead.is_none() {
+                    ""
+                } else {
+                    "-fixed"
+                };
+                format!("hda-{}-{}{gate}{fixed}", c.threads, c.partition)
+            }
             #[cfg(feature = "gpu")]
             ExecutorConfig::Gpu(_) => "gpu".into(),
         }

@@ -35,6 +35,10 @@ pub struct SearchStats {
     /// Communication overhead: states sent to another worker / generated.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub communication_overhead: Option<f64>,
+    /// States handed to another worker with their bucket by HDA*'s load
+    /// balancing / generated: communication beside `communication_overhead`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub handoff_share: Option<f64>,
     /// Termination overhead: share of wall time after the optimal solution
     /// was first found.
     #[serde(skip_serializing_if = "Option::is_none")]

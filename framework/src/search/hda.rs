@@ -13,11 +13,25 @@
 //! The check reads an epoch counter before and after looking at the idle
 //! flags and the in-flight count; a thread that wakes up bumps the epoch,
 //! so a check that raced with a wake-up is discarded.
+//!
+//! Load balance: the partitioner sorts states into 4096 buckets and workers
+//! own buckets. Abstraction-based partitions (AZH) keep most successors in
+//! their parent's bucket, but a search concentrates in few abstract states,
+//! and hashing few heavy buckets onto workers leaves some with twice the
+//! mean load; with workers kept on one f-layer, every layer then lasts as
+//! long as the busiest worker's share. So when all workers have passed a
+//! layer, the first to notice compares the buckets' expansions since the
+//! last such plan and asks the busiest workers to hand buckets to the
+//! idlest. A handoff sends the bucket's whole store (closed table, arena,
+//! open states) as one message and changes its entry in the shared owner
+//! map; states sent on a stale entry are forwarded. Node references name a
+//! bucket and an index in its arena, so they survive the move.
 
 use std::collections::BinaryHeap;
 use std::hash::BuildHasher;
 use std::sync::atomic::{
-    AtomicBool, AtomicI64, AtomicU32, AtomicU64, Ordering::Relaxed, Ordering::SeqCst,
+    AtomicBool, AtomicI64, AtomicU32, AtomicU64, Ordering::Acquire, Ordering::Relaxed,
+    Ordering::Release, Ordering::SeqCst,
 };
 use std::sync::mpsc::{channel, Receiver, RecvTimeoutError, Sender};
 use std::sync::Mutex;
@@ -27,7 +41,6 @@ use hashbrown::HashTable;
 use serde::{Deserialize, Serialize};
 
 use crate::domain::{Cost, Domain, Heuristic, Partitioner};
-use crate::search::astar::OpenEntry;
 use crate::search::{
     trace, DomainOutcome, Limit, Outcome, Progress, SearchOptions, Solution, Status,
 };
@@ -50,6 +63,12 @@ pub struct HdaConfig {
     /// the goal long before optimality can be proven). `None` is classic
     /// unsynchronised HDA*. Never affects the cost returned.
     pub max_lead: Option<Cost>,
+    /// Moves buckets of states from the busiest workers to the idlest
+    /// between f-layers (with `max_lead` set): abstraction-based partitions
+    /// such as AZH concentrate a search in few abstract states, and hashing
+    /// few heavy keys onto workers leaves some with twice the mean load.
+    /// Never affects the cost returned.
+    pub rebalance: bool,
 }
 
 impl Default for HdaConfig {
@@ -59,17 +78,30 @@ impl Default for HdaConfig {
             batch: 64,
             partition: "hash".into(),
             max_lead: Some(0),
+            rebalance: true,
         }
     }
 }
 
-/// Identifies a node: owning thread in the high half, arena index in the low.
+/// Identifies a node: its bucket in the high half, its index in the
+/// bucket's arena in the low half. Arenas move with their bucket, so a
+/// reference stays valid wherever the bucket goes.
 type NodeRef = u64;
 const NO_PARENT: NodeRef = u64::MAX;
 
-fn node_ref(worker: usize, index: u32) -> NodeRef {
-    ((worker as u64) << 32) | u64::from(index)
+fn node_ref(bucket: usize, index: usize) -> NodeRef {
+    ((bucket as u64) << 32) | index as u64
 }
+
+fn split_ref(at: NodeRef) -> (usize, usize) {
+    ((at >> 32) as usize, (at & 0xFFFF_FFFF) as usize)
+}
+
+/// The partitioner sorts states into this many buckets; workers own
+/// buckets, not hash ranges, so ownership can move. Many more buckets than
+/// workers, so a layer's work splits finely; few enough that the owner map
+/// stays in cache.
+const BUCKETS: u32 = 4096;
 
 struct Node<D: Domain> {
     state: D::State,
@@ -80,6 +112,26 @@ struct Node<D: Domain> {
     closed: bool,
 }
 
+/// The closed table and arena of one bucket, owned by one worker at a time.
+struct Store<D: Domain> {
+    nodes: Vec<Node<D>>,
+    index: HashTable<u32>,
+    /// Expansions of this bucket's states so far, and as last published.
+    expanded: u64,
+    published: u64,
+}
+
+impl<D: Domain> Store<D> {
+    fn new() -> Self {
+        Store {
+            nodes: Vec::new(),
+            index: HashTable::new(),
+            expanded: 0,
+            published: 0,
+        }
+    }
+}
+
 /// A state on its way to its owner, with the bound the sender computed.
 struct Message<D: Domain> {
     state: D::State,
@@ -87,9 +139,50 @@ struct Message<D: Domain> {
     parent: NodeRef,
     g: Cost,
     h: Cost,
+    bucket: u32,
 }
 
 type Batch<D> = Vec<Message<D>>;
+
+/// What travels between workers: states, or a whole bucket changing owner.
+enum Envelope<D: Domain> {
+    States(Batch<D>),
+    Bucket(usize, Box<Store<D>>),
+}
+
+impl<D: Domain> Envelope<D> {
+    /// How much this envelope counts in `Shared::in_flight`.
+    fn weight(&self) -> i64 {
+        match self {
+            Envelope::States(batch) => batch.len() as i64,
+            Envelope::Bucket(..) => 1,
+        }
+    }
+}
+
+/// An open-list entry; ordered like A*'s (lowest f, then deepest g).
+#[derive(Clone, Copy, PartialEq, Eq)]
+struct OpenEntry {
+    f: Cost,
+    g: Cost,
+    at: NodeRef,
+}
+
+impl Ord for OpenEntry {
+    fn cmp(&self, other: &Self) -> std::cmp::Ordering {
+        other
+            .f
+            .cmp(&self.f)
+            .then(self.g.cmp(&other.g))
+            .then(self.at.cmp(&other.at))
+    }
+}
+
+impl PartialOrd for OpenEntry {
+    fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
 
 /// A per-worker value on its own cache line, so that one worker's writes
 /// do not invalidate the line its neighbours' values sit on.
@@ -102,6 +195,9 @@ impl<T> std::ops::Deref for Padded<T> {
         &self.0
     }
 }
+
+/// A bucket to hand over, and the worker to take it.
+type Handoff = (usize, usize);
 
 /// What all workers share.
 struct Shared {
@@ -118,6 +214,21 @@ struct Shared {
     /// Each worker's lowest open f (`Cost::MAX` when it has none).
     min_f: Vec<Padded<AtomicU32>>,
     started: Instant,
+    /// The worker that owns each bucket. Only the worker holding a bucket's
+    /// store changes its entry, so ownership is never contested; a state
+    /// sent on a stale entry is forwarded by the former owner.
+    owner_of: Vec<AtomicU32>,
+    /// Each bucket's expansions so far, as last published by its owner.
+    bucket_load: Vec<AtomicU64>,
+    /// The lowest f at which the balancer last planned.
+    planned_at: AtomicU32,
+    /// `bucket_load` as the last plan read it: the next plan balances the
+    /// work done since. (Counting per f-layer instead breaks when states of
+    /// an earlier layer arrive late, which the gate cannot see coming.)
+    planned_loads: Mutex<Vec<u64>>,
+    /// Buckets the balancer asked each worker to hand over, with the taker.
+    requests: Vec<Padded<Mutex<Vec<Handoff>>>>,
+    has_requests: Vec<Padded<AtomicBool>>,
 }
 
 impl Shared {
@@ -126,7 +237,7 @@ impl Shared {
     fn lowest_f(&self) -> Cost {
         self.min_f
             .iter()
-            .map(|f| f.load(Relaxed))
+            .map(|f| f.load(Acquire))
             .min()
             .unwrap_or(Cost::MAX)
     }
@@ -147,6 +258,69 @@ impl Shared {
         let nothing_in_flight = self.in_flight.load(SeqCst) == 0;
         all_idle && nothing_in_flight && self.epoch.load(SeqCst) == before
     }
+
+    /// Plans bucket handoffs from the work done since the last plan (the
+    /// layers every worker has finished since): moves
+    /// buckets from the busiest worker to the idlest while that narrows the
+    /// gap. The next layer's work spreads over buckets much as the last
+    /// one's did, so this evens it out before it starts.
+    fn plan(&self) {
+        let workers = self.min_f.len();
+        let mut load = vec![0u64; workers];
+        let mut buckets = Vec::new();
+        let Ok(mut before) = self.planned_loads.lock() else {
+            return;
+        };
+        for (bucket, now) in self.bucket_load.iter().enumerate() {
+            let now = now.load(Acquire);
+            let expanded = now.saturating_sub(before[bucket]);
+            before[bucket] = now;
+            if expanded > 0 {
+                let owner = self.owner_of[bucket].load(Relaxed) as usize;
+                load[owner] += expanded;
+                buckets.push((expanded, bucket, owner, false));
+            }
+        }
+        let total: u64 = load.iter().sum();
+        if total < (workers * PLAN_MIN_PER_WORKER) as u64 {
+            return;
+        }
+        let mean = total / workers as u64;
+
+        let mut moves = Vec::new();
+        for _ in 0..workers * PLAN_MOVES_PER_WORKER {
+            let busiest = (0..workers).max_by_key(|&w| load[w]).unwrap_or(0);
+            let idlest = (0..workers).min_by_key(|&w| load[w]).unwrap_or(0);
+            // Within 5% of the mean is as even as a layer's noise allows.
+            if load[busiest] * 20 <= mean * 21 {
+                break;
+            }
+            let gap = load[busiest] - load[idlest];
+            // The bucket that best halves the gap without reversing it.
+            let Some(pick) = buckets
+                .iter()
+                .enumerate()
+                .filter(|(_, &(n, _, owner, moved))| owner == busiest && !moved && n < gap)
+                .min_by_key(|(_, &(n, ..))| n.abs_diff(gap / 2))
+                .map(|(i, _)| i)
+            else {
+                break;
+            };
+            let (n, bucket, ..) = buckets[pick];
+            // Once per plan: its new owner holds nothing to hand on yet.
+            buckets[pick].2 = idlest;
+            buckets[pick].3 = true;
+            load[busiest] -= n;
+            load[idlest] += n;
+            moves.push((bucket, busiest, idlest));
+        }
+        for (bucket, from_worker, to_worker) in moves {
+            if let Ok(mut requests) = self.requests[from_worker].lock() {
+                requests.push((bucket, to_worker));
+            }
+            self.has_requests[from_worker].store(true, Release);
+        }
+    }
 }
 
 /// Per-thread counters returned at the end.
@@ -157,6 +331,8 @@ struct WorkerStats {
     duplicates: u64,
     reopened: u64,
     sent: u64,
+    /// States received inside handed-over buckets.
+    adopted: u64,
     peak_open: u64,
     busy_seconds: f64,
 }
@@ -169,15 +345,22 @@ struct Worker<'a, D: Domain, H, P> {
     shared: &'a Shared,
     options: &'a SearchOptions,
     config: &'a HdaConfig,
-    nodes: Vec<Node<D>>,
-    index: HashTable<u32>,
+    /// `stores[b]` is `Some` while this worker holds bucket `b`.
+    stores: Vec<Option<Box<Store<D>>>>,
+    /// States of buckets handed to this worker whose store is still on its
+    /// way: inserted when it arrives, so no node is indexed twice.
+    pending: std::collections::HashMap<usize, Vec<Message<D>>>,
+    /// States held in all stores.
+    held: u64,
+    /// Buckets expanded since the counts were last published.
+    touched: Vec<usize>,
     open: BinaryHeap<OpenEntry>,
     outboxes: Vec<Batch<D>>,
     /// Emptied batch buffers from received messages, reused for outboxes:
     /// buffers circulate between threads instead of being allocated by
     /// one and freed by another (a contended path in the allocator).
     spare: Vec<Batch<D>>,
-    senders: Vec<Sender<Batch<D>>>,
+    senders: Vec<Sender<Envelope<D>>>,
     stats: WorkerStats,
     hasher: hashbrown::DefaultHashBuilder,
     next_report: f64,
@@ -212,13 +395,12 @@ where
     P: Partitioner<D>,
 {
     let threads = config.threads.max(1);
+    let per_worker = |_| Padded(AtomicBool::new(false));
     let shared = Shared {
         incumbent: AtomicU32::new(Cost::MAX),
         best: Mutex::new(None),
         in_flight: AtomicI64::new(0),
-        idle: (0..threads)
-            .map(|_| Padded(AtomicBool::new(false)))
-            .collect(),
+        idle: (0..threads).map(per_worker).collect(),
         epoch: AtomicU64::new(0),
         done: AtomicBool::new(false),
         stopped_by: Mutex::new(None),
@@ -228,25 +410,40 @@ where
             .map(|_| Padded(AtomicU32::new(Cost::MAX)))
             .collect(),
         started: Instant::now(),
+        // Contiguous bucket ranges: the same split of the hash range as
+        // reducing the hash to `threads` parts directly.
+        owner_of: (0..BUCKETS as usize)
+            .map(|b| AtomicU32::new((b * threads / BUCKETS as usize) as u32))
+            .collect(),
+        bucket_load: (0..BUCKETS).map(|_| AtomicU64::new(0)).collect(),
+        planned_at: AtomicU32::new(0),
+        planned_loads: Mutex::new(vec![0; BUCKETS as usize]),
+        requests: (0..threads)
+            .map(|_| Padded(Mutex::new(Vec::new())))
+            .collect(),
+        has_requests: (0..threads).map(per_worker).collect(),
     };
     let (senders, receivers): (Vec<_>, Vec<_>) =
-        (0..threads).map(|_| channel::<Batch<D>>()).unzip();
+        (0..threads).map(|_| channel::<Envelope<D>>()).unzip();
 
     // The start state goes to its owner like any other message.
     let start = domain.start();
     let h0 = heuristic.h(domain, &start);
-    let owner = partitioner.owner(domain, &start, threads as u32) as usize;
+    let bucket = partitioner.owner(domain, &start, BUCKETS);
+    let owner = shared.owner_of[bucket as usize].load(Relaxed) as usize;
     shared.in_flight.fetch_add(1, SeqCst);
     // The receiver is alive: it is in `receivers`, owned by this function.
-    let _ = senders[owner].send(vec![Message {
+    let _ = senders[owner].send(Envelope::States(vec![Message {
         state: start,
         mv: None,
         parent: NO_PARENT,
         g: 0,
         h: h0,
-    }]);
+        bucket,
+    }]));
 
-    let results: Vec<(Vec<Node<D>>, WorkerStats)> = std::thread::scope(|scope| {
+    type Held<D> = Vec<Option<Box<Store<D>>>>;
+    let results: Vec<(Held<D>, WorkerStats)> = std::thread::scope(|scope| {
         let handles: Vec<_> = receivers
             .into_iter()
             .enumerate()
@@ -254,6 +451,12 @@ where
                 let senders = senders.clone();
                 let shared = &shared;
                 scope.spawn(move || {
+                    let stores = (0..BUCKETS as usize)
+                        .map(|b| {
+                            (shared.owner_of[b].load(Relaxed) as usize == id)
+                                .then(|| Box::new(Store::new()))
+                        })
+                        .collect();
                     let mut worker = Worker {
                         id,
                         domain,
@@ -262,8 +465,10 @@ where
                         shared,
                         options,
                         config,
-                        nodes: Vec::new(),
-                        index: HashTable::new(),
+                        stores,
+                        pending: std::collections::HashMap::new(),
+                        held: 0,
+                        touched: Vec::new(),
                         open: BinaryHeap::new(),
                         outboxes: (0..threads).map(|_| Vec::new()).collect(),
                         spare: Vec::new(),
@@ -275,7 +480,7 @@ where
                         lowest_seen: 0,
                     };
                     worker.run(&inbox);
-                    (worker.nodes, worker.stats)
+                    (worker.stores, worker.stats)
                 })
             })
             .collect();
@@ -287,7 +492,14 @@ where
     drop(senders);
 
     let seconds = shared.started.elapsed().as_secs_f64();
-    let arenas: Vec<&[Node<D>]> = results.iter().map(|(nodes, _)| nodes.as_slice()).collect();
+    let mut arenas: Vec<&[Node<D>]> = vec![&[]; BUCKETS as usize];
+    for (stores, _) in &results {
+        for (bucket, store) in stores.iter().enumerate() {
+            if let Some(store) = store {
+                arenas[bucket] = &store.nodes;
+            }
+        }
+    }
     let best = shared.best.lock().ok().and_then(|b| *b);
     let stopped_by = shared.stopped_by.lock().ok().and_then(|s| *s);
     let status = match (stopped_by, best) {
@@ -297,27 +509,32 @@ where
     };
 
     let mut stats = SearchStats::default();
-    let mut sent = 0;
-    for (nodes, w) in &results {
+    let (mut sent, mut adopted) = (0, 0);
+    stats.peak_closed = arenas.iter().map(|a| a.len() as u64).sum();
+    for (_, w) in &results {
         stats.expanded += w.expanded;
         stats.generated += w.generated;
         stats.duplicates += w.duplicates;
         stats.reopened += w.reopened;
         stats.peak_open += w.peak_open;
-        stats.peak_closed += nodes.len() as u64;
         stats.worker_rates.push(if w.busy_seconds > 0.0 {
             w.expanded as f64 / seconds
         } else {
             0.0
         });
         sent += w.sent;
+        adopted += w.adopted;
     }
     stats.peak_bytes = shared.bytes.iter().map(|b| b.load(SeqCst)).sum();
-    stats.communication_overhead = Some(if stats.generated > 0 {
-        sent as f64 / stats.generated as f64
-    } else {
-        0.0
-    });
+    let share = |n: u64| {
+        if stats.generated > 0 {
+            n as f64 / stats.generated as f64
+        } else {
+            0.0
+        }
+    };
+    stats.communication_overhead = Some(share(sent));
+    stats.handoff_share = Some(share(adopted));
     if let (Some((_, found_at)), Status::Solved(_)) = (best, &status) {
         stats.termination_overhead = Some(if seconds > 0.0 {
             ((seconds - found_at) / seconds).max(0.0)
@@ -331,7 +548,8 @@ where
 
 fn trace_across<D: Domain>(arenas: &[&[Node<D>]], goal: NodeRef) -> Solution<D::State, D::Move> {
     let node_at = |r: NodeRef| {
-        let n = &arenas[(r >> 32) as usize][(r & 0xFFFF_FFFF) as usize];
+        let (bucket, index) = split_ref(r);
+        let n = &arenas[bucket][index];
         (&n.state, n.mv.as_ref(), n.parent, n.g)
     };
     trace(goal, NO_PARENT, node_at)
@@ -345,9 +563,14 @@ const FLUSH_EVERY: u64 = 256;
 const SPARE_BUFFERS: usize = 64;
 /// Publish counters and check limits this often.
 const PUBLISH_EVERY: u64 = 1024;
+/// Layers smaller than this many expansions per worker are not worth
+/// balancing: their shape says little about the next layer's.
+const PLAN_MIN_PER_WORKER: usize = 16;
+/// At most this many handoffs per worker and plan.
+const PLAN_MOVES_PER_WORKER: usize = 4;
 
 impl<D: Domain, H: Heuristic<D>, P: Partitioner<D>> Worker<'_, D, H, P> {
-    fn run(&mut self, inbox: &Receiver<Batch<D>>) {
+    fn run(&mut self, inbox: &Receiver<Envelope<D>>) {
         let started = Instant::now();
         let mut idle_since: Option<Instant> = None;
         let mut idle_total = Duration::ZERO;
@@ -358,21 +581,23 @@ impl<D: Domain, H: Heuristic<D>, P: Partitioner<D>> Worker<'_, D, H, P> {
             // Polling the channel costs an atomic round trip; batches are
             // large enough that looking every few expansions loses nothing.
             if iterations % INBOX_EVERY == 0 || self.open.is_empty() {
-                while let Ok(batch) = inbox.try_recv() {
-                    self.receive(batch);
+                while let Ok(envelope) = inbox.try_recv() {
+                    self.handle(envelope);
                 }
+                self.hand_over_requested();
             }
             iterations = iterations.wrapping_add(1);
             if let Some(lead) = self.config.max_lead {
                 if self.ahead_of_others(lead, &mut iterations) {
                     self.flush_all();
+                    self.hand_over_requested();
                     // Layers turn over in microseconds on short searches: a
                     // worker waiting for the others polls and yields rather
                     // than sleeping, which costs a wake-up per layer
                     // (measured on 16 cores: 8.4× → 12.2× A*'s rate on a
                     // 0.1 s search, 8.6× → 9.4× on a 1 s one).
                     match inbox.try_recv() {
-                        Ok(batch) => self.receive(batch),
+                        Ok(envelope) => self.handle(envelope),
                         Err(_) => std::thread::yield_now(),
                     }
                     continue;
@@ -393,7 +618,8 @@ impl<D: Domain, H: Heuristic<D>, P: Partitioner<D>> Worker<'_, D, H, P> {
                     }
                 }
                 None => {
-                    self.shared.min_f[self.id].store(Cost::MAX, Relaxed);
+                    self.publish_loads();
+                    self.shared.min_f[self.id].store(Cost::MAX, Release);
                     self.published_f = Cost::MAX;
                     self.flush_all();
                     idle_since.get_or_insert_with(Instant::now);
@@ -403,7 +629,7 @@ impl<D: Domain, H: Heuristic<D>, P: Partitioner<D>> Worker<'_, D, H, P> {
                         break;
                     }
                     match inbox.recv_timeout(Duration::from_micros(200)) {
-                        Ok(batch) => self.receive(batch),
+                        Ok(envelope) => self.handle(envelope),
                         Err(RecvTimeoutError::Timeout) => {}
                         Err(RecvTimeoutError::Disconnected) => break,
                     }
@@ -423,18 +649,89 @@ impl<D: Domain, H: Heuristic<D>, P: Partitioner<D>> Worker<'_, D, H, P> {
         };
         let mine = top.f;
         if self.published_f != mine {
-            self.shared.min_f[self.id].store(mine, Relaxed);
+            // Loads first: a planner that sees this worker past a layer
+            // must also see what the layer cost it.
+            self.publish_loads();
+            self.shared.min_f[self.id].store(mine, Release);
             self.published_f = mine;
         }
         if mine <= self.lowest_seen.saturating_add(lead) && *iterations % 64 != 0 {
             return false;
         }
-        self.lowest_seen = self.shared.lowest_f();
+        let lowest = self.shared.lowest_f();
+        if lowest > self.lowest_seen && lowest != Cost::MAX && self.config.rebalance {
+            self.maybe_plan(lowest);
+        }
+        self.lowest_seen = lowest;
         if mine > self.lowest_seen.saturating_add(lead) {
             *iterations = iterations.wrapping_add(1);
             return true;
         }
         false
+    }
+
+    /// Every worker is past the layers below `lowest`: the first to notice
+    /// plans the handoffs for the next one.
+    fn maybe_plan(&self, lowest: Cost) {
+        let planned = self.shared.planned_at.load(Acquire);
+        if planned < lowest
+            && self.shared.incumbent.load(Relaxed) == Cost::MAX
+            && self
+                .shared
+                .planned_at
+                .compare_exchange(planned, lowest, SeqCst, Relaxed)
+                .is_ok()
+        {
+            self.shared.plan();
+        }
+    }
+
+    /// Makes the counts of the buckets expanded since the last call
+    /// visible to the planner.
+    fn publish_loads(&mut self) {
+        for bucket in self.touched.drain(..) {
+            if let Some(store) = self.stores[bucket].as_deref_mut() {
+                store.published = store.expanded;
+                self.shared.bucket_load[bucket].store(store.expanded, Release);
+            }
+        }
+    }
+
+    /// Hands over the buckets the planner asked for.
+    fn hand_over_requested(&mut self) {
+        if !self.shared.has_requests[self.id].load(Acquire) {
+            return;
+        }
+        self.shared.has_requests[self.id].store(false, SeqCst);
+        let requests = match self.shared.requests[self.id].lock() {
+            Ok(mut requests) => std::mem::take(&mut *requests),
+            Err(_) => return,
+        };
+        for (bucket, to) in requests {
+            self.hand_over(bucket, to);
+        }
+    }
+
+    /// Sends bucket `bucket`, closed and open states alike, to worker `to`,
+    /// which becomes its owner. Entries for it left in this worker's open
+    /// list are skipped when popped.
+    fn hand_over(&mut self, bucket: usize, to: usize) {
+        if to == self.id {
+            return;
+        }
+        let Some(store) = self.stores[bucket].take() else {
+            return;
+        };
+        self.held -= store.nodes.len() as u64;
+        self.shared.owner_of[bucket].store(to as u32, Release);
+        self.shared.in_flight.fetch_add(1, SeqCst);
+        if self.senders[to]
+            .send(Envelope::Bucket(bucket, store))
+            .is_err()
+        {
+            // The receiver has exited (the search is over): nothing is in flight.
+            self.shared.in_flight.fetch_sub(1, SeqCst);
+        }
     }
 
     /// Takes the best live entry whose f is below the incumbent.
@@ -446,7 +743,11 @@ impl<D: Domain, H: Heuristic<D>, P: Partitioner<D>> Worker<'_, D, H, P> {
                 self.open.clear();
                 return None;
             }
-            let node = &self.nodes[entry.node as usize];
+            let (bucket, index) = split_ref(entry.at);
+            let Some(store) = &self.stores[bucket] else {
+                continue; // handed over, with its open states
+            };
+            let node = &store.nodes[index];
             if !node.closed && entry.g == node.g {
                 return Some(entry);
             }
@@ -454,30 +755,81 @@ impl<D: Domain, H: Heuristic<D>, P: Partitioner<D>> Worker<'_, D, H, P> {
         None
     }
 
-    /// Adds received states to this worker's open list and closed table.
-    fn receive(&mut self, mut batch: Batch<D>) {
-        // Waking up: leave idle and bump the epoch before the batch stops
+    /// Takes in what another worker sent.
+    fn handle(&mut self, envelope: Envelope<D>) {
+        // Waking up: leave idle and bump the epoch before the envelope stops
         // counting as in flight, so a racing termination check fails. Only
         // this worker sets its own flag, so a plain read skips the locked
-        // swap for the many batches that arrive while it is busy.
+        // swap for the many envelopes that arrive while it is busy.
         if self.shared.idle[self.id].load(Relaxed) && self.shared.idle[self.id].swap(false, SeqCst)
         {
             self.shared.epoch.fetch_add(1, SeqCst);
         }
-        let count = batch.len() as i64;
-        for message in batch.drain(..) {
-            self.insert(message);
+        let weight = envelope.weight();
+        match envelope {
+            Envelope::States(mut batch) => {
+                for message in batch.drain(..) {
+                    self.route(message);
+                }
+                if self.spare.len() < SPARE_BUFFERS {
+                    self.spare.push(batch);
+                }
+            }
+            Envelope::Bucket(bucket, store) => self.adopt(bucket, store),
         }
-        self.shared.in_flight.fetch_sub(count, SeqCst);
-        if self.spare.len() < SPARE_BUFFERS {
-            self.spare.push(batch);
+        self.shared.in_flight.fetch_sub(weight, SeqCst);
+    }
+
+    /// Becomes the owner of a handed-over bucket: its open states join this
+    /// worker's open list, then the states that arrived ahead of it.
+    fn adopt(&mut self, bucket: usize, store: Box<Store<D>>) {
+        self.held += store.nodes.len() as u64;
+        self.stats.adopted += store.nodes.len() as u64;
+        for (index, node) in store.nodes.iter().enumerate() {
+            if !node.closed {
+                self.open.push(OpenEntry {
+                    f: node.g.saturating_add(node.h),
+                    g: node.g,
+                    at: node_ref(bucket, index),
+                });
+            }
+        }
+        self.stores[bucket] = Some(store);
+        self.touched.push(bucket);
+        for message in self.pending.remove(&bucket).unwrap_or_default() {
+            self.insert(message);
         }
     }
 
+    /// Inserts a state here if this worker holds its bucket, else sends it
+    /// on to the bucket's owner.
+    fn route(&mut self, message: Message<D>) {
+        let bucket = message.bucket as usize;
+        if self.stores[bucket].is_some() {
+            self.insert(message);
+            return;
+        }
+        let owner = self.shared.owner_of[bucket].load(Acquire) as usize;
+        if owner == self.id {
+            self.pending.entry(bucket).or_default().push(message);
+            return;
+        }
+        self.outboxes[owner].push(message);
+        if self.outboxes[owner].len() >= self.config.batch {
+            self.flush(owner);
+        }
+    }
+
+    /// Adds a state of a bucket this worker holds to its open list and
+    /// closed table.
     fn insert(&mut self, m: Message<D>) {
+        let bucket = m.bucket as usize;
         let hash = self.hasher.hash_one(&m.state);
-        let nodes = &mut self.nodes;
-        let found = self
+        let Some(store) = self.stores[bucket].as_deref_mut() else {
+            return; // callers check that the bucket is held
+        };
+        let nodes = &mut store.nodes;
+        let found = store
             .index
             .find(hash, |&i| nodes[i as usize].state == m.state)
             .copied();
@@ -496,12 +848,14 @@ impl<D: Domain, H: Heuristic<D>, P: Partitioner<D>> Worker<'_, D, H, P> {
                 known.parent = m.parent;
                 known.mv = m.mv;
                 known.state = m.state;
-                i
+                i as usize
             }
             None => {
-                let i = nodes.len() as u32;
-                self.index
-                    .insert_unique(hash, i, |&j| self.hasher.hash_one(&nodes[j as usize].state));
+                let i = nodes.len();
+                let hasher = &self.hasher;
+                store.index.insert_unique(hash, i as u32, |&j| {
+                    hasher.hash_one(&nodes[j as usize].state)
+                });
                 nodes.push(Node {
                     state: m.state,
                     mv: m.mv,
@@ -510,21 +864,26 @@ impl<D: Domain, H: Heuristic<D>, P: Partitioner<D>> Worker<'_, D, H, P> {
                     h: m.h,
                     closed: false,
                 });
+                self.held += 1;
                 i
             }
         };
-        let node = &self.nodes[index as usize];
+        let node = &nodes[index];
         self.open.push(OpenEntry {
             f: node.g.saturating_add(node.h),
             g: node.g,
-            node: index,
+            at: node_ref(bucket, index),
         });
         self.stats.peak_open = self.stats.peak_open.max(self.open.len() as u64);
     }
 
     fn expand(&mut self, entry: OpenEntry, successors: &mut Vec<crate::Edge<D::State, D::Move>>) {
-        let me = node_ref(self.id, entry.node);
-        if self.domain.is_goal(&self.nodes[entry.node as usize].state) {
+        let me = entry.at;
+        let (bucket, index) = split_ref(me);
+        let Some(store) = self.stores[bucket].as_deref_mut() else {
+            return; // pop only returns entries of held buckets
+        };
+        if self.domain.is_goal(&store.nodes[index].state) {
             let g = entry.g;
             if g < self.shared.incumbent.load(SeqCst) {
                 if let Ok(mut best) = self.shared.best.lock() {
@@ -538,40 +897,41 @@ impl<D: Domain, H: Heuristic<D>, P: Partitioner<D>> Worker<'_, D, H, P> {
             }
             return;
         }
-        self.nodes[entry.node as usize].closed = true;
+        if store.expanded == store.published {
+            self.touched.push(bucket);
+        }
+        store.expanded += 1;
+        store.nodes[index].closed = true;
         self.stats.expanded += 1;
         successors.clear();
-        let parent = &self.nodes[entry.node as usize];
+        let parent = &store.nodes[index];
         self.domain.expand(&parent.state, successors);
         self.stats.generated += successors.len() as u64;
         let (parent_g, parent_h) = (parent.g, parent.h);
-        let threads = self.outboxes.len() as u32;
         let incumbent = self.shared.incumbent.load(SeqCst);
         for edge in successors.drain(..) {
             let g = parent_g.saturating_add(edge.cost);
-            let parent_state = &self.nodes[entry.node as usize].state;
+            let Some(parent_state) = self.stores[bucket]
+                .as_deref()
+                .map(|s| &s.nodes[index].state)
+            else {
+                return; // the parent's bucket is held throughout the expansion
+            };
             let h = self
                 .heuristic
                 .h_child(self.domain, parent_state, parent_h, &edge.state);
             if g.saturating_add(h) >= incumbent {
                 continue;
             }
-            let owner = self.partitioner.owner(self.domain, &edge.state, threads) as usize;
-            let message = Message {
+            let child_bucket = self.partitioner.owner(self.domain, &edge.state, BUCKETS);
+            self.route(Message {
                 state: edge.state,
                 mv: Some(edge.mv),
                 parent: me,
                 g,
                 h,
-            };
-            if owner == self.id {
-                self.insert(message);
-            } else {
-                self.outboxes[owner].push(message);
-                if self.outboxes[owner].len() >= self.config.batch {
-                    self.flush(owner);
-                }
-            }
+                bucket: child_bucket,
+            });
         }
     }
 
@@ -592,11 +952,9 @@ impl<D: Domain, H: Heuristic<D>, P: Partitioner<D>> Worker<'_, D, H, P> {
         let batch = std::mem::replace(&mut self.outboxes[to], fresh);
         self.stats.sent += batch.len() as u64;
         self.shared.in_flight.fetch_add(batch.len() as i64, SeqCst);
-        if let Err(returned) = self.senders[to].send(batch) {
+        if let Err(returned) = self.senders[to].send(Envelope::States(batch)) {
             // The receiver has exited (the search is over): nothing is in flight.
-            self.shared
-                .in_flight
-                .fetch_sub(returned.0.len() as i64, SeqCst);
+            self.shared.in_flight.fetch_sub(returned.0.weight(), SeqCst);
         }
     }
 
@@ -610,7 +968,7 @@ impl<D: Domain, H: Heuristic<D>, P: Partitioner<D>> Worker<'_, D, H, P> {
     fn publish(&mut self, new_expansions: u64, f: Cost) {
         let total = self.shared.expanded.fetch_add(new_expansions, SeqCst) + new_expansions;
         let bytes_per_node = (std::mem::size_of::<Node<D>>() + 9) as u64;
-        let bytes = self.nodes.len() as u64 * bytes_per_node
+        let bytes = self.held * bytes_per_node
             + self.open.len() as u64 * std::mem::size_of::<OpenEntry>() as u64;
         self.shared.bytes[self.id].store(bytes, SeqCst);
         let seconds = self.shared.started.elapsed().as_secs_f64();
@@ -634,5 +992,64 @@ impl<D: Domain, H: Heuristic<D>, P: Partitioner<D>> Worker<'_, D, H, P> {
                 });
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::grid::Grid;
+    use crate::Blind;
+
+    /// Puts every state in a few buckets of the first worker's initial
+    /// range, by row: the worst case for a fixed owner map.
+    struct ByRow;
+
+    impl Partitioner<Grid> for ByRow {
+        fn owner(&self, _: &Grid, cell: &crate::grid::Cell, parts: u32) -> u32 {
+            u32::from(cell.0) % parts.min(64)
+        }
+    }
+
+    #[test]
+    fn rebalancing_spreads_a_lopsided_partition_and_keeps_the_cost() {
+        let side = 200;
+        let mut text = "S".to_string() + &".".repeat(side - 1) + "\n";
+        for _ in 0..side - 2 {
+            text += &(".".repeat(side) + "\n");
+        }
+        text += &(".".repeat(side - 1) + "G");
+        let field = Grid::parse(&text).unwrap();
+        let run = |rebalance| {
+            let config = HdaConfig {
+                threads: 4,
+                rebalance,
+                ..HdaConfig::default()
+            };
+            hda(&field, &Blind, &ByRow, &config, &SearchOptions::default())
+        };
+        let busiest_share = |outcome: &DomainOutcome<Grid>| {
+            let rates = &outcome.stats.worker_rates;
+            rates.iter().cloned().fold(0.0, f64::max) / rates.iter().sum::<f64>()
+        };
+        let (fixed, balanced) = (run(false), run(true));
+        for outcome in [&fixed, &balanced] {
+            assert_eq!(
+                outcome.solution().map(|s| s.cost),
+                Some(2 * (side as Cost - 1))
+            );
+        }
+        assert_eq!(fixed.stats.handoff_share, Some(0.0));
+        assert!(
+            busiest_share(&fixed) > 0.99,
+            "{:?}",
+            fixed.stats.worker_rates
+        );
+        assert!(balanced.stats.handoff_share.unwrap_or(0.0) > 0.0);
+        assert!(
+            busiest_share(&balanced) < 0.5,
+            "{:?}",
+            balanced.stats.worker_rates
+        );
     }
 }
