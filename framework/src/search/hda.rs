@@ -626,6 +626,14 @@ impl<D: Domain, H: Heuristic<D>, P: Partitioner<D>> Worker<'_, D, H, P> {
                     self.shared.idle[self.id].store(true, SeqCst);
                     if self.shared.quiescent() {
                         self.shared.done.store(true, SeqCst);
+                        // The others sleep on their inboxes: an empty batch
+                        // wakes them now instead of at their next timeout,
+                        // which on a 20 ms search is a visible share of TO.
+                        for (to, sender) in self.senders.iter().enumerate() {
+                            if to != self.id {
+                                let _ = sender.send(Envelope::States(Vec::new()));
+                            }
+                        }
                         break;
                     }
                     match inbox.recv_timeout(Duration::from_micros(200)) {
