@@ -199,6 +199,16 @@ impl<T> std::ops::Deref for Padded<T> {
 /// A bucket to hand over, and the worker to take it.
 type Handoff = (usize, usize);
 
+/// What the last executed plan saw.
+struct LastPlan {
+    /// `bucket_load` as read then: the next plan balances the work done
+    /// since. (Counting per f-layer instead breaks when states of an
+    /// earlier layer arrive late, which the gate cannot see coming.)
+    loads: Vec<u64>,
+    /// The expansions it planned from.
+    work: u64,
+}
+
 /// What all workers share.
 struct Shared {
     incumbent: AtomicU32,
@@ -220,12 +230,10 @@ struct Shared {
     owner_of: Vec<AtomicU32>,
     /// Each bucket's expansions so far, as last published by its owner.
     bucket_load: Vec<AtomicU64>,
-    /// The lowest f at which the balancer last planned.
+    /// The lowest f at which the balancer last planned (written under
+    /// `last_plan`'s lock).
     planned_at: AtomicU32,
-    /// `bucket_load` as the last plan read it: the next plan balances the
-    /// work done since. (Counting per f-layer instead breaks when states of
-    /// an earlier layer arrive late, which the gate cannot see coming.)
-    planned_loads: Mutex<Vec<u64>>,
+    last_plan: Mutex<LastPlan>,
     /// Buckets the balancer asked each worker to hand over, with the taker.
     requests: Vec<Padded<Mutex<Vec<Handoff>>>>,
     has_requests: Vec<Padded<AtomicBool>>,
@@ -264,17 +272,28 @@ impl Shared {
     /// buckets from the busiest worker to the idlest while that narrows the
     /// gap. The next layer's work spreads over buckets much as the last
     /// one's did, so this evens it out before it starts.
-    fn plan(&self) {
+    ///
+    /// `lowest` is the layer every worker has reached, as read from the
+    /// workers' published f. That reading can run ahead of the truth while
+    /// states are in flight — often in the first layers, where few states
+    /// exist — so a reading only counts as a new layer, and a plan only
+    /// happens, with enough work behind it: a minimum per worker, and half
+    /// the work of the last plan (a new layer does more work than the one
+    /// before it; a reading in the middle of one usually less).
+    fn plan(&self, lowest: Cost) {
+        // One planner at a time; a worker that finds one busy goes on.
+        let Ok(mut last) = self.last_plan.try_lock() else {
+            return;
+        };
+        if self.planned_at.load(Relaxed) >= lowest {
+            return;
+        }
         let workers = self.min_f.len();
         let mut load = vec![0u64; workers];
         let mut buckets = Vec::new();
-        let Ok(mut before) = self.planned_loads.lock() else {
-            return;
-        };
-        for (bucket, now) in self.bucket_load.iter().enumerate() {
-            let now = now.load(Acquire);
-            let expanded = now.saturating_sub(before[bucket]);
-            before[bucket] = now;
+        let now: Vec<u64> = self.bucket_load.iter().map(|n| n.load(Acquire)).collect();
+        for (bucket, (&now, &then)) in now.iter().zip(last.loads.iter()).enumerate() {
+            let expanded = now.saturating_sub(then);
             if expanded > 0 {
                 let owner = self.owner_of[bucket].load(Relaxed) as usize;
                 load[owner] += expanded;
@@ -282,9 +301,14 @@ impl Shared {
             }
         }
         let total: u64 = load.iter().sum();
-        if total < (workers * PLAN_MIN_PER_WORKER) as u64 {
+        if total < (workers * PLAN_MIN_PER_WORKER) as u64 || total < last.work / 2 {
             return;
         }
+        *last = LastPlan {
+            loads: now,
+            work: total,
+        };
+        self.planned_at.store(lowest, Relaxed);
         let mean = total / workers as u64;
 
         let mut moves = Vec::new();
@@ -368,6 +392,11 @@ struct Worker<'a, D: Domain, H, P> {
     published_f: Cost,
     /// The global lowest f as last read.
     lowest_seen: Cost,
+    /// The lowest f at which this worker last offered to plan.
+    plan_tried_at: Cost,
+    /// The lowest f among states in the outboxes since they were last all
+    /// flushed.
+    unsent_min_f: Cost,
 }
 
 /// Runs HDA* with `config.threads` workers.
@@ -417,7 +446,10 @@ where
             .collect(),
         bucket_load: (0..BUCKETS).map(|_| AtomicU64::new(0)).collect(),
         planned_at: AtomicU32::new(0),
-        planned_loads: Mutex::new(vec![0; BUCKETS as usize]),
+        last_plan: Mutex::new(LastPlan {
+            loads: vec![0; BUCKETS as usize],
+            work: 0,
+        }),
         requests: (0..threads)
             .map(|_| Padded(Mutex::new(Vec::new())))
             .collect(),
@@ -478,6 +510,8 @@ where
                         next_report: 0.25,
                         published_f: Cost::MAX,
                         lowest_seen: 0,
+                        plan_tried_at: 0,
+                        unsent_min_f: Cost::MAX,
                     };
                     worker.run(&inbox);
                     (worker.stores, worker.stats)
@@ -565,7 +599,7 @@ const SPARE_BUFFERS: usize = 64;
 const PUBLISH_EVERY: u64 = 1024;
 /// Layers smaller than this many expansions per worker are not worth
 /// balancing: their shape says little about the next layer's.
-const PLAN_MIN_PER_WORKER: usize = 16;
+const PLAN_MIN_PER_WORKER: usize = 256;
 /// At most this many handoffs per worker and plan.
 const PLAN_MOVES_PER_WORKER: usize = 4;
 
@@ -656,18 +690,23 @@ impl<D: Domain, H: Heuristic<D>, P: Partitioner<D>> Worker<'_, D, H, P> {
             return false;
         };
         let mine = top.f;
-        if self.published_f != mine {
+        // States waiting in this worker's outboxes are part of the layer
+        // too: without them the lowest f reads high whenever a layer's last
+        // states are on their way, and the others start the next one early.
+        let shown = mine.min(self.unsent_min_f);
+        if self.published_f != shown {
             // Loads first: a planner that sees this worker past a layer
             // must also see what the layer cost it.
             self.publish_loads();
-            self.shared.min_f[self.id].store(mine, Release);
-            self.published_f = mine;
+            self.shared.min_f[self.id].store(shown, Release);
+            self.published_f = shown;
         }
         if mine <= self.lowest_seen.saturating_add(lead) && *iterations % 64 != 0 {
             return false;
         }
         let lowest = self.shared.lowest_f();
-        if lowest > self.lowest_seen && lowest != Cost::MAX && self.config.rebalance {
+        if lowest != self.plan_tried_at && lowest != Cost::MAX && self.config.rebalance {
+            self.plan_tried_at = lowest;
             self.maybe_plan(lowest);
         }
         self.lowest_seen = lowest;
@@ -681,16 +720,10 @@ impl<D: Domain, H: Heuristic<D>, P: Partitioner<D>> Worker<'_, D, H, P> {
     /// Every worker is past the layers below `lowest`: the first to notice
     /// plans the handoffs for the next one.
     fn maybe_plan(&self, lowest: Cost) {
-        let planned = self.shared.planned_at.load(Acquire);
-        if planned < lowest
+        if self.shared.planned_at.load(Relaxed) < lowest
             && self.shared.incumbent.load(Relaxed) == Cost::MAX
-            && self
-                .shared
-                .planned_at
-                .compare_exchange(planned, lowest, SeqCst, Relaxed)
-                .is_ok()
         {
-            self.shared.plan();
+            self.shared.plan(lowest);
         }
     }
 
@@ -822,6 +855,7 @@ impl<D: Domain, H: Heuristic<D>, P: Partitioner<D>> Worker<'_, D, H, P> {
             self.pending.entry(bucket).or_default().push(message);
             return;
         }
+        self.unsent_min_f = self.unsent_min_f.min(message.g.saturating_add(message.h));
         self.outboxes[owner].push(message);
         if self.outboxes[owner].len() >= self.config.batch {
             self.flush(owner);
@@ -970,6 +1004,7 @@ impl<D: Domain, H: Heuristic<D>, P: Partitioner<D>> Worker<'_, D, H, P> {
         for to in 0..self.outboxes.len() {
             self.flush(to);
         }
+        self.unsent_min_f = Cost::MAX;
     }
 
     /// Adds local counts to the shared ones, checks limits, reports progress.
