@@ -29,14 +29,15 @@ struct Node<D: Domain> {
 
 /// A heap entry. Entries go stale when a cheaper path to their node is found
 /// (the node's g drops) or the node is closed; stale entries are skipped.
+/// `N` names the node: an arena index here, a (bucket, index) pair in HDA*.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) struct OpenEntry {
+pub(crate) struct OpenEntry<N = u32> {
     pub(crate) f: Cost,
     pub(crate) g: Cost,
-    pub(crate) node: u32,
+    pub(crate) node: N,
 }
 
-impl Ord for OpenEntry {
+impl<N: Ord> Ord for OpenEntry<N> {
     /// Max-heap order: lowest f first; on equal f the larger g (deeper, so
     /// nearer a goal); then the newer node, which keeps runs deterministic.
     fn cmp(&self, other: &Self) -> Ordering {
@@ -48,7 +49,7 @@ impl Ord for OpenEntry {
     }
 }
 
-impl PartialOrd for OpenEntry {
+impl<N: Ord> PartialOrd for OpenEntry<N> {
     fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
         Some(self.cmp(other))
     }

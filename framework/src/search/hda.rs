@@ -160,29 +160,8 @@ impl<D: Domain> Envelope<D> {
     }
 }
 
-/// An open-list entry; ordered like A*'s (lowest f, then deepest g).
-#[derive(Clone, Copy, PartialEq, Eq)]
-struct OpenEntry {
-    f: Cost,
-    g: Cost,
-    at: NodeRef,
-}
-
-impl Ord for OpenEntry {
-    fn cmp(&self, other: &Self) -> std::cmp::Ordering {
-        other
-            .f
-            .cmp(&self.f)
-            .then(self.g.cmp(&other.g))
-            .then(self.at.cmp(&other.at))
-    }
-}
-
-impl PartialOrd for OpenEntry {
-    fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
-        Some(self.cmp(other))
-    }
-}
+/// An open-list entry naming its node by bucket and index.
+type OpenEntry = crate::search::astar::OpenEntry<NodeRef>;
 
 /// A per-worker value on its own cache line, so that one worker's writes
 /// do not invalidate the line its neighbours' values sit on.
@@ -268,10 +247,10 @@ impl Shared {
     }
 
     /// Plans bucket handoffs from the work done since the last plan (the
-    /// layers every worker has finished since): moves
-    /// buckets from the busiest worker to the idlest while that narrows the
-    /// gap. The next layer's work spreads over buckets much as the last
-    /// one's did, so this evens it out before it starts.
+    /// layers every worker has finished since): moves buckets from the
+    /// busiest worker to the idlest while that narrows the gap. The next
+    /// layer's work spreads over buckets much as the last one's did, so this
+    /// evens it out before it starts.
     ///
     /// `lowest` is the layer every worker has reached, as read from the
     /// workers' published f. That reading can run ahead of the truth while
@@ -784,7 +763,7 @@ impl<D: Domain, H: Heuristic<D>, P: Partitioner<D>> Worker<'_, D, H, P> {
                 self.open.clear();
                 return None;
             }
-            let (bucket, index) = split_ref(entry.at);
+            let (bucket, index) = split_ref(entry.node);
             let Some(store) = &self.stores[bucket] else {
                 continue; // handed over, with its open states
             };
@@ -831,7 +810,7 @@ impl<D: Domain, H: Heuristic<D>, P: Partitioner<D>> Worker<'_, D, H, P> {
                 self.open.push(OpenEntry {
                     f: node.g.saturating_add(node.h),
                     g: node.g,
-                    at: node_ref(bucket, index),
+                    node: node_ref(bucket, index),
                 });
             }
         }
@@ -914,13 +893,13 @@ impl<D: Domain, H: Heuristic<D>, P: Partitioner<D>> Worker<'_, D, H, P> {
         self.open.push(OpenEntry {
             f: node.g.saturating_add(node.h),
             g: node.g,
-            at: node_ref(bucket, index),
+            node: node_ref(bucket, index),
         });
         self.stats.peak_open = self.stats.peak_open.max(self.open.len() as u64);
     }
 
     fn expand(&mut self, entry: OpenEntry, successors: &mut Vec<crate::Edge<D::State, D::Move>>) {
-        let me = entry.at;
+        let me = entry.node;
         let (bucket, index) = split_ref(me);
         let Some(store) = self.stores[bucket].as_deref_mut() else {
             return; // pop only returns entries of held buckets
