@@ -1074,4 +1074,47 @@ mod tests {
             balanced.stats.worker_rates
         );
     }
+
+    /// Random weighted mazes, some without a path, searched with the
+    /// lopsided partition so that buckets change hands many times: HDA*
+    /// must return A*'s cost (or none) every time, and finish.
+    #[test]
+    fn handoffs_keep_astars_cost_on_random_mazes() {
+        let mut rng = crate::rng::SplitMix64::new(11);
+        let mut handed = 0.0;
+        for case in 0..12 {
+            let side = 60 + rng.below(60) as usize;
+            let mut text = String::new();
+            for r in 0..side {
+                for c in 0..side {
+                    text.push(match (r, c) {
+                        (0, 0) => 'S',
+                        _ if r == side - 1 && c == side - 1 => 'G',
+                        _ => match rng.below(10) {
+                            0..=2 => '#',
+                            3..=6 => '.',
+                            _ => char::from(b'1' + rng.below(9) as u8),
+                        },
+                    });
+                }
+                text.push('\n');
+            }
+            let maze = Grid::parse(&text).unwrap();
+            let truth = crate::astar(&maze, &Blind, &SearchOptions::default());
+            let threads = [2, 3, 7][case % 3];
+            let config = HdaConfig {
+                threads,
+                batch: 4,
+                ..HdaConfig::default()
+            };
+            let outcome = hda(&maze, &Blind, &ByRow, &config, &SearchOptions::default());
+            assert_eq!(
+                outcome.solution().map(|s| s.cost),
+                truth.solution().map(|s| s.cost),
+                "case {case}, {threads} threads"
+            );
+            handed += outcome.stats.handoff_share.unwrap_or(0.0);
+        }
+        assert!(handed > 0.0, "no bucket changed hands");
+    }
 }
