@@ -6,7 +6,8 @@ use std::time::{Duration, Instant};
 use frontier_core::grid::{Grid, Manhattan};
 use frontier_core::zobrist::{AbstractZobrist, Features};
 use frontier_core::{
-    astar, hda, Domain, HdaConfig, Limit, Limits, SearchOptions, Status, StdHasher,
+    astar, hda, Blind, Domain, DomainOutcome, HdaConfig, Limit, Limits, Partitioner, SearchOptions,
+    Status, StdHasher,
 };
 
 struct Rng(u64);
@@ -173,7 +174,7 @@ fn hda_stops_at_limits_and_reports_them() {
     let limited = |limits| {
         hda(
             &field,
-            &frontier_core::Blind,
+            &Blind,
             &StdHasher,
             &config(3),
             &SearchOptions::with_limits(limits),
@@ -202,4 +203,86 @@ fn the_hash_partitioner_gives_a_state_the_same_owner_every_time() {
             assert!((0..16).all(|_| StdHasher.owner(&maze, &(r, c), 16) == first));
         }
     }
+}
+
+/// Puts every state in one of the first 64 of the executor's buckets, by
+/// row. The executor starts with contiguous bucket ranges per worker, so
+/// with a fixed owner map worker 0 owns everything: the worst case.
+struct ByRow;
+
+impl Partitioner<Grid> for ByRow {
+    fn owner(&self, _: &Grid, cell: &frontier_core::grid::Cell, parts: u32) -> u32 {
+        u32::from(cell.0) % parts.min(64)
+    }
+}
+
+#[test]
+fn rebalancing_spreads_a_lopsided_partition_and_keeps_the_cost() {
+    let side = 200;
+    let mut text = "S".to_string() + &".".repeat(side - 1) + "\n";
+    for _ in 0..side - 2 {
+        text += &(".".repeat(side) + "\n");
+    }
+    text += &(".".repeat(side - 1) + "G");
+    let field = Grid::parse(&text).unwrap();
+    let run = |rebalance| {
+        let config = HdaConfig {
+            threads: 4,
+            rebalance,
+            ..HdaConfig::default()
+        };
+        hda(&field, &Blind, &ByRow, &config, &SearchOptions::default())
+    };
+    let busiest_share = |outcome: &DomainOutcome<Grid>| {
+        let rates: &[f64] = &outcome.stats.worker_rates;
+        rates.iter().cloned().fold(0.0, f64::max) / rates.iter().sum::<f64>()
+    };
+    let (fixed, balanced) = (run(false), run(true));
+    for outcome in [&fixed, &balanced] {
+        assert_eq!(
+            outcome.solution().map(|s| s.cost),
+            Some(2 * (side as u32 - 1))
+        );
+    }
+    assert_eq!(fixed.stats.handoff_share, Some(0.0));
+    assert!(
+        busiest_share(&fixed) > 0.99,
+        "{:?}",
+        fixed.stats.worker_rates
+    );
+    assert!(balanced.stats.handoff_share.unwrap_or(0.0) > 0.0);
+    assert!(
+        busiest_share(&balanced) < 0.5,
+        "{:?}",
+        balanced.stats.worker_rates
+    );
+}
+
+/// Random weighted mazes, some without a path, searched with the lopsided
+/// partition so that buckets change hands many times: HDA* must return
+/// A*'s cost (or none) every time, and finish.
+#[test]
+fn handoffs_keep_astars_cost_on_random_mazes() {
+    let mut rng = Rng(11);
+    let mut handed = 0.0;
+    for case in 0..12 {
+        let side = 60 + rng.below(60) as usize;
+        let maze = random_maze(&mut rng, side);
+        let truth = astar(&maze, &Blind, &SearchOptions::default());
+        let threads = [2, 3, 7][case % 3];
+        let outcome = hda(
+            &maze,
+            &Blind,
+            &ByRow,
+            &config(threads),
+            &SearchOptions::default(),
+        );
+        assert_eq!(
+            outcome.solution().map(|s| s.cost),
+            truth.solution().map(|s| s.cost),
+            "case {case}, {threads} threads"
+        );
+        handed += outcome.stats.handoff_share.unwrap_or(0.0);
+    }
+    assert!(handed > 0.0, "no bucket changed hands");
 }

@@ -642,10 +642,8 @@ impl<D: Domain, H: Heuristic<D>, P: Partitioner<D>> Worker<'_, D, H, P> {
                         // The others sleep on their inboxes: an empty batch
                         // wakes them now instead of at their next timeout,
                         // which on a 20 ms search is a visible share of TO.
-                        for (to, sender) in self.senders.iter().enumerate() {
-                            if to != self.id {
-                                let _ = sender.send(Envelope::States(Vec::new()));
-                            }
+                        for to in (0..self.senders.len()).filter(|&to| to != self.id) {
+                            self.post(to, Envelope::States(Vec::new()));
                         }
                         break;
                     }
@@ -744,13 +742,16 @@ impl<D: Domain, H: Heuristic<D>, P: Partitioner<D>> Worker<'_, D, H, P> {
         };
         self.held -= store.nodes.len() as u64;
         self.shared.owner_of[bucket].store(to as u32, Release);
-        self.shared.in_flight.fetch_add(1, SeqCst);
-        if self.senders[to]
-            .send(Envelope::Bucket(bucket, store))
-            .is_err()
-        {
+        self.post(to, Envelope::Bucket(bucket, store));
+    }
+
+    /// Sends an envelope, counting it in flight until its receiver takes it.
+    fn post(&self, to: usize, envelope: Envelope<D>) {
+        let weight = envelope.weight();
+        self.shared.in_flight.fetch_add(weight, SeqCst);
+        if self.senders[to].send(envelope).is_err() {
             // The receiver has exited (the search is over): nothing is in flight.
-            self.shared.in_flight.fetch_sub(1, SeqCst);
+            self.shared.in_flight.fetch_sub(weight, SeqCst);
         }
     }
 
@@ -972,11 +973,7 @@ impl<D: Domain, H: Heuristic<D>, P: Partitioner<D>> Worker<'_, D, H, P> {
             .unwrap_or_else(|| Vec::with_capacity(self.config.batch));
         let batch = std::mem::replace(&mut self.outboxes[to], fresh);
         self.stats.sent += batch.len() as u64;
-        self.shared.in_flight.fetch_add(batch.len() as i64, SeqCst);
-        if let Err(returned) = self.senders[to].send(Envelope::States(batch)) {
-            // The receiver has exited (the search is over): nothing is in flight.
-            self.shared.in_flight.fetch_sub(returned.0.weight(), SeqCst);
-        }
+        self.post(to, Envelope::States(batch));
     }
 
     fn flush_all(&mut self) {
@@ -1014,107 +1011,5 @@ impl<D: Domain, H: Heuristic<D>, P: Partitioner<D>> Worker<'_, D, H, P> {
                 });
             }
         }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::grid::Grid;
-    use crate::Blind;
-
-    /// Puts every state in a few buckets of the first worker's initial
-    /// range, by row: the worst case for a fixed owner map.
-    struct ByRow;
-
-    impl Partitioner<Grid> for ByRow {
-        fn owner(&self, _: &Grid, cell: &crate::grid::Cell, parts: u32) -> u32 {
-            u32::from(cell.0) % parts.min(64)
-        }
-    }
-
-    #[test]
-    fn rebalancing_spreads_a_lopsided_partition_and_keeps_the_cost() {
-        let side = 200;
-        let mut text = "S".to_string() + &".".repeat(side - 1) + "\n";
-        for _ in 0..side - 2 {
-            text += &(".".repeat(side) + "\n");
-        }
-        text += &(".".repeat(side - 1) + "G");
-        let field = Grid::parse(&text).unwrap();
-        let run = |rebalance| {
-            let config = HdaConfig {
-                threads: 4,
-                rebalance,
-                ..HdaConfig::default()
-            };
-            hda(&field, &Blind, &ByRow, &config, &SearchOptions::default())
-        };
-        let busiest_share = |outcome: &DomainOutcome<Grid>| {
-            let rates = &outcome.stats.worker_rates;
-            rates.iter().cloned().fold(0.0, f64::max) / rates.iter().sum::<f64>()
-        };
-        let (fixed, balanced) = (run(false), run(true));
-        for outcome in [&fixed, &balanced] {
-            assert_eq!(
-                outcome.solution().map(|s| s.cost),
-                Some(2 * (side as Cost - 1))
-            );
-        }
-        assert_eq!(fixed.stats.handoff_share, Some(0.0));
-        assert!(
-            busiest_share(&fixed) > 0.99,
-            "{:?}",
-            fixed.stats.worker_rates
-        );
-        assert!(balanced.stats.handoff_share.unwrap_or(0.0) > 0.0);
-        assert!(
-            busiest_share(&balanced) < 0.5,
-            "{:?}",
-            balanced.stats.worker_rates
-        );
-    }
-
-    /// Random weighted mazes, some without a path, searched with the
-    /// lopsided partition so that buckets change hands many times: HDA*
-    /// must return A*'s cost (or none) every time, and finish.
-    #[test]
-    fn handoffs_keep_astars_cost_on_random_mazes() {
-        let mut rng = crate::rng::SplitMix64::new(11);
-        let mut handed = 0.0;
-        for case in 0..12 {
-            let side = 60 + rng.below(60) as usize;
-            let mut text = String::new();
-            for r in 0..side {
-                for c in 0..side {
-                    text.push(match (r, c) {
-                        (0, 0) => 'S',
-                        _ if r == side - 1 && c == side - 1 => 'G',
-                        _ => match rng.below(10) {
-                            0..=2 => '#',
-                            3..=6 => '.',
-                            _ => char::from(b'1' + rng.below(9) as u8),
-                        },
-                    });
-                }
-                text.push('\n');
-            }
-            let maze = Grid::parse(&text).unwrap();
-            let truth = crate::astar(&maze, &Blind, &SearchOptions::default());
-            let threads = [2, 3, 7][case % 3];
-            let config = HdaConfig {
-                threads,
-                batch: 4,
-                ..HdaConfig::default()
-            };
-            let outcome = hda(&maze, &Blind, &ByRow, &config, &SearchOptions::default());
-            assert_eq!(
-                outcome.solution().map(|s| s.cost),
-                truth.solution().map(|s| s.cost),
-                "case {case}, {threads} threads"
-            );
-            handed += outcome.stats.handoff_share.unwrap_or(0.0);
-        }
-        assert!(handed > 0.0, "no bucket changed hands");
     }
 }
