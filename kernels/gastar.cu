@@ -1,35 +1,75 @@
-// GA* (Zhou & Zeng, AAAI 2015): the generic engine. A domain plugin, pasted
-// above this file by the host, defines
+// GA* (Zhou & Zeng, AAAI 2015) on one or several GPUs: the generic engine.
+// A domain plugin, pasted above this file by the host, defines
 //   STATE_WORDS, MAX_SUCC
 //   __device__ bool     is_goal(const u32* s, const unsigned char* tables);
-//   __device__ int      expand(const u32* s, u32* out, u32* cost, u32* move,
+//   __device__ int      expand(const u32* s, u32* out, u32* cost,
 //                              const unsigned char* tables);   // <= MAX_SUCC children
 //   __device__ u32      heuristic(const u32* s, const unsigned char* tables);
 //   __device__ u64      state_hash(const u32* s);
+// and, for Abstract Zobrist partitions only,
+//   template <class Visit> __device__ void for_each_feature(const u32* s, Visit visit);
+// The partition (see framework/src/search/gpu/partition.rs) is pasted between
+// plugin and engine and defines
+//   __device__ u32 partition_owner(const u32* s, u32 parts, const u64* table);
 //
-// One thread owns one binary heap. An iteration is three launches:
-//   ga_expand: every heap pops its best node (if its f is below the incumbent),
-//              records a goal in the incumbent or writes its children to slots;
-//   ga_dedup:  every child is checked against a hash table with replacement
-//              (slots hold node + 1, so a zeroed table is empty)
-//              (a duplicate may be missed, never a better path dropped), then
-//              allocated in the node arena;
-//   ga_push:   heap t gathers child j of heap (t - (j+1)*stride - rotate) and
-//              pushes it, so children land on heaps other than their parent's
-//              without locks; then reports its min f.
-// The host stops when no heap's min f is below the incumbent's cost.
+// One thread owns one binary heap. An iteration is:
+//   ga_expand: every heap pops its best node (if its f is below the bound),
+//              records a goal in the incumbent, or generates its children;
+//              a child owned by this GPU goes to a slot, a child owned by
+//              another GPU to that GPU's outbox region (several GPUs only);
+//   (host:     every GPU pulls the records addressed to it from the others'
+//              outboxes into its inbox, with peer copies)
+//   ga_dedup:  every child in a slot or the inbox is checked against a hash
+//              table with replacement (a duplicate may be missed, never a
+//              better path dropped), then allocated in the node arena;
+//   ga_push:   heap t gathers child j of heap (t - (j+1)*stride - rotate)
+//              and every heaps-th inbox record, and pushes them.
+// The host stops when no GPU holds an f below the incumbent's cost: each
+// reports the lowest f on its heaps after the pops and among the children
+// it generated (in slots or outboxes), so nothing is in flight unseen.
 //
-// Heap keys are f << 48 | (0xFFFF - g) << 32 | node: smallest f first, then
-// largest g, as on the CPU.
+// Compact nodes: the arena holds only the packed state and the parent
+// (plus the parent's GPU with several GPUs). g lives in the heap key and in
+// the hash table entry; moves are found again on the CPU when the path is
+// replayed. Heap keys are f << 48 | (0xFFFF - g) << 32 | node: smallest f
+// first, then largest g, as on the CPU.
 
 #define NO_NODE 0xFFFFFFFFu
+#define MAX_F 0xFFFEu
 
 // Control words shared with the host.
 #define CTRL_INCUMBENT 0   // cost << 32 | goal node, or all ones
-#define CTRL_MIN_F 1       // min f over heaps after the last push
-#define CTRL_OVERFLOW 2    // non-zero when a heap or the arena ran out
+#define CTRL_MIN_F 1       // lowest f on the heaps after the pops and among new children
+#define CTRL_OVERFLOW 2    // 1: a heap is full, 2: the arena is full, 4: an f over MAX_F
 #define CTRL_NODES 3       // nodes allocated
 #define CTRL_EXPANDED 4    // nodes expanded
+#define CTRL_GENERATED 5   // successors generated
+#define CTRL_SENT 6        // children sent to another GPU
+#define CTRL_COUNTS 8      // [2][gpus]: records per destination, by iteration parity
+
+// A child on its way to another GPU: state, g, h, parent node, sender.
+#define RECORD_WORDS (STATE_WORDS + 4)
+
+__device__ __forceinline__ u64 mix64(u64 z) {
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+}
+
+// The hash of a packed state that the "hash" partition reduces; written
+// again in Rust (search::gpu::partition::packed_hash), which must agree.
+__device__ __forceinline__ u64 packed_hash(const u32* s) {
+    u64 h = 0x243F6A8885A308D3ull;
+    for (int w = 0; w < STATE_WORDS; w++) h = mix64(h ^ s[w]);
+    return h;
+}
+
+// Multiply-shift onto 0..parts, as frontier_core::domain::reduce.
+__device__ __forceinline__ u32 reduce_parts(u64 hash, u32 parts) {
+    return (u32)__umul64hi(hash, (u64)parts);
+}
+
+// ---- engine body: the host pastes the partition above this line ----
 
 __device__ __forceinline__ void heap_push(u64* heap, u32* size, u32 cap, u64 key, u64* ctrl) {
     u32 i = *size;
@@ -68,90 +108,142 @@ __device__ __forceinline__ u64 heap_pop(u64* heap, u32* size) {
     return top;
 }
 
+__device__ __forceinline__ u64 heap_key(u32 g, u32 h, u32 node) {
+    u64 f = (u64)g + h;
+    return (f << 48) | ((u64)(0xFFFFu - (g & 0xFFFFu)) << 32) | (u64)node;
+}
+
 extern "C" __global__ void __launch_bounds__(256) ga_expand(
     u64* heaps, u32* heap_size, u32 heap_count, u32 heap_cap,
-    const u32* states, const u32* g,
-    u32* child_states, u32* child_g, u32* child_h, u32* child_parent, u32* child_move, u32* child_node,
-    u64* ctrl, const unsigned char* tables)
+    const u32* states,
+    u32* child_states, u32* child_g, u32* child_h, u32* child_parent, u32* child_node,
+    u64* ctrl, const unsigned char* tables, u32 bound,
+    u32 gpus, u32 me, u32 parity, u32* outbox, u32 outbox_cap, const u64* partition)
 {
     u32 t = blockIdx.x * blockDim.x + threadIdx.x;
-    if (t == 0) ctrl[CTRL_MIN_F] = 0xFFFFFFFFull;
     if (t >= heap_count) return;
     for (int j = 0; j < MAX_SUCC; j++) child_node[t * MAX_SUCC + j] = 0;
     u32 size = heap_size[t];
     if (size == 0) return;
     u64* heap = heaps + (u64)t * heap_cap;
     u64 incumbent = ctrl[CTRL_INCUMBENT] >> 32;
-    if ((heap[0] >> 48) >= incumbent) return;
+    if ((u64)bound < incumbent) incumbent = bound;
+    u64 lowest = heap[0] >> 48;
+    if (lowest >= incumbent) {
+        atomicMin(&ctrl[CTRL_MIN_F], lowest);
+        return;
+    }
     u64 key = heap_pop(heap, &size);
     heap_size[t] = size;
+    lowest = size > 0 ? heap[0] >> 48 : 0xFFFFFFFFull;
     u32 node = (u32)(key & 0xFFFFFFFFu);
     const u32* s = states + (u64)node * STATE_WORDS;
-    u32 gn = g[node];
+    u32 gn = 0xFFFFu - (u32)((key >> 32) & 0xFFFFu);
     if (is_goal(s, tables)) {
         atomicMin(&ctrl[CTRL_INCUMBENT], ((u64)gn << 32) | node);
+        atomicMin(&ctrl[CTRL_MIN_F], lowest);
         return;
     }
     atomicAdd(&ctrl[CTRL_EXPANDED], 1ull);
+    u32 parent_state[STATE_WORDS];
+    for (int w = 0; w < STATE_WORDS; w++) parent_state[w] = s[w];
     u32 out[MAX_SUCC * STATE_WORDS];
     u32 cost[MAX_SUCC];
-    u32 move[MAX_SUCC];
-    int n = expand(s, out, cost, move, tables);
+    int n = expand(parent_state, out, cost, tables);
+    atomicAdd(&ctrl[CTRL_GENERATED], (u64)n);
+    u32 sent = 0;
     for (int j = 0; j < n; j++) {
-        u32 slot = t * MAX_SUCC + j;
         u32* cs = out + j * STATE_WORDS;
         u32 h = heuristic(cs, tables);
         u32 gc = gn + cost[j];
-        if ((u64)gc + h >= incumbent) continue;
+        u64 f = (u64)gc + h;
+        if (f >= incumbent) continue;
+        if (f > MAX_F) {
+            atomicOr(&ctrl[CTRL_OVERFLOW], 4ull);
+            continue;
+        }
+        if (f < lowest) lowest = f;
+        u32 owner = gpus > 1 ? partition_owner(cs, gpus, partition) : me;
+        if (owner != me) {
+            u32 at = (u32)atomicAdd(&ctrl[CTRL_COUNTS + parity * gpus + owner], 1ull);
+            u32* rec = outbox + ((u64)owner * outbox_cap + at) * RECORD_WORDS;
+            for (int w = 0; w < STATE_WORDS; w++) rec[w] = cs[w];
+            rec[STATE_WORDS] = gc;
+            rec[STATE_WORDS + 1] = h;
+            rec[STATE_WORDS + 2] = node;
+            rec[STATE_WORDS + 3] = me;
+            sent++;
+            continue;
+        }
+        u32 slot = t * MAX_SUCC + j;
         for (int w = 0; w < STATE_WORDS; w++) child_states[(u64)slot * STATE_WORDS + w] = cs[w];
         child_g[slot] = gc;
         child_h[slot] = h;
         child_parent[slot] = node;
-        child_move[slot] = move[j];
         child_node[slot] = 1;  // pending; ga_dedup turns it into node + 1 or 0
     }
+    if (sent) atomicAdd(&ctrl[CTRL_SENT], (u64)sent);
+    atomicMin(&ctrl[CTRL_MIN_F], lowest);
 }
 
-extern "C" __global__ void __launch_bounds__(256) ga_dedup(
-    u32 slots, u32* table, u32 table_mask,
-    u32* states, u32* g, u32* parent, u32* moves, u32 node_cap,
-    const u32* child_states, const u32* child_g, const u32* child_parent, const u32* child_move, u32* child_node,
-    u64* ctrl)
+// Looks a child up in the table and allocates it unless a copy at an equal
+// or lower g is known. Table entries are g << 32 | node + 1 (0: empty).
+// Returns node + 1, or 0 when the child is dropped.
+__device__ __forceinline__ u32 insert_node(
+    const u32* cs, u32 gc, u32 parent_node, u32 parent_gpu,
+    u64* table, u32 table_mask, u32* states, u32* parent, unsigned char* parent_gpus,
+    u32 gpus, u32 node_cap, u64* ctrl)
 {
-    u32 i = blockIdx.x * blockDim.x + threadIdx.x;
-    if (i >= slots || child_node[i] == 0) return;
-    const u32* cs = child_states + (u64)i * STATE_WORDS;
     u32 slot = (u32)(state_hash(cs) & table_mask);
-    u32 known = table[slot];  // node + 1; 0 is empty
+    u64 known = table[slot];
     if (known != 0) {
-        known -= 1;
+        u32 other = (u32)(known & 0xFFFFFFFFu) - 1;
         bool same = true;
-        for (int w = 0; w < STATE_WORDS; w++) same = same && states[(u64)known * STATE_WORDS + w] == cs[w];
-        if (same && g[known] <= child_g[i]) {
-            child_node[i] = 0;
-            return;
-        }
+        for (int w = 0; w < STATE_WORDS; w++) same = same && states[(u64)other * STATE_WORDS + w] == cs[w];
+        if (same && (u32)(known >> 32) <= gc) return 0;
     }
     u32 node = (u32)atomicAdd(&ctrl[CTRL_NODES], 1ull);
     if (node >= node_cap) {
         atomicOr(&ctrl[CTRL_OVERFLOW], 2ull);
-        child_node[i] = 0;
-        return;
+        return 0;
     }
     for (int w = 0; w < STATE_WORDS; w++) states[(u64)node * STATE_WORDS + w] = cs[w];
-    g[node] = child_g[i];
-    parent[node] = child_parent[i];
-    moves[node] = child_move[i];
-    table[slot] = node + 1;
-    child_node[i] = node + 1;
+    parent[node] = parent_node;
+    if (gpus > 1) parent_gpus[node] = (unsigned char)parent_gpu;
+    table[slot] = ((u64)gc << 32) | (u64)(node + 1);
+    return node + 1;
+}
+
+extern "C" __global__ void __launch_bounds__(256) ga_dedup(
+    u32 slots, u64* table, u32 table_mask,
+    u32* states, u32* parent, unsigned char* parent_gpus, u32 gpus, u32 me, u32 node_cap,
+    const u32* child_states, const u32* child_g, const u32* child_parent, u32* child_node,
+    const u32* inbox, u32 inbox_count, u32* inbox_node,
+    u64* ctrl)
+{
+    u32 i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < slots) {
+        if (child_node[i] != 0)
+            child_node[i] = insert_node(child_states + (u64)i * STATE_WORDS, child_g[i], child_parent[i], me,
+                                        table, table_mask, states, parent, parent_gpus, gpus, node_cap, ctrl);
+        return;
+    }
+    i -= slots;
+    if (i >= inbox_count) return;
+    const u32* rec = inbox + (u64)i * RECORD_WORDS;
+    inbox_node[i] = insert_node(rec, rec[STATE_WORDS], rec[STATE_WORDS + 2], rec[STATE_WORDS + 3],
+                                table, table_mask, states, parent, parent_gpus, gpus, node_cap, ctrl);
 }
 
 extern "C" __global__ void __launch_bounds__(256) ga_push(
     u64* heaps, u32* heap_size, u32 heap_count, u32 heap_cap,
     const u32* child_g, const u32* child_h, const u32* child_node,
-    u32 stride, u32 rotate, u64* ctrl)
+    const u32* inbox, u32 inbox_count, const u32* inbox_node,
+    u32 stride, u32 rotate, u32 gpus, u32 next_parity, u64* ctrl)
 {
     u32 t = blockIdx.x * blockDim.x + threadIdx.x;
+    if (t == 0) ctrl[CTRL_MIN_F] = 0xFFFFFFFFull;  // for the next ga_expand
+    if (t < gpus) ctrl[CTRL_COUNTS + next_parity * gpus + t] = 0;
     if (t >= heap_count) return;
     u64* heap = heaps + (u64)t * heap_cap;
     u32 size = heap_size[t];
@@ -161,28 +253,46 @@ extern "C" __global__ void __launch_bounds__(256) ga_push(
         u32 slot = from * MAX_SUCC + j;
         u32 v = child_node[slot];
         if (v == 0) continue;
-        u32 gc = child_g[slot];
-        u64 f = (u64)gc + child_h[slot];
-        u64 key = (f << 48) | ((u64)(0xFFFFu - (gc & 0xFFFFu)) << 32) | (u64)(v - 1);
-        heap_push(heap, &size, heap_cap, key, ctrl);
+        heap_push(heap, &size, heap_cap, heap_key(child_g[slot], child_h[slot], v - 1), ctrl);
+    }
+    for (u32 i = (t + rotate) % heap_count; i < inbox_count; i += heap_count) {
+        u32 v = inbox_node[i];
+        if (v == 0) continue;
+        const u32* rec = inbox + (u64)i * RECORD_WORDS;
+        heap_push(heap, &size, heap_cap, heap_key(rec[STATE_WORDS], rec[STATE_WORDS + 1], v - 1), ctrl);
     }
     heap_size[t] = size;
-    if (size > 0) atomicMin(&ctrl[CTRL_MIN_F], heap[0] >> 48);
 }
 
-// Walks parent links from the goal; writes the path length, then for each
-// step (goal first) the move and the state words.
-extern "C" __global__ void ga_trace(u32 goal, const u32* parent, const u32* moves, const u32* states, u32* out, u32 max_len)
+// Walks parent links from `goal` while they stay on this GPU; writes the
+// number of records, the node and GPU where the walk left off (NO_NODE at
+// the start), then each state (goal first).
+extern "C" __global__ void ga_trace(
+    u32 goal, const u32* parent, const unsigned char* parent_gpus, u32 gpus, u32 me,
+    const u32* states, u32* out, u32 max_len)
 {
     if (blockIdx.x != 0 || threadIdx.x != 0) return;
     u32 len = 0;
     u32 at = goal;
-    while (at != NO_NODE && len < max_len) {
-        u32* rec = out + 1 + (u64)len * (1 + STATE_WORDS);
-        rec[0] = moves[at];
-        for (int w = 0; w < STATE_WORDS; w++) rec[1 + w] = states[(u64)at * STATE_WORDS + w];
+    u32 next_gpu = me;
+    while (len < max_len) {
+        u32* rec = out + 3 + (u64)len * STATE_WORDS;
+        for (int w = 0; w < STATE_WORDS; w++) rec[w] = states[(u64)at * STATE_WORDS + w];
         len++;
+        next_gpu = gpus > 1 ? parent_gpus[at] : me;
         at = parent[at];
+        if (at == NO_NODE || next_gpu != me) break;
     }
     out[0] = len;
+    out[1] = at;
+    out[2] = next_gpu;
+}
+
+// The owner of each of `count` packed states, for checking the device
+// partition against the CPU one.
+extern "C" __global__ void ga_owners(const u32* states, u32 count, u32 parts, const u64* partition, u32* owners)
+{
+    u32 i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= count) return;
+    owners[i] = partition_owner(states + (u64)i * STATE_WORDS, parts, partition);
 }

@@ -37,8 +37,8 @@ __device__ bool is_goal(const u32* s, const unsigned char* tables) {
     return true;
 }
 
-// Moves in the order of the host's Dir: up, down, left, right (of the blank).
-__device__ int expand(const u32* s, u32* out, u32* cost, u32* move, const unsigned char* tables) {
+// Moves the blank up, down, left, right (the host's Dir order).
+__device__ int expand(const u32* s, u32* out, u32* cost, const unsigned char* tables) {
     int b = blank_cell(s);
     int r = b / COLS, c = b % COLS;
     int n = 0;
@@ -53,7 +53,6 @@ __device__ int expand(const u32* s, u32* out, u32* cost, u32* move, const unsign
         set_tile(child, b, get_tile(s, to));
         set_tile(child, to, 0);
         cost[n] = 1;
-        move[n] = (u32)d;
         n++;
     }
     return n;
@@ -107,4 +106,14 @@ __device__ u64 state_hash(const u32* s) {
     }
     h *= 0x94D049BB133111EBull;
     return h ^ (h >> 29);
+}
+
+// Features for Abstract Zobrist partitions, as the CPU's `Features for
+// Tiles`: feature = tile (the blank is implied), value = its cell.
+template <class Visit>
+__device__ void for_each_feature(const u32* s, Visit visit) {
+    for (int c = 0; c < N_CELLS; c++) {
+        u32 t = get_tile(s, c);
+        if (t != 0) visit(t, (u32)c);
+    }
 }

@@ -13,6 +13,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand, ValueEnum};
+use frontier_core::search::gpu::MultiGpuConfig;
 use frontier_core::{ExecutorConfig, HdaConfig, Limits};
 use tracing_indicatif::filter::IndicatifFilter;
 use tracing_indicatif::IndicatifLayer;
@@ -92,7 +93,10 @@ struct SearchFlags {
     /// Worker threads for hda [default: all cores].
     #[arg(long, global = true)]
     threads: Option<usize>,
-    /// How hda distributes states: hash, or a domain's own (tiles: zobrist, split, block, rows, cols).
+    /// GPUs for multi-gpu (the first N devices) [default: every GPU].
+    #[arg(long, global = true)]
+    gpus: Option<usize>,
+    /// How hda and multi-gpu distribute states: hash, or a domain's own (tiles: zobrist, split, block, rows, cols).
     #[arg(long, default_value = "hash", global = true)]
     partition: String,
     /// Stop after this many expansions.
@@ -114,11 +118,31 @@ enum ExecutorName {
     Hda,
     /// GA* on the GPU (domains with a GPU plugin: tiles).
     Gpu,
+    /// HDA* over several GPUs of this host (--gpus, --partition).
+    MultiGpu,
 }
 
 impl SearchFlags {
-    fn executor(&self) -> ExecutorConfig {
-        match self.executor {
+    /// The executor the flags ask for; a flag that the chosen executor
+    /// would not use is refused rather than ignored.
+    fn executor(&self) -> Result<ExecutorConfig, CliError> {
+        let refuse = |flag: &str, applies: &str| {
+            Err(CliError::Input(format!(
+                "{flag} applies to --executor {applies} only"
+            )))
+        };
+        if self.threads.is_some() && !matches!(self.executor, ExecutorName::Hda) {
+            return refuse("--threads", "hda");
+        }
+        if self.gpus.is_some() && !matches!(self.executor, ExecutorName::MultiGpu) {
+            return refuse("--gpus", "multi-gpu");
+        }
+        if self.partition != "hash"
+            && !matches!(self.executor, ExecutorName::Hda | ExecutorName::MultiGpu)
+        {
+            return refuse("--partition", "hda or multi-gpu");
+        }
+        Ok(match self.executor {
             ExecutorName::Astar => ExecutorConfig::Astar,
             ExecutorName::Hda => {
                 let defaults = HdaConfig::default();
@@ -129,7 +153,17 @@ impl SearchFlags {
                 })
             }
             ExecutorName::Gpu => ExecutorConfig::Gpu(Default::default()),
-        }
+            ExecutorName::MultiGpu => {
+                if self.gpus == Some(0) {
+                    return Err(CliError::Input("--gpus must be at least 1".into()));
+                }
+                ExecutorConfig::MultiGpu(MultiGpuConfig {
+                    devices: self.gpus.map(|n| (0..n).collect()).unwrap_or_default(),
+                    partition: self.partition.clone(),
+                    ..MultiGpuConfig::default()
+                })
+            }
+        })
     }
 }
 
@@ -263,7 +297,7 @@ fn execute(cli: &Cli) -> Result<(), CliError> {
                 },
                 progress,
             };
-            domain.run(&search.executor(), &options, &mut sink)?;
+            domain.run(&search.executor()?, &options, &mut sink)?;
             None
         }
     };

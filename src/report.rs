@@ -54,10 +54,30 @@ const COLUMNS: [&str; 9] = [
     "exp/s",
 ];
 
-/// Extra columns shown when a parallel executor reported its overheads.
-const OVERHEAD_COLUMNS: [&str; 3] = ["SO", "CO", "TO"];
+/// Extra columns shown when a parallel executor reported its overheads
+/// (load: the busiest worker's expansions over the mean).
+const OVERHEAD_COLUMNS: [&str; 4] = ["SO", "CO", "TO", "load"];
 
-fn cells(r: &InstanceReport, overheads: bool) -> Vec<String> {
+/// Which optional column groups a set of reports fills.
+#[derive(Clone, Copy)]
+struct Extras {
+    overheads: bool,
+    /// Device bytes per stored node (GPU executors).
+    bytes_per_node: bool,
+}
+
+impl Extras {
+    fn of(reports: &[InstanceReport]) -> Extras {
+        Extras {
+            overheads: reports
+                .iter()
+                .any(|r| r.stats.communication_overhead.is_some()),
+            bytes_per_node: reports.iter().any(|r| r.stats.bytes_per_node.is_some()),
+        }
+    }
+}
+
+fn cells(r: &InstanceReport, extras: Extras) -> Vec<String> {
     let opt = |c: Option<Cost>| c.map_or_else(|| "-".to_string(), |c| c.to_string());
     let ratio = |x: Option<f64>| x.map_or_else(|| "-".to_string(), |x| format!("{x:.3}"));
     let mut row = vec![
@@ -71,30 +91,46 @@ fn cells(r: &InstanceReport, overheads: bool) -> Vec<String> {
         format!("{:.3}", r.stats.seconds),
         format!("{:.0}", r.stats.expansions_per_second),
     ];
-    if overheads {
+    if extras.overheads {
         row.push(ratio(r.stats.search_overhead));
         row.push(ratio(r.stats.communication_overhead));
         row.push(ratio(r.stats.termination_overhead));
+        row.push(ratio(r.stats.load_balance));
+    }
+    if extras.bytes_per_node {
+        row.push(
+            r.stats
+                .bytes_per_node
+                .map_or_else(|| "-".to_string(), |b| format!("{b:.1}")),
+        );
     }
     row
 }
 
-fn headers(overheads: bool) -> Vec<String> {
-    let extra: &[&str] = if overheads { &OVERHEAD_COLUMNS } else { &[] };
-    COLUMNS.iter().chain(extra).map(|c| c.to_string()).collect()
-}
-
-fn any_overheads(reports: &[InstanceReport]) -> bool {
-    reports
+fn headers(extras: Extras) -> Vec<String> {
+    let overheads: &[&str] = if extras.overheads {
+        &OVERHEAD_COLUMNS
+    } else {
+        &[]
+    };
+    let bytes: &[&str] = if extras.bytes_per_node {
+        &["B/node"]
+    } else {
+        &[]
+    };
+    COLUMNS
         .iter()
-        .any(|r| r.stats.communication_overhead.is_some())
+        .chain(overheads)
+        .chain(bytes)
+        .map(|c| c.to_string())
+        .collect()
 }
 
 /// Prints reports as an aligned table with a totals line.
 pub fn print_table(reports: &[InstanceReport], out: &mut impl Write) -> std::io::Result<()> {
-    let overheads = any_overheads(reports);
-    let header = headers(overheads);
-    let rows: Vec<Vec<String>> = reports.iter().map(|r| cells(r, overheads)).collect();
+    let extras = Extras::of(reports);
+    let header = headers(extras);
+    let rows: Vec<Vec<String>> = reports.iter().map(|r| cells(r, extras)).collect();
     let mut widths: Vec<usize> = header.iter().map(String::len).collect();
     for row in &rows {
         for (w, cell) in widths.iter_mut().zip(row) {
@@ -158,11 +194,11 @@ pub fn write_output(path: &Path, reports: &[InstanceReport]) -> Result<(), CliEr
             text.push('\n');
         }
     } else {
-        let overheads = any_overheads(reports);
-        text += &headers(overheads).join(",");
+        let extras = Extras::of(reports);
+        text += &headers(extras).join(",");
         text.push('\n');
         for r in reports {
-            let row: Vec<String> = cells(r, overheads).iter().map(|c| csv_field(c)).collect();
+            let row: Vec<String> = cells(r, extras).iter().map(|c| csv_field(c)).collect();
             text += &row.join(",");
             text.push('\n');
         }

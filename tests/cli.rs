@@ -225,6 +225,82 @@ fn the_gpu_executor_says_in_one_line_when_there_is_no_gpu() {
     }
 }
 
+#[test]
+fn multi_gpu_without_enough_gpus_exits_non_zero_with_one_line() {
+    let out = frontier(&[
+        "solve",
+        "--executor",
+        "multi-gpu",
+        "--gpus",
+        "64",
+        "tiles",
+        "1 2 3 4 5 6 0 7 8",
+    ]);
+    assert!(!out.status.success());
+    let err = stderr(&out);
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(err.starts_with("error: no GPU:"), "{err}");
+    if frontier_core::gpu::driver_present() {
+        assert!(err.contains("GPU 63 asked for"), "{err}");
+    }
+}
+
+#[test]
+fn flags_of_another_executor_are_refused_not_ignored() {
+    let run = |args: &[&str]| {
+        let mut all = vec!["solve"];
+        all.extend_from_slice(args);
+        all.extend_from_slice(&["tiles", "1 2 3 4 5 6 0 7 8"]);
+        frontier(&all)
+    };
+    fails_with(
+        &run(&["--gpus", "2"]),
+        "--gpus applies to --executor multi-gpu only",
+    );
+    fails_with(
+        &run(&["--executor", "hda", "--gpus", "2"]),
+        "--gpus applies",
+    );
+    fails_with(
+        &run(&["--executor", "gpu", "--threads", "4"]),
+        "--threads applies to --executor hda only",
+    );
+    fails_with(
+        &run(&["--partition", "split"]),
+        "--partition applies to --executor hda or multi-gpu only",
+    );
+    fails_with(
+        &run(&["--executor", "multi-gpu", "--gpus", "0"]),
+        "--gpus must be at least 1",
+    );
+}
+
+#[test]
+fn multi_gpu_configs_parse_and_typos_are_named() {
+    let good = write_config(
+        "multi.ron",
+        r#"Experiment(
+            domain: Tiles(goal: Standard),
+            instances: Inline(["1 2 3 4 5 6 0 7 8"]),
+            executors: [MultiGpu(devices: [0, 1], partition: "split")],
+        )"#,
+    );
+    let out = frontier(&["run", good.to_str().unwrap()]);
+    if !frontier_core::gpu::driver_present() {
+        // Parsed, then refused for the missing GPUs — not for the config.
+        fails_with(&out, "no GPU");
+    }
+    let typo = write_config(
+        "multi-typo.ron",
+        r#"Experiment(
+            domain: Tiles(goal: Standard),
+            instances: Inline(["1 2 3 4 5 6 0 7 8"]),
+            executors: [MultiGpu(gpus: 2)],
+        )"#,
+    );
+    fails_with(&frontier(&["run", typo.to_str().unwrap()]), "gpus");
+}
+
 /// The run failed and its error names `text`.
 fn fails_with(out: &Output, text: &str) {
     assert!(

@@ -20,6 +20,9 @@ pub enum ExecutorConfig {
     /// GA* on one GPU (domains with a GPU plugin).
     #[cfg(feature = "gpu")]
     Gpu(#[serde(default)] crate::search::gpu::GastarConfig),
+    /// HDA* over several GPUs of one host (domains with a GPU plugin).
+    #[cfg(feature = "gpu")]
+    MultiGpu(#[serde(default)] crate::search::gpu::MultiGpuConfig),
 }
 
 impl ExecutorConfig {
@@ -42,6 +45,15 @@ impl ExecutorConfig {
             }
             #[cfg(feature = "gpu")]
             ExecutorConfig::Gpu(_) => "gpu".into(),
+            #[cfg(feature = "gpu")]
+            ExecutorConfig::MultiGpu(c) => {
+                let gpus = if c.devices.is_empty() {
+                    "all".to_string()
+                } else {
+                    c.devices.len().to_string()
+                };
+                format!("multi-gpu-{gpus}-{}", c.partition)
+            }
         }
     }
 
@@ -49,6 +61,8 @@ impl ExecutorConfig {
     pub fn partition(&self) -> Option<&str> {
         match self {
             ExecutorConfig::Hda(c) => Some(&c.partition),
+            #[cfg(feature = "gpu")]
+            ExecutorConfig::MultiGpu(c) => Some(&c.partition),
             _ => None,
         }
     }
@@ -71,11 +85,19 @@ impl ExecutorConfig {
                 executor: "gpu",
                 reason: "this domain has no GPU plugin".into(),
             }),
+            #[cfg(feature = "gpu")]
+            ExecutorConfig::MultiGpu(_) => Err(Error::ExecutorUnavailable {
+                executor: "multi-gpu",
+                reason: "this domain has no GPU plugin".into(),
+            }),
         }
     }
 
     /// Like [`Self::run`], for domains with a GPU plugin (which is also the
-    /// heuristic on the CPU side).
+    /// heuristic on the CPU side). `multi-gpu` runs here with the `hash`
+    /// partition only; a domain with partitions of its own (tiles' Abstract
+    /// Zobrist projections) resolves them and calls
+    /// [`crate::search::gpu::multi_gpu`] itself.
     #[cfg(feature = "gpu")]
     pub fn run_gpu<D, H, P>(
         &self,
@@ -93,6 +115,22 @@ impl ExecutorConfig {
             ExecutorConfig::Gpu(config) => {
                 crate::search::gpu::gastar(domain, heuristic, config, options)
             }
+            ExecutorConfig::MultiGpu(config) if config.partition == "hash" => {
+                crate::search::gpu::multi_gpu(
+                    domain,
+                    heuristic,
+                    &crate::search::gpu::PackedHasher,
+                    config,
+                    options,
+                )
+            }
+            ExecutorConfig::MultiGpu(config) => Err(Error::ExecutorUnavailable {
+                executor: "multi-gpu",
+                reason: format!(
+                    "this domain has no GPU partition named '{}'",
+                    config.partition
+                ),
+            }),
             _ => self.run(domain, heuristic, partitioner, options),
         }
     }

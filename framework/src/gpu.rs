@@ -43,6 +43,18 @@ pub fn driver_present() -> bool {
     catch_unwind(|| unsafe { cudarc::driver::sys::is_culib_present() }).unwrap_or(false)
 }
 
+/// How many CUDA devices this machine has; an error (never a panic)
+/// where there is no driver.
+pub fn device_count() -> Result<usize, Error> {
+    if !driver_present() {
+        return Err(no_gpu("no CUDA driver (libcuda) on this machine"));
+    }
+    catch_unwind(CudaContext::device_count)
+        .map_err(|_| no_gpu("the CUDA driver failed to initialise"))?
+        .map(|n| n.max(0) as usize)
+        .map_err(|e| no_gpu(format!("cannot count GPUs: {e}")))
+}
+
 impl Gpu {
     /// Opens device `ordinal`, or says why not (no driver, no device).
     pub fn open(ordinal: usize) -> Result<Gpu, Error> {

@@ -43,6 +43,15 @@ pub struct SearchStats {
     /// was first found.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub termination_overhead: Option<f64>,
+    /// The busiest worker's expansions over the mean (1.0 is perfect).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub load_balance: Option<f64>,
+    /// Device bytes per node the arena and heaps can hold (GPU executors).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub bytes_per_node: Option<f64>,
+    /// Each worker's (thread's, GPU's) own counters, for parallel executors.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub workers: Vec<crate::search::hda::WorkerCounts>,
 }
 
 impl SearchStats {

@@ -64,6 +64,17 @@ impl AbstractZobrist {
         Self::new(features, values, seed, |_, v| Some(v))
     }
 
+    /// Values per feature: the row length of [`Self::table`].
+    pub fn values(&self) -> usize {
+        self.values
+    }
+
+    /// The random word of every (feature, value), row-major by feature;
+    /// GPU partitions upload it.
+    pub fn table(&self) -> &[u64] {
+        &self.table
+    }
+
     /// The hash of a set of (feature, value) pairs.
     pub fn hash(&self, pairs: impl IntoIterator<Item = (usize, usize)>) -> u64 {
         pairs.into_iter().fold(0, |h, (f, v)| h ^ self.word(f, v))

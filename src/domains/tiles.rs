@@ -4,6 +4,7 @@ use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 
+use frontier_core::search::gpu::{GpuPartitioner, MultiGpuConfig, MultiGpuSession, PackedHasher};
 use frontier_core::{Domain, ExecutorConfig, SearchOptions, StdHasher};
 use frontier_tiles::{
     cache, partition, AdditivePdb, Goal, Manhattan, TileState, Tiles, TilesHeuristic,
@@ -55,11 +56,12 @@ fn manhattan() -> String {
 }
 
 /// Heuristics are built per board shape, on first use, then shared; so is
-/// the GPU session (compiled kernels, device buffers, uploaded PDBs).
+/// the GPU session (compiled kernels, device buffers, uploaded PDBs) of
+/// either GPU executor: `gpu` is the one-device case of `multi-gpu`.
 #[derive(Default)]
 pub struct Heuristics(
     Mutex<HashMap<(u8, u8), Arc<TilesHeuristic>>>,
-    Mutex<Option<frontier_core::search::gpu::GastarSession>>,
+    Mutex<Option<MultiGpuSession>>,
     Mutex<Option<std::thread::JoinHandle<Result<frontier_core::gpu::Gpu, frontier_core::Error>>>>,
 );
 
@@ -156,8 +158,27 @@ impl CliDomain for TilesCli {
             message: e.to_string(),
         })?;
         let heuristic = self.heuristic_for(prepared, &puzzle)?;
-        if let ExecutorConfig::Gpu(config) = executor {
-            let outcome = self.solve_on_gpu(prepared, &puzzle, &heuristic, config, options)?;
+        let on_gpus = match executor {
+            ExecutorConfig::Gpu(config) => Some(config.as_multi()),
+            ExecutorConfig::MultiGpu(config) => Some(config.clone()),
+            _ => None,
+        };
+        if let Some(config) = on_gpus {
+            let outcome = match config.partition.as_str() {
+                "hash" => solve_on_gpus(
+                    prepared,
+                    &puzzle,
+                    &heuristic,
+                    &PackedHasher,
+                    &config,
+                    options,
+                )?,
+                name => {
+                    let azh = frontier_tiles::azh::projection(name, puzzle.board(), 0x5EED)
+                        .map_err(tiles_error)?;
+                    solve_on_gpus(prepared, &puzzle, &heuristic, &azh, &config, options)?
+                }
+            };
             return finish(&puzzle, instance, executor, outcome);
         }
         let outcome = match executor.partition() {
@@ -174,31 +195,41 @@ impl CliDomain for TilesCli {
     }
 }
 
-impl TilesCli {
-    fn solve_on_gpu(
-        &self,
-        prepared: &Heuristics,
-        puzzle: &Tiles,
-        heuristic: &TilesHeuristic,
-        config: &frontier_core::search::gpu::GastarConfig,
-        options: &SearchOptions,
-    ) -> Result<frontier_core::DomainOutcome<Tiles>, CliError> {
-        use frontier_core::search::gpu::GastarSession;
-        // A poisoned lock only means another instance's GPU run panicked.
-        let mut session = prepared.1.lock().unwrap_or_else(|e| e.into_inner());
-        if !session.as_ref().is_some_and(|s| s.fits(puzzle, heuristic)) {
-            *session = None; // free the old buffers before allocating new ones
-            let opening = prepared.2.lock().unwrap_or_else(|e| e.into_inner()).take();
-            let gpu = match opening.map(|handle| handle.join()) {
-                Some(Ok(opened)) => opened?,
-                _ => frontier_core::gpu::Gpu::open(config.device)?,
-            };
-            *session = Some(GastarSession::with_gpu(gpu, puzzle, heuristic, config)?);
-        }
-        match session.as_mut() {
-            Some(s) => Ok(s.solve(puzzle, heuristic, options)?),
-            None => Err(CliError::Input("GPU session could not be created".into())),
-        }
+/// Solves on the GPU session kept in `prepared`, building it first when
+/// it was made for another board, heuristic, partition or set of GPUs.
+fn solve_on_gpus<Q: GpuPartitioner<Tiles>>(
+    prepared: &Heuristics,
+    puzzle: &Tiles,
+    heuristic: &TilesHeuristic,
+    partition: &Q,
+    config: &MultiGpuConfig,
+    options: &SearchOptions,
+) -> Result<frontier_core::DomainOutcome<Tiles>, CliError> {
+    let devices = config.device_list()?;
+    // A poisoned lock only means another instance's GPU run panicked.
+    let mut session = prepared.1.lock().unwrap_or_else(|e| e.into_inner());
+    let reusable = session
+        .as_ref()
+        .is_some_and(|s| s.fits(puzzle, heuristic, partition) && s.devices() == devices);
+    if !reusable {
+        *session = None; // free the old buffers before allocating new ones
+        let opening = prepared.2.lock().unwrap_or_else(|e| e.into_inner()).take();
+        // The device `prepare` opened early, when it is the one asked for.
+        let early = opening
+            .and_then(|handle| handle.join().ok())
+            .and_then(Result::ok)
+            .filter(|gpu| devices == [gpu.ctx.ordinal()]);
+        let built = match early {
+            Some(gpu) => {
+                MultiGpuSession::with_gpus(vec![gpu], puzzle, heuristic, partition, config)?
+            }
+            None => MultiGpuSession::new(puzzle, heuristic, partition, config)?,
+        };
+        *session = Some(built);
+    }
+    match session.as_mut() {
+        Some(s) => Ok(s.solve(puzzle, heuristic, partition, options)?),
+        None => Err(CliError::Input("GPU session could not be created".into())),
     }
 }
 

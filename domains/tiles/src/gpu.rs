@@ -6,7 +6,7 @@ use std::fmt::Write;
 use frontier_core::search::gpu::GpuPlugin;
 use frontier_core::PackedState;
 
-use crate::board::{Dir, Tiles, MAX_CELLS};
+use crate::board::{Tiles, MAX_CELLS};
 use crate::heuristic::TilesHeuristic;
 
 const PLUGIN: &str = include_str!("../../../kernels/tiles.cuh");
@@ -108,9 +108,5 @@ impl GpuPlugin<Tiles> for TilesHeuristic {
             TilesHeuristic::Manhattan(_) => Vec::new(),
             TilesHeuristic::Pdb(p) => p.dbs().iter().map(|db| db.table()).collect(),
         }
-    }
-
-    fn decode_move(&self, _: &Tiles, code: u32) -> Option<Dir> {
-        Dir::ALL.get(code as usize).copied()
     }
 }

@@ -555,3 +555,191 @@ fn gpu_running_out_of_device_memory_is_an_outcome() {
     let outcome = gastar(&puzzle, &h, &tiny, &SearchOptions::default()).expect("the session fits");
     assert_eq!(outcome.status, Status::LimitReached(Limit::Memory));
 }
+
+/// Shards for the multi-GPU tests: two devices where the machine has them,
+/// and always two shards on device 0, so states cross between shards of
+/// one GPU as well as between GPUs (the exchange is the same code).
+fn test_devices() -> Vec<usize> {
+    if frontier_core::gpu::device_count().unwrap_or(0) >= 2 {
+        vec![0, 1, 0]
+    } else {
+        vec![0, 0, 0]
+    }
+}
+
+/// States met on a random walk from the goal: every distance, every blank cell.
+fn random_walk(puzzle: &Tiles, steps: usize, rng: &mut Rng) -> Vec<TileState> {
+    let mut at = puzzle.start();
+    let mut edges = Vec::new();
+    let mut seen = Vec::new();
+    for _ in 0..steps {
+        edges.clear();
+        puzzle.expand(&at, &mut edges);
+        at = edges[rng.below(edges.len())].state;
+        seen.push(at);
+    }
+    seen
+}
+
+#[test]
+fn gpu_partition_owners_equal_cpu_owners() {
+    if !frontier_core::gpu::usable_or_skip("gpu_partition_owners_equal_cpu_owners") {
+        return;
+    }
+    use frontier_core::search::gpu::{device_owners, PackedHasher};
+    use frontier_core::Partitioner;
+    let mut rng = Rng(77);
+    for (rows, cols) in [(3, 4), (4, 4), (5, 5)] {
+        let board = Board::new(rows, cols).unwrap();
+        let puzzle = Tiles::new(
+            board.clone(),
+            TileState::goal(&board, Goal::Standard),
+            Goal::Standard,
+        )
+        .unwrap();
+        let h = TilesHeuristic::Manhattan(Manhattan::new(&board, Goal::Standard));
+        let states = random_walk(&puzzle, 3000, &mut rng);
+        let check =
+            |name: &str, partition: &dyn Fn(&TileState, u32) -> u32, gpu: Vec<u32>, parts| {
+                let cpu: Vec<u32> = states.iter().map(|s| partition(s, parts)).collect();
+                assert_eq!(cpu, gpu, "{rows}x{cols} {name} into {parts}");
+                assert!(cpu.iter().all(|&o| o < parts));
+            };
+        for parts in [2u32, 3, 8] {
+            let owners = device_owners(0, &puzzle, &h, &PackedHasher, &states, parts).unwrap();
+            check(
+                "hash",
+                &|s, n| PackedHasher.owner(&puzzle, s, n),
+                owners,
+                parts,
+            );
+            for name in frontier_tiles::azh::PROJECTIONS {
+                let azh = frontier_tiles::azh::projection(name, &board, 0x5EED).unwrap();
+                let owners = device_owners(0, &puzzle, &h, &azh, &states, parts).unwrap();
+                check(name, &|s, n| azh.owner(&puzzle, s, n), owners, parts);
+            }
+        }
+    }
+}
+
+#[test]
+fn gpu_multi_gpu_matches_astar_on_random_8_puzzles_under_every_partition() {
+    if !frontier_core::gpu::usable_or_skip(
+        "gpu_multi_gpu_matches_astar_on_random_8_puzzles_under_every_partition",
+    ) {
+        return;
+    }
+    use frontier_core::search::gpu::{MultiGpuConfig, MultiGpuSession, PackedHasher};
+    let board = Board::new(3, 3).unwrap();
+    let truth = all_distances(&board, Goal::Standard);
+    let h = TilesHeuristic::Manhattan(Manhattan::new(&board, Goal::Standard));
+    let states: Vec<&[u8; 25]> = truth.keys().collect();
+    let mut rng = Rng(41);
+    let puzzles: Vec<Tiles> = (0..20)
+        .map(|_| {
+            let cells = states[rng.below(states.len())];
+            Tiles::new(board.clone(), state_from(cells, &board), Goal::Standard).unwrap()
+        })
+        .collect();
+    for partition in ["hash", "split", "zobrist"] {
+        let config = MultiGpuConfig {
+            devices: test_devices(),
+            partition: partition.into(),
+            heaps: 256,
+            table_log2: 16,
+            memory_fraction: 0.01,
+        };
+        let azh = frontier_tiles::azh::projection(
+            if partition == "hash" {
+                "zobrist"
+            } else {
+                partition
+            },
+            &board,
+            0x5EED,
+        )
+        .unwrap();
+        let mut sent = 0;
+        let solve = |puzzle: &Tiles| {
+            let outcome = if partition == "hash" {
+                MultiGpuSession::new(puzzle, &h, &PackedHasher, &config)
+                    .and_then(|mut s| s.solve(puzzle, &h, &PackedHasher, &SearchOptions::default()))
+            } else {
+                MultiGpuSession::new(puzzle, &h, &azh, &config)
+                    .and_then(|mut s| s.solve(puzzle, &h, &azh, &SearchOptions::default()))
+            };
+            outcome.expect("the GPUs run")
+        };
+        for puzzle in &puzzles {
+            let outcome = solve(puzzle);
+            let solution = outcome.solution().expect("solvable");
+            assert_eq!(solution.cost, truth[&puzzle.start().cells], "{partition}");
+            assert!(puzzle.is_goal(&puzzle.replay(&solution.moves).unwrap()));
+            assert_eq!(outcome.stats.workers.len(), 3);
+            sent += outcome.stats.workers.iter().map(|w| w.sent).sum::<u64>();
+        }
+        assert!(sent > 0, "{partition}: states must cross between shards");
+    }
+}
+
+#[test]
+fn gpu_multi_gpu_matches_published_optima_and_one_gpu_matches_gastar() {
+    if !frontier_core::gpu::usable_or_skip(
+        "gpu_multi_gpu_matches_published_optima_and_one_gpu_matches_gastar",
+    ) {
+        return;
+    }
+    use frontier_core::search::gpu::{
+        gastar, GastarConfig, MultiGpuConfig, MultiGpuSession, PackedHasher,
+    };
+    let dir = tempdir("gpu-multi-korf");
+    let board = Board::new(4, 4).unwrap();
+    let h = TilesHeuristic::Pdb(pdb_heuristic(&board, Goal::Korf, "5-5-5", true, &dir));
+    let split = frontier_tiles::azh::projection("split", &board, 0x5EED).unwrap();
+    let config = MultiGpuConfig {
+        devices: test_devices(),
+        memory_fraction: 0.1,
+        ..MultiGpuConfig::default()
+    };
+    let first = Tiles::parse(&korf100()[0].1, Goal::Korf).unwrap();
+    let mut session = MultiGpuSession::new(&first, &h, &split, &config).expect("the GPUs open");
+    for (id, korf, _, optimum) in korf100()
+        .iter()
+        .filter(|i| ["16", "55", "79", "85", "97"].contains(&i.0.as_str()))
+    {
+        let puzzle = Tiles::parse(korf, Goal::Korf).unwrap();
+        let outcome = session
+            .solve(&puzzle, &h, &split, &SearchOptions::default())
+            .expect("the GPUs run");
+        assert_eq!(outcome.solution().map(|s| s.cost), Some(*optimum), "#{id}");
+        let load = outcome.stats.load_balance.unwrap();
+        assert!((1.0..=3.0).contains(&load), "#{id}: load {load}");
+        assert!(outcome.stats.termination_overhead.is_some());
+
+        let one = MultiGpuConfig {
+            devices: vec![0],
+            ..config.clone()
+        };
+        let alone = frontier_core::search::gpu::multi_gpu(
+            &puzzle,
+            &h,
+            &PackedHasher,
+            &one,
+            &SearchOptions::default(),
+        )
+        .expect("one GPU runs");
+        let single = gastar(
+            &puzzle,
+            &h,
+            &GastarConfig {
+                memory_fraction: 0.1,
+                ..GastarConfig::default()
+            },
+            &SearchOptions::default(),
+        )
+        .expect("GA* runs");
+        assert_eq!(alone.solution().map(|s| s.cost), Some(*optimum));
+        assert_eq!(single.solution().map(|s| s.cost), Some(*optimum));
+        assert!(alone.stats.communication_overhead.is_none());
+    }
+}

@@ -1,36 +1,60 @@
 //! GPU executors. A domain that runs on the GPU ships a CUDA plugin (see
-//! `kernels/gastar.cu` for the contract) through [`GpuPlugin`].
+//! `kernels/gastar.cu` for the contract) through [`GpuPlugin`]; the same
+//! engine runs GA* on one GPU ([`gastar`]) and HDA* over every GPU of a
+//! host ([`multi_gpu`]), states routed by a [`GpuPartitioner`].
 
 pub mod gastar;
+pub mod multi;
+pub mod partition;
+mod shard;
 
 pub use gastar::{gastar, GastarConfig, GastarSession};
+pub use multi::{device_owners, multi_gpu, MultiGpuConfig, MultiGpuSession};
+pub use partition::{packed_hash, GpuPartitioner, PackedHasher};
 
-use crate::domain::{Cost, PackedState};
+use crate::domain::PackedState;
+use crate::search::Solution;
 
-/// A domain's (and heuristic's) GPU side: CUDA source, lookup tables, and
-/// how to read its move codes back.
+/// A domain's (and heuristic's) GPU side: CUDA source and lookup tables.
+/// Moves need no device encoding: the host finds them again when it
+/// replays the path of states the device returns.
 pub trait GpuPlugin<D: PackedState>: Send + Sync {
     /// CUDA source defining `STATE_WORDS`, `MAX_SUCC`, `is_goal`, `expand`,
-    /// `heuristic` and `state_hash` for this instance (see kernels/gastar.cu).
+    /// `heuristic` and `state_hash` for this instance, and
+    /// `for_each_feature` where Abstract Zobrist partitions should run on
+    /// the GPU (see kernels/gastar.cu).
     fn source(&self, domain: &D) -> String;
     /// Bytes uploaded once and handed to every plugin call (pattern
     /// databases, goal tables), as segments laid end to end on the device:
     /// handing out existing buffers avoids copying hundreds of megabytes.
     fn tables<'a>(&'a self, domain: &D) -> Vec<&'a [u8]>;
-    /// The move a plugin move code stands for.
-    fn decode_move(&self, domain: &D, code: u32) -> Option<D::Move>;
 }
 
-/// Checks a path of states against the domain: each step must be an edge.
-/// Returns the path's cost, or the first step that is not an edge.
-pub fn replay_cost<D: crate::Domain>(domain: &D, states: &[D::State]) -> Result<Cost, usize> {
-    let mut cost: Cost = 0;
+/// Turns a path of states into a solution: each step must be an edge of
+/// the domain, whose move and cost it takes. Returns the first step that
+/// is not an edge otherwise.
+pub fn replay<D: crate::Domain>(
+    domain: &D,
+    states: Vec<D::State>,
+) -> Result<Solution<D::State, D::Move>, usize> {
+    let mut cost = 0;
+    let mut moves = Vec::with_capacity(states.len().saturating_sub(1));
     let mut edges = Vec::new();
     for (i, pair) in states.windows(2).enumerate() {
         edges.clear();
         domain.expand(&pair[0], &mut edges);
-        let edge = edges.iter().find(|e| e.state == pair[1]).ok_or(i)?;
+        // The cheapest edge: parallel edges of different cost may exist.
+        let edge = edges
+            .iter()
+            .filter(|e| e.state == pair[1])
+            .min_by_key(|e| e.cost)
+            .ok_or(i)?;
         cost += edge.cost;
+        moves.push(edge.mv.clone());
     }
-    Ok(cost)
+    Ok(Solution {
+        cost,
+        states,
+        moves,
+    })
 }

@@ -27,6 +27,15 @@
 //! map; states sent on a stale entry are forwarded. Node references name a
 //! bucket and an index in its arena, so they survive the move.
 
+mod balance;
+
+use balance::{Handoff, LastPlan};
+mod counts;
+mod incumbent;
+
+pub use counts::{summarize, WorkerCounts};
+pub use incumbent::Incumbent;
+
 use std::collections::BinaryHeap;
 use std::hash::BuildHasher;
 use std::sync::atomic::{
@@ -44,7 +53,6 @@ use crate::domain::{Cost, Domain, Heuristic, Partitioner};
 use crate::search::{
     trace, DomainOutcome, Limit, Outcome, Progress, SearchOptions, Solution, Status,
 };
-use crate::stats::SearchStats;
 
 /// Parameters of [`hda`].
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -175,24 +183,9 @@ impl<T> std::ops::Deref for Padded<T> {
     }
 }
 
-/// A bucket to hand over, and the worker to take it.
-type Handoff = (usize, usize);
-
-/// What the last executed plan saw.
-struct LastPlan {
-    /// `bucket_load` as read then: the next plan balances the work done
-    /// since. (Counting per f-layer instead breaks when states of an
-    /// earlier layer arrive late, which the gate cannot see coming.)
-    loads: Vec<u64>,
-    /// The expansions it planned from.
-    work: u64,
-}
-
 /// What all workers share.
 struct Shared {
-    incumbent: AtomicU32,
-    /// The goal node of the incumbent and when it was found.
-    best: Mutex<Option<(NodeRef, f64)>>,
+    incumbent: Incumbent<NodeRef>,
     in_flight: AtomicI64,
     idle: Vec<Padded<AtomicBool>>,
     epoch: AtomicU64,
@@ -245,99 +238,6 @@ impl Shared {
         let nothing_in_flight = self.in_flight.load(SeqCst) == 0;
         all_idle && nothing_in_flight && self.epoch.load(SeqCst) == before
     }
-
-    /// Plans bucket handoffs from the work done since the last plan (the
-    /// layers every worker has finished since): moves buckets from the
-    /// busiest worker to the idlest while that narrows the gap. The next
-    /// layer's work spreads over buckets much as the last one's did, so this
-    /// evens it out before it starts.
-    ///
-    /// `lowest` is the layer every worker has reached, as read from the
-    /// workers' published f. That reading can run ahead of the truth while
-    /// states are in flight — often in the first layers, where few states
-    /// exist — so a reading only counts as a new layer, and a plan only
-    /// happens, with enough work behind it: a minimum per worker, and half
-    /// the work of the last plan (a new layer does more work than the one
-    /// before it; a reading in the middle of one usually less).
-    fn plan(&self, lowest: Cost) {
-        // One planner at a time; a worker that finds one busy goes on.
-        let Ok(mut last) = self.last_plan.try_lock() else {
-            return;
-        };
-        if self.planned_at.load(Relaxed) >= lowest {
-            return;
-        }
-        let workers = self.min_f.len();
-        let mut load = vec![0u64; workers];
-        let mut buckets = Vec::new();
-        let now: Vec<u64> = self.bucket_load.iter().map(|n| n.load(Acquire)).collect();
-        for (bucket, (&now, &then)) in now.iter().zip(last.loads.iter()).enumerate() {
-            let expanded = now.saturating_sub(then);
-            if expanded > 0 {
-                let owner = self.owner_of[bucket].load(Relaxed) as usize;
-                load[owner] += expanded;
-                buckets.push((expanded, bucket, owner, false));
-            }
-        }
-        let total: u64 = load.iter().sum();
-        if total < (workers * PLAN_MIN_PER_WORKER) as u64 || total < last.work / 2 {
-            return;
-        }
-        *last = LastPlan {
-            loads: now,
-            work: total,
-        };
-        self.planned_at.store(lowest, Relaxed);
-        let mean = total / workers as u64;
-
-        let mut moves = Vec::new();
-        for _ in 0..workers * PLAN_MOVES_PER_WORKER {
-            let busiest = (0..workers).max_by_key(|&w| load[w]).unwrap_or(0);
-            let idlest = (0..workers).min_by_key(|&w| load[w]).unwrap_or(0);
-            // Within 5% of the mean is as even as a layer's noise allows.
-            if load[busiest] * 20 <= mean * 21 {
-                break;
-            }
-            let gap = load[busiest] - load[idlest];
-            // The bucket that best halves the gap without reversing it.
-            let Some(pick) = buckets
-                .iter()
-                .enumerate()
-                .filter(|(_, &(n, _, owner, moved))| owner == busiest && !moved && n < gap)
-                .min_by_key(|(_, &(n, ..))| n.abs_diff(gap / 2))
-                .map(|(i, _)| i)
-            else {
-                break;
-            };
-            let (n, bucket, ..) = buckets[pick];
-            // Once per plan: its new owner holds nothing to hand on yet.
-            buckets[pick].2 = idlest;
-            buckets[pick].3 = true;
-            load[busiest] -= n;
-            load[idlest] += n;
-            moves.push((bucket, busiest, idlest));
-        }
-        for (bucket, from_worker, to_worker) in moves {
-            if let Ok(mut requests) = self.requests[from_worker].lock() {
-                requests.push((bucket, to_worker));
-            }
-            self.has_requests[from_worker].store(true, Release);
-        }
-    }
-}
-
-/// Per-thread counters returned at the end.
-#[derive(Default)]
-struct WorkerStats {
-    expanded: u64,
-    generated: u64,
-    duplicates: u64,
-    reopened: u64,
-    sent: u64,
-    /// States received inside handed-over buckets.
-    adopted: u64,
-    peak_open: u64,
-    busy_seconds: f64,
 }
 
 struct Worker<'a, D: Domain, H, P> {
@@ -364,7 +264,7 @@ struct Worker<'a, D: Domain, H, P> {
     /// one and freed by another (a contended path in the allocator).
     spare: Vec<Batch<D>>,
     senders: Vec<Sender<Envelope<D>>>,
-    stats: WorkerStats,
+    stats: WorkerCounts,
     hasher: hashbrown::DefaultHashBuilder,
     next_report: f64,
     /// The f this worker last published.
@@ -404,9 +304,9 @@ where
 {
     let threads = config.threads.max(1);
     let per_worker = |_| Padded(AtomicBool::new(false));
+    let started = Instant::now();
     let shared = Shared {
-        incumbent: AtomicU32::new(Cost::MAX),
-        best: Mutex::new(None),
+        incumbent: Incumbent::new(started),
         in_flight: AtomicI64::new(0),
         idle: (0..threads).map(per_worker).collect(),
         epoch: AtomicU64::new(0),
@@ -417,7 +317,7 @@ where
         min_f: (0..threads)
             .map(|_| Padded(AtomicU32::new(Cost::MAX)))
             .collect(),
-        started: Instant::now(),
+        started,
         // Contiguous bucket ranges: the same split of the hash range as
         // reducing the hash to `threads` parts directly.
         owner_of: (0..BUCKETS as usize)
@@ -454,7 +354,7 @@ where
     }]));
 
     type Held<D> = Vec<Option<Box<Store<D>>>>;
-    let results: Vec<(Held<D>, WorkerStats)> = std::thread::scope(|scope| {
+    let results: Vec<(Held<D>, WorkerCounts)> = std::thread::scope(|scope| {
         let handles: Vec<_> = receivers
             .into_iter()
             .enumerate()
@@ -484,7 +384,7 @@ where
                         outboxes: (0..threads).map(|_| Vec::new()).collect(),
                         spare: Vec::new(),
                         senders,
-                        stats: WorkerStats::default(),
+                        stats: WorkerCounts::default(),
                         hasher: hashbrown::DefaultHashBuilder::default(),
                         next_report: 0.25,
                         published_f: Cost::MAX,
@@ -513,49 +413,21 @@ where
             }
         }
     }
-    let best = shared.best.lock().ok().and_then(|b| *b);
     let stopped_by = shared.stopped_by.lock().ok().and_then(|s| *s);
-    let status = match (stopped_by, best) {
+    let status = match (stopped_by, shared.incumbent.best()) {
         (Some(limit), _) => Status::LimitReached(limit),
         (None, Some((goal, _))) => Status::Solved(trace_across(&arenas, goal)),
         (None, None) => Status::NoSolution,
     };
 
-    let mut stats = SearchStats::default();
-    let (mut sent, mut adopted) = (0, 0);
+    let workers: Vec<WorkerCounts> = results.iter().map(|(_, w)| w.clone()).collect();
+    let mut stats = summarize(&workers, seconds);
     stats.peak_closed = arenas.iter().map(|a| a.len() as u64).sum();
-    for (_, w) in &results {
-        stats.expanded += w.expanded;
-        stats.generated += w.generated;
-        stats.duplicates += w.duplicates;
-        stats.reopened += w.reopened;
-        stats.peak_open += w.peak_open;
-        stats.worker_rates.push(if w.busy_seconds > 0.0 {
-            w.expanded as f64 / seconds
-        } else {
-            0.0
-        });
-        sent += w.sent;
-        adopted += w.adopted;
-    }
     stats.peak_bytes = shared.bytes.iter().map(|b| b.load(SeqCst)).sum();
-    let share = |n: u64| {
-        if stats.generated > 0 {
-            n as f64 / stats.generated as f64
-        } else {
-            0.0
-        }
-    };
-    stats.communication_overhead = Some(share(sent));
-    stats.handoff_share = Some(share(adopted));
-    if let (Some((_, found_at)), Status::Solved(_)) = (best, &status) {
-        stats.termination_overhead = Some(if seconds > 0.0 {
-            ((seconds - found_at) / seconds).max(0.0)
-        } else {
-            0.0
-        });
+    if matches!(status, Status::Solved(_)) {
+        stats.termination_overhead = shared.incumbent.termination_overhead(seconds);
     }
-    stats.finish(seconds);
+    stats.workers = workers;
     Outcome { status, stats }
 }
 
@@ -576,11 +448,6 @@ const FLUSH_EVERY: u64 = 256;
 const SPARE_BUFFERS: usize = 64;
 /// Publish counters and check limits this often.
 const PUBLISH_EVERY: u64 = 1024;
-/// Layers smaller than this many expansions per worker are not worth
-/// balancing: their shape says little about the next layer's.
-const PLAN_MIN_PER_WORKER: usize = 256;
-/// At most this many handoffs per worker and plan.
-const PLAN_MOVES_PER_WORKER: usize = 4;
 
 impl<D: Domain, H: Heuristic<D>, P: Partitioner<D>> Worker<'_, D, H, P> {
     fn run(&mut self, inbox: &Receiver<Envelope<D>>) {
@@ -657,6 +524,7 @@ impl<D: Domain, H: Heuristic<D>, P: Partitioner<D>> Worker<'_, D, H, P> {
         }
         self.publish(self.stats.expanded - last_published, 0);
         self.stats.busy_seconds = (started.elapsed() - idle_total).as_secs_f64();
+        self.stats.stored = self.held;
     }
 
     /// Publishes this worker's lowest f and says whether it is more than
@@ -698,7 +566,7 @@ impl<D: Domain, H: Heuristic<D>, P: Partitioner<D>> Worker<'_, D, H, P> {
     /// plans the handoffs for the next one.
     fn maybe_plan(&self, lowest: Cost) {
         if self.shared.planned_at.load(Relaxed) < lowest
-            && self.shared.incumbent.load(Relaxed) == Cost::MAX
+            && self.shared.incumbent.cost() == Cost::MAX
         {
             self.shared.plan(lowest);
         }
@@ -757,7 +625,7 @@ impl<D: Domain, H: Heuristic<D>, P: Partitioner<D>> Worker<'_, D, H, P> {
 
     /// Takes the best live entry whose f is below the incumbent.
     fn pop(&mut self) -> Option<OpenEntry> {
-        let incumbent = self.shared.incumbent.load(SeqCst);
+        let incumbent = self.shared.incumbent.cost();
         while let Some(entry) = self.open.pop() {
             if entry.f >= incumbent {
                 // Nothing left here can beat the incumbent, which only falls.
@@ -906,17 +774,7 @@ impl<D: Domain, H: Heuristic<D>, P: Partitioner<D>> Worker<'_, D, H, P> {
             return; // pop only returns entries of held buckets
         };
         if self.domain.is_goal(&store.nodes[index].state) {
-            let g = entry.g;
-            if g < self.shared.incumbent.load(SeqCst) {
-                if let Ok(mut best) = self.shared.best.lock() {
-                    // Re-checked under the lock: another worker may have
-                    // recorded a cheaper goal meanwhile.
-                    if g < self.shared.incumbent.load(SeqCst) {
-                        self.shared.incumbent.store(g, SeqCst);
-                        *best = Some((me, self.shared.started.elapsed().as_secs_f64()));
-                    }
-                }
-            }
+            self.shared.incumbent.offer(entry.g, me);
             return;
         }
         if store.expanded == store.published {
@@ -930,7 +788,7 @@ impl<D: Domain, H: Heuristic<D>, P: Partitioner<D>> Worker<'_, D, H, P> {
         self.domain.expand(&parent.state, successors);
         self.stats.generated += successors.len() as u64;
         let (parent_g, parent_h) = (parent.g, parent.h);
-        let incumbent = self.shared.incumbent.load(SeqCst);
+        let incumbent = self.shared.incumbent.cost();
         for edge in successors.drain(..) {
             let g = parent_g.saturating_add(edge.cost);
             let Some(parent_state) = self.stores[bucket]
@@ -962,7 +820,7 @@ impl<D: Domain, H: Heuristic<D>, P: Partitioner<D>> Worker<'_, D, H, P> {
             return;
         }
         // Drop what can no longer beat the incumbent before paying to send it.
-        let incumbent = self.shared.incumbent.load(Relaxed);
+        let incumbent = self.shared.incumbent.cost();
         self.outboxes[to].retain(|m| m.g.saturating_add(m.h) < incumbent);
         if self.outboxes[to].is_empty() {
             return;

@@ -1,0 +1,797 @@
+//! HDA* over the GPUs of one host: GA* on every GPU, each state owned by
+//! the GPU its [`GpuPartitioner`] names.
+//!
+//! One host thread drives each GPU through the iterations of
+//! `kernels/gastar.cu`. In an iteration every GPU expands one node per
+//! heap; a child owned by another GPU goes to that GPU's region of the
+//! sender's outbox (children with f at or above the incumbent are dropped
+//! first). The threads then meet at a barrier, each having published its
+//! control words: how many records it holds for each GPU, the lowest f on
+//! its heaps and among its new children, its best goal. Every thread reads
+//! all of them and takes the same decision:
+//!
+//! - the incumbent is the cheapest goal of any GPU (a reduction over the
+//!   published words), and becomes every GPU's pruning bound;
+//! - the search is over when the lowest f anywhere — heaps after the pops,
+//!   and the children just generated, which are the only states in flight —
+//!   is not below the incumbent: then the incumbent is optimal;
+//! - otherwise each GPU pulls the records addressed to it straight out of
+//!   each peer's outbox (CUDA peer copies, no ring that forwards others'
+//!   states), de-duplicates them with its own children and pushes them.
+//!
+//! Outboxes alternate between two halves by iteration, so a sender never
+//! overwrites records a receiver has not copied yet: it writes the same
+//! half again only after the next barrier, which every receiver reaches
+//! after its copies are done. The incumbent, its timing (termination
+//! overhead) and the statistics are HDA*'s own ([`Incumbent`],
+//! [`summarize`]). With one GPU this is GA*: [`super::gastar`] runs it so.
+
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::Mutex;
+use std::time::Instant;
+
+use serde::{Deserialize, Serialize};
+
+use super::partition::GpuPartitioner;
+use super::shard::{
+    Layout, PeerOutbox, Shard, CTRL_COUNTS, CTRL_EXPANDED, CTRL_GENERATED, CTRL_INCUMBENT,
+    CTRL_MIN_F, CTRL_NODES, CTRL_OVERFLOW, CTRL_SENT, OVERFLOW_F,
+};
+use super::{replay, GpuPlugin};
+use crate::domain::{Cost, PackedState};
+use crate::gpu::{gpu_error, Gpu};
+use crate::search::hda::{summarize, Incumbent, WorkerCounts};
+use crate::search::{DomainOutcome, Limit, Outcome, Progress, SearchOptions, Solution, Status};
+use crate::Error;
+
+/// The generic engine, pasted after each plugin and partition.
+const ENGINE: &str = include_str!("../../../../kernels/gastar.cu");
+/// Where the engine's body starts, after the helpers a partition may use.
+const ENGINE_BODY: &str = "// ---- engine body";
+const PRELUDE: &str = "typedef unsigned int u32;\ntypedef unsigned long long u64;\n";
+
+/// Parameters of [`multi_gpu`].
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct MultiGpuConfig {
+    /// Which GPUs (device ordinals); empty means every GPU of the host. A
+    /// device listed twice runs two shards on it, which exercises the
+    /// exchange between GPUs on a machine with one (as the tests do).
+    pub devices: Vec<usize>,
+    /// The partitioner by name, resolved by the domain: `hash` (uniform
+    /// hashing of the packed state) always exists; tiles adds its Abstract
+    /// Zobrist projections (`split`, `zobrist`, …).
+    pub partition: String,
+    /// Binary heaps per GPU (one GPU thread each).
+    pub heaps: u32,
+    /// Share of each GPU's free memory for nodes, heaps and buffers.
+    pub memory_fraction: f64,
+    /// Hash-table slots per GPU for duplicate detection, as a power of two.
+    pub table_log2: u32,
+}
+
+impl Default for MultiGpuConfig {
+    fn default() -> Self {
+        MultiGpuConfig {
+            devices: Vec::new(),
+            partition: "hash".into(),
+            heaps: 1 << 14,
+            // The fixed buffers (hash table, PDBs, exchange) are sized
+            // first and the rest shared by arena and heaps; the CUDA
+            // context is already counted out of the free memory.
+            memory_fraction: 0.9,
+            table_log2: 25,
+        }
+    }
+}
+
+impl MultiGpuConfig {
+    /// The device ordinals to run on, checked against the GPUs present:
+    /// asking for more GPUs than the host has is an error naming both counts.
+    pub fn device_list(&self) -> Result<Vec<usize>, Error> {
+        let present = crate::gpu::device_count()?;
+        if self.devices.is_empty() {
+            return Ok((0..present).collect());
+        }
+        if let Some(&highest) = self.devices.iter().max().filter(|&&d| d >= present) {
+            return Err(Error::NoGpu(format!(
+                "GPU {highest} asked for, but this machine has {present} GPU{}",
+                if present == 1 { "" } else { "s" }
+            )));
+        }
+        Ok(self.devices.clone())
+    }
+}
+
+/// Runs HDA* on the configured GPUs. With an admissible heuristic the cost
+/// equals A*'s; the returned path is replayed on the CPU. To solve many
+/// instances, keep a [`MultiGpuSession`]: it compiles, allocates and
+/// uploads tables once.
+pub fn multi_gpu<D, P, Q>(
+    domain: &D,
+    plugin: &P,
+    partition: &Q,
+    config: &MultiGpuConfig,
+    options: &SearchOptions,
+) -> Result<DomainOutcome<D>, Error>
+where
+    D: PackedState,
+    P: GpuPlugin<D>,
+    Q: GpuPartitioner<D>,
+{
+    MultiGpuSession::new(domain, plugin, partition, config)?
+        .solve(domain, plugin, partition, options)
+}
+
+/// Device memory and kernels on every GPU of a search, reusable across
+/// instances whose plugin and partition source are the same.
+pub struct MultiGpuSession {
+    shards: Vec<Shard>,
+    peers: Vec<PeerOutbox>,
+    source: String,
+}
+
+impl MultiGpuSession {
+    /// Opens the configured GPUs, compiles the plugin and sizes each GPU's
+    /// buffers from its free memory.
+    pub fn new<D, P, Q>(
+        domain: &D,
+        plugin: &P,
+        partition: &Q,
+        config: &MultiGpuConfig,
+    ) -> Result<Self, Error>
+    where
+        D: PackedState,
+        P: GpuPlugin<D>,
+        Q: GpuPartitioner<D>,
+    {
+        let devices = config.device_list()?;
+        // Opening a device takes a few tenths of a second: open all at once.
+        let gpus = std::thread::scope(|scope| {
+            let handles: Vec<_> = devices
+                .iter()
+                .map(|&d| scope.spawn(move || Gpu::open(d)))
+                .collect();
+            handles
+                .into_iter()
+                .map(|h| h.join().unwrap_or_else(|e| std::panic::resume_unwind(e)))
+                .collect::<Result<Vec<Gpu>, Error>>()
+        })?;
+        Self::with_gpus(gpus, domain, plugin, partition, config)
+    }
+
+    /// Like [`Self::new`] on devices opened beforehand.
+    pub fn with_gpus<D, P, Q>(
+        gpus: Vec<Gpu>,
+        domain: &D,
+        plugin: &P,
+        partition: &Q,
+        config: &MultiGpuConfig,
+    ) -> Result<Self, Error>
+    where
+        D: PackedState,
+        P: GpuPlugin<D>,
+        Q: GpuPartitioner<D>,
+    {
+        if gpus.is_empty() {
+            return Err(Error::NoGpu("no GPU to run on".into()));
+        }
+        if gpus.len() > 255 {
+            return Err(Error::Gpu("at most 255 GPUs".into()));
+        }
+        let source = kernel_source(domain, plugin, partition);
+        let layout = Layout {
+            words: domain.packed_words(),
+            max_succ: max_successors(&source)
+                .ok_or_else(|| Error::Gpu("plugin defines no MAX_SUCC".into()))?,
+            heaps: config.heaps.max(32),
+            table_log2: config.table_log2,
+            memory_fraction: config.memory_fraction,
+            gpus: gpus.len() as u32,
+        };
+        let segments = plugin.tables(domain);
+        let table = partition.device_table();
+        // Compile once (the CUBIN is cached on disk), then let every other
+        // device load and allocate in parallel.
+        let mut gpus = gpus.into_iter();
+        let first = gpus
+            .next()
+            .ok_or_else(|| Error::NoGpu("no GPU to run on".into()))?;
+        let mut shards = vec![Shard::new(first, 0, &source, &layout, &segments, &table)?];
+        let rest: Vec<Gpu> = gpus.collect();
+        let others = std::thread::scope(|scope| {
+            let handles: Vec<_> = rest
+                .into_iter()
+                .enumerate()
+                .map(|(i, gpu)| {
+                    let (source, layout, segments, table) = (&source, &layout, &segments, &table);
+                    scope.spawn(move || {
+                        Shard::new(gpu, i as u32 + 1, source, layout, segments, table)
+                    })
+                })
+                .collect();
+            handles
+                .into_iter()
+                .map(|h| h.join().unwrap_or_else(|e| std::panic::resume_unwind(e)))
+                .collect::<Result<Vec<Shard>, Error>>()
+        })?;
+        shards.extend(others);
+        let peers: Vec<PeerOutbox> = shards.iter().map(Shard::peer_outbox).collect();
+        if shards.len() > 1 {
+            for shard in &shards {
+                shard.enable_peer_access(&peers);
+            }
+        }
+        Ok(MultiGpuSession {
+            shards,
+            peers,
+            source,
+        })
+    }
+
+    /// The device ordinals this session runs on.
+    pub fn devices(&self) -> Vec<usize> {
+        self.shards.iter().map(|s| s.gpu.ctx.ordinal()).collect()
+    }
+
+    /// Whether this session was built for the same plugin and partition
+    /// source as `domain`'s.
+    pub fn fits<D, P, Q>(&self, domain: &D, plugin: &P, partition: &Q) -> bool
+    where
+        D: PackedState,
+        P: GpuPlugin<D>,
+        Q: GpuPartitioner<D>,
+    {
+        self.source == kernel_source(domain, plugin, partition)
+    }
+
+    /// Solves `domain`'s instance on this session's GPUs.
+    pub fn solve<D, P, Q>(
+        &mut self,
+        domain: &D,
+        plugin: &P,
+        partition: &Q,
+        options: &SearchOptions,
+    ) -> Result<DomainOutcome<D>, Error>
+    where
+        D: PackedState,
+        P: GpuPlugin<D>,
+        Q: GpuPartitioner<D>,
+    {
+        if !self.fits(domain, plugin, partition) {
+            return Err(Error::Gpu(
+                "this GPU session was built for another board, goal, heuristic or partition".into(),
+            ));
+        }
+        let gpus = self.shards.len();
+        let start = domain.start();
+        let mut packed = vec![0u32; domain.packed_words()];
+        domain.pack(&start, &mut packed);
+        let home = partition.owner(domain, &start, gpus as u32) as usize;
+        for shard in &mut self.shards {
+            let owns_start = shard.index as usize == home;
+            shard.reset(owns_start.then_some(&packed[..]))?;
+        }
+
+        let started = Instant::now();
+        let coordination = Coordination {
+            barrier: SpinBarrier::new(gpus),
+            reports: [0, 1].map(|_| (0..gpus).map(|_| Mutex::new(Report::default())).collect()),
+            incumbent: Incumbent::new(started),
+            finish: Mutex::new(None),
+            started,
+            bytes_per_node: self.shards.iter().map(|s| s.bytes_per_node).collect(),
+        };
+        let peers = &self.peers;
+        let results: Vec<Result<Vec<u64>, Error>> = std::thread::scope(|scope| {
+            let handles: Vec<_> = self
+                .shards
+                .iter_mut()
+                .map(|shard| {
+                    let coordination = &coordination;
+                    scope.spawn(move || {
+                        let driven = drive(shard, peers, coordination, options);
+                        if driven.is_err() {
+                            coordination.barrier.abort();
+                        }
+                        driven
+                    })
+                })
+                .collect();
+            handles
+                .into_iter()
+                .map(|h| h.join().unwrap_or_else(|e| std::panic::resume_unwind(e)))
+                .collect()
+        });
+        let seconds = started.elapsed().as_secs_f64();
+        // The first real failure; the others only saw the barrier abort.
+        let mut finals = Vec::with_capacity(gpus);
+        let mut failure = None;
+        for result in results {
+            match result {
+                Ok(ctrl) => finals.push(ctrl),
+                Err(Error::Gpu(m)) if m == ABORTED => {}
+                Err(e) => failure = failure.or(Some(e)),
+            }
+        }
+        if let Some(e) = failure {
+            return Err(e);
+        }
+        let finish = coordination
+            .finish
+            .lock()
+            .ok()
+            .and_then(|f| *f)
+            .ok_or_else(|| Error::Gpu("the GPU threads ended without a verdict".into()))?;
+        let status = match finish {
+            Finish::Limit(limit) => Status::LimitReached(limit),
+            Finish::CostTooLarge => {
+                return Err(Error::Gpu(format!(
+                    "a path cost exceeds {}, the largest f the GPU heap keys hold",
+                    super::shard::MAX_F
+                )))
+            }
+            Finish::Proven => match coordination.incumbent.best() {
+                None => Status::NoSolution,
+                Some(((gpu, node), _)) => {
+                    let solution = self.trace(domain, gpu, node)?;
+                    let expected = coordination.incumbent.cost();
+                    if solution.cost != expected {
+                        return Err(Error::Gpu(format!(
+                            "GPU reported cost {expected}, its path costs {}",
+                            solution.cost
+                        )));
+                    }
+                    Status::Solved(solution)
+                }
+            },
+        };
+        let workers: Vec<WorkerCounts> = finals
+            .iter()
+            .zip(&self.shards)
+            .map(|(ctrl, shard)| WorkerCounts {
+                expanded: ctrl[CTRL_EXPANDED],
+                generated: ctrl[CTRL_GENERATED],
+                sent: ctrl[CTRL_SENT],
+                stored: ctrl[CTRL_NODES].min(u64::from(shard.node_cap)),
+                busy_seconds: seconds,
+                ..WorkerCounts::default()
+            })
+            .collect();
+        let mut stats = summarize(&workers, seconds);
+        stats.peak_bytes = self.shards.iter().map(|s| s.bytes).sum();
+        let capacity: f64 = self.shards.iter().map(|s| f64::from(s.node_cap)).sum();
+        stats.bytes_per_node = Some(
+            self.shards
+                .iter()
+                .map(|s| s.bytes_per_node * f64::from(s.node_cap))
+                .sum::<f64>()
+                / capacity,
+        );
+        if matches!(status, Status::Solved(_)) {
+            stats.termination_overhead = coordination.incumbent.termination_overhead(seconds);
+        }
+        if gpus == 1 {
+            // One GPU sends nothing: the overheads of distribution do not apply.
+            stats.communication_overhead = None;
+            stats.handoff_share = None;
+            stats.load_balance = None;
+            stats.workers.clear();
+            stats.worker_rates.clear();
+        } else {
+            stats.handoff_share = None;
+            stats.workers = workers;
+        }
+        Ok(Outcome { status, stats })
+    }
+
+    /// Reads the path back from `node` on GPU `gpu`, following parents
+    /// across GPUs, and replays it on the CPU.
+    fn trace<D: PackedState>(
+        &mut self,
+        domain: &D,
+        gpu: u32,
+        node: u32,
+    ) -> Result<Solution<D::State, D::Move>, Error> {
+        let words = domain.packed_words();
+        let mut packed = Vec::new();
+        let mut at = Some((gpu, node));
+        let mut segments = 0usize;
+        while let Some((gpu, node)) = at {
+            segments += 1;
+            if segments > 1 << 20 {
+                return Err(Error::Gpu(
+                    "the GPU path does not lead back to the start".into(),
+                ));
+            }
+            let shard = self
+                .shards
+                .get_mut(gpu as usize)
+                .ok_or_else(|| Error::Gpu(format!("the GPU path names GPU {gpu}")))?;
+            let (states, next) = shard.trace(node)?;
+            packed.extend(states);
+            at = next;
+        }
+        let mut states = packed
+            .chunks(words)
+            .map(|w| domain.unpack(w))
+            .collect::<Result<Vec<_>, _>>()
+            .map_err(|e| Error::Gpu(format!("GPU path holds an invalid state: {e}")))?;
+        states.reverse();
+        if states.first() != Some(&domain.start())
+            || !states.last().is_some_and(|s| domain.is_goal(s))
+        {
+            return Err(Error::Gpu(
+                "GPU path does not run from the start to a goal".into(),
+            ));
+        }
+        replay(domain, states)
+            .map_err(|step| Error::Gpu(format!("GPU path step {step} is not a move")))
+    }
+}
+
+/// The owner the device partition gives each state, computed on GPU
+/// `device`: for checking a [`GpuPartitioner`] against its CPU side.
+pub fn device_owners<D, P, Q>(
+    device: usize,
+    domain: &D,
+    plugin: &P,
+    partition: &Q,
+    states: &[D::State],
+    parts: u32,
+) -> Result<Vec<u32>, Error>
+where
+    D: PackedState,
+    P: GpuPlugin<D>,
+    Q: GpuPartitioner<D>,
+{
+    use cudarc::driver::{LaunchConfig, PushKernelArg};
+    let gpu = Gpu::open(device)?;
+    let module = gpu.module(&kernel_source(domain, plugin, partition))?;
+    let kernel = module.load_function("ga_owners").map_err(gpu_error)?;
+    let words = domain.packed_words();
+    let mut packed = vec![0u32; states.len().max(1) * words];
+    for (state, out) in states.iter().zip(packed.chunks_mut(words)) {
+        domain.pack(state, out);
+    }
+    let s = gpu.stream.clone();
+    let table = partition.device_table();
+    let device_states = s.clone_htod(&packed).map_err(gpu_error)?;
+    let device_table = s
+        .clone_htod(if table.is_empty() {
+            &[0u64][..]
+        } else {
+            &table
+        })
+        .map_err(gpu_error)?;
+    let mut owners = s
+        .alloc_zeros::<u32>(states.len().max(1))
+        .map_err(gpu_error)?;
+    let count = states.len() as u32;
+    // SAFETY: `device_states` holds `count` packed states and `owners` `count` words.
+    unsafe {
+        let mut b = s.launch_builder(&kernel);
+        b.arg(&device_states)
+            .arg(&count)
+            .arg(&parts)
+            .arg(&device_table)
+            .arg(&mut owners);
+        b.launch(LaunchConfig::for_num_elems(count.max(1)))
+            .map_err(gpu_error)?;
+    }
+    let mut out = vec![0u32; states.len()];
+    s.memcpy_dtoh(&owners.slice(0..states.len()), &mut out)
+        .map_err(gpu_error)?;
+    Ok(out)
+}
+
+/// Marks a thread that stopped because another failed.
+const ABORTED: &str = "stopped because another GPU's thread failed";
+
+/// What one GPU published at a barrier.
+#[derive(Clone, Default)]
+struct Report {
+    ctrl: Vec<u64>,
+    /// Set by the first GPU's thread when a limit is reached.
+    stop: Option<Limit>,
+}
+
+/// Why the search ended.
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Finish {
+    /// Nothing open below the incumbent: it is optimal, or there is none.
+    Proven,
+    Limit(Limit),
+    CostTooLarge,
+}
+
+/// What every thread concludes from the reports of one barrier.
+#[derive(Debug, PartialEq)]
+struct Decision {
+    /// The cheapest goal any GPU holds: cost, GPU, node.
+    best: Option<(Cost, u32, u32)>,
+    /// `None`: go on with the incumbent's cost as the bound.
+    finish: Option<Finish>,
+}
+
+/// The one decision rule, a pure function of the reports, so every thread
+/// reaches the same verdict without a second round of messages.
+fn decide(reports: &[Report]) -> Decision {
+    let best = reports
+        .iter()
+        .enumerate()
+        .filter(|(_, r)| r.ctrl[CTRL_INCUMBENT] != u64::MAX)
+        .map(|(gpu, r)| {
+            let word = r.ctrl[CTRL_INCUMBENT];
+            ((word >> 32) as Cost, gpu as u32, word as u32)
+        })
+        .min();
+    let overflow = reports.iter().fold(0, |o, r| o | r.ctrl[CTRL_OVERFLOW]);
+    let lowest_f = reports
+        .iter()
+        .map(|r| r.ctrl[CTRL_MIN_F])
+        .min()
+        .unwrap_or(u64::MAX);
+    let bound = best.map_or(u64::from(Cost::MAX), |b| u64::from(b.0));
+    let finish = if overflow & OVERFLOW_F != 0 {
+        Some(Finish::CostTooLarge)
+    } else if overflow != 0 {
+        Some(Finish::Limit(Limit::Memory))
+    } else if lowest_f >= bound {
+        Some(Finish::Proven)
+    } else {
+        reports.first().and_then(|r| r.stop).map(Finish::Limit)
+    };
+    Decision { best, finish }
+}
+
+/// What the GPU threads share.
+struct Coordination {
+    barrier: SpinBarrier,
+    /// `reports[parity][gpu]`: two sets, so a fast thread writing the next
+    /// iteration's report never overwrites one a slow thread still reads.
+    reports: [Vec<Mutex<Report>>; 2],
+    incumbent: Incumbent<(u32, u32)>,
+    finish: Mutex<Option<Finish>>,
+    started: Instant,
+    bytes_per_node: Vec<f64>,
+}
+
+/// One GPU's thread: iterations until the shared decision ends the search.
+/// Returns the GPU's last control words.
+fn drive(
+    shard: &mut Shard,
+    peers: &[PeerOutbox],
+    coordination: &Coordination,
+    options: &SearchOptions,
+) -> Result<Vec<u64>, Error> {
+    let gpus = peers.len();
+    let me = shard.index as usize;
+    let mut ctrl = vec![0u64; CTRL_COUNTS + 2 * gpus];
+    let (mut bound, mut parity, mut iteration) = (Cost::MAX, 0u32, 0u32);
+    let (mut expanded, mut stored_bytes, mut next_report) = (0u64, 0u64, 0.25);
+    loop {
+        shard.expand(bound, parity)?;
+        shard.read_ctrl(&mut ctrl)?;
+        let stop = if me == 0 {
+            let seconds = coordination.started.elapsed().as_secs_f64();
+            options.limits.exceeded(expanded, stored_bytes, seconds)
+        } else {
+            None
+        };
+        if let Ok(mut slot) = coordination.reports[parity as usize][me].lock() {
+            slot.ctrl.clone_from(&ctrl);
+            slot.stop = stop;
+        }
+        if !coordination.barrier.wait() {
+            return Err(Error::Gpu(ABORTED.into()));
+        }
+        let reports: Vec<Report> = coordination.reports[parity as usize]
+            .iter()
+            .map(|r| r.lock().map(|r| r.clone()).unwrap_or_default())
+            .collect();
+        let decision = decide(&reports);
+        if me == 0 {
+            if let Some((cost, gpu, node)) = decision.best {
+                coordination.incumbent.offer(cost, (gpu, node));
+            }
+        }
+        if let Some(finish) = decision.finish {
+            if me == 0 {
+                if let Ok(mut f) = coordination.finish.lock() {
+                    *f = Some(finish);
+                }
+            }
+            return Ok(ctrl);
+        }
+        bound = decision.best.map_or(Cost::MAX, |b| b.0);
+        expanded = reports.iter().map(|r| r.ctrl[CTRL_EXPANDED]).sum();
+        stored_bytes = reports
+            .iter()
+            .zip(&coordination.bytes_per_node)
+            .map(|(r, per)| (r.ctrl[CTRL_NODES] as f64 * per) as u64)
+            .sum();
+        if me == 0 {
+            let seconds = coordination.started.elapsed().as_secs_f64();
+            if seconds >= next_report {
+                next_report = seconds + 0.25;
+                if let Some(sink) = &options.progress {
+                    sink(&Progress {
+                        expanded,
+                        open: reports.iter().map(|r| r.ctrl[CTRL_NODES]).sum(),
+                        f: reports
+                            .iter()
+                            .map(|r| r.ctrl[CTRL_MIN_F])
+                            .min()
+                            .unwrap_or(0) as Cost,
+                        seconds,
+                    });
+                }
+            }
+        }
+        let mut received = 0u64;
+        for (peer, (from, report)) in peers.iter().zip(reports.iter().enumerate()) {
+            let count = report.ctrl[CTRL_COUNTS + parity as usize * gpus + me];
+            if from != me && count > 0 {
+                shard.pull(peer, parity, count, received)?;
+                received += count;
+            }
+        }
+        shard.insert(received as u32, iteration, parity ^ 1)?;
+        parity ^= 1;
+        iteration = iteration.wrapping_add(1);
+    }
+}
+
+/// A barrier that spins (GA* iterations last tens of microseconds, less
+/// than a futex wake-up) and can be abandoned when a thread fails, so the
+/// others do not wait forever.
+struct SpinBarrier {
+    parties: usize,
+    arrived: AtomicUsize,
+    generation: AtomicUsize,
+    aborted: AtomicBool,
+}
+
+impl SpinBarrier {
+    fn new(parties: usize) -> Self {
+        SpinBarrier {
+            parties,
+            arrived: AtomicUsize::new(0),
+            generation: AtomicUsize::new(0),
+            aborted: AtomicBool::new(false),
+        }
+    }
+
+    /// Waits for every party; false when the barrier was abandoned.
+    fn wait(&self) -> bool {
+        let generation = self.generation.load(Ordering::Acquire);
+        if self.arrived.fetch_add(1, Ordering::AcqRel) + 1 == self.parties {
+            self.arrived.store(0, Ordering::Relaxed);
+            self.generation.fetch_add(1, Ordering::Release);
+            return true;
+        }
+        let mut spins = 0u32;
+        while self.generation.load(Ordering::Acquire) == generation {
+            if self.aborted.load(Ordering::Relaxed) {
+                return false;
+            }
+            spins += 1;
+            if spins < 1 << 12 {
+                std::hint::spin_loop();
+            } else {
+                std::thread::yield_now();
+            }
+        }
+        true
+    }
+
+    fn abort(&self) {
+        self.aborted.store(true, Ordering::Relaxed);
+    }
+}
+
+/// The plugin's and partition's source with the engine pasted after them:
+/// what is compiled, and what identifies the instances a session can serve.
+fn kernel_source<D: PackedState, P: GpuPlugin<D>, Q: GpuPartitioner<D>>(
+    domain: &D,
+    plugin: &P,
+    partition: &Q,
+) -> String {
+    // The partition calls the engine's hash helpers and the engine calls
+    // the partition: it goes between the two parts.
+    let (helpers, engine) = ENGINE.split_at(ENGINE.find(ENGINE_BODY).unwrap_or(0));
+    format!(
+        "{PRELUDE}{}\n{helpers}{}\n{engine}",
+        plugin.source(domain),
+        partition.device_source()
+    )
+}
+
+/// Reads `#define MAX_SUCC n` from the plugin source.
+fn max_successors(source: &str) -> Option<u32> {
+    source.lines().find_map(|l| {
+        l.trim()
+            .strip_prefix("#define MAX_SUCC")?
+            .trim()
+            .parse()
+            .ok()
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn report(incumbent: u64, min_f: u64, overflow: u64) -> Report {
+        let mut ctrl = vec![0u64; CTRL_COUNTS + 4];
+        ctrl[CTRL_INCUMBENT] = incumbent;
+        ctrl[CTRL_MIN_F] = min_f;
+        ctrl[CTRL_OVERFLOW] = overflow;
+        Report { ctrl, stop: None }
+    }
+
+    #[test]
+    fn the_search_goes_on_while_any_gpu_holds_an_f_below_the_incumbent() {
+        let goal = (50u64 << 32) | 7;
+        let d = decide(&[report(u64::MAX, 52, 0), report(goal, 49, 0)]);
+        assert_eq!(d.best, Some((50, 1, 7)));
+        assert_eq!(d.finish, None);
+        let d = decide(&[report(u64::MAX, 50, 0), report(goal, 51, 0)]);
+        assert_eq!(d.finish, Some(Finish::Proven));
+    }
+
+    #[test]
+    fn the_cheapest_goal_of_any_gpu_is_the_incumbent() {
+        let d = decide(&[report((60 << 32) | 1, 10, 0), report((58 << 32) | 9, 10, 0)]);
+        assert_eq!(d.best, Some((58, 1, 9)));
+    }
+
+    #[test]
+    fn no_goal_and_nothing_open_means_no_solution() {
+        let d = decide(&vec![report(u64::MAX, u64::from(u32::MAX), 0); 3]);
+        assert_eq!(
+            d,
+            Decision {
+                best: None,
+                finish: Some(Finish::Proven)
+            }
+        );
+    }
+
+    #[test]
+    fn a_full_arena_anywhere_ends_the_search_as_a_memory_limit() {
+        let d = decide(&[report(u64::MAX, 3, 0), report(u64::MAX, 3, 2)]);
+        assert_eq!(d.finish, Some(Finish::Limit(Limit::Memory)));
+        let d = decide(&[report(u64::MAX, 3, OVERFLOW_F | 1)]);
+        assert_eq!(d.finish, Some(Finish::CostTooLarge));
+    }
+
+    #[test]
+    fn a_limit_seen_by_the_first_thread_stops_every_thread() {
+        let mut first = report(u64::MAX, 3, 0);
+        first.stop = Some(Limit::Time);
+        let d = decide(&[first, report(u64::MAX, 3, 0)]);
+        assert_eq!(d.finish, Some(Finish::Limit(Limit::Time)));
+    }
+
+    #[test]
+    fn the_spin_barrier_releases_all_parties_and_can_be_abandoned() {
+        let barrier = SpinBarrier::new(3);
+        let passed = AtomicUsize::new(0);
+        std::thread::scope(|s| {
+            for _ in 0..3 {
+                s.spawn(|| {
+                    for _ in 0..100 {
+                        assert!(barrier.wait());
+                        passed.fetch_add(1, Ordering::Relaxed);
+                    }
+                });
+            }
+        });
+        assert_eq!(passed.load(Ordering::Relaxed), 300);
+        let lonely = SpinBarrier::new(2);
+        lonely.abort();
+        assert!(!lonely.wait());
+    }
+}

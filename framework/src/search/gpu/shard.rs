@@ -1,0 +1,490 @@
+//! One GPU's part of a search: its kernels, node arena, heaps, hash table
+//! and exchange buffers, and the launches of one GA* iteration.
+
+use std::time::Instant;
+
+use cudarc::driver::{
+    result, sys, CudaFunction, CudaSlice, DevicePtr, DevicePtrMut, LaunchConfig, PushKernelArg,
+};
+
+use crate::gpu::{gpu_error, Gpu};
+use crate::Error;
+
+/// Control words: see the `CTRL_*` defines in kernels/gastar.cu.
+pub(super) const CTRL_INCUMBENT: usize = 0;
+pub(super) const CTRL_MIN_F: usize = 1;
+pub(super) const CTRL_OVERFLOW: usize = 2;
+pub(super) const CTRL_NODES: usize = 3;
+pub(super) const CTRL_EXPANDED: usize = 4;
+pub(super) const CTRL_GENERATED: usize = 5;
+pub(super) const CTRL_SENT: usize = 6;
+pub(super) const CTRL_COUNTS: usize = 8;
+/// `CTRL_OVERFLOW` bits.
+pub(super) const OVERFLOW_F: u64 = 4;
+pub(super) const NO_NODE: u32 = u32::MAX;
+/// The largest f a heap key holds (`MAX_F` in gastar.cu).
+pub(super) const MAX_F: u32 = 0xFFFE;
+/// Threads per block of every engine launch (matches `__launch_bounds__` in gastar.cu).
+const BLOCK: u32 = 256;
+/// Longest solution path a session can read back.
+const MAX_PATH: u32 = 1 << 16;
+/// Heap entries per arena node. Each node is pushed once and popped once,
+/// so the heaps never hold more entries than the arena holds nodes; in
+/// practice the open share of a search is about half (24-puzzle: 0.55), and
+/// the spare quarter absorbs heaps that fill faster than the mean.
+const HEAP_ENTRIES_PER_NODE: f64 = 0.75;
+
+/// Sizes that every shard of a session shares.
+pub(super) struct Layout {
+    pub words: usize,
+    pub max_succ: u32,
+    pub heaps: u32,
+    pub table_log2: u32,
+    pub memory_fraction: f64,
+    pub gpus: u32,
+}
+
+impl Layout {
+    /// `u32` words of one exchanged child: state, g, h, parent, sender.
+    fn record_words(&self) -> usize {
+        self.words + 4
+    }
+    fn slots(&self) -> u32 {
+        self.heaps * self.max_succ
+    }
+}
+
+/// Where another shard's outbox lives, for peer copies out of it.
+#[derive(Clone, Copy)]
+pub(super) struct PeerOutbox {
+    ctx: sys::CUcontext,
+    base: sys::CUdeviceptr,
+}
+
+// SAFETY: a CUcontext handle and a device address are plain values that
+// the driver accepts from any thread; the buffer behind them lives as long
+// as the session that hands them out.
+unsafe impl Send for PeerOutbox {}
+unsafe impl Sync for PeerOutbox {}
+
+/// A node of a multi-GPU search: (GPU, index in that GPU's arena).
+pub(super) type NodeAt = (u32, u32);
+
+pub(super) struct Shard {
+    pub gpu: Gpu,
+    /// This shard's number: the owner value `partition_owner` gives its states.
+    pub index: u32,
+    gpus: u32,
+    kernels: [CudaFunction; 4],
+    words: usize,
+    record_words: usize,
+    heaps: u32,
+    heap_cap: u32,
+    slots: u32,
+    pub node_cap: u32,
+    table_mask: u32,
+    /// Device bytes this shard holds.
+    pub bytes: u64,
+    /// Arena and heap bytes per node the arena can hold.
+    pub bytes_per_node: f64,
+    heap_keys: CudaSlice<u64>,
+    heap_size: CudaSlice<u32>,
+    states: CudaSlice<u32>,
+    parent: CudaSlice<u32>,
+    parent_gpus: CudaSlice<u8>,
+    child_states: CudaSlice<u32>,
+    child_g: CudaSlice<u32>,
+    child_h: CudaSlice<u32>,
+    child_parent: CudaSlice<u32>,
+    child_node: CudaSlice<u32>,
+    table: CudaSlice<u64>,
+    tables: CudaSlice<u8>,
+    partition: CudaSlice<u64>,
+    ctrl: CudaSlice<u64>,
+    /// `[parity][destination][slots]` records (one word with one GPU).
+    outbox: CudaSlice<u32>,
+    inbox: CudaSlice<u32>,
+    inbox_node: CudaSlice<u32>,
+    path: CudaSlice<u32>,
+}
+
+impl Shard {
+    /// Loads the kernels on `gpu`, sizes every buffer from its free memory
+    /// and uploads the tables. Running out of device memory is an error
+    /// naming the sizes, never a crash.
+    pub fn new(
+        gpu: Gpu,
+        index: u32,
+        source: &str,
+        layout: &Layout,
+        segments: &[&[u8]],
+        partition: &[u64],
+    ) -> Result<Shard, Error> {
+        let opened = Instant::now();
+        let module = gpu.module(source)?;
+        let kernel = |name: &str| module.load_function(name).map_err(gpu_error);
+        let kernels = [
+            kernel("ga_expand")?,
+            kernel("ga_dedup")?,
+            kernel("ga_push")?,
+            kernel("ga_trace")?,
+        ];
+        tracing::info!(
+            gpu = index,
+            seconds = opened.elapsed().as_secs_f64(),
+            "kernels loaded"
+        );
+        let s = gpu.stream.clone();
+        let words = layout.words;
+        let gpus = layout.gpus;
+        let slots = layout.slots();
+        let heaps = layout.heaps;
+        let record_bytes = 4 * layout.record_words() as u64;
+        let (outbox_len, inbox_len) = if gpus > 1 {
+            (
+                2 * u64::from(gpus) * u64::from(slots) * layout.record_words() as u64,
+                u64::from(gpus - 1) * u64::from(slots),
+            )
+        } else {
+            (1, 1)
+        };
+        let (free, _) = gpu.memory()?;
+        let table_slots = 1u64 << layout.table_log2.clamp(10, 31);
+        // Device buffers are read as 32-bit words: round the size up.
+        let tables_len = (segments.iter().map(|t| t.len()).sum::<usize>().div_ceil(4) * 4).max(4);
+        let fixed = table_slots * 8
+            + u64::from(slots) * (4 * words as u64 + 16)
+            + tables_len as u64
+            + 4 * outbox_len
+            + inbox_len * (record_bytes + 4)
+            + 8 * partition.len() as u64;
+        let budget = ((free as f64 * layout.memory_fraction.clamp(0.0001, 0.95)) as u64)
+            .saturating_sub(fixed);
+        let node_bytes = 4 * words as u64 + 4 + u64::from(gpus > 1);
+        let per_node = node_bytes as f64 + 8.0 * HEAP_ENTRIES_PER_NODE;
+        let node_cap = ((budget as f64 / per_node) as u64).min(u64::from(u32::MAX - 1)) as u32;
+        if node_cap < 1024 {
+            return Err(Error::Gpu(format!(
+                "GPU {index}: only {free} bytes of device memory free, {fixed} needed before any node"
+            )));
+        }
+        let heap_cap = ((f64::from(node_cap) * HEAP_ENTRIES_PER_NODE / f64::from(heaps)) as u64)
+            .clamp(16, u64::from(u32::MAX)) as u32;
+        let arena_bytes =
+            u64::from(node_cap) * node_bytes + u64::from(heaps) * u64::from(heap_cap) * 8;
+        let oom = |e| {
+            Error::Gpu(format!(
+                "GPU {index}: out of device memory ({free} bytes free): {e}"
+            ))
+        };
+        let started = Instant::now();
+        // SAFETY: the heap slots, the node arena and the exchange buffers are
+        // written before they are read (heap sizes, the hash table and the
+        // control words, which say what is valid, are zeroed per instance),
+        // so they need no zero-fill, which would cost tens of milliseconds
+        // per gigabyte set up.
+        let (heap_keys, states, parent, parent_gpus, outbox, inbox, inbox_node) = unsafe {
+            (
+                s.alloc::<u64>(heaps as usize * heap_cap as usize)
+                    .map_err(oom)?,
+                s.alloc::<u32>(node_cap as usize * words).map_err(oom)?,
+                s.alloc::<u32>(node_cap as usize).map_err(oom)?,
+                s.alloc::<u8>(if gpus > 1 { node_cap as usize } else { 1 })
+                    .map_err(oom)?,
+                s.alloc::<u32>(outbox_len as usize).map_err(oom)?,
+                s.alloc::<u32>((inbox_len as usize * layout.record_words()).max(1))
+                    .map_err(oom)?,
+                s.alloc::<u32>(inbox_len.max(1) as usize).map_err(oom)?,
+            )
+        };
+        let partition_table = if partition.is_empty() {
+            &[0u64][..]
+        } else {
+            partition
+        };
+        let shard = Shard {
+            heap_keys,
+            heap_size: s.alloc_zeros(heaps as usize).map_err(oom)?,
+            states,
+            parent,
+            parent_gpus,
+            child_states: s.alloc_zeros(slots as usize * words).map_err(oom)?,
+            child_g: s.alloc_zeros(slots as usize).map_err(oom)?,
+            child_h: s.alloc_zeros(slots as usize).map_err(oom)?,
+            child_parent: s.alloc_zeros(slots as usize).map_err(oom)?,
+            child_node: s.alloc_zeros(slots as usize).map_err(oom)?,
+            table: s.alloc_zeros(table_slots as usize).map_err(oom)?,
+            tables: upload(&s, segments, tables_len).map_err(oom)?,
+            partition: s.clone_htod(partition_table).map_err(oom)?,
+            ctrl: s
+                .alloc_zeros(CTRL_COUNTS + 2 * gpus as usize)
+                .map_err(oom)?,
+            outbox,
+            inbox,
+            inbox_node,
+            path: s.alloc_zeros(3 + MAX_PATH as usize * words).map_err(oom)?,
+            gpu,
+            index,
+            gpus,
+            kernels,
+            words,
+            record_words: layout.record_words(),
+            heaps,
+            heap_cap,
+            slots,
+            node_cap,
+            table_mask: (table_slots - 1) as u32,
+            bytes: arena_bytes + fixed,
+            bytes_per_node: arena_bytes as f64 / f64::from(node_cap),
+        };
+        tracing::info!(
+            gpu = index,
+            name = %shard.gpu.name,
+            heaps,
+            heap_cap,
+            node_cap,
+            bytes_per_node = shard.bytes_per_node,
+            gigabytes = shard.bytes as f64 / 1e9,
+            seconds = started.elapsed().as_secs_f64(),
+            "GA* shard allocated"
+        );
+        Ok(shard)
+    }
+
+    /// Where this shard's outbox lives, for the others' peer copies.
+    pub fn peer_outbox(&self) -> PeerOutbox {
+        let (base, _guard) = self.outbox.device_ptr(&self.gpu.stream);
+        PeerOutbox {
+            ctx: self.gpu.ctx.cu_ctx(),
+            base,
+        }
+    }
+
+    /// Lets this shard's context read every other's memory directly, so
+    /// peer copies take NVLink instead of a bounce through the host. Where
+    /// the driver refuses, copies still work, only slower.
+    pub fn enable_peer_access(&self, peers: &[PeerOutbox]) {
+        if self.gpu.ctx.bind_to_thread().is_err() {
+            return;
+        }
+        for peer in peers {
+            if peer.ctx != self.gpu.ctx.cu_ctx() {
+                // SAFETY: both are live contexts of this session.
+                let _ = unsafe { sys::cuCtxEnablePeerAccess(peer.ctx, 0) };
+            }
+        }
+    }
+
+    /// Clears heaps, table and counters; puts `start` (packed) on heap 0
+    /// when this shard owns it.
+    pub fn reset(&mut self, start: Option<&[u32]>) -> Result<(), Error> {
+        let s = self.gpu.stream.clone();
+        s.memset_zeros(&mut self.heap_size).map_err(gpu_error)?;
+        s.memset_zeros(&mut self.table).map_err(gpu_error)?;
+        let mut ctrl = vec![0u64; CTRL_COUNTS + 2 * self.gpus as usize];
+        ctrl[CTRL_INCUMBENT] = u64::MAX;
+        ctrl[CTRL_MIN_F] = u64::from(u32::MAX);
+        if let Some(packed) = start {
+            s.memcpy_htod(packed, &mut self.states.slice_mut(0..self.words))
+                .map_err(gpu_error)?;
+            s.memcpy_htod(&[NO_NODE], &mut self.parent.slice_mut(0..1))
+                .map_err(gpu_error)?;
+            // f = 0, g = 0: it is the only node, so any key pops it first.
+            s.memcpy_htod(&[0xFFFFu64 << 32], &mut self.heap_keys.slice_mut(0..1))
+                .map_err(gpu_error)?;
+            s.memcpy_htod(&[1u32], &mut self.heap_size.slice_mut(0..1))
+                .map_err(gpu_error)?;
+            ctrl[CTRL_NODES] = 1;
+        }
+        s.memcpy_htod(&ctrl, &mut self.ctrl).map_err(gpu_error)
+    }
+
+    fn per(n: u32) -> LaunchConfig {
+        LaunchConfig {
+            grid_dim: (n.div_ceil(BLOCK).max(1), 1, 1),
+            block_dim: (BLOCK, 1, 1),
+            shared_mem_bytes: 0,
+        }
+    }
+
+    /// Pops and expands one node per heap; `bound` is the incumbent cost
+    /// all GPUs agreed on.
+    pub fn expand(&mut self, bound: u32, parity: u32) -> Result<(), Error> {
+        let s = self.gpu.stream.clone();
+        let (heaps, heap_cap, gpus, me, slots) =
+            (self.heaps, self.heap_cap, self.gpus, self.index, self.slots);
+        // SAFETY: every pointer argument is a live device allocation sized
+        // in `new` for `heaps`, `slots`, `node_cap` and the outbox capacity
+        // `slots` per destination, which the kernel writes within.
+        unsafe {
+            let mut b = s.launch_builder(&self.kernels[0]);
+            b.arg(&mut self.heap_keys)
+                .arg(&mut self.heap_size)
+                .arg(&heaps)
+                .arg(&heap_cap);
+            b.arg(&self.states);
+            b.arg(&mut self.child_states)
+                .arg(&mut self.child_g)
+                .arg(&mut self.child_h)
+                .arg(&mut self.child_parent)
+                .arg(&mut self.child_node);
+            b.arg(&mut self.ctrl).arg(&self.tables).arg(&bound);
+            b.arg(&gpus)
+                .arg(&me)
+                .arg(&parity)
+                .arg(&mut self.outbox)
+                .arg(&slots)
+                .arg(&self.partition);
+            b.launch(Self::per(heaps)).map_err(gpu_error)?;
+        }
+        Ok(())
+    }
+
+    /// Reads the control words (waits for the launches before it).
+    pub fn read_ctrl(&self, out: &mut [u64]) -> Result<(), Error> {
+        self.gpu
+            .stream
+            .memcpy_dtoh(&self.ctrl, out)
+            .map_err(gpu_error)
+    }
+
+    /// Copies `count` records addressed to this shard out of `from`'s
+    /// outbox (written in iteration `parity`) into this inbox at record `at`.
+    pub fn pull(
+        &mut self,
+        from: &PeerOutbox,
+        parity: u32,
+        count: u64,
+        at: u64,
+    ) -> Result<(), Error> {
+        let record_bytes = 4 * self.record_words as u64;
+        let region = (u64::from(parity) * u64::from(self.gpus) + u64::from(self.index))
+            * u64::from(self.slots)
+            * record_bytes;
+        let stream = self.gpu.stream.clone();
+        let (inbox, _guard) = self.inbox.device_ptr_mut(&stream);
+        // SAFETY: the source region holds `count` records written by the
+        // peer's last expand, which finished before its control words were
+        // read (the barrier orders that before this call), and the peer
+        // writes that parity's region again only after the next barrier,
+        // which this shard reaches after this copy completes. The
+        // destination holds `(gpus - 1) * slots` records, and `at + count`
+        // stays within it since each peer sends at most `slots`.
+        unsafe {
+            result::memcpy_peer_async(
+                self.gpu.ctx.cu_ctx(),
+                inbox + at * record_bytes,
+                from.ctx,
+                from.base + region,
+                (count * record_bytes) as usize,
+                stream.cu_stream(),
+            )
+            .map_err(gpu_error)
+        }
+    }
+
+    /// De-duplicates this iteration's children (slots and `inbox_count`
+    /// inbox records) and pushes the survivors onto the heaps.
+    pub fn insert(&mut self, inbox_count: u32, rotate: u32, next_parity: u32) -> Result<(), Error> {
+        let s = self.gpu.stream.clone();
+        let (slots, table_mask, gpus, me, node_cap, heaps, heap_cap) = (
+            self.slots,
+            self.table_mask,
+            self.gpus,
+            self.index,
+            self.node_cap,
+            self.heaps,
+            self.heap_cap,
+        );
+        // Child j of heap p goes to heap p + (j + 1) * stride + rotate: spread
+        // the MAX_SUCC children of one parent evenly around the heaps.
+        let stride = (heaps / (slots / heaps)).max(1) | 1;
+        // SAFETY: as in `expand`; `inbox_count` records were copied in by `pull`.
+        unsafe {
+            let mut b = s.launch_builder(&self.kernels[1]);
+            b.arg(&slots).arg(&mut self.table).arg(&table_mask);
+            b.arg(&mut self.states)
+                .arg(&mut self.parent)
+                .arg(&mut self.parent_gpus)
+                .arg(&gpus)
+                .arg(&me)
+                .arg(&node_cap);
+            b.arg(&self.child_states)
+                .arg(&self.child_g)
+                .arg(&self.child_parent)
+                .arg(&mut self.child_node);
+            b.arg(&self.inbox)
+                .arg(&inbox_count)
+                .arg(&mut self.inbox_node);
+            b.arg(&mut self.ctrl);
+            b.launch(Self::per(slots + inbox_count))
+                .map_err(gpu_error)?;
+
+            let mut b = s.launch_builder(&self.kernels[2]);
+            b.arg(&mut self.heap_keys)
+                .arg(&mut self.heap_size)
+                .arg(&heaps)
+                .arg(&heap_cap);
+            b.arg(&self.child_g)
+                .arg(&self.child_h)
+                .arg(&self.child_node);
+            b.arg(&self.inbox).arg(&inbox_count).arg(&self.inbox_node);
+            b.arg(&stride)
+                .arg(&rotate)
+                .arg(&gpus)
+                .arg(&next_parity)
+                .arg(&mut self.ctrl);
+            b.launch(Self::per(heaps.max(gpus))).map_err(gpu_error)?;
+        }
+        Ok(())
+    }
+
+    /// Follows parent links from `node` while they stay on this GPU.
+    /// Returns the packed states passed (that node first) and where the
+    /// path goes on: `None` at the start, else (GPU, node).
+    pub fn trace(&mut self, node: u32) -> Result<(Vec<u32>, Option<NodeAt>), Error> {
+        let s = self.gpu.stream.clone();
+        let (gpus, me, max_len) = (self.gpus, self.index, MAX_PATH);
+        // SAFETY: `path` holds 3 + MAX_PATH states, the bound the kernel writes within.
+        unsafe {
+            let mut b = s.launch_builder(&self.kernels[3]);
+            b.arg(&node)
+                .arg(&self.parent)
+                .arg(&self.parent_gpus)
+                .arg(&gpus)
+                .arg(&me);
+            b.arg(&self.states).arg(&mut self.path).arg(&max_len);
+            b.launch(LaunchConfig::for_num_elems(1))
+                .map_err(gpu_error)?;
+        }
+        let mut head = [0u32; 3];
+        s.memcpy_dtoh(&self.path.slice(0..3), &mut head)
+            .map_err(gpu_error)?;
+        let len = head[0] as usize;
+        if len >= MAX_PATH as usize {
+            return Err(Error::Gpu(format!(
+                "the solution path is longer than {MAX_PATH} states"
+            )));
+        }
+        let mut states = vec![0u32; len * self.words];
+        s.memcpy_dtoh(&self.path.slice(3..3 + states.len()), &mut states)
+            .map_err(gpu_error)?;
+        let next = (head[1] != NO_NODE).then_some((head[2], head[1]));
+        Ok((states, next))
+    }
+}
+
+/// Copies `segments` end to end into one zeroed device buffer of `len` bytes.
+fn upload(
+    stream: &std::sync::Arc<cudarc::driver::CudaStream>,
+    segments: &[&[u8]],
+    len: usize,
+) -> Result<CudaSlice<u8>, cudarc::driver::DriverError> {
+    let mut buffer = stream.alloc_zeros::<u8>(len)?;
+    let mut at = 0;
+    for segment in segments {
+        stream.memcpy_htod(*segment, &mut buffer.slice_mut(at..at + segment.len()))?;
+        at += segment.len();
+    }
+    Ok(buffer)
+}
