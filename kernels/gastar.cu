@@ -166,7 +166,7 @@ extern "C" __global__ void __launch_bounds__(256) ga_expand(
         u32 owner = gpus > 1 ? partition_owner(cs, gpus, partition) : me;
         if (owner != me) {
             u32 at = (u32)atomicAdd(&ctrl[CTRL_COUNTS + parity * gpus + owner], 1ull);
-            u32* rec = outbox + ((u64)owner * outbox_cap + at) * RECORD_WORDS;
+            u32* rec = outbox + (((u64)parity * gpus + owner) * outbox_cap + at) * RECORD_WORDS;
             for (int w = 0; w < STATE_WORDS; w++) rec[w] = cs[w];
             rec[STATE_WORDS] = gc;
             rec[STATE_WORDS + 1] = h;
