@@ -14,7 +14,8 @@
 //
 // One thread owns one binary heap. An iteration is:
 //   ga_expand: every heap pops its best node (if its f is below the bound),
-//              records a goal in the incumbent, or generates its children;
+//              records a goal in the incumbent, or generates its children
+//              (but not the one equal to the node's own parent);
 //              a child owned by this GPU goes to a slot, a child owned by
 //              another GPU to that GPU's outbox region (several GPUs only);
 //   (host:     every GPU pulls the records addressed to it from the others'
@@ -115,7 +116,7 @@ __device__ __forceinline__ u64 heap_key(u32 g, u32 h, u32 node) {
 
 extern "C" __global__ void __launch_bounds__(256) ga_expand(
     u64* heaps, u32* heap_size, u32 heap_count, u32 heap_cap,
-    const u32* states,
+    const u32* states, const u32* parent, const unsigned char* parent_gpus,
     u32* child_states, u32* child_g, u32* child_h, u32* child_parent, u32* child_node,
     u64* ctrl, const unsigned char* tables, u32 bound,
     u32 gpus, u32 me, u32 parity, u32* outbox, u32 outbox_cap, const u64* partition)
@@ -147,6 +148,13 @@ extern "C" __global__ void __launch_bounds__(256) ga_expand(
     atomicAdd(&ctrl[CTRL_EXPANDED], 1ull);
     u32 parent_state[STATE_WORDS];
     for (int w = 0; w < STATE_WORDS; w++) parent_state[w] = s[w];
+    // The child that leads back to this node's parent is never cheaper
+    // (costs are non-negative) and the table has often forgotten the
+    // parent by now: skip it here, where the parent is at hand (on this GPU).
+    u32 back = parent[node];
+    bool has_back = back != NO_NODE && (gpus == 1 || parent_gpus[node] == me);
+    u32 back_state[STATE_WORDS];
+    for (int w = 0; w < STATE_WORDS; w++) back_state[w] = has_back ? states[(u64)back * STATE_WORDS + w] : 0;
     u32 out[MAX_SUCC * STATE_WORDS];
     u32 cost[MAX_SUCC];
     int n = expand(parent_state, out, cost, tables);
@@ -154,6 +162,11 @@ extern "C" __global__ void __launch_bounds__(256) ga_expand(
     u32 sent = 0;
     for (int j = 0; j < n; j++) {
         u32* cs = out + j * STATE_WORDS;
+        if (has_back) {
+            bool same = true;
+            for (int w = 0; w < STATE_WORDS; w++) same = same && cs[w] == back_state[w];
+            if (same) continue;
+        }
         u32 h = heuristic(cs, tables);
         u32 gc = gn + cost[j];
         u64 f = (u64)gc + h;

@@ -8,6 +8,9 @@
 #   rate      Korf–Felner #1 until memory fills on 1, 2, 4, 8 GPUs (as present)
 #   kf24      the 50 Korf–Felner 24-puzzles on every GPU   (configs/multi-gpu-kf24.ron)
 #   kf24-one  the same with GA* on one GPU                  (configs/gpu-kf24.ron)
+#   kf24:A-B, kf24-one:A-B   only instances A..B (a device command lasts 10 minutes at most)
+# RATE_ID picks the Korf–Felner instance of the rate phase (default 9: 113
+# moves, beyond the memory of 2 GPUs).
 # JSON lines land in $OUT; a table of them prints last.
 set -uo pipefail
 export NCCL_NVLS_ENABLE=0
@@ -19,8 +22,16 @@ nvidia-smi --query-gpu=name,memory.total --format=csv,noheader | sort | uniq -c
 nvidia-smi topo -m 2>/dev/null | head -4
 status=0
 run_config() {
-  local cfg=$1 name
+  local cfg=$1 range=${2:-} name
   name=$(basename "$cfg" .ron)
+  if [ -n "$range" ]; then
+    # The same config restricted to ids A..B, written beside the results.
+    local ids
+    ids=$(seq -s, "${range%-*}" "${range#*-}" | sed 's/[0-9]*/"&"/g')
+    name="$name-$range"
+    sed "s|instances: File(path: \"\([^\"]*\)\")|instances: File(path: \"\1\", ids: Some([$ids]))|" "$cfg" > "$out/$name.ron"
+    cfg=$out/$name.ron
+  fi
   local start=$(date +%s%N)
   "$bin" run --quiet --json "$cfg" > "$out/$name.jsonl" 2> "$out/$name.err" || { echo "FAILED $cfg"; tail -3 "$out/$name.err"; status=1; }
   echo "$cfg: $(( ($(date +%s%N) - start) / 1000000 )) ms wall"
@@ -36,15 +47,17 @@ for phase in "$@"; do
       run_config configs/multi-gpu-thesis-15.ron
       run_config configs/multi-gpu-thesis-24.ron ;;
     rate)
-      kf1=$(awk -F'\t' '$1 == "1" { print $3 }' "$FRONTIER_DATA/tiles/korf-felner-24.tsv")
+      kf=$(awk -F'\t' -v id="${RATE_ID:-9}" '$1 == id { print $3 }' "$FRONTIER_DATA/tiles/korf-felner-24.tsv")
       for n in 1 2 4 8; do
         [ "$n" -le "$gpus" ] || break
         "$bin" solve --quiet --json --executor multi-gpu --gpus "$n" --max-seconds 120 \
-          tiles "$kf1" --heuristic 6-6-6-6 --reflect > "$out/rate-$n.jsonl" 2> "$out/rate-$n.err" \
+          tiles "$kf" --heuristic 6-6-6-6 --reflect > "$out/rate-$n.jsonl" 2> "$out/rate-$n.err" \
           || { echo "FAILED rate $n"; tail -3 "$out/rate-$n.err"; status=1; }
       done ;;
     kf24) run_config configs/multi-gpu-kf24.ron ;;
     kf24-one) run_config configs/gpu-kf24.ron ;;
+    kf24:*) run_config configs/multi-gpu-kf24.ron "${phase#kf24:}" ;;
+    kf24-one:*) run_config configs/gpu-kf24.ron "${phase#kf24-one:}" ;;
     *) echo "unknown phase $phase"; exit 2 ;;
   esac
 done

@@ -322,7 +322,7 @@ impl Shard {
                 .arg(&mut self.heap_size)
                 .arg(&heaps)
                 .arg(&heap_cap);
-            b.arg(&self.states);
+            b.arg(&self.states).arg(&self.parent).arg(&self.parent_gpus);
             b.arg(&mut self.child_states)
                 .arg(&mut self.child_g)
                 .arg(&mut self.child_h)
