@@ -18,9 +18,8 @@
 //              (but not the one equal to the node's own parent);
 //              a child owned by this GPU goes to a slot, a child owned by
 //              another GPU to that GPU's outbox region (several GPUs only);
-//   (host:     every GPU pulls the records addressed to it from the others'
-//              outboxes into its inbox, with peer copies)
-//   ga_dedup:  every child in a slot or the inbox is checked against a hash
+//   ga_dedup:  every child in a slot, or addressed to this GPU in another
+//              GPU's outbox (read in place over peer access), is checked against a hash
 //              table with replacement (a duplicate may be missed, never a
 //              better path dropped), then allocated in the node arena;
 //   ga_push:   heap t gathers child j of heap (t - (j+1)*stride - rotate)
@@ -227,11 +226,15 @@ __device__ __forceinline__ u32 insert_node(
     return node + 1;
 }
 
+// Children of this iteration: the slots of this GPU (threads below
+// `slots`), then every other GPU's outbox region addressed to this one,
+// read in place over peer access (thread slots + p * slots + k reads record
+// k of GPU p, while k is below the count in that GPU's control words).
 extern "C" __global__ void __launch_bounds__(256) ga_dedup(
     u32 slots, u64* table, u32 table_mask,
     u32* states, u32* parent, unsigned char* parent_gpus, u32 gpus, u32 me, u32 node_cap,
     const u32* child_states, const u32* child_g, const u32* child_parent, u32* child_node,
-    const u32* inbox, u32 inbox_count, u32* inbox_node,
+    const u64* peer_outboxes, const u64* peer_ctrls, u32 parity, u64* inbox_key,
     u64* ctrl)
 {
     u32 i = blockIdx.x * blockDim.x + threadIdx.x;
@@ -242,16 +245,26 @@ extern "C" __global__ void __launch_bounds__(256) ga_dedup(
         return;
     }
     i -= slots;
-    if (i >= inbox_count) return;
-    const u32* rec = inbox + (u64)i * RECORD_WORDS;
-    inbox_node[i] = insert_node(rec, rec[STATE_WORDS], rec[STATE_WORDS + 2], rec[STATE_WORDS + 3],
-                                table, table_mask, states, parent, parent_gpus, gpus, node_cap, ctrl);
+    u32 from = i / slots, k = i % slots;
+    if (from >= gpus) return;
+    u64 key = 0;  // also for this GPU's own region, which ga_push reads too
+    const u64* their_ctrl = (const u64*)peer_ctrls[from];
+    if (from != me && k < their_ctrl[CTRL_COUNTS + parity * gpus + me]) {
+        const u32* rec = (const u32*)peer_outboxes[from] + (((u64)parity * gpus + me) * slots + k) * RECORD_WORDS;
+        u32 cs[STATE_WORDS];
+        for (int w = 0; w < STATE_WORDS; w++) cs[w] = rec[w];
+        u32 gc = rec[STATE_WORDS], h = rec[STATE_WORDS + 1];
+        u32 v = insert_node(cs, gc, rec[STATE_WORDS + 2], rec[STATE_WORDS + 3],
+                            table, table_mask, states, parent, parent_gpus, gpus, node_cap, ctrl);
+        if (v != 0) key = heap_key(gc, h, v - 1);
+    }
+    inbox_key[i] = key;
 }
 
 extern "C" __global__ void __launch_bounds__(256) ga_push(
     u64* heaps, u32* heap_size, u32 heap_count, u32 heap_cap,
     const u32* child_g, const u32* child_h, const u32* child_node,
-    const u32* inbox, u32 inbox_count, const u32* inbox_node,
+    const u64* inbox_key, u32 inbox_len,
     u32 stride, u32 rotate, u32 gpus, u32 next_parity, u64* ctrl)
 {
     u32 t = blockIdx.x * blockDim.x + threadIdx.x;
@@ -268,11 +281,9 @@ extern "C" __global__ void __launch_bounds__(256) ga_push(
         if (v == 0) continue;
         heap_push(heap, &size, heap_cap, heap_key(child_g[slot], child_h[slot], v - 1), ctrl);
     }
-    for (u32 i = (t + rotate) % heap_count; i < inbox_count; i += heap_count) {
-        u32 v = inbox_node[i];
-        if (v == 0) continue;
-        const u32* rec = inbox + (u64)i * RECORD_WORDS;
-        heap_push(heap, &size, heap_cap, heap_key(rec[STATE_WORDS], rec[STATE_WORDS + 1], v - 1), ctrl);
+    for (u32 i = (t + rotate) % heap_count; i < inbox_len; i += heap_count) {
+        u64 key = inbox_key[i];
+        if (key != 0) heap_push(heap, &size, heap_cap, key, ctrl);
     }
     heap_size[t] = size;
 }

@@ -9,6 +9,7 @@
 #   kf24      the 50 Korf–Felner 24-puzzles on every GPU   (configs/multi-gpu-kf24.ron)
 #   kf24-one  the same with GA* on one GPU                  (configs/gpu-kf24.ron)
 #   kf24:A-B, kf24-one:A-B   only instances A..B (a device command lasts 10 minutes at most)
+# KF24_SECONDS caps each Korf–Felner run (default: the config's 60 s).
 # RATE_ID picks the Korf–Felner instance of the rate phase (default 9: 113
 # moves, beyond the memory of 2 GPUs).
 # JSON lines land in $OUT; a table of them prints last.
@@ -31,6 +32,10 @@ run_config() {
     name="$name-$range"
     sed "s|instances: File(path: \"\([^\"]*\)\")|instances: File(path: \"\1\", ids: Some([$ids]))|" "$cfg" > "$out/$name.ron"
     cfg=$out/$name.ron
+  fi
+  if [ -n "${KF24_SECONDS:-}" ] && [[ $name == *kf24* ]]; then
+    sed "s|max_seconds: Some([0-9.]*)|max_seconds: Some($KF24_SECONDS)|" "$cfg" > "$out/$name-capped.ron"
+    cfg=$out/$name-capped.ron
   fi
   local start=$(date +%s%N)
   "$bin" run --quiet --json "$cfg" > "$out/$name.jsonl" 2> "$out/$name.err" || { echo "FAILED $cfg"; tail -3 "$out/$name.err"; status=1; }

@@ -34,7 +34,7 @@ use serde::{Deserialize, Serialize};
 
 use super::partition::GpuPartitioner;
 use super::shard::{
-    Layout, PeerOutbox, Shard, CTRL_COUNTS, CTRL_EXPANDED, CTRL_GENERATED, CTRL_INCUMBENT,
+    Layout, Shard, CTRL_COUNTS, CTRL_EXPANDED, CTRL_GENERATED, CTRL_INCUMBENT,
     CTRL_MIN_F, CTRL_NODES, CTRL_OVERFLOW, CTRL_SENT, OVERFLOW_F,
 };
 use super::{replay, GpuPlugin};
@@ -127,7 +127,6 @@ where
 /// instances whose plugin and partition source are the same.
 pub struct MultiGpuSession {
     shards: Vec<Shard>,
-    peers: Vec<PeerOutbox>,
     source: String,
 }
 
@@ -216,17 +215,13 @@ impl MultiGpuSession {
                 .collect::<Result<Vec<Shard>, Error>>()
         })?;
         shards.extend(others);
-        let peers: Vec<PeerOutbox> = shards.iter().map(Shard::peer_outbox).collect();
         if shards.len() > 1 {
-            for shard in &shards {
-                shard.enable_peer_access(&peers);
+            let peers: Vec<_> = shards.iter().map(Shard::peer_view).collect();
+            for shard in &mut shards {
+                shard.connect(&peers)?;
             }
         }
-        Ok(MultiGpuSession {
-            shards,
-            peers,
-            source,
-        })
+        Ok(MultiGpuSession { shards, source })
     }
 
     /// The device ordinals this session runs on.
@@ -282,7 +277,6 @@ impl MultiGpuSession {
             started,
             bytes_per_node: self.shards.iter().map(|s| s.bytes_per_node).collect(),
         };
-        let peers = &self.peers;
         let results: Vec<Result<Vec<u64>, Error>> = std::thread::scope(|scope| {
             let handles: Vec<_> = self
                 .shards
@@ -290,7 +284,7 @@ impl MultiGpuSession {
                 .map(|shard| {
                     let coordination = &coordination;
                     scope.spawn(move || {
-                        let driven = drive(shard, peers, coordination, options);
+                        let driven = drive(shard, gpus, coordination, options);
                         if driven.is_err() {
                             coordination.barrier.abort();
                         }
@@ -561,18 +555,26 @@ struct Coordination {
 /// Returns the GPU's last control words.
 fn drive(
     shard: &mut Shard,
-    peers: &[PeerOutbox],
+    gpus: usize,
     coordination: &Coordination,
     options: &SearchOptions,
 ) -> Result<Vec<u64>, Error> {
-    let gpus = peers.len();
     let me = shard.index as usize;
     let mut ctrl = vec![0u64; CTRL_COUNTS + 2 * gpus];
     let (mut bound, mut parity, mut iteration) = (Cost::MAX, 0u32, 0u32);
     let (mut expanded, mut stored_bytes, mut next_report) = (0u64, 0u64, 0.25);
+    // Where a GPU's thread spends an iteration (logged at the end).
+    let mut spent = [std::time::Duration::ZERO; 4];
+    let mut clock = Instant::now();
+    let mut lap = |phase: usize| {
+        let now = Instant::now();
+        spent[phase] += now - clock;
+        clock = now;
+    };
     loop {
         shard.expand(bound, parity)?;
         shard.read_ctrl(&mut ctrl)?;
+        lap(0);
         let stop = if me == 0 {
             let seconds = coordination.started.elapsed().as_secs_f64();
             options.limits.exceeded(expanded, stored_bytes, seconds)
@@ -586,6 +588,7 @@ fn drive(
         if !coordination.barrier.wait() {
             return Err(Error::Gpu(ABORTED.into()));
         }
+        lap(1);
         let reports: Vec<Report> = coordination.reports[parity as usize]
             .iter()
             .map(|r| r.lock().map(|r| r.clone()).unwrap_or_default())
@@ -597,6 +600,16 @@ fn drive(
             }
         }
         if let Some(finish) = decision.finish {
+            drop(lap);
+            tracing::info!(
+                gpu = me,
+                iterations = iteration,
+                expand_and_read = spent[0].as_secs_f64(),
+                barrier = spent[1].as_secs_f64(),
+                decide = spent[2].as_secs_f64(),
+                exchange_and_insert = spent[3].as_secs_f64(),
+                "GPU thread time"
+            );
             if me == 0 {
                 if let Ok(mut f) = coordination.finish.lock() {
                     *f = Some(finish);
@@ -629,15 +642,9 @@ fn drive(
                 }
             }
         }
-        let mut received = 0u64;
-        for (peer, (from, report)) in peers.iter().zip(reports.iter().enumerate()) {
-            let count = report.ctrl[CTRL_COUNTS + parity as usize * gpus + me];
-            if from != me && count > 0 {
-                shard.pull(peer, parity, count, received)?;
-                received += count;
-            }
-        }
-        shard.insert(received as u32, iteration, parity ^ 1)?;
+        lap(2);
+        shard.insert(parity, iteration)?;
+        lap(3);
         parity ^= 1;
         iteration = iteration.wrapping_add(1);
     }
