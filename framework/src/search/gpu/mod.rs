@@ -1,6 +1,6 @@
 //! GPU executors. A domain that runs on the GPU ships a CUDA plugin (see
 //! `kernels/gastar.cu` for the contract) through [`GpuPlugin`]; the same
-//! engine runs GA* on one GPU ([`gastar`]) and HDA* over every GPU of a
+//! engine runs GA* on one GPU ([`gastar()`]) and HDA* over every GPU of a
 //! host ([`multi_gpu`]), states routed by a [`GpuPartitioner`].
 
 pub mod gastar;

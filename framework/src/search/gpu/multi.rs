@@ -15,16 +15,16 @@
 //! - the search is over when the lowest f anywhere — heaps after the pops,
 //!   and the children just generated, which are the only states in flight —
 //!   is not below the incumbent: then the incumbent is optimal;
-//! - otherwise each GPU pulls the records addressed to it straight out of
-//!   each peer's outbox (CUDA peer copies, no ring that forwards others'
-//!   states), de-duplicates them with its own children and pushes them.
+//! - otherwise each GPU's dedup kernel reads the records addressed to it in
+//!   place from every peer's outbox over peer access (no copies, no ring
+//!   that forwards others' states), then pushes the survivors.
 //!
 //! Outboxes alternate between two halves by iteration, so a sender never
-//! overwrites records a receiver has not copied yet: it writes the same
-//! half again only after the next barrier, which every receiver reaches
-//! after its copies are done. The incumbent, its timing (termination
+//! overwrites records a receiver has not read yet: it writes the same half
+//! again only after the next barrier, which every receiver reaches after
+//! its reads are done. The incumbent, its timing (termination
 //! overhead) and the statistics are HDA*'s own ([`Incumbent`],
-//! [`summarize`]). With one GPU this is GA*: [`super::gastar`] runs it so.
+//! [`summarize`]). With one GPU this is GA*: [`super::gastar()`] runs it so.
 
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::Mutex;
@@ -34,8 +34,8 @@ use serde::{Deserialize, Serialize};
 
 use super::partition::GpuPartitioner;
 use super::shard::{
-    Layout, Shard, CTRL_COUNTS, CTRL_EXPANDED, CTRL_GENERATED, CTRL_INCUMBENT,
-    CTRL_MIN_F, CTRL_NODES, CTRL_OVERFLOW, CTRL_SENT, OVERFLOW_F,
+    Layout, Shard, CTRL_COUNTS, CTRL_EXPANDED, CTRL_GENERATED, CTRL_INCUMBENT, CTRL_MIN_F,
+    CTRL_NODES, CTRL_OVERFLOW, CTRL_SENT, OVERFLOW_F,
 };
 use super::{replay, GpuPlugin};
 use crate::domain::{Cost, PackedState};
@@ -600,7 +600,6 @@ fn drive(
             }
         }
         if let Some(finish) = decision.finish {
-            drop(lap);
             tracing::info!(
                 gpu = me,
                 iterations = iteration,

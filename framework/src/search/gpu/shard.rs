@@ -301,7 +301,10 @@ impl Shard {
         // SAFETY: `pool` receives the default pool of this live device.
         let got = unsafe { sys::cuDeviceGetDefaultMemPool(&mut pool, self.gpu.ctx.cu_device()) };
         if got == sys::CUresult::CUDA_SUCCESS {
-            for peer in peers.iter().filter(|p| p.device != self.gpu.ctx.cu_device()) {
+            for peer in peers
+                .iter()
+                .filter(|p| p.device != self.gpu.ctx.cu_device())
+            {
                 let access = sys::CUmemAccessDesc {
                     location: sys::CUmemLocation {
                         type_: sys::CUmemLocationType::CU_MEM_LOCATION_TYPE_DEVICE,
@@ -450,7 +453,9 @@ impl Shard {
                 .arg(&mut self.heap_size)
                 .arg(&heaps)
                 .arg(&heap_cap);
-            b.arg(&self.child_g).arg(&self.child_h).arg(&self.child_node);
+            b.arg(&self.child_g)
+                .arg(&self.child_h)
+                .arg(&self.child_node);
             b.arg(&self.inbox_key).arg(&inbox_len);
             b.arg(&stride)
                 .arg(&rotate)
