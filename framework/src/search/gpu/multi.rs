@@ -146,16 +146,9 @@ impl MultiGpuSession {
     {
         let devices = config.device_list()?;
         // Opening a device takes a few tenths of a second: open all at once.
-        let gpus = std::thread::scope(|scope| {
-            let handles: Vec<_> = devices
-                .iter()
-                .map(|&d| scope.spawn(move || Gpu::open(d)))
-                .collect();
-            handles
-                .into_iter()
-                .map(|h| h.join().unwrap_or_else(|e| std::panic::resume_unwind(e)))
-                .collect::<Result<Vec<Gpu>, Error>>()
-        })?;
+        let gpus = on_threads(devices, Gpu::open)
+            .into_iter()
+            .collect::<Result<Vec<Gpu>, Error>>()?;
         Self::with_gpus(gpus, domain, plugin, partition, config)
     }
 
@@ -197,23 +190,11 @@ impl MultiGpuSession {
             .next()
             .ok_or_else(|| Error::NoGpu("no GPU to run on".into()))?;
         let mut shards = vec![Shard::new(first, 0, &source, &layout, &segments, &table)?];
-        let rest: Vec<Gpu> = gpus.collect();
-        let others = std::thread::scope(|scope| {
-            let handles: Vec<_> = rest
-                .into_iter()
-                .enumerate()
-                .map(|(i, gpu)| {
-                    let (source, layout, segments, table) = (&source, &layout, &segments, &table);
-                    scope.spawn(move || {
-                        Shard::new(gpu, i as u32 + 1, source, layout, segments, table)
-                    })
-                })
-                .collect();
-            handles
-                .into_iter()
-                .map(|h| h.join().unwrap_or_else(|e| std::panic::resume_unwind(e)))
-                .collect::<Result<Vec<Shard>, Error>>()
-        })?;
+        let others = on_threads(gpus.enumerate(), |(i, gpu)| {
+            Shard::new(gpu, i as u32 + 1, &source, &layout, &segments, &table)
+        })
+        .into_iter()
+        .collect::<Result<Vec<Shard>, Error>>()?;
         shards.extend(others);
         if shards.len() > 1 {
             let peers: Vec<_> = shards.iter().map(Shard::peer_view).collect();
@@ -277,25 +258,12 @@ impl MultiGpuSession {
             started,
             bytes_per_node: self.shards.iter().map(|s| s.bytes_per_node).collect(),
         };
-        let results: Vec<Result<Vec<u64>, Error>> = std::thread::scope(|scope| {
-            let handles: Vec<_> = self
-                .shards
-                .iter_mut()
-                .map(|shard| {
-                    let coordination = &coordination;
-                    scope.spawn(move || {
-                        let driven = drive(shard, gpus, coordination, options);
-                        if driven.is_err() {
-                            coordination.barrier.abort();
-                        }
-                        driven
-                    })
-                })
-                .collect();
-            handles
-                .into_iter()
-                .map(|h| h.join().unwrap_or_else(|e| std::panic::resume_unwind(e)))
-                .collect()
+        let results = on_threads(self.shards.iter_mut(), |shard| {
+            let driven = drive(shard, gpus, &coordination, options);
+            if driven.is_err() {
+                coordination.barrier.abort();
+            }
+            driven
         });
         let seconds = started.elapsed().as_secs_f64();
         // The first real failure; the others only saw the barrier abort.
@@ -477,6 +445,26 @@ where
     s.memcpy_dtoh(&owners.slice(0..states.len()), &mut out)
         .map_err(gpu_error)?;
     Ok(out)
+}
+
+/// Runs `work` on each item on a thread of its own (GPUs are driven, opened
+/// and filled in parallel) and returns the results in order; a panic in one
+/// is raised again here.
+fn on_threads<I: Send, R: Send>(
+    items: impl IntoIterator<Item = I>,
+    work: impl Fn(I) -> R + Sync,
+) -> Vec<R> {
+    let work = &work;
+    std::thread::scope(|scope| {
+        let handles: Vec<_> = items
+            .into_iter()
+            .map(|item| scope.spawn(move || work(item)))
+            .collect();
+        handles
+            .into_iter()
+            .map(|h| h.join().unwrap_or_else(|e| std::panic::resume_unwind(e)))
+            .collect()
+    })
 }
 
 /// Marks a thread that stopped because another failed.
