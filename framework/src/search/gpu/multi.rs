@@ -333,15 +333,14 @@ impl MultiGpuSession {
         if matches!(status, Status::Solved(_)) {
             stats.termination_overhead = coordination.incumbent.termination_overhead(seconds);
         }
+        // GPUs never hand buckets to each other.
+        stats.handoff_share = None;
         if gpus == 1 {
             // One GPU sends nothing: the overheads of distribution do not apply.
             stats.communication_overhead = None;
-            stats.handoff_share = None;
             stats.load_balance = None;
-            stats.workers.clear();
             stats.worker_rates.clear();
         } else {
-            stats.handoff_share = None;
             stats.workers = workers;
         }
         Ok(Outcome { status, stats })
