@@ -17,25 +17,34 @@
 //              records a goal in the incumbent, or generates its children
 //              (but not the one equal to the node's own parent);
 //              a child owned by this GPU goes to a slot, a child owned by
-//              another GPU to that GPU's outbox region (several GPUs only);
-//   ga_dedup:  every child in a slot, or addressed to this GPU in another
-//              GPU's outbox (read in place over peer access), is checked against a hash
-//              table with replacement (a duplicate may be missed, never a
-//              better path dropped), then allocated in the node arena;
+//              another GPU straight into that GPU's inbox (several GPUs);
+//   ga_dedup:  every child in a slot or in this GPU's inbox is checked
+//              against a hash table with replacement (a duplicate may be
+//              missed, never a better path dropped), then allocated in
+//              the node arena;
 //   ga_push:   heap t gathers child j of heap (t - (j+1)*stride - rotate)
 //              and every heaps-th inbox record, and pushes them.
 // The host stops when no GPU holds an f below the incumbent's cost: each
 // reports the lowest f on its heaps after the pops and among the children
-// it generated (in slots or outboxes), so nothing is in flight unseen.
+// it generated (in slots or inboxes), so nothing is in flight unseen.
+//
+// Partial expansion (Yoshizumi, Miura & Ishida, AAAI 2000), when `partial`
+// is set: an expansion stores only the children whose f equals the node's
+// heap key and puts the node back keyed by the smallest larger child f
+// (bit 48 of the key marks such a reopened node). Children above the
+// optimal cost are then never stored: on the 24-puzzle about half of all
+// generated nodes.
 //
 // Compact nodes: the arena holds only the packed state and the parent
 // (plus the parent's GPU with several GPUs). g lives in the heap key and in
 // the hash table entry; moves are found again on the CPU when the path is
-// replayed. Heap keys are f << 48 | (0xFFFF - g) << 32 | node: smallest f
-// first, then largest g, as on the CPU.
+// replayed. Heap keys are f << 49 | reopened << 48 | (0xFFFF - g) << 32 |
+// node: smallest f first, then fresh before reopened, then largest g.
 
 #define NO_NODE 0xFFFFFFFFu
-#define MAX_F 0xFFFEu
+#define MAX_F 0x7FFEu
+#define F_SHIFT 49
+#define MAX_GPUS 64
 
 // Control words shared with the host.
 #define CTRL_INCUMBENT 0   // cost << 32 | goal node, or all ones
@@ -45,9 +54,10 @@
 #define CTRL_EXPANDED 4    // nodes expanded
 #define CTRL_GENERATED 5   // successors generated
 #define CTRL_SENT 6        // children sent to another GPU
+#define CTRL_REOPENED 7    // expansions of reopened nodes (partial expansion)
 #define CTRL_COUNTS 8      // [2][gpus]: records per destination, by iteration parity
 
-// A child on its way to another GPU: state, g, h, parent node, sender.
+// A child on its way to another GPU: state, g, f, parent node, sender.
 #define RECORD_WORDS (STATE_WORDS + 4)
 
 __device__ __forceinline__ u64 mix64(u64 z) {
@@ -108,94 +118,138 @@ __device__ __forceinline__ u64 heap_pop(u64* heap, u32* size) {
     return top;
 }
 
-__device__ __forceinline__ u64 heap_key(u32 g, u32 h, u32 node) {
-    u64 f = (u64)g + h;
-    return (f << 48) | ((u64)(0xFFFFu - (g & 0xFFFFu)) << 32) | (u64)node;
+__device__ __forceinline__ u64 heap_key(u32 f, u32 g, u32 again, u32 node) {
+    return ((u64)f << F_SHIFT) | ((u64)again << 48) | ((u64)(0xFFFFu - (g & 0xFFFFu)) << 32) | (u64)node;
+}
+
+__device__ __forceinline__ u32 lane_id() { return threadIdx.x & 31u; }
+
+// Claims `count` consecutive slots of `*counter` for each group of lanes
+// adding to it together: one atomic per group instead of one per lane
+// (thousands of same-address atomics per launch serialise in L2).
+__device__ __forceinline__ u32 claim_slot(u64* counter, u32 group) {
+    u32 leader = __ffs(group) - 1;
+    u32 rank = __popc(group & ((1u << lane_id()) - 1u));
+    u32 base = 0;
+    if (lane_id() == leader) base = (u32)atomicAdd(counter, (u64)__popc(group));
+    return __shfl_sync(group, base, leader) + rank;
 }
 
 extern "C" __global__ void __launch_bounds__(256) ga_expand(
     u64* heaps, u32* heap_size, u32 heap_count, u32 heap_cap,
     const u32* states, const u32* parent, const unsigned char* parent_gpus,
-    u32* child_states, u32* child_g, u32* child_h, u32* child_parent, u32* child_node,
-    u64* ctrl, const unsigned char* tables, u32 bound,
-    u32 gpus, u32 me, u32 parity, u32* outbox, u32 outbox_cap, const u64* partition)
+    u32* child_states, u32* child_f, u32* child_g, u32* child_parent, u32* child_node,
+    u64* ctrl, const unsigned char* tables, u32 bound, u32 partial,
+    u32 gpus, u32 me, u32 parity, const u64* inboxes, u32 inbox_cap, const u64* partition)
 {
     u32 t = blockIdx.x * blockDim.x + threadIdx.x;
     if (t >= heap_count) return;
     for (int j = 0; j < MAX_SUCC; j++) child_node[t * MAX_SUCC + j] = 0;
-    u32 size = heap_size[t];
-    if (size == 0) return;
-    u64* heap = heaps + (u64)t * heap_cap;
     u64 incumbent = ctrl[CTRL_INCUMBENT] >> 32;
     if ((u64)bound < incumbent) incumbent = bound;
-    u64 lowest = heap[0] >> 48;
-    if (lowest >= incumbent) {
-        atomicMin(&ctrl[CTRL_MIN_F], lowest);
-        return;
-    }
-    u64 key = heap_pop(heap, &size);
-    heap_size[t] = size;
-    lowest = size > 0 ? heap[0] >> 48 : 0xFFFFFFFFull;
-    u32 node = (u32)(key & 0xFFFFFFFFu);
-    const u32* s = states + (u64)node * STATE_WORDS;
-    u32 gn = 0xFFFFu - (u32)((key >> 32) & 0xFFFFu);
-    if (is_goal(s, tables)) {
-        atomicMin(&ctrl[CTRL_INCUMBENT], ((u64)gn << 32) | node);
-        atomicMin(&ctrl[CTRL_MIN_F], lowest);
-        return;
-    }
-    atomicAdd(&ctrl[CTRL_EXPANDED], 1ull);
-    u32 parent_state[STATE_WORDS];
-    for (int w = 0; w < STATE_WORDS; w++) parent_state[w] = s[w];
-    // The child that leads back to this node's parent is never cheaper
-    // (costs are non-negative) and the table has often forgotten the
-    // parent by now: skip it here, where the parent is at hand (on this GPU).
-    u32 back = parent[node];
-    bool has_back = back != NO_NODE && (gpus == 1 || parent_gpus[node] == me);
-    u32 back_state[STATE_WORDS];
-    for (int w = 0; w < STATE_WORDS; w++) back_state[w] = has_back ? states[(u64)back * STATE_WORDS + w] : 0;
-    u32 out[MAX_SUCC * STATE_WORDS];
-    u32 cost[MAX_SUCC];
-    int n = expand(parent_state, out, cost, tables);
-    atomicAdd(&ctrl[CTRL_GENERATED], (u64)n);
-    u32 sent = 0;
-    for (int j = 0; j < n; j++) {
-        u32* cs = out + j * STATE_WORDS;
-        if (has_back) {
-            bool same = true;
-            for (int w = 0; w < STATE_WORDS; w++) same = same && cs[w] == back_state[w];
-            if (same) continue;
+    u32 lowest = 0xFFFFFFFFu;  // lowest f left on this heap or generated here
+    u32 expanded = 0, again = 0, generated = 0, sent = 0;
+    u32 size = heap_size[t];
+    u64* heap = heaps + (u64)t * heap_cap;
+    if (size > 0 && (heap[0] >> F_SHIFT) >= incumbent) {
+        lowest = (u32)(heap[0] >> F_SHIFT);
+    } else if (size > 0) {
+        u64 key = heap_pop(heap, &size);
+        if (size > 0) lowest = (u32)(heap[0] >> F_SHIFT);
+        u32 node = (u32)(key & 0xFFFFFFFFu);
+        u32 fn = (u32)(key >> F_SHIFT);
+        bool reopened = ((key >> 48) & 1u) != 0;
+        const u32* s = states + (u64)node * STATE_WORDS;
+        u32 gn = 0xFFFFu - (u32)((key >> 32) & 0xFFFFu);
+        if (is_goal(s, tables)) {
+            atomicMin(&ctrl[CTRL_INCUMBENT], ((u64)gn << 32) | node);
+        } else {
+            expanded = 1;
+            again = reopened ? 1 : 0;
+            u32 parent_state[STATE_WORDS];
+            for (int w = 0; w < STATE_WORDS; w++) parent_state[w] = s[w];
+            // The child that leads back to this node's parent is never cheaper
+            // (costs are non-negative) and the table has often forgotten the
+            // parent by now: skip it here, where the parent is at hand (on this GPU).
+            u32 back = parent[node];
+            bool has_back = back != NO_NODE && (gpus == 1 || parent_gpus[node] == me);
+            u32 back_state[STATE_WORDS];
+            for (int w = 0; w < STATE_WORDS; w++) back_state[w] = has_back ? states[(u64)back * STATE_WORDS + w] : 0;
+            u32 out[MAX_SUCC * STATE_WORDS];
+            u32 cost[MAX_SUCC];
+            int n = expand(parent_state, out, cost, tables);
+            generated = (u32)n;
+            // Partial expansion: only the children whose f equals the node's
+            // key are stored now; the node goes back on its heap keyed by the
+            // smallest f above it, and the rest wait until that f is reached
+            // (never, for those at or above the optimal cost).
+            u32 deferred = 0xFFFFFFFFu;
+            for (int j = 0; j < n; j++) {
+                u32* cs = out + j * STATE_WORDS;
+                if (has_back) {
+                    bool same = true;
+                    for (int w = 0; w < STATE_WORDS; w++) same = same && cs[w] == back_state[w];
+                    if (same) continue;
+                }
+                u32 h = heuristic(cs, tables);
+                u32 gc = gn + cost[j];
+                u64 f = (u64)gc + h;
+                if (f >= incumbent) continue;
+                if (f > MAX_F) {
+                    atomicOr(&ctrl[CTRL_OVERFLOW], 4ull);
+                    continue;
+                }
+                if (partial) {
+                    if (f > fn) {
+                        if (f < deferred) deferred = (u32)f;
+                        continue;
+                    }
+                    if (reopened && f < fn) continue;  // stored when the node was opened before
+                }
+                if (f < lowest) lowest = (u32)f;
+                u32 owner = gpus > 1 ? partition_owner(cs, gpus, partition) : me;
+                if (owner != me) {
+                    // Written straight into the owner's inbox (a store to a
+                    // peer is posted; a read from one waits a round trip).
+                    u32 group = __match_any_sync(__activemask(), owner);
+                    u32 at = claim_slot(&ctrl[CTRL_COUNTS + parity * gpus + owner], group);
+                    u32* rec = (u32*)inboxes[owner] + (((u64)parity * gpus + me) * inbox_cap + at) * RECORD_WORDS;
+                    for (int w = 0; w < STATE_WORDS; w++) rec[w] = cs[w];
+                    rec[STATE_WORDS] = gc;
+                    rec[STATE_WORDS + 1] = (u32)f;
+                    rec[STATE_WORDS + 2] = node;
+                    rec[STATE_WORDS + 3] = me;
+                    sent++;
+                    continue;
+                }
+                u32 slot = t * MAX_SUCC + j;
+                for (int w = 0; w < STATE_WORDS; w++) child_states[(u64)slot * STATE_WORDS + w] = cs[w];
+                child_g[slot] = gc;
+                child_f[slot] = (u32)f;
+                child_parent[slot] = node;
+                child_node[slot] = 1;  // pending; ga_dedup turns it into node + 1 or 0
+            }
+            if (deferred != 0xFFFFFFFFu) {
+                heap_push(heap, &size, heap_cap, heap_key(deferred, gn, 1, node), ctrl);
+                if (deferred < lowest) lowest = deferred;
+            }
         }
-        u32 h = heuristic(cs, tables);
-        u32 gc = gn + cost[j];
-        u64 f = (u64)gc + h;
-        if (f >= incumbent) continue;
-        if (f > MAX_F) {
-            atomicOr(&ctrl[CTRL_OVERFLOW], 4ull);
-            continue;
-        }
-        if (f < lowest) lowest = f;
-        u32 owner = gpus > 1 ? partition_owner(cs, gpus, partition) : me;
-        if (owner != me) {
-            u32 at = (u32)atomicAdd(&ctrl[CTRL_COUNTS + parity * gpus + owner], 1ull);
-            u32* rec = outbox + (((u64)parity * gpus + owner) * outbox_cap + at) * RECORD_WORDS;
-            for (int w = 0; w < STATE_WORDS; w++) rec[w] = cs[w];
-            rec[STATE_WORDS] = gc;
-            rec[STATE_WORDS + 1] = h;
-            rec[STATE_WORDS + 2] = node;
-            rec[STATE_WORDS + 3] = me;
-            sent++;
-            continue;
-        }
-        u32 slot = t * MAX_SUCC + j;
-        for (int w = 0; w < STATE_WORDS; w++) child_states[(u64)slot * STATE_WORDS + w] = cs[w];
-        child_g[slot] = gc;
-        child_h[slot] = h;
-        child_parent[slot] = node;
-        child_node[slot] = 1;  // pending; ga_dedup turns it into node + 1 or 0
+        heap_size[t] = size;
     }
-    if (sent) atomicAdd(&ctrl[CTRL_SENT], (u64)sent);
-    atomicMin(&ctrl[CTRL_MIN_F], lowest);
+    // Counters: one atomic per warp.
+    u32 active = __activemask();
+    expanded = __reduce_add_sync(active, expanded);
+    again = __reduce_add_sync(active, again);
+    generated = __reduce_add_sync(active, generated);
+    sent = __reduce_add_sync(active, sent);
+    lowest = __reduce_min_sync(active, lowest);
+    if (lane_id() == __ffs(active) - 1) {
+        if (expanded) atomicAdd(&ctrl[CTRL_EXPANDED], (u64)expanded);
+        if (again) atomicAdd(&ctrl[CTRL_REOPENED], (u64)again);
+        if (generated) atomicAdd(&ctrl[CTRL_GENERATED], (u64)generated);
+        if (sent) atomicAdd(&ctrl[CTRL_SENT], (u64)sent);
+        if (lowest != 0xFFFFFFFFu) atomicMin(&ctrl[CTRL_MIN_F], (u64)lowest);
+    }
 }
 
 // Looks a child up in the table and allocates it unless a copy at an equal
@@ -214,7 +268,7 @@ __device__ __forceinline__ u32 insert_node(
         for (int w = 0; w < STATE_WORDS; w++) same = same && states[(u64)other * STATE_WORDS + w] == cs[w];
         if (same && (u32)(known >> 32) <= gc) return 0;
     }
-    u32 node = (u32)atomicAdd(&ctrl[CTRL_NODES], 1ull);
+    u32 node = claim_slot(&ctrl[CTRL_NODES], __activemask());
     if (node >= node_cap) {
         atomicOr(&ctrl[CTRL_OVERFLOW], 2ull);
         return 0;
@@ -226,16 +280,19 @@ __device__ __forceinline__ u32 insert_node(
     return node + 1;
 }
 
+// How many records each GPU wrote into this GPU's inbox this iteration
+// (the host reads them from the senders' control words at the barrier).
+struct Incoming { u32 count[MAX_GPUS]; };
+
 // Children of this iteration: the slots of this GPU (threads below
-// `slots`), then every other GPU's outbox region addressed to this one,
-// read in place over peer access (thread slots + p * slots + k reads record
-// k of GPU p, while k is below the count in that GPU's control words).
+// `slots`), then the records other GPUs wrote into this GPU's inbox,
+// sender by sender (thread slots + k: k-th record of them all).
 extern "C" __global__ void __launch_bounds__(256) ga_dedup(
     u32 slots, u64* table, u32 table_mask,
-    u32* states, u32* parent, unsigned char* parent_gpus, u32 gpus, u32 me, u32 node_cap,
+    u32* states, u32* parent, unsigned char* parent_gpus, u32 gpus, u32 node_cap,
     const u32* child_states, const u32* child_g, const u32* child_parent, u32* child_node,
-    const u64* peer_outboxes, const u64* peer_ctrls, u32 parity, u64* inbox_key,
-    u64* ctrl)
+    const u32* inbox, Incoming incoming, u32 parity, u64* inbox_key,
+    u32 me, u64* ctrl)
 {
     u32 i = blockIdx.x * blockDim.x + threadIdx.x;
     if (i < slots) {
@@ -244,26 +301,21 @@ extern "C" __global__ void __launch_bounds__(256) ga_dedup(
                                         table, table_mask, states, parent, parent_gpus, gpus, node_cap, ctrl);
         return;
     }
-    i -= slots;
-    u32 from = i / slots, k = i % slots;
+    u32 k = i - slots, from = 0;
+    while (from < gpus && k >= incoming.count[from]) k -= incoming.count[from++];
     if (from >= gpus) return;
-    u64 key = 0;  // also for this GPU's own region, which ga_push reads too
-    const u64* their_ctrl = (const u64*)peer_ctrls[from];
-    if (from != me && k < their_ctrl[CTRL_COUNTS + parity * gpus + me]) {
-        const u32* rec = (const u32*)peer_outboxes[from] + (((u64)parity * gpus + me) * slots + k) * RECORD_WORDS;
-        u32 cs[STATE_WORDS];
-        for (int w = 0; w < STATE_WORDS; w++) cs[w] = rec[w];
-        u32 gc = rec[STATE_WORDS], h = rec[STATE_WORDS + 1];
-        u32 v = insert_node(cs, gc, rec[STATE_WORDS + 2], rec[STATE_WORDS + 3],
-                            table, table_mask, states, parent, parent_gpus, gpus, node_cap, ctrl);
-        if (v != 0) key = heap_key(gc, h, v - 1);
-    }
-    inbox_key[i] = key;
+    const u32* rec = inbox + (((u64)parity * gpus + from) * slots + k) * RECORD_WORDS;
+    u32 cs[STATE_WORDS];
+    for (int w = 0; w < STATE_WORDS; w++) cs[w] = rec[w];
+    u32 gc = rec[STATE_WORDS], f = rec[STATE_WORDS + 1];
+    u32 v = insert_node(cs, gc, rec[STATE_WORDS + 2], rec[STATE_WORDS + 3],
+                        table, table_mask, states, parent, parent_gpus, gpus, node_cap, ctrl);
+    inbox_key[i - slots] = v != 0 ? heap_key(f, gc, 0, v - 1) : 0;
 }
 
 extern "C" __global__ void __launch_bounds__(256) ga_push(
     u64* heaps, u32* heap_size, u32 heap_count, u32 heap_cap,
-    const u32* child_g, const u32* child_h, const u32* child_node,
+    const u32* child_f, const u32* child_g, const u32* child_node,
     const u64* inbox_key, u32 inbox_len,
     u32 stride, u32 rotate, u32 gpus, u32 next_parity, u64* ctrl)
 {
@@ -279,7 +331,7 @@ extern "C" __global__ void __launch_bounds__(256) ga_push(
         u32 slot = from * MAX_SUCC + j;
         u32 v = child_node[slot];
         if (v == 0) continue;
-        heap_push(heap, &size, heap_cap, heap_key(child_g[slot], child_h[slot], v - 1), ctrl);
+        heap_push(heap, &size, heap_cap, heap_key(child_f[slot], child_g[slot], 0, v - 1), ctrl);
     }
     for (u32 i = (t + rotate) % heap_count; i < inbox_len; i += heap_count) {
         u64 key = inbox_key[i];

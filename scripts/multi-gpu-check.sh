@@ -5,7 +5,9 @@
 # shared data under $FRONTIER_DATA (e.g. .devdata/data). Phases, as arguments:
 #   tests     GPU tests: CPU = GPU owners, multi-GPU = A*, published optima
 #   korf      Korf's 100 (7-8 + R) and the ten thesis instances on 2 GPUs
-#   rate      Korf–Felner #1 until memory fills on 1, 2, 4, 8 GPUs (as present)
+#   rate      one Korf–Felner instance until memory fills on 1, 2, 4, 8 GPUs
+#             (as present), for each RATE_VARIANTS entry heaps:partial_expansion
+#             (default "16384:true"); RATE_SECONDS caps each run (default 120)
 #   kf24      the 50 Korf–Felner 24-puzzles on every GPU   (configs/multi-gpu-kf24.ron)
 #   kf24-one  the same with GA* on one GPU                  (configs/gpu-kf24.ron)
 #   kf24:A-B, kf24-one:A-B   only instances A..B (a device command lasts 10 minutes at most)
@@ -52,12 +54,23 @@ for phase in "$@"; do
       run_config configs/multi-gpu-thesis-15.ron
       run_config configs/multi-gpu-thesis-24.ron ;;
     rate)
-      kf=$(awk -F'\t' -v id="${RATE_ID:-9}" '$1 == id { print $3 }' "$FRONTIER_DATA/tiles/korf-felner-24.tsv")
-      for n in 1 2 4 8; do
-        [ "$n" -le "$gpus" ] || break
-        "$bin" solve --quiet --json --executor multi-gpu --gpus "$n" --max-seconds 120 \
-          tiles "$kf" --heuristic 6-6-6-6 --reflect > "$out/rate-$n.jsonl" 2> "$out/rate-$n.err" \
-          || { echo "FAILED rate $n"; tail -3 "$out/rate-$n.err"; status=1; }
+      # One config per heaps:partial variant, one executor per GPU count.
+      for variant in ${RATE_VARIANTS:-16384:true}; do
+        heaps=${variant%:*} partial=${variant#*:} executors="" devices=""
+        for n in 1 2 4 8; do
+          [ "$n" -le "$gpus" ] || break
+          devices=$(seq -s, 0 $((n - 1)))
+          executors="$executors MultiGpu(devices: [$devices], heaps: $heaps, partial_expansion: $partial),"
+        done
+        cat > "$out/rate-$heaps-$partial.ron" <<RON
+Experiment(
+    domain: Tiles(goal: Standard, heuristic: "6-6-6-6", reflect: true),
+    instances: File(path: "@data/tiles/korf-felner-24.tsv", ids: Some(["${RATE_ID:-9}"])),
+    executors: [$executors],
+    limits: (max_seconds: Some(${RATE_SECONDS:-120})),
+)
+RON
+        run_config "$out/rate-$heaps-$partial.ron"
       done ;;
     kf24) run_config configs/multi-gpu-kf24.ron ;;
     kf24-one) run_config configs/gpu-kf24.ron ;;

@@ -479,21 +479,25 @@ fn gpu_gastar_matches_astar_on_random_8_puzzles() {
     let board = Board::new(3, 3).unwrap();
     let truth = all_distances(&board, Goal::Standard);
     let h = TilesHeuristic::Manhattan(Manhattan::new(&board, Goal::Standard));
-    let config = GastarConfig {
-        heaps: 1024,
-        table_log2: 20,
-        memory_fraction: 0.2,
-        ..GastarConfig::default()
-    };
     let states: Vec<&[u8; 25]> = truth.keys().collect();
     let mut rng = Rng(31);
     for _ in 0..30 {
         let cells = states[rng.below(states.len())];
         let puzzle = Tiles::new(board.clone(), state_from(cells, &board), Goal::Standard).unwrap();
-        let outcome = gastar(&puzzle, &h, &config, &SearchOptions::default()).expect("GPU runs");
-        let solution = outcome.solution().expect("solvable");
-        assert_eq!(solution.cost, truth[cells]);
-        assert!(puzzle.is_goal(&puzzle.replay(&solution.moves).unwrap()));
+        for partial_expansion in [false, true] {
+            let config = GastarConfig {
+                heaps: 1024,
+                table_log2: 20,
+                memory_fraction: 0.2,
+                partial_expansion,
+                ..GastarConfig::default()
+            };
+            let outcome =
+                gastar(&puzzle, &h, &config, &SearchOptions::default()).expect("GPU runs");
+            let solution = outcome.solution().expect("solvable");
+            assert_eq!(solution.cost, truth[cells], "partial {partial_expansion}");
+            assert!(puzzle.is_goal(&puzzle.replay(&solution.moves).unwrap()));
+        }
     }
 }
 
@@ -641,13 +645,19 @@ fn gpu_multi_gpu_matches_astar_on_random_8_puzzles_under_every_partition() {
             Tiles::new(board.clone(), state_from(cells, &board), Goal::Standard).unwrap()
         })
         .collect();
-    for partition in ["hash", "split", "zobrist"] {
+    for (partition, partial_expansion) in [
+        ("hash", true),
+        ("hash", false),
+        ("split", true),
+        ("zobrist", false),
+    ] {
         let config = MultiGpuConfig {
             devices: test_devices(),
             partition: partition.into(),
             heaps: 256,
             table_log2: 16,
             memory_fraction: 0.01,
+            partial_expansion,
         };
         let azh = frontier_tiles::azh::projection(
             if partition == "hash" {

@@ -23,6 +23,8 @@ pub struct GastarConfig {
     pub memory_fraction: f64,
     /// Hash-table slots for duplicate detection, as a power of two.
     pub table_log2: u32,
+    /// Partial expansion (see [`MultiGpuConfig::partial_expansion`]).
+    pub partial_expansion: bool,
 }
 
 impl Default for GastarConfig {
@@ -33,6 +35,7 @@ impl Default for GastarConfig {
             heaps: multi.heaps,
             memory_fraction: multi.memory_fraction,
             table_log2: multi.table_log2,
+            partial_expansion: multi.partial_expansion,
         }
     }
 }
@@ -46,6 +49,7 @@ impl GastarConfig {
             heaps: self.heaps,
             memory_fraction: self.memory_fraction,
             table_log2: self.table_log2,
+            partial_expansion: self.partial_expansion,
         }
     }
 }

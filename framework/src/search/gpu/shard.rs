@@ -3,7 +3,9 @@
 
 use std::time::Instant;
 
-use cudarc::driver::{sys, CudaFunction, CudaSlice, DevicePtr, LaunchConfig, PushKernelArg};
+use cudarc::driver::{
+    sys, CudaFunction, CudaSlice, DevicePtr, DeviceRepr, LaunchConfig, PushKernelArg,
+};
 
 use crate::gpu::{gpu_error, Gpu};
 use crate::Error;
@@ -16,21 +18,44 @@ pub(super) const CTRL_NODES: usize = 3;
 pub(super) const CTRL_EXPANDED: usize = 4;
 pub(super) const CTRL_GENERATED: usize = 5;
 pub(super) const CTRL_SENT: usize = 6;
+pub(super) const CTRL_REOPENED: usize = 7;
 pub(super) const CTRL_COUNTS: usize = 8;
 /// `CTRL_OVERFLOW` bits.
 pub(super) const OVERFLOW_F: u64 = 4;
 pub(super) const NO_NODE: u32 = u32::MAX;
 /// The largest f a heap key holds (`MAX_F` in gastar.cu).
-pub(super) const MAX_F: u32 = 0xFFFE;
+pub(super) const MAX_F: u32 = 0x7FFE;
+/// The most GPUs of one search (`MAX_GPUS` in gastar.cu): the size of the
+/// per-sender record counts passed to `ga_dedup` by value.
+pub(super) const MAX_GPUS: usize = 64;
 /// Threads per block of every engine launch (matches `__launch_bounds__` in gastar.cu).
 const BLOCK: u32 = 256;
 /// Longest solution path a session can read back.
 const MAX_PATH: u32 = 1 << 16;
-/// Heap entries per arena node. Each node is pushed once and popped once,
-/// so the heaps never hold more entries than the arena holds nodes; in
-/// practice the open share of a search is about half (24-puzzle: 0.55), and
-/// the spare quarter absorbs heaps that fill faster than the mean.
-const HEAP_ENTRIES_PER_NODE: f64 = 0.75;
+/// Heap entries per arena node. A node is on a heap at most once at a
+/// time, so the heaps never hold more entries than the arena holds nodes.
+/// With full expansion the open share of a search is about half
+/// (24-puzzle: 0.55), and the spare quarter absorbs heaps that fill faster
+/// than the mean; with partial expansion nearly every closed node waits on
+/// a heap again for its deferred children, so every node gets an entry.
+fn heap_entries_per_node(partial: bool) -> f64 {
+    if partial {
+        1.0
+    } else {
+        0.75
+    }
+}
+
+/// Records each GPU wrote into one receiver's inbox in an iteration, as
+/// the `Incoming` struct of gastar.cu (passed by value).
+#[repr(C)]
+#[derive(Clone, Copy)]
+pub(super) struct Incoming {
+    pub count: [u32; MAX_GPUS],
+}
+
+// SAFETY: a plain array of u32, laid out as the kernel's struct.
+unsafe impl DeviceRepr for Incoming {}
 
 /// Sizes that every shard of a session shares.
 pub(super) struct Layout {
@@ -40,10 +65,12 @@ pub(super) struct Layout {
     pub table_log2: u32,
     pub memory_fraction: f64,
     pub gpus: u32,
+    /// Partial expansion (see gastar.cu).
+    pub partial: bool,
 }
 
 impl Layout {
-    /// `u32` words of one exchanged child: state, g, h, parent, sender.
+    /// `u32` words of one exchanged child: state, g, f, parent, sender.
     fn record_words(&self) -> usize {
         self.words + 4
     }
@@ -52,14 +79,13 @@ impl Layout {
     }
 }
 
-/// Where another shard's outbox and control words live, for reading them
-/// in place over peer access.
+/// Where another shard's inbox lives, for writing records into it over
+/// peer access.
 #[derive(Clone, Copy)]
 pub(super) struct PeerView {
     ctx: sys::CUcontext,
     device: sys::CUdevice,
-    outbox: sys::CUdeviceptr,
-    ctrl: sys::CUdeviceptr,
+    inbox: sys::CUdeviceptr,
 }
 
 // SAFETY: a CUcontext handle and device addresses are plain values that the
@@ -87,26 +113,28 @@ pub(super) struct Shard {
     pub bytes: u64,
     /// Arena and heap bytes per node the arena can hold.
     pub bytes_per_node: f64,
+    partial: bool,
     heap_keys: CudaSlice<u64>,
     heap_size: CudaSlice<u32>,
     states: CudaSlice<u32>,
     parent: CudaSlice<u32>,
     parent_gpus: CudaSlice<u8>,
     child_states: CudaSlice<u32>,
+    child_f: CudaSlice<u32>,
     child_g: CudaSlice<u32>,
-    child_h: CudaSlice<u32>,
     child_parent: CudaSlice<u32>,
     child_node: CudaSlice<u32>,
     table: CudaSlice<u64>,
     tables: CudaSlice<u8>,
     partition: CudaSlice<u64>,
     ctrl: CudaSlice<u64>,
-    /// `[parity][destination][slots]` records (one word with one GPU).
-    outbox: CudaSlice<u32>,
-    /// Every shard's outbox and control words, as device addresses.
-    peer_outboxes: CudaSlice<u64>,
-    peer_ctrls: CudaSlice<u64>,
-    /// `[source][slots]`: the heap key of each record received, 0 if dropped.
+    /// `[parity][sender][slots]` records written by the other GPUs (one
+    /// word with one GPU).
+    inbox: CudaSlice<u32>,
+    /// Every shard's inbox, as device addresses.
+    peer_inboxes: CudaSlice<u64>,
+    /// The heap key of each record received in an iteration, senders one
+    /// after another; 0 if dropped.
     inbox_key: CudaSlice<u64>,
     path: CudaSlice<u32>,
 }
@@ -151,7 +179,7 @@ impl Shard {
         let gpus = layout.gpus;
         let slots = layout.slots();
         let heaps = layout.heaps;
-        let (outbox_len, inbox_len) = if gpus > 1 {
+        let (inbox_len, inbox_keys) = if gpus > 1 {
             (
                 2 * u64::from(gpus) * u64::from(slots) * layout.record_words() as u64,
                 u64::from(gpus) * u64::from(slots),
@@ -166,20 +194,21 @@ impl Shard {
         let fixed = table_slots * 8
             + u64::from(slots) * (4 * words as u64 + 16)
             + tables_len as u64
-            + 4 * outbox_len
-            + 8 * inbox_len
+            + 4 * inbox_len
+            + 8 * inbox_keys
             + 8 * partition.len() as u64;
         let budget = ((free as f64 * layout.memory_fraction.clamp(0.0001, 0.95)) as u64)
             .saturating_sub(fixed);
         let node_bytes = 4 * words as u64 + 4 + u64::from(gpus > 1);
-        let per_node = node_bytes as f64 + 8.0 * HEAP_ENTRIES_PER_NODE;
+        let entries_per_node = heap_entries_per_node(layout.partial);
+        let per_node = node_bytes as f64 + 8.0 * entries_per_node;
         let node_cap = ((budget as f64 / per_node) as u64).min(u64::from(u32::MAX - 1)) as u32;
         if node_cap < 1024 {
             return Err(Error::Gpu(format!(
                 "GPU {index}: only {free} bytes of device memory free, {fixed} needed before any node"
             )));
         }
-        let heap_cap = ((f64::from(node_cap) * HEAP_ENTRIES_PER_NODE / f64::from(heaps)) as u64)
+        let heap_cap = ((f64::from(node_cap) * entries_per_node / f64::from(heaps)) as u64)
             .clamp(16, u64::from(u32::MAX)) as u32;
         let arena_bytes =
             u64::from(node_cap) * node_bytes + u64::from(heaps) * u64::from(heap_cap) * 8;
@@ -194,7 +223,7 @@ impl Shard {
         // control words, which say what is valid, are zeroed per instance),
         // so they need no zero-fill, which would cost tens of milliseconds
         // per gigabyte set up.
-        let (heap_keys, states, parent, parent_gpus, outbox, inbox_key) = unsafe {
+        let (heap_keys, states, parent, parent_gpus, inbox, inbox_key) = unsafe {
             (
                 s.alloc::<u64>(heaps as usize * heap_cap as usize)
                     .map_err(oom)?,
@@ -202,8 +231,8 @@ impl Shard {
                 s.alloc::<u32>(node_cap as usize).map_err(oom)?,
                 s.alloc::<u8>(if gpus > 1 { node_cap as usize } else { 1 })
                     .map_err(oom)?,
-                s.alloc::<u32>(outbox_len as usize).map_err(oom)?,
-                s.alloc::<u64>(inbox_len as usize).map_err(oom)?,
+                s.alloc::<u32>(inbox_len as usize).map_err(oom)?,
+                s.alloc::<u64>(inbox_keys as usize).map_err(oom)?,
             )
         };
         let partition_table = if partition.is_empty() {
@@ -218,8 +247,8 @@ impl Shard {
             parent,
             parent_gpus,
             child_states: s.alloc_zeros(slots as usize * words).map_err(oom)?,
+            child_f: s.alloc_zeros(slots as usize).map_err(oom)?,
             child_g: s.alloc_zeros(slots as usize).map_err(oom)?,
-            child_h: s.alloc_zeros(slots as usize).map_err(oom)?,
             child_parent: s.alloc_zeros(slots as usize).map_err(oom)?,
             child_node: s.alloc_zeros(slots as usize).map_err(oom)?,
             table: s.alloc_zeros(table_slots as usize).map_err(oom)?,
@@ -228,9 +257,8 @@ impl Shard {
             ctrl: s
                 .alloc_zeros(CTRL_COUNTS + 2 * gpus as usize)
                 .map_err(oom)?,
-            outbox,
-            peer_outboxes: s.alloc_zeros(gpus as usize).map_err(oom)?,
-            peer_ctrls: s.alloc_zeros(gpus as usize).map_err(oom)?,
+            inbox,
+            peer_inboxes: s.alloc_zeros(gpus as usize).map_err(oom)?,
             inbox_key,
             path: s.alloc_zeros(3 + MAX_PATH as usize * words).map_err(oom)?,
             gpu,
@@ -245,6 +273,7 @@ impl Shard {
             table_mask: (table_slots - 1) as u32,
             bytes: arena_bytes + fixed,
             bytes_per_node: arena_bytes as f64 / f64::from(node_cap),
+            partial: layout.partial,
         };
         tracing::info!(
             gpu = index,
@@ -260,22 +289,20 @@ impl Shard {
         Ok(shard)
     }
 
-    /// Where this shard's outbox and control words live, for the others.
+    /// Where this shard's inbox lives, for the others.
     pub fn peer_view(&self) -> PeerView {
-        let (outbox, _guard) = self.outbox.device_ptr(&self.gpu.stream);
-        let (ctrl, _guard) = self.ctrl.device_ptr(&self.gpu.stream);
+        let (inbox, _guard) = self.inbox.device_ptr(&self.gpu.stream);
         PeerView {
             ctx: self.gpu.ctx.cu_ctx(),
             device: self.gpu.ctx.cu_device(),
-            outbox,
-            ctrl,
+            inbox,
         }
     }
 
-    /// Lets this shard's kernels read every other shard's outbox and control
-    /// words in place (peer access over NVLink or PCIe), and uploads their
-    /// addresses. Fails where the driver refuses peer access between two
-    /// of the devices.
+    /// Lets this shard's kernels write into every other shard's inbox
+    /// (peer access over NVLink or PCIe), and uploads their addresses.
+    /// Fails where the driver refuses peer access between two of the
+    /// devices.
     pub fn connect(&mut self, peers: &[PeerView]) -> Result<(), Error> {
         self.gpu.ctx.bind_to_thread().map_err(gpu_error)?;
         for (i, peer) in peers.iter().enumerate() {
@@ -289,7 +316,7 @@ impl Shard {
                 sys::CUresult::CUDA_SUCCESS | sys::CUresult::CUDA_ERROR_PEER_ACCESS_ALREADY_ENABLED
             ) {
                 return Err(Error::Gpu(format!(
-                    "GPU {} cannot read GPU {i}'s memory ({result:?}): multi-gpu needs peer access",
+                    "GPU {} cannot reach GPU {i}'s memory ({result:?}): multi-gpu needs peer access",
                     self.index
                 )));
             }
@@ -323,11 +350,8 @@ impl Shard {
             }
         }
         let s = self.gpu.stream.clone();
-        let outboxes: Vec<u64> = peers.iter().map(|p| p.outbox).collect();
-        let ctrls: Vec<u64> = peers.iter().map(|p| p.ctrl).collect();
-        s.memcpy_htod(&outboxes, &mut self.peer_outboxes)
-            .map_err(gpu_error)?;
-        s.memcpy_htod(&ctrls, &mut self.peer_ctrls)
+        let inboxes: Vec<u64> = peers.iter().map(|p| p.inbox).collect();
+        s.memcpy_htod(&inboxes, &mut self.peer_inboxes)
             .map_err(gpu_error)
     }
 
@@ -369,9 +393,12 @@ impl Shard {
         let s = self.gpu.stream.clone();
         let (heaps, heap_cap, gpus, me, slots) =
             (self.heaps, self.heap_cap, self.gpus, self.index, self.slots);
+        let partial = u32::from(self.partial);
         // SAFETY: every pointer argument is a live device allocation sized
-        // in `new` for `heaps`, `slots`, `node_cap` and the outbox capacity
-        // `slots` per destination, which the kernel writes within.
+        // in `new` for `heaps`, `slots` and `node_cap`; the peers' inboxes
+        // hold `slots` records per sender and parity, which bounds what one
+        // sender writes in an iteration, and no receiver reads this
+        // parity's region until after the barrier that follows.
         unsafe {
             let mut b = s.launch_builder(&self.kernels[0]);
             b.arg(&mut self.heap_keys)
@@ -380,15 +407,18 @@ impl Shard {
                 .arg(&heap_cap);
             b.arg(&self.states).arg(&self.parent).arg(&self.parent_gpus);
             b.arg(&mut self.child_states)
+                .arg(&mut self.child_f)
                 .arg(&mut self.child_g)
-                .arg(&mut self.child_h)
                 .arg(&mut self.child_parent)
                 .arg(&mut self.child_node);
-            b.arg(&mut self.ctrl).arg(&self.tables).arg(&bound);
+            b.arg(&mut self.ctrl)
+                .arg(&self.tables)
+                .arg(&bound)
+                .arg(&partial);
             b.arg(&gpus)
                 .arg(&me)
                 .arg(&parity)
-                .arg(&mut self.outbox)
+                .arg(&self.peer_inboxes)
                 .arg(&slots)
                 .arg(&self.partition);
             b.launch(Self::per(heaps)).map_err(gpu_error)?;
@@ -405,9 +435,15 @@ impl Shard {
     }
 
     /// De-duplicates this iteration's children (this shard's slots, and
-    /// the records the others addressed to it in iteration `parity`) and
-    /// pushes the survivors onto the heaps.
-    pub fn insert(&mut self, parity: u32, iteration: u32) -> Result<(), Error> {
+    /// the records the others wrote into its inbox in iteration `parity`:
+    /// `incoming.count[p]` from GPU p) and pushes the survivors onto the
+    /// heaps.
+    pub fn insert(
+        &mut self,
+        parity: u32,
+        iteration: u32,
+        incoming: &Incoming,
+    ) -> Result<(), Error> {
         let s = self.gpu.stream.clone();
         let (slots, table_mask, gpus, me, node_cap, heaps, heap_cap) = (
             self.slots,
@@ -418,16 +454,18 @@ impl Shard {
             self.heaps,
             self.heap_cap,
         );
-        let inbox_len = if gpus > 1 { gpus * slots } else { 0 };
+        let received: u32 = incoming.count.iter().sum();
         let rotate = iteration % heaps;
         let next_parity = parity ^ 1;
         // Child j of heap p goes to heap p + (j + 1) * stride + rotate: spread
         // the MAX_SUCC children of one parent evenly around the heaps.
         let stride = (heaps / (slots / heaps)).max(1) | 1;
-        // SAFETY: as in `expand`; the peers' outbox regions of `parity` and
-        // their counts were complete before the barrier this shard passed,
-        // and stay untouched until the next one, which it reaches only after
-        // these launches complete (see multi.rs).
+        // SAFETY: as in `expand`; the senders' records of `parity` and their
+        // counts were complete before the barrier this shard passed (each
+        // sender synchronised its stream first), and no sender writes this
+        // parity again until the next barrier, which this shard reaches
+        // only after these launches complete (see multi.rs). `received` is
+        // at most `(gpus - 1) * slots`, the length of `inbox_key`.
         unsafe {
             let mut b = s.launch_builder(&self.kernels[1]);
             b.arg(&slots).arg(&mut self.table).arg(&table_mask);
@@ -435,28 +473,27 @@ impl Shard {
                 .arg(&mut self.parent)
                 .arg(&mut self.parent_gpus)
                 .arg(&gpus)
-                .arg(&me)
                 .arg(&node_cap);
             b.arg(&self.child_states)
                 .arg(&self.child_g)
                 .arg(&self.child_parent)
                 .arg(&mut self.child_node);
-            b.arg(&self.peer_outboxes)
-                .arg(&self.peer_ctrls)
+            b.arg(&self.inbox)
+                .arg(incoming)
                 .arg(&parity)
                 .arg(&mut self.inbox_key);
-            b.arg(&mut self.ctrl);
-            b.launch(Self::per(slots + inbox_len)).map_err(gpu_error)?;
+            b.arg(&me).arg(&mut self.ctrl);
+            b.launch(Self::per(slots + received)).map_err(gpu_error)?;
 
             let mut b = s.launch_builder(&self.kernels[2]);
             b.arg(&mut self.heap_keys)
                 .arg(&mut self.heap_size)
                 .arg(&heaps)
                 .arg(&heap_cap);
-            b.arg(&self.child_g)
-                .arg(&self.child_h)
+            b.arg(&self.child_f)
+                .arg(&self.child_g)
                 .arg(&self.child_node);
-            b.arg(&self.inbox_key).arg(&inbox_len);
+            b.arg(&self.inbox_key).arg(&received);
             b.arg(&stride)
                 .arg(&rotate)
                 .arg(&gpus)
