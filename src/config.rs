@@ -1,5 +1,7 @@
 //! RON experiment files: what to solve, with which executors and limits.
 
+use std::collections::BTreeMap;
+use std::fmt;
 use std::path::{Path, PathBuf};
 
 use frontier_core::{ExecutorConfig, Limits};
@@ -19,6 +21,23 @@ use crate::CliError;
 ///     output: Some("results.csv"),
 /// )
 /// ```
+///
+/// A `grid` runs every combination of its values: a key is a parameter of
+/// the domain (tiles: `heuristic`, `reflect`) or of the executors that take
+/// it (`threads`, `gpus`, `partition`, `heaps`, `partial_expansion`); an
+/// executor without the key runs once. `repeat: 3` runs each row three
+/// times and reports the run with the median time.
+///
+/// ```ron
+/// Experiment(
+///     domain: Tiles(heuristic: "5-5-5"),
+///     instances: File(path: "@data/tiles/korf100.tsv", first: Some(10)),
+///     executors: [Astar, Hda()],
+///     grid: {"threads": [1, 2, 4, 8, 16], "partition": ["hash", "split"]},
+///     repeat: 3,
+///     output: Some("scaling.csv"),
+/// )
+/// ```
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Experiment {
@@ -32,9 +51,75 @@ pub struct Experiment {
     /// Limits applied to every search.
     #[serde(default)]
     pub limits: Limits,
-    /// Where to write the results as well: `.csv` or `.json` (JSON lines).
+    /// Where to write the results as well: `.csv` or `.json` (JSON lines),
+    /// a row as soon as it exists; `frontier run --resume` skips the rows
+    /// already there.
     #[serde(default)]
     pub output: Option<PathBuf>,
+    /// Parameter values to sweep, every combination (see above).
+    #[serde(default)]
+    pub grid: BTreeMap<String, Vec<GridValue>>,
+    /// Runs of each row; the one with the median time is reported.
+    #[serde(default = "one")]
+    pub repeat: usize,
+}
+
+fn one() -> usize {
+    1
+}
+
+/// One value of a grid parameter.
+#[derive(Clone, Debug, Deserialize, PartialEq)]
+#[serde(untagged)]
+pub enum GridValue {
+    /// `true` or `false`.
+    Flag(bool),
+    /// A count (threads, GPUs, heaps).
+    Count(u64),
+    /// A name (partition, heuristic).
+    Text(String),
+}
+
+impl fmt::Display for GridValue {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            GridValue::Flag(b) => write!(f, "{b}"),
+            GridValue::Count(n) => write!(f, "{n}"),
+            GridValue::Text(t) => f.write_str(t),
+        }
+    }
+}
+
+impl GridValue {
+    /// The value as a count, or an error naming the parameter.
+    pub fn count(&self, key: &str) -> Result<u64, CliError> {
+        match self {
+            GridValue::Count(n) => Ok(*n),
+            other => Err(CliError::Input(format!(
+                "grid: {key} takes numbers, not '{other}'"
+            ))),
+        }
+    }
+
+    /// The value as a name, or an error naming the parameter.
+    pub fn text(&self, key: &str) -> Result<String, CliError> {
+        match self {
+            GridValue::Text(t) => Ok(t.clone()),
+            other => Err(CliError::Input(format!(
+                "grid: {key} takes names in quotes, not {other}"
+            ))),
+        }
+    }
+
+    /// The value as a flag, or an error naming the parameter.
+    pub fn flag(&self, key: &str) -> Result<bool, CliError> {
+        match self {
+            GridValue::Flag(b) => Ok(*b),
+            other => Err(CliError::Input(format!(
+                "grid: {key} takes true or false, not {other}"
+            ))),
+        }
+    }
 }
 
 fn default_executors() -> Vec<ExecutorConfig> {

@@ -23,8 +23,8 @@ use tracing_subscriber::{EnvFilter, Layer};
 
 use crate::config::Experiment;
 use crate::registry::SolveDomain;
-use crate::report::InstanceReport;
-use crate::run::RunOptions;
+use crate::report::{InstanceReport, Output};
+use crate::run::{Plan, RunOptions};
 
 /// Parallel best-first search: one domain, every executor.
 ///
@@ -56,9 +56,14 @@ enum Command {
     Run {
         /// The config file.
         config: PathBuf,
-        /// Write results here too (.csv, or .json for JSON lines); overrides the config's `output`.
+        /// Write results here too (.csv, or .json for JSON lines), a row as
+        /// soon as it exists; overrides the config's `output`.
         #[arg(long)]
         output: Option<PathBuf>,
+        /// Keep the rows already in the output file and run only the others
+        /// (an interrupted experiment goes on where it stopped).
+        #[arg(long)]
+        resume: bool,
     },
     /// Solve one instance given on the command line.
     Solve {
@@ -244,16 +249,82 @@ fn init_logging(verbose: u8) {
 
 fn execute(cli: &Cli) -> Result<(), CliError> {
     let progress = !cli.quiet && std::io::stderr().is_terminal();
-    let mut reports: Vec<InstanceReport> = Vec::new();
     let json = cli.json;
-    // Sequential A* expansions per instance, to report HDA*'s search overhead.
-    let mut sequential: std::collections::HashMap<String, u64> = std::collections::HashMap::new();
-    let mut sink = |mut report: InstanceReport| -> Result<(), CliError> {
-        if report.executor == "astar" && report.solved {
-            sequential.insert(report.instance.clone(), report.stats.expanded);
-        } else if let Some(&base) = sequential.get(&report.instance).filter(|&&b| b > 0) {
-            report.stats.search_overhead = Some(report.stats.expanded as f64 / base as f64);
+    match &cli.command {
+        Command::Boggle { command } => domains::boggle::run(command, json),
+        Command::Nonogram { command } => domains::nonogram::run(command, json),
+        Command::Wordle { command } => domains::wordle::run(command, json, !cli.quiet),
+        Command::Run {
+            config,
+            output,
+            resume,
+        } => {
+            let experiment = Experiment::load(config)?;
+            let options = RunOptions {
+                limits: experiment.limits,
+                progress,
+            };
+            let output = output.clone().or(experiment.output.clone());
+            let (mut file, done) = match &output {
+                Some(path) => {
+                    let (file, done) = Output::open(path, *resume)?;
+                    (Some(file), done)
+                }
+                None if *resume => {
+                    return Err(CliError::Input(
+                        "--resume needs an output file (the config's `output` or --output)".into(),
+                    ))
+                }
+                None => (None, Default::default()),
+            };
+            if !done.is_empty() {
+                tracing::warn!(
+                    rows = done.len(),
+                    "rows already in the output file are not run again"
+                );
+            }
+            let plan = Plan {
+                instances: &experiment.instances,
+                executors: &experiment.executors,
+                grid: &experiment.grid,
+                repeat: experiment.repeat,
+                done: &done,
+            };
+            report_all(
+                json,
+                |sink| experiment.domain.run(&plan, &options, sink),
+                |report| file.as_mut().map_or(Ok(()), |f| f.write(report)),
+            )
         }
+        Command::Solve { search, domain } => {
+            let options = RunOptions {
+                limits: Limits {
+                    max_expanded: search.max_expanded,
+                    max_memory_bytes: search.max_memory,
+                    max_seconds: search.max_seconds,
+                },
+                progress,
+            };
+            let executor = search.executor()?;
+            report_all(
+                json,
+                |sink| domain.run(&executor, &options, sink),
+                |_| Ok(()),
+            )
+        }
+    }
+}
+
+/// Runs `jobs`, printing each row as JSON (with `json`) or all of them as
+/// a table at the end, handing each to `keep` (an output file); fails when
+/// any cost contradicts the optimum its input states.
+fn report_all(
+    json: bool,
+    jobs: impl FnOnce(&mut dyn FnMut(InstanceReport) -> Result<(), CliError>) -> Result<(), CliError>,
+    mut keep: impl FnMut(&InstanceReport) -> Result<(), CliError>,
+) -> Result<(), CliError> {
+    let mut reports: Vec<InstanceReport> = Vec::new();
+    let mut sink = |report: InstanceReport| -> Result<(), CliError> {
         if json {
             let mut out = std::io::stdout().lock();
             writeln!(out, "{}", report::json_line(&report)).map_err(stdout_error)?;
@@ -267,45 +338,13 @@ fn execute(cli: &Cli) -> Result<(), CliError> {
                 report.known_cost
             );
         }
+        keep(&report)?;
         reports.push(report);
         Ok(())
     };
-    let output = match &cli.command {
-        Command::Boggle { command } => return domains::boggle::run(command, json),
-        Command::Nonogram { command } => return domains::nonogram::run(command, json),
-        Command::Wordle { command } => return domains::wordle::run(command, json, !cli.quiet),
-        Command::Run { config, output } => {
-            let experiment = Experiment::load(config)?;
-            let options = RunOptions {
-                limits: experiment.limits,
-                progress,
-            };
-            experiment.domain.run(
-                &experiment.instances,
-                &experiment.executors,
-                &options,
-                &mut sink,
-            )?;
-            output.clone().or(experiment.output)
-        }
-        Command::Solve { search, domain } => {
-            let options = RunOptions {
-                limits: Limits {
-                    max_expanded: search.max_expanded,
-                    max_memory_bytes: search.max_memory,
-                    max_seconds: search.max_seconds,
-                },
-                progress,
-            };
-            domain.run(&search.executor()?, &options, &mut sink)?;
-            None
-        }
-    };
+    jobs(&mut sink)?;
     if !json {
         report::print_table(&reports, &mut std::io::stdout().lock()).map_err(stdout_error)?;
-    }
-    if let Some(path) = output {
-        report::write_output(&path, &reports)?;
     }
     let disagreeing = reports
         .iter()

@@ -10,6 +10,7 @@ use std::path::Path;
 use frontier_core::{Cost, Domain, DomainOutcome, ExecutorConfig, SearchOptions, Status};
 use serde::de::DeserializeOwned;
 
+use crate::config::GridValue;
 use crate::report::InstanceReport;
 use crate::CliError;
 
@@ -26,7 +27,7 @@ pub struct Instance {
 }
 
 /// What a domain implements to be run from the command line and configs.
-pub trait CliDomain: clap::Args + DeserializeOwned + Sync {
+pub trait CliDomain: clap::Args + DeserializeOwned + Clone + Sync {
     /// Name in output and on the command line.
     const NAME: &'static str;
     /// Whatever is shared by all instances of a run (pattern databases,
@@ -36,6 +37,12 @@ pub trait CliDomain: clap::Args + DeserializeOwned + Sync {
     /// Builds or loads shared tables; `executors` are the ones that will
     /// run, so a domain can start slow set-up (a GPU) early.
     fn prepare(&self, executors: &[ExecutorConfig]) -> Result<Self::Prepared, CliError>;
+
+    /// Sets a parameter that an experiment's `grid` sweeps (tiles:
+    /// `heuristic`); false when the domain has no parameter of that name.
+    fn set_param(&mut self, _key: &str, _value: &GridValue) -> Result<bool, CliError> {
+        Ok(false)
+    }
 
     /// Reads instances from a file. Default: one per non-empty line, `#`
     /// comments skipped, ids counting from 1.
@@ -100,6 +107,8 @@ pub fn report<D: Domain>(
         known_cost: instance.known_cost,
         path,
         stats: outcome.stats,
+        params: String::new(),
+        runs: 1,
     }
 }
 
@@ -133,13 +142,12 @@ macro_rules! domains {
             /// to `sink`.
             pub fn run(
                 &self,
-                instances: &$crate::config::Instances,
-                executors: &[frontier_core::ExecutorConfig],
+                plan: &$crate::run::Plan<'_>,
                 options: &$crate::run::RunOptions,
                 sink: &mut dyn FnMut($crate::report::InstanceReport) -> Result<(), $crate::CliError>,
             ) -> Result<(), $crate::CliError> {
                 match self {
-                    $( DomainConfig::$variant(config) => $crate::run::run_all(config, instances, executors, options, sink), )*
+                    $( DomainConfig::$variant(config) => $crate::run::run_all(config, plan, options, sink), )*
                 }
             }
         }
@@ -152,14 +160,20 @@ macro_rules! domains {
                 options: &$crate::run::RunOptions,
                 sink: &mut dyn FnMut($crate::report::InstanceReport) -> Result<(), $crate::CliError>,
             ) -> Result<(), $crate::CliError> {
+                let grid = std::collections::BTreeMap::new();
+                let done = std::collections::HashSet::new();
                 match self {
-                    $( SolveDomain::$variant { instance, config } => $crate::run::run_all(
-                        config,
-                        &$crate::config::Instances::Inline(vec![instance.clone()]),
-                        std::slice::from_ref(executor),
-                        options,
-                        sink,
-                    ), )*
+                    $( SolveDomain::$variant { instance, config } => {
+                        let instances = $crate::config::Instances::Inline(vec![instance.clone()]);
+                        let plan = $crate::run::Plan {
+                            instances: &instances,
+                            executors: std::slice::from_ref(executor),
+                            grid: &grid,
+                            repeat: 1,
+                            done: &done,
+                        };
+                        $crate::run::run_all(config, &plan, options, sink)
+                    } )*
                 }
             }
         }

@@ -1,5 +1,7 @@
 //! Result rows: a table for people, JSON objects and CSV for programs.
 
+use std::collections::HashSet;
+use std::fs::File;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
@@ -29,7 +31,15 @@ pub struct InstanceReport {
     pub path: Vec<String>,
     /// Search statistics.
     pub stats: SearchStats,
+    /// The grid parameters of this row (`heuristic=7-8 threads=4`), empty
+    /// without a grid.
+    pub params: String,
+    /// Runs made of this row; the one reported has the median time.
+    pub runs: usize,
 }
+
+/// What identifies a row of an experiment: instance, executor, parameters.
+pub type RowKey = (String, String, String);
 
 impl InstanceReport {
     /// False when the input states an optimum and a different cost came out.
@@ -61,6 +71,8 @@ const OVERHEAD_COLUMNS: [&str; 4] = ["SO", "CO", "TO", "load"];
 /// Which optional column groups a set of reports fills.
 #[derive(Clone, Copy)]
 struct Extras {
+    /// Grid parameters.
+    params: bool,
     overheads: bool,
     /// Device bytes per stored node (GPU executors).
     bytes_per_node: bool,
@@ -69,20 +81,30 @@ struct Extras {
 impl Extras {
     fn of(reports: &[InstanceReport]) -> Extras {
         Extras {
+            params: reports.iter().any(|r| !r.params.is_empty()),
             overheads: reports
                 .iter()
                 .any(|r| r.stats.communication_overhead.is_some()),
             bytes_per_node: reports.iter().any(|r| r.stats.bytes_per_node.is_some()),
         }
     }
+
+    /// Every column, for files written a row at a time.
+    const ALL: Extras = Extras {
+        params: true,
+        overheads: true,
+        bytes_per_node: true,
+    };
 }
 
 fn cells(r: &InstanceReport, extras: Extras) -> Vec<String> {
     let opt = |c: Option<Cost>| c.map_or_else(|| "-".to_string(), |c| c.to_string());
     let ratio = |x: Option<f64>| x.map_or_else(|| "-".to_string(), |x| format!("{x:.3}"));
-    let mut row = vec![
-        r.instance.clone(),
-        r.executor.clone(),
+    let mut row = vec![r.instance.clone(), r.executor.clone()];
+    if extras.params {
+        row.push(r.params.clone());
+    }
+    row.extend([
         r.status.clone(),
         opt(r.cost),
         opt(r.known_cost),
@@ -90,7 +112,7 @@ fn cells(r: &InstanceReport, extras: Extras) -> Vec<String> {
         r.stats.generated.to_string(),
         format!("{:.3}", r.stats.seconds),
         format!("{:.0}", r.stats.expansions_per_second),
-    ];
+    ]);
     if extras.overheads {
         row.push(ratio(r.stats.search_overhead));
         row.push(ratio(r.stats.communication_overhead));
@@ -118,8 +140,11 @@ fn headers(extras: Extras) -> Vec<String> {
     } else {
         &[]
     };
-    COLUMNS
-        .iter()
+    let (key, rest) = COLUMNS.split_at(2);
+    let params: &[&str] = if extras.params { &["params"] } else { &[] };
+    key.iter()
+        .chain(params)
+        .chain(rest)
         .chain(overheads)
         .chain(bytes)
         .map(|c| c.to_string())
@@ -143,7 +168,7 @@ pub fn print_table(reports: &[InstanceReport], out: &mut impl Write) -> std::io:
             .zip(&widths)
             .enumerate()
             .map(|(i, (c, &w))| {
-                if i < 3 {
+                if i < 3 + usize::from(extras.params) {
                     format!("{c:<w$}")
                 } else {
                     format!("{c:>w$}")
@@ -180,33 +205,128 @@ pub fn json_line(report: &InstanceReport) -> String {
     serde_json::to_string(report).unwrap_or_default()
 }
 
-/// Writes reports to `path` (`.json`: JSON lines; otherwise CSV) through a
-/// temporary file, so a failure never leaves a half-written result.
-pub fn write_output(path: &Path, reports: &[InstanceReport]) -> Result<(), CliError> {
-    let io = |source| CliError::Io {
-        path: path.to_path_buf(),
-        source,
-    };
-    let mut text = String::new();
-    if path.extension().is_some_and(|e| e == "json") {
-        for r in reports {
-            text += &json_line(r);
-            text.push('\n');
+/// A results file written a row at a time (`.json`: JSON lines;
+/// otherwise CSV with every column), so an interrupted experiment keeps
+/// its finished rows and `--resume` can skip them.
+pub struct Output {
+    path: PathBuf,
+    json: bool,
+    file: File,
+}
+
+impl Output {
+    /// Creates `path`, or with `resume` keeps its complete rows and returns
+    /// their keys (a row cut off by an interruption is dropped).
+    pub fn open(path: &Path, resume: bool) -> Result<(Output, HashSet<RowKey>), CliError> {
+        let io = |source| CliError::Io {
+            path: path.to_path_buf(),
+            source,
+        };
+        let json = path.extension().is_some_and(|e| e == "json");
+        let header = headers(Extras::ALL).join(",");
+        let mut kept = String::new();
+        let mut done = HashSet::new();
+        if !json {
+            kept = header.clone() + "\n";
         }
-    } else {
-        let extras = Extras::of(reports);
-        text += &headers(extras).join(",");
-        text.push('\n');
-        for r in reports {
-            let row: Vec<String> = cells(r, extras).iter().map(|c| csv_field(c)).collect();
-            text += &row.join(",");
-            text.push('\n');
+        if resume && path.exists() {
+            let text = std::fs::read_to_string(path).map_err(io)?;
+            let mut lines = text.lines();
+            if !json && lines.next().is_some_and(|first| first != header) {
+                return Err(CliError::Input(format!(
+                    "{}: cannot resume: its columns are not this version's",
+                    path.display()
+                )));
+            }
+            // Only lines that end with a newline are complete.
+            let complete = text.ends_with('\n');
+            let lines: Vec<&str> = lines.collect();
+            let count = lines.len();
+            for (i, line) in lines.into_iter().enumerate() {
+                if i + 1 == count && !complete {
+                    break;
+                }
+                if let Some(key) = row_key(line, json) {
+                    done.insert(key);
+                    kept += line;
+                    kept.push('\n');
+                }
+            }
+        }
+        let mut tmp = path.to_path_buf();
+        tmp.as_mut_os_string().push(".tmp");
+        std::fs::write(&tmp, &kept).map_err(io)?;
+        std::fs::rename(&tmp, path).map_err(io)?;
+        let file = std::fs::OpenOptions::new()
+            .append(true)
+            .open(path)
+            .map_err(io)?;
+        Ok((
+            Output {
+                path: path.to_path_buf(),
+                json,
+                file,
+            },
+            done,
+        ))
+    }
+
+    /// Appends one row and flushes it.
+    pub fn write(&mut self, report: &InstanceReport) -> Result<(), CliError> {
+        let line = if self.json {
+            json_line(report)
+        } else {
+            let row: Vec<String> = cells(report, Extras::ALL)
+                .iter()
+                .map(|c| csv_field(c))
+                .collect();
+            row.join(",")
+        };
+        writeln!(self.file, "{line}")
+            .and_then(|()| self.file.flush())
+            .map_err(|source| CliError::Io {
+                path: self.path.clone(),
+                source,
+            })
+    }
+}
+
+/// The key of a complete row of a results file, `None` for a line that is
+/// not one.
+fn row_key(line: &str, json: bool) -> Option<RowKey> {
+    if json {
+        let value: serde_json::Value = serde_json::from_str(line).ok()?;
+        let field = |name: &str| value.get(name)?.as_str().map(str::to_string);
+        return Some((field("instance")?, field("executor")?, field("params")?));
+    }
+    let fields = split_csv(line);
+    (fields.len() == headers(Extras::ALL).len())
+        .then(|| (fields[0].clone(), fields[1].clone(), fields[2].clone()))
+}
+
+/// The fields of one CSV line as `csv_field` writes them.
+fn split_csv(line: &str) -> Vec<String> {
+    let mut fields = vec![String::new()];
+    let mut quoted = false;
+    let mut chars = line.chars().peekable();
+    while let Some(c) = chars.next() {
+        match (c, quoted) {
+            ('"', true) if chars.peek() == Some(&'"') => {
+                chars.next();
+                if let Some(f) = fields.last_mut() {
+                    f.push('"');
+                }
+            }
+            ('"', _) => quoted = !quoted,
+            (',', false) => fields.push(String::new()),
+            (c, _) => {
+                if let Some(f) = fields.last_mut() {
+                    f.push(c);
+                }
+            }
         }
     }
-    let mut tmp = PathBuf::from(path);
-    tmp.as_mut_os_string().push(".tmp");
-    std::fs::write(&tmp, text).map_err(io)?;
-    std::fs::rename(&tmp, path).map_err(io)
+    fields
 }
 
 fn csv_field(s: &str) -> String {
@@ -214,5 +334,17 @@ fn csv_field(s: &str) -> String {
         format!("\"{}\"", s.replace('"', "\"\""))
     } else {
         s.to_string()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn csv_fields_split_back_as_written() {
+        let fields = ["plain", "with,comma", "with \"quote\"", "", "a=1 b=x"];
+        let line: Vec<String> = fields.iter().map(|f| csv_field(f)).collect();
+        assert_eq!(split_csv(&line.join(",")), fields);
     }
 }

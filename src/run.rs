@@ -1,12 +1,15 @@
 //! Running a domain's instances through executors, the same way for
-//! `frontier run` and `frontier solve`.
+//! `frontier run` and `frontier solve`: parameter grids, repeats with the
+//! median reported, and rows already done skipped.
+
+use std::collections::{BTreeMap, HashSet};
 
 use frontier_core::{ExecutorConfig, Limits, SearchOptions};
 
-use crate::config::{resolve_data_path, Instances};
+use crate::config::{resolve_data_path, GridValue, Instances};
 use crate::progress::search_bar;
 use crate::registry::{CliDomain, Instance};
-use crate::report::InstanceReport;
+use crate::report::{InstanceReport, RowKey};
 use crate::CliError;
 
 /// Options of a run that are not part of the domain.
@@ -18,15 +21,78 @@ pub struct RunOptions {
     pub progress: bool,
 }
 
-/// Prepares the domain once, then solves every instance with every
-/// executor, handing each report to `sink` as soon as it exists.
-pub fn run_all<C: CliDomain>(
+/// What to run: instances × executors × every combination of the grid.
+#[derive(Clone, Copy, Debug)]
+pub struct Plan<'a> {
+    /// Where the instances come from.
+    pub instances: &'a Instances,
+    /// The executors, before grid parameters are applied.
+    pub executors: &'a [ExecutorConfig],
+    /// Parameter values to sweep (see `config::Experiment`).
+    pub grid: &'a BTreeMap<String, Vec<GridValue>>,
+    /// Runs per row; the median by time is reported.
+    pub repeat: usize,
+    /// Rows already in the output file, not run again.
+    pub done: &'a HashSet<RowKey>,
+}
+
+/// One assignment of grid parameters: (key, value), sorted by key.
+type Assignment = Vec<(String, GridValue)>;
+
+/// Every combination of the given keys' values (one empty assignment when
+/// there are no keys).
+fn combinations(grid: &BTreeMap<String, Vec<GridValue>>, keys: &[&String]) -> Vec<Assignment> {
+    let mut all: Vec<Assignment> = vec![Vec::new()];
+    for key in keys {
+        all = all
+            .into_iter()
+            .flat_map(|partial| {
+                grid[*key].iter().map(move |value| {
+                    let mut next = partial.clone();
+                    next.push(((*key).clone(), value.clone()));
+                    next
+                })
+            })
+            .collect();
+    }
+    all
+}
+
+/// `executor` with grid parameter `key` set; `None` when it has no such
+/// parameter (it then runs once, whatever the grid says).
+pub fn executor_with(
+    executor: &ExecutorConfig,
+    key: &str,
+    value: &GridValue,
+) -> Result<Option<ExecutorConfig>, CliError> {
+    let mut changed = executor.clone();
+    match (&mut changed, key) {
+        (ExecutorConfig::Hda(c), "threads") => c.threads = value.count(key)? as usize,
+        (ExecutorConfig::Hda(c), "partition") => c.partition = value.text(key)?,
+        (ExecutorConfig::Gpu(c), "heaps") => c.heaps = value.count(key)? as u32,
+        (ExecutorConfig::Gpu(c), "partial_expansion") => c.partial_expansion = value.flag(key)?,
+        (ExecutorConfig::MultiGpu(c), "gpus") => {
+            let n = value.count(key)? as usize;
+            if n == 0 {
+                return Err(CliError::Input("grid: gpus must be at least 1".into()));
+            }
+            c.devices = (0..n).collect();
+        }
+        (ExecutorConfig::MultiGpu(c), "partition") => c.partition = value.text(key)?,
+        (ExecutorConfig::MultiGpu(c), "heaps") => c.heaps = value.count(key)? as u32,
+        (ExecutorConfig::MultiGpu(c), "partial_expansion") => {
+            c.partial_expansion = value.flag(key)?
+        }
+        _ => return Ok(None),
+    }
+    Ok(Some(changed))
+}
+
+/// The instances a plan names, read and filtered.
+fn load_instances<C: CliDomain>(
     config: &C,
     instances: &Instances,
-    executors: &[ExecutorConfig],
-    options: &RunOptions,
-    sink: &mut dyn FnMut(InstanceReport) -> Result<(), CliError>,
-) -> Result<(), CliError> {
+) -> Result<Vec<Instance>, CliError> {
     let instances = match instances {
         Instances::Inline(texts) => texts
             .iter()
@@ -57,17 +123,177 @@ pub fn run_all<C: CliDomain>(
     if instances.is_empty() {
         return Err(CliError::Input("no instances to solve".into()));
     }
-    let prepared = config.prepare(executors)?;
-    for instance in &instances {
+    Ok(instances)
+}
+
+/// Which grid keys the domain takes and which the executors take; a key
+/// that neither takes, or that both take, is an error naming it.
+fn split_grid<'g, C: CliDomain>(
+    config: &C,
+    executors: &[ExecutorConfig],
+    grid: &'g BTreeMap<String, Vec<GridValue>>,
+) -> Result<(Vec<&'g String>, Vec<&'g String>), CliError> {
+    let (mut domain_keys, mut executor_keys) = (Vec::new(), Vec::new());
+    for (key, values) in grid {
+        let Some(first) = values.first() else {
+            return Err(CliError::Input(format!("grid: {key} has no values")));
+        };
+        let in_domain = config.clone().set_param(key, first)?;
+        let mut in_executors = false;
         for executor in executors {
-            let search = SearchOptions {
-                limits: options.limits,
-                progress: options.progress.then(|| {
-                    search_bar(format!("{} #{} {}", C::NAME, instance.id, executor.name()))
-                }),
-            };
-            sink(config.solve(&prepared, instance, executor, &search)?)?;
+            in_executors |= executor_with(executor, key, first)?.is_some();
+        }
+        match (in_domain, in_executors) {
+            (true, false) => domain_keys.push(key),
+            (false, true) => executor_keys.push(key),
+            (true, true) => {
+                return Err(CliError::Input(format!(
+                    "grid: {key} is a parameter of both the domain and an executor"
+                )))
+            }
+            (false, false) => {
+                return Err(CliError::Input(format!(
+                    "grid: {key} is not a parameter of {} or of any executor listed",
+                    C::NAME
+                )))
+            }
+        }
+    }
+    Ok((domain_keys, executor_keys))
+}
+
+fn describe(assignment: &[(String, GridValue)]) -> String {
+    let mut parts: Vec<String> = assignment.iter().map(|(k, v)| format!("{k}={v}")).collect();
+    parts.sort();
+    parts.join(" ")
+}
+
+/// Prepares the domain once per combination of its grid parameters, then
+/// solves every instance with every executor and executor parameter
+/// combination, handing each report to `sink` as soon as it exists.
+pub fn run_all<C: CliDomain>(
+    config: &C,
+    plan: &Plan<'_>,
+    options: &RunOptions,
+    sink: &mut dyn FnMut(InstanceReport) -> Result<(), CliError>,
+) -> Result<(), CliError> {
+    let (domain_keys, executor_keys) = split_grid(config, plan.executors, plan.grid)?;
+    let instances = load_instances(config, plan.instances)?;
+    for domain_params in combinations(plan.grid, &domain_keys) {
+        let mut config = config.clone();
+        for (key, value) in &domain_params {
+            config.set_param(key, value)?;
+        }
+        // Rows of this domain variant: executor, its parameters, their names.
+        let mut rows: Vec<(ExecutorConfig, String)> = Vec::new();
+        for executor in plan.executors {
+            let mut applicable = Vec::new();
+            for &key in &executor_keys {
+                if executor_with(executor, key, &plan.grid[key][0])?.is_some() {
+                    applicable.push(key);
+                }
+            }
+            for executor_params in combinations(plan.grid, &applicable) {
+                let mut variant = executor.clone();
+                for (key, value) in &executor_params {
+                    // Checked above: this executor takes every applicable key.
+                    variant = executor_with(&variant, key, value)?.unwrap_or(variant);
+                }
+                let mut all = domain_params.clone();
+                all.extend(executor_params);
+                rows.push((variant, describe(&all)));
+            }
+        }
+        let pending = |instance: &Instance, (executor, params): &(ExecutorConfig, String)| {
+            !plan
+                .done
+                .contains(&(instance.id.clone(), executor.name(), params.clone()))
+        };
+        if !instances.iter().any(|i| rows.iter().any(|r| pending(i, r))) {
+            continue;
+        }
+        let executors: Vec<ExecutorConfig> = rows.iter().map(|(e, _)| e.clone()).collect();
+        let prepared = config.prepare(&executors)?;
+        for instance in &instances {
+            // Sequential A*'s expansions, for the search overhead of the
+            // parallel executors after it.
+            let mut sequential = None;
+            for row in rows.iter().filter(|r| pending(instance, r)) {
+                let (executor, params) = row;
+                let mut runs = Vec::with_capacity(plan.repeat.max(1));
+                for _ in 0..plan.repeat.max(1) {
+                    let search = SearchOptions {
+                        limits: options.limits,
+                        progress: options.progress.then(|| {
+                            search_bar(format!("{} #{} {}", C::NAME, instance.id, executor.name()))
+                        }),
+                    };
+                    runs.push(config.solve(&prepared, instance, executor, &search)?);
+                }
+                runs.sort_by(|a, b| a.stats.seconds.total_cmp(&b.stats.seconds));
+                let mut report = runs.swap_remove((runs.len() - 1) / 2);
+                report.params = params.clone();
+                report.runs = plan.repeat.max(1);
+                if matches!(executor, ExecutorConfig::Astar) && report.solved {
+                    sequential = Some(report.stats.expanded);
+                } else if let Some(base) = sequential.filter(|&b| b > 0) {
+                    report.stats.search_overhead = Some(report.stats.expanded as f64 / base as f64);
+                }
+                sink(report)?;
+            }
         }
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn combinations_cover_every_pair_of_values_once() {
+        let grid: BTreeMap<String, Vec<GridValue>> = [
+            (
+                "a".to_string(),
+                vec![GridValue::Count(1), GridValue::Count(2)],
+            ),
+            (
+                "b".to_string(),
+                vec![
+                    GridValue::Text("x".into()),
+                    GridValue::Text("y".into()),
+                    GridValue::Flag(true),
+                ],
+            ),
+        ]
+        .into();
+        let keys: Vec<&String> = grid.keys().collect();
+        let all = combinations(&grid, &keys);
+        assert_eq!(all.len(), 6);
+        let names: HashSet<String> = all.iter().map(|a| describe(a)).collect();
+        assert_eq!(names.len(), 6);
+        assert!(names.contains("a=2 b=y"));
+        assert_eq!(combinations(&grid, &[]), vec![Vec::new()]);
+    }
+
+    #[test]
+    fn executors_take_only_their_own_parameters() {
+        let hda = ExecutorConfig::Hda(Default::default());
+        let four = executor_with(&hda, "threads", &GridValue::Count(4)).unwrap();
+        assert_eq!(four.map(|e| e.name()), Some("hda-4-hash".to_string()));
+        assert!(
+            executor_with(&ExecutorConfig::Astar, "threads", &GridValue::Count(4))
+                .unwrap()
+                .is_none()
+        );
+        let wrong = executor_with(&hda, "threads", &GridValue::Text("four".into()));
+        assert!(wrong
+            .unwrap_err()
+            .to_string()
+            .contains("threads takes numbers"));
+        let multi = ExecutorConfig::MultiGpu(Default::default());
+        let two = executor_with(&multi, "gpus", &GridValue::Count(2)).unwrap();
+        assert_eq!(two.map(|e| e.name()), Some("multi-gpu-2-hash".to_string()));
+        assert!(executor_with(&multi, "gpus", &GridValue::Count(0)).is_err());
+    }
 }

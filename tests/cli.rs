@@ -203,11 +203,103 @@ fn results_are_written_to_the_output_file_as_csv() {
     let out = frontier(&["run", config.to_str().unwrap()]);
     assert!(out.status.success(), "{}", stderr(&out));
     let text = std::fs::read_to_string(&csv).unwrap();
-    assert!(text.starts_with("instance,executor,status,cost"), "{text}");
+    assert!(
+        text.starts_with("instance,executor,params,status,cost"),
+        "{text}"
+    );
     assert!(
         text.lines().nth(1).unwrap().contains(",optimal,3,"),
         "{text}"
     );
+}
+
+#[test]
+fn a_grid_runs_every_combination_and_resume_skips_finished_rows() {
+    let csv = scratch("grid").join("grid.csv");
+    let config = write_config(
+        "grid.ron",
+        &format!(
+            r#"Experiment(
+                domain: Tiles(goal: Korf),
+                instances: File(path: "@data/tiles/korf100.tsv", ids: Some(["79", "97"])),
+                executors: [Astar, Hda()],
+                grid: {{"threads": [1, 2], "heuristic": ["manhattan", "5-5-5"]}},
+                repeat: 3,
+                output: Some({:?}),
+            )"#,
+            csv.display().to_string()
+        ),
+    );
+    let data = shared_data("tiles/korf100.tsv");
+    let data_dir = std::path::Path::new(&data)
+        .parent()
+        .unwrap()
+        .parent()
+        .unwrap();
+    let run = |extra: &[&str]| {
+        let mut args = vec!["run", "--json", config.to_str().unwrap()];
+        args.extend(extra);
+        let out = Command::new(env!("CARGO_BIN_EXE_frontier"))
+            .args(&args)
+            .current_dir(env!("CARGO_MANIFEST_DIR"))
+            .env("FRONTIER_DATA", data_dir)
+            .env("XDG_CACHE_HOME", scratch("cache"))
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{}", stderr(&out));
+        stdout(&out)
+            .lines()
+            .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap())
+            .collect::<Vec<_>>()
+    };
+    let rows = run(&[]);
+    // 2 instances x 2 heuristics x (A* once + HDA* at 1 and 2 threads).
+    assert_eq!(rows.len(), 12);
+    let keys: std::collections::HashSet<String> = rows
+        .iter()
+        .map(|r| format!("{} {} {}", r["instance"], r["executor"], r["params"]))
+        .collect();
+    assert_eq!(keys.len(), 12, "every row once");
+    assert!(keys.contains("\"97\" \"hda-2-hash\" \"heuristic=5-5-5 threads=2\""));
+    for r in &rows {
+        assert_eq!(r["runs"], 3);
+        assert_eq!(r["cost"], r["known_cost"]);
+    }
+    let text = std::fs::read_to_string(&csv).unwrap();
+    assert_eq!(text.lines().count(), 13, "{text}");
+    // An interruption in the middle of the fifth row: four rows are kept,
+    // the cut one and the seven after it run again.
+    let cut: usize = text.lines().take(5).map(|l| l.len() + 1).sum::<usize>() + 10;
+    std::fs::write(&csv, &text[..cut]).unwrap();
+    let again = run(&["--resume"]);
+    assert_eq!(again.len(), 8);
+    let text = std::fs::read_to_string(&csv).unwrap();
+    assert_eq!(text.lines().count(), 13, "{text}");
+}
+
+#[test]
+fn grid_keys_that_nothing_takes_and_resume_without_output_are_refused() {
+    let config = write_config(
+        "badgrid.ron",
+        r#"Experiment(domain: Grid(), instances: Inline(["S.#/..G"]), grid: {"threads": [2]})"#,
+    );
+    let out = frontier(&["run", config.to_str().unwrap()]);
+    fails_with(
+        &out,
+        "grid: threads is not a parameter of grid or of any executor listed",
+    );
+    let config = write_config(
+        "badvalue.ron",
+        r#"Experiment(domain: Grid(), instances: Inline(["S.#/..G"]), executors: [Hda()], grid: {"threads": ["many"]})"#,
+    );
+    let out = frontier(&["run", config.to_str().unwrap()]);
+    fails_with(&out, "grid: threads takes numbers, not 'many'");
+    let config = write_config(
+        "noout.ron",
+        r#"Experiment(domain: Grid(), instances: Inline(["S.#/..G"]))"#,
+    );
+    let out = frontier(&["run", "--resume", config.to_str().unwrap()]);
+    fails_with(&out, "--resume needs an output file");
 }
 
 #[test]

@@ -11,6 +11,7 @@ use frontier_tiles::{
 };
 use serde::Deserialize;
 
+use crate::config::GridValue;
 use crate::progress::task_bar;
 use crate::registry::{read_file, report, CliDomain, Instance};
 use crate::report::InstanceReport;
@@ -123,6 +124,15 @@ fn tiles_error(e: frontier_tiles::TilesError) -> CliError {
 impl CliDomain for TilesCli {
     const NAME: &'static str = "tiles";
     type Prepared = Heuristics;
+
+    fn set_param(&mut self, key: &str, value: &GridValue) -> Result<bool, CliError> {
+        match key {
+            "heuristic" => self.heuristic = value.text(key)?,
+            "reflect" => self.reflect = value.flag(key)?,
+            _ => return Ok(false),
+        }
+        Ok(true)
+    }
 
     fn prepare(&self, executors: &[ExecutorConfig]) -> Result<Heuristics, CliError> {
         let prepared = Heuristics::default();
