@@ -602,3 +602,142 @@ fn wordle_sweep_resumes_from_its_checkpoint_and_agrees_with_prove() {
     fails_with(&sweep(&sample), "sweep.tsv:2: not a five-letter word");
     fails_with(&sweep(&["--every", "0"]), "--every must be at least 1");
 }
+
+/// Every JSON line of a successful run, parsed.
+fn json_lines(out: &Output, what: &str) -> Vec<serde_json::Value> {
+    assert!(out.status.success(), "{what}: {}", stderr(out));
+    let lines: Vec<serde_json::Value> = stdout(out)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("{what}: not JSON ({e}): {l}")))
+        .collect();
+    assert!(!lines.is_empty(), "{what}: no output");
+    lines
+}
+
+#[test]
+fn every_subcommand_prints_json_lines_with_json() {
+    // Small Wordle lists: the first 40 answers, guessable too.
+    let answers = std::fs::read_to_string(shared_data("wordle/orig_answers_2315.txt")).unwrap();
+    let small: Vec<&str> = answers.lines().take(40).collect();
+    let list = scratch("json-wordle").join("small.txt");
+    std::fs::write(&list, small.join("\n")).unwrap();
+    let lists = [
+        "--answers",
+        list.to_str().unwrap(),
+        "--guesses",
+        list.to_str().unwrap(),
+    ];
+    let wordle = |args: &[&str]| {
+        let mut all = vec!["--json", "wordle"];
+        all.extend_from_slice(&args[..1]);
+        all.extend_from_slice(&lists);
+        all.extend_from_slice(&args[1..]);
+        frontier(&all)
+    };
+    let next = json_lines(&wordle(&["next", "--top", "3"]), "wordle next");
+    assert_eq!(next[0]["candidates"], 40);
+    let bench = json_lines(&wordle(&["bench", "--repeat", "1"]), "wordle bench");
+    assert_eq!(bench[0]["answers"], 40);
+    let prove = json_lines(&wordle(&["prove", "--first", small[0]]), "wordle prove");
+    assert_eq!(prove[0]["hard"], false);
+    assert_eq!(prove[0]["first"], small[0]);
+    assert!(prove[0]["total"].as_u64().unwrap() >= 2 * 40 - 1);
+    let sweep = json_lines(&wordle(&["sweep", "--threads", "1"]), "wordle sweep");
+    assert!(sweep[0]["best"].as_u64().unwrap() <= prove[0]["total"].as_u64().unwrap());
+    let simulate = json_lines(&wordle(&["simulate"]), "wordle simulate");
+    assert!(simulate[0]["total"].as_u64().unwrap() >= sweep[0]["best"].as_u64().unwrap());
+    // play: the first suggestion is the answer.
+    let mut play = Command::new(env!("CARGO_BIN_EXE_frontier"))
+        .args(["--json", "wordle", "play"])
+        .args(lists)
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    use std::io::Write;
+    play.stdin.take().unwrap().write_all(b"ggggg\n").unwrap();
+    let played = json_lines(&play.wait_with_output().unwrap(), "wordle play");
+    assert_eq!(played[0]["candidates"], 40);
+    assert_eq!(played[1]["solved_in"], 1);
+
+    let nin = shared_data("nonogram/webpbn-00023.nin");
+    let solved = json_lines(
+        &frontier(&["--json", "nonogram", "solve", &nin]),
+        "nonogram solve",
+    );
+    assert_eq!(solved[0]["verdict"], "unique");
+    let converted = json_lines(
+        &frontier(&["--json", "nonogram", "convert", &nin, "--to", "non"]),
+        "nonogram convert",
+    );
+    assert_eq!(converted[0]["format"], "non");
+    let bench = json_lines(
+        &frontier(&[
+            "--json", "nonogram", "bench", "--count", "50", "--size", "8x8",
+        ]),
+        "nonogram bench",
+    );
+    assert_eq!(bench[0]["puzzles"], 50);
+
+    let dict = ["--dict", &shared_data("boggle/enable2k.txt")];
+    let boggle = |args: &[&str]| {
+        let mut all = vec!["--json", "boggle"];
+        all.extend_from_slice(args);
+        all.extend_from_slice(&dict);
+        frontier(&all)
+    };
+    let score = json_lines(&boggle(&["score", "perslatgsineters"]), "boggle score");
+    assert!(score[0]["score"].as_u64().unwrap() > 0);
+    let bench = json_lines(&boggle(&["bench", "--count", "1000"]), "boggle bench");
+    assert_eq!(bench[0]["boards"], 1000);
+    let anneal = json_lines(
+        &boggle(&["anneal", "--chains", "2", "--steps", "200", "--keep", "2"]),
+        "boggle anneal",
+    );
+    assert!(!anneal.is_empty());
+}
+
+#[test]
+fn flags_a_wordle_command_cannot_honour_are_refused() {
+    let out = frontier(&["wordle", "bench", "--hard", "--repeat", "1"]);
+    fails_with(&out, "--hard does not apply");
+    let out = frontier(&["wordle", "prove", "--max-guesses", "6"]);
+    fails_with(&out, "--max-guesses applies with --hard");
+}
+
+#[test]
+fn wordle_hard_mode_proves_more_than_normal_and_checkpoints_keep_modes_apart() {
+    let answers = std::fs::read_to_string(shared_data("wordle/orig_answers_2315.txt")).unwrap();
+    let small: Vec<&str> = answers.lines().skip(100).take(60).collect();
+    let dir = scratch("wordle-hard");
+    let list = dir.join("small.txt");
+    std::fs::write(&list, small.join("\n")).unwrap();
+    let checkpoint = dir.join("sweep.tsv");
+    let _ = std::fs::remove_file(&checkpoint);
+    let run = |args: &[&str]| {
+        let mut all = vec!["--json", "wordle"];
+        all.extend_from_slice(&args[..1]);
+        all.extend_from_slice(&["--answers", list.to_str().unwrap()]);
+        all.extend_from_slice(&["--guesses", list.to_str().unwrap()]);
+        all.extend_from_slice(&args[1..]);
+        frontier(&all)
+    };
+    let normal = json_lines(&run(&["prove", "--first", small[0]]), "prove");
+    let hard = json_lines(
+        &run(&["prove", "--first", small[0], "--hard"]),
+        "prove --hard",
+    );
+    assert_eq!(hard[0]["hard"], true);
+    assert!(hard[0]["total"].as_u64() >= normal[0]["total"].as_u64());
+    let sweep = |extra: &[&str]| {
+        let mut args = vec!["sweep", "--threads", "1", "--checkpoint"];
+        args.push(checkpoint.to_str().unwrap());
+        args.extend_from_slice(extra);
+        run(&args)
+    };
+    let hard_sweep = json_lines(&sweep(&["--hard"]), "sweep --hard");
+    assert_eq!(hard_sweep[0]["hard"], true);
+    assert!(hard_sweep[0]["best"].as_u64() <= hard[0]["total"].as_u64());
+    fails_with(&sweep(&[]), "recorded by a hard-mode sweep");
+}

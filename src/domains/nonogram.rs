@@ -224,14 +224,21 @@ pub fn run(command: &NonogramCommand, json: bool) -> Result<(), CliError> {
                 .iter()
                 .filter(|&&p| p == frontier_nonogram::gpu::Propagated::Solved)
                 .count();
-            writeln!(
-                out,
-                "{count} random {w}x{h} puzzles ({density}% filled): line solving alone finishes {solved}; \
-                 CPU ({} threads) {cpu_seconds:.3} s = {:.0} puzzles/s",
-                pool.current_num_threads(),
-                *count as f64 / cpu_seconds
-            )
-            .map_err(io)?;
+            let mut summary = serde_json::json!({
+                "puzzles": count, "width": w, "height": h, "density": density, "seed": seed,
+                "line_solved": solved, "threads": pool.current_num_threads(),
+                "cpu_seconds": cpu_seconds, "cpu_puzzles_per_second": *count as f64 / cpu_seconds,
+            });
+            if !json {
+                writeln!(
+                    out,
+                    "{count} random {w}x{h} puzzles ({density}% filled): line solving alone finishes {solved}; \
+                     CPU ({} threads) {cpu_seconds:.3} s = {:.0} puzzles/s",
+                    pool.current_num_threads(),
+                    *count as f64 / cpu_seconds
+                )
+                .map_err(io)?;
+            }
             if *gpu {
                 let propagator = frontier_nonogram::gpu::GpuPropagator::new(0)
                     .map_err(|e| CliError::Input(e.to_string()))?;
@@ -259,20 +266,29 @@ pub fn run(command: &NonogramCommand, json: bool) -> Result<(), CliError> {
                                 && !same_grid)
                     })
                     .count();
-                writeln!(
-                    out,
-                    "GPU {}: kernel {kernel:.3} s = {:.0} puzzles/s; with transfers {wall:.3} s = {:.0} puzzles/s; \
-                     {differ} of {count} differ from the CPU",
-                    propagator.device_name(),
-                    *count as f64 / kernel.max(1e-12),
-                    *count as f64 / wall
-                )
-                .map_err(io)?;
+                summary["gpu"] = serde_json::json!({
+                    "device": propagator.device_name(), "kernel_seconds": kernel,
+                    "wall_seconds": wall, "differ": differ,
+                });
+                if !json {
+                    writeln!(
+                        out,
+                        "GPU {}: kernel {kernel:.3} s = {:.0} puzzles/s; with transfers {wall:.3} s = {:.0} puzzles/s; \
+                         {differ} of {count} differ from the CPU",
+                        propagator.device_name(),
+                        *count as f64 / kernel.max(1e-12),
+                        *count as f64 / wall
+                    )
+                    .map_err(io)?;
+                }
                 if differ > 0 {
                     return Err(CliError::Input(format!(
                         "{differ} grids differ between CPU and GPU"
                     )));
                 }
+            }
+            if json {
+                writeln!(out, "{summary}").map_err(io)?;
             }
             Ok(())
         }
@@ -287,7 +303,12 @@ pub fn run(command: &NonogramCommand, json: bool) -> Result<(), CliError> {
                     )))
                 }
             };
-            write!(out, "{text}").map_err(io)?;
+            if json {
+                let value = serde_json::json!({ "format": to, "text": text });
+                writeln!(out, "{value}").map_err(io)?;
+            } else {
+                write!(out, "{text}").map_err(io)?;
+            }
             Ok(())
         }
         NonogramCommand::Solve {

@@ -61,6 +61,10 @@ pub enum WordleCommand {
         /// Write the optimal tree as Graphviz DOT here.
         #[arg(long)]
         tree_dot: Option<PathBuf>,
+        /// Guesses allowed per answer with --hard [default: 6, the game's;
+        /// 0: no limit]. Normal mode's optimum needs 5, so it has none.
+        #[arg(long)]
+        max_guesses: Option<u8>,
     },
     /// The optimal first guess: every guess judged by the decision executor
     /// on all cores, each either proven within --margin of the best (exact
@@ -90,6 +94,9 @@ pub enum WordleCommand {
         /// first budget instead of solving the most promising guess first.
         #[arg(long)]
         incumbent: Option<u32>,
+        /// Guesses allowed per answer with --hard [default: 6; 0: no limit].
+        #[arg(long)]
+        max_guesses: Option<u8>,
     },
     /// Play the greedy policy against every answer; print the distribution.
     Simulate {
@@ -241,6 +248,11 @@ pub fn run(command: &WordleCommand, json: bool, progress: bool) -> Result<(), Cl
             Ok(())
         }
         WordleCommand::Bench { lists, gpu, repeat } => {
+            if lists.hard {
+                return Err(CliError::Input(
+                    "bench ranks first guesses, which hard mode does not restrict: --hard does not apply".into(),
+                ));
+            }
             let table = lists.table()?;
             let all: Vec<u32> = (0..table.answers.len() as u32).collect();
             let everything = |_: usize| true;
@@ -263,7 +275,14 @@ pub fn run(command: &WordleCommand, json: bool, progress: bool) -> Result<(), Cl
             let (one, ranking) = time(1)?;
             let (many, _) = time(0)?;
             let top = &table.guesses[ranking[0].guess];
-            writeln!(out, "{} guesses x {} answers: best {top} ({:.4} bits); one core {:.1} ms, all cores {:.1} ms", table.guesses.len(), all.len(), ranking[0].entropy, one * 1e3, many * 1e3).map_err(io)?;
+            let mut summary = serde_json::json!({
+                "guesses": table.guesses.len(), "answers": all.len(),
+                "best": top.to_string(), "entropy": ranking[0].entropy,
+                "one_core_seconds": one, "all_cores_seconds": many,
+            });
+            if !json {
+                writeln!(out, "{} guesses x {} answers: best {top} ({:.4} bits); one core {:.1} ms, all cores {:.1} ms", table.guesses.len(), all.len(), ranking[0].entropy, one * 1e3, many * 1e3).map_err(io)?;
+            }
             if *gpu {
                 let ranker =
                     frontier_wordle::gpu::GpuRanker::new(&table, 0).map_err(wordle_error)?;
@@ -277,10 +296,18 @@ pub fn run(command: &WordleCommand, json: bool, progress: bool) -> Result<(), Cl
                     gpu_ranking = r;
                 }
                 let same = gpu_ranking == ranking;
-                writeln!(out, "GPU {}: {:.3} ms by device events (table on the device); ranking equal to the CPU's: {same}", ranker.device_name(), best * 1e3).map_err(io)?;
+                summary["gpu"] = serde_json::json!({
+                    "device": ranker.device_name(), "seconds": best, "equal_to_cpu": same,
+                });
+                if !json {
+                    writeln!(out, "GPU {}: {:.3} ms by device events (table on the device); ranking equal to the CPU's: {same}", ranker.device_name(), best * 1e3).map_err(io)?;
+                }
                 if !same {
                     return Err(CliError::Input("GPU and CPU rankings differ".into()));
                 }
+            }
+            if json {
+                writeln!(out, "{summary}").map_err(io)?;
             }
             Ok(())
         }
@@ -289,7 +316,9 @@ pub fn run(command: &WordleCommand, json: bool, progress: bool) -> Result<(), Cl
             first,
             tree_json,
             tree_dot,
+            max_guesses,
         } => {
+            let limit = hard_limit(lists.hard, *max_guesses)?;
             let table = lists.table()?;
             let word: Word = first.parse().map_err(wordle_error)?;
             let g = table
@@ -297,18 +326,21 @@ pub fn run(command: &WordleCommand, json: bool, progress: bool) -> Result<(), Cl
                 .ok_or_else(|| CliError::Input(format!("'{word}' is not in the guess list")))?;
             let all: Vec<u32> = (0..table.answers.len() as u32).collect();
             let started = std::time::Instant::now();
-            let problem = frontier_wordle::WordleTree::new(&table);
-            let no_tree = || CliError::Input("no tree found".into());
             // Reading the tree back costs about a second: only when asked.
-            let (cost, tree) = if tree_json.is_some() || tree_dot.is_some() {
-                let (cost, tree) = frontier_core::decision::optimal_tree(&problem, &all, Some(&g))
-                    .ok_or_else(no_tree)?;
-                (cost, Some(tree))
+            let want_tree = tree_json.is_some() || tree_dot.is_some();
+            let found = if lists.hard {
+                let problem = frontier_wordle::HardWordleTree::new(&table);
+                prove(
+                    &problem,
+                    &frontier_wordle::HardState::start(&table, limit),
+                    g,
+                    want_tree,
+                )
             } else {
-                let cost = frontier_core::decision::optimal_with(&problem, &all, &g)
-                    .ok_or_else(no_tree)?;
-                (cost, None)
+                let problem = frontier_wordle::WordleTree::new(&table);
+                prove(&problem, &all, g, want_tree)
             };
+            let (cost, tree) = found.ok_or_else(|| CliError::Input("no tree found".into()))?;
             let write = |path: &PathBuf, text: String| {
                 std::fs::write(path, text).map_err(|source| CliError::Io {
                     path: path.clone(),
@@ -323,14 +355,27 @@ pub fn run(command: &WordleCommand, json: bool, progress: bool) -> Result<(), Cl
                     write(path, tree_to_dot(&table, tree))?;
                 }
             }
-            writeln!(
-                out,
-                "first guess {word}: at best {cost} guesses over {} answers (average {:.4}), proven in {:.1} s",
-                all.len(),
-                f64::from(cost) / all.len() as f64,
-                started.elapsed().as_secs_f64()
-            )
-            .map_err(io)?;
+            let seconds = started.elapsed().as_secs_f64();
+            let average = f64::from(cost) / all.len() as f64;
+            if json {
+                let value = serde_json::json!({
+                    "first": word.to_string(), "hard": lists.hard, "max_guesses": limit, "total": cost,
+                    "answers": all.len(), "average": average, "seconds": seconds,
+                });
+                writeln!(out, "{value}").map_err(io)?;
+            } else {
+                writeln!(
+                    out,
+                    "first guess {word}{}: at best {cost} guesses over {} answers (average {average:.4}), proven in {seconds:.1} s",
+                    match (lists.hard, limit) {
+                        (false, _) => String::new(),
+                        (true, Some(n)) => format!(" (hard mode, at most {n} guesses)"),
+                        (true, None) => " (hard mode, no limit on guesses)".into(),
+                    },
+                    all.len(),
+                )
+                .map_err(io)?;
+            }
             Ok(())
         }
         WordleCommand::Sweep {
@@ -341,14 +386,13 @@ pub fn run(command: &WordleCommand, json: bool, progress: bool) -> Result<(), Cl
             every,
             seconds,
             incumbent,
+            max_guesses,
         } => {
-            if lists.hard {
-                return Err(CliError::Input(
-                    "sweep covers normal mode only (hard mode is not supported)".into(),
-                ));
-            }
+            let limit = hard_limit(lists.hard, *max_guesses)?;
             let table = lists.table()?;
             let options = SweepRun {
+                hard: lists.hard,
+                max_guesses: limit,
                 threads: *threads,
                 margin: *margin,
                 checkpoint: checkpoint.as_deref(),
@@ -405,6 +449,7 @@ pub fn run(command: &WordleCommand, json: bool, progress: bool) -> Result<(), Cl
             loop {
                 let (candidates, history) = match apply(&table, &steps) {
                     Ok(state) => state,
+                    Err(e) if json => return Err(e),
                     Err(e) => {
                         writeln!(out, "{e}; undoing the last feedback").map_err(io)?;
                         steps.pop();
@@ -413,11 +458,20 @@ pub fn run(command: &WordleCommand, json: bool, progress: bool) -> Result<(), Cl
                 };
                 let best = suggestions(&table, &candidates, lists, &history, 1);
                 let Some(guess) = best.first().map(|s| table.guesses[s.guess]) else {
-                    writeln!(out, "no allowed guess").map_err(io)?;
-                    return Ok(());
+                    return Err(CliError::Input(
+                        "no allowed guess is left: the feedback contradicts every answer".into(),
+                    ));
                 };
-                writeln!(out, "{} candidates; guess: {guess}", candidates.len()).map_err(io)?;
-                write!(out, "feedback for {guess} (g/y/. e.g. g.y.., or 'quit'): ").map_err(io)?;
+                if json {
+                    let turn = serde_json::json!({
+                        "turn": steps.len() + 1, "candidates": candidates.len(), "guess": guess.to_string(),
+                    });
+                    writeln!(out, "{turn}").map_err(io)?;
+                } else {
+                    writeln!(out, "{} candidates; guess: {guess}", candidates.len()).map_err(io)?;
+                    write!(out, "feedback for {guess} (g/y/. e.g. g.y.., or 'quit'): ")
+                        .map_err(io)?;
+                }
                 out.flush().map_err(io)?;
                 let Some(Ok(line)) = lines.next() else {
                     return Ok(());
@@ -428,10 +482,16 @@ pub fn run(command: &WordleCommand, json: bool, progress: bool) -> Result<(), Cl
                 }
                 match parse_pattern(&line) {
                     Ok(ALL_GREEN) => {
-                        writeln!(out, "solved in {} guesses", steps.len() + 1).map_err(io)?;
+                        if json {
+                            let done = serde_json::json!({ "solved_in": steps.len() + 1 });
+                            writeln!(out, "{done}").map_err(io)?;
+                        } else {
+                            writeln!(out, "solved in {} guesses", steps.len() + 1).map_err(io)?;
+                        }
                         return Ok(());
                     }
                     Ok(code) => steps.push(format!("{guess}:{}", pattern(code))),
+                    Err(e) if json => return Err(wordle_error(e)),
                     Err(e) => writeln!(out, "{e}").map_err(io)?,
                 }
             }
@@ -440,6 +500,38 @@ pub fn run(command: &WordleCommand, json: bool, progress: bool) -> Result<(), Cl
 }
 
 type GuessTree = frontier_core::decision::Tree<usize, u8>;
+
+/// The guess limit of a hard-mode proof: the game's 6 unless `--max-guesses`
+/// says otherwise (0: none); refused without `--hard`.
+fn hard_limit(hard: bool, max_guesses: Option<u8>) -> Result<Option<u8>, CliError> {
+    match (hard, max_guesses) {
+        (false, Some(_)) => Err(CliError::Input(
+            "--max-guesses applies with --hard (normal mode's optimum needs 5 guesses, so it has no limit)".into(),
+        )),
+        (false, None) => Ok(None),
+        (true, None) => Ok(Some(6)),
+        (true, Some(0)) => Ok(None),
+        (true, Some(n)) => Ok(Some(n)),
+    }
+}
+
+/// The optimal total from `state` with first guess `g`, and the tree when
+/// `want_tree`.
+fn prove<P>(
+    problem: &P,
+    state: &P::State,
+    g: usize,
+    want_tree: bool,
+) -> Option<(u32, Option<GuessTree>)>
+where
+    P: frontier_core::decision::DecisionProblem<Action = usize, Outcome = u8>,
+{
+    if want_tree {
+        frontier_core::decision::optimal_tree(problem, state, Some(&g)).map(|(c, t)| (c, Some(t)))
+    } else {
+        frontier_core::decision::optimal_with(problem, state, &g).map(|c| (c, None))
+    }
+}
 
 /// `{"guess": "salet", "next": {"..y.g": {...}, ...}}`; leaves have no `next`.
 fn tree_to_json(table: &FeedbackTable, tree: &GuessTree) -> serde_json::Value {

@@ -3,12 +3,17 @@
 //! state, its outcomes the candidate sets of each feedback other than
 //! all-green. The optimum of the full answer set is the fewest guesses in
 //! total over all answers.
+//!
+//! Hard mode ([`HardWordleTree`]) is the same problem on states that also
+//! carry what the feedback revealed ([`Revealed`]), since that decides which
+//! guesses the game's rule allows.
 
 use frontier_core::decision::DecisionProblem;
 use frontier_core::Cost;
 use rayon::prelude::*;
 
 use crate::game::{FeedbackTable, ALL_GREEN};
+use crate::words::Word;
 
 /// The decision problem over a feedback table.
 pub struct WordleTree<'t> {
@@ -101,6 +106,7 @@ impl<'t> WordleTree<'t> {
         &self,
         state: &[u32],
         first: usize,
+        allowed: Option<&[bool]>,
         scored: &mut Vec<(Cost, bool, usize)>,
     ) -> Option<usize> {
         let guesses = self.table.guesses.len();
@@ -116,6 +122,9 @@ impl<'t> WordleTree<'t> {
         let green = (ALL_GREEN >> 6) as usize;
         let green_bit = 1u64 << (ALL_GREEN & 63);
         for (j, bits) in seen[..width].iter().enumerate() {
+            if allowed.is_some_and(|allowed| !allowed[first + j]) {
+                continue;
+            }
             let classes: usize = bits.iter().map(|w| w.count_ones() as usize).sum();
             let wins = bits[green] & green_bit != 0;
             if !wins && classes == 1 {
@@ -130,6 +139,76 @@ impl<'t> WordleTree<'t> {
             scored.push((cost, !wins, first + j));
         }
         None
+    }
+
+    /// The splitting guesses among `allowed` (all when `None`), most
+    /// promising first (see [`DecisionProblem::actions`]). A candidate is
+    /// always allowed: it agrees with all feedback so far.
+    fn actions_among(&self, state: &[u32], allowed: Option<&[bool]>) -> Vec<(usize, Cost)> {
+        let n = state.len();
+        // A candidate that tells all the others apart reaches the bound
+        // 2n − 1, so it is optimal: look among the candidates first.
+        for &a in state {
+            let Some(g) = self.table.guess_index_of_answer(a as usize) else {
+                continue;
+            };
+            let row = self.table.row(g);
+            let mut seen = [false; 243];
+            if state
+                .iter()
+                .all(|&b| !std::mem::replace(&mut seen[row[b as usize] as usize], true))
+            {
+                return vec![(g, self.bound(n))];
+            }
+        }
+        // No candidate tells the others apart, so 2n is a lower bound, and
+        // a guess that reaches it is optimal: small states stop there.
+        let guesses = self.table.guesses.len();
+        let linear = n <= self.linear_up_to;
+        let scored: Vec<(Cost, bool, usize)> = if !self.parallel || n <= 32 {
+            let mut scored = Vec::with_capacity(guesses);
+            if linear {
+                for first in (0..guesses).step_by(BLOCK) {
+                    if let Some(g) = self.block_bounds(state, first, allowed, &mut scored) {
+                        return vec![(g, 2 * n as Cost)];
+                    }
+                }
+            } else {
+                scored.extend((0..guesses).filter_map(|g| {
+                    if allowed.is_some_and(|allowed| !allowed[g]) {
+                        return None;
+                    }
+                    self.guess_bound(state, g)
+                        .map(|(cost, wins)| (cost, !wins, g))
+                }));
+            }
+            scored
+        } else if linear {
+            (0..guesses.div_ceil(BLOCK))
+                .into_par_iter()
+                .with_min_len(4)
+                .flat_map_iter(|block| {
+                    let mut scored = Vec::with_capacity(BLOCK);
+                    // The early stop is for the sequential path; here every
+                    // guess is kept and the sort puts the best first.
+                    let _ = self.block_bounds(state, block * BLOCK, allowed, &mut scored);
+                    scored
+                })
+                .collect()
+        } else {
+            (0..guesses)
+                .into_par_iter()
+                .with_min_len(256)
+                .filter_map(|g| {
+                    if allowed.is_some_and(|allowed| !allowed[g]) {
+                        return None;
+                    }
+                    self.guess_bound(state, g)
+                        .map(|(cost, wins)| (cost, !wins, g))
+                })
+                .collect()
+        };
+        by_bound(scored)
     }
 
     fn split(&self, state: &[u32], g: usize) -> Vec<(u8, Vec<u32>)> {
@@ -224,64 +303,7 @@ impl DecisionProblem for WordleTree<'_> {
     /// Every guess that splits the state, most promising first: the fewest
     /// guesses by the bound after it, then candidates before others.
     fn actions(&self, state: &Vec<u32>) -> Vec<(usize, Cost)> {
-        let n = state.len();
-        // A candidate that tells all the others apart reaches the bound
-        // 2n − 1, so it is optimal: look among the candidates first.
-        for &a in state {
-            let Some(g) = self.table.guess_index_of_answer(a as usize) else {
-                continue;
-            };
-            let row = self.table.row(g);
-            let mut seen = [false; 243];
-            if state
-                .iter()
-                .all(|&b| !std::mem::replace(&mut seen[row[b as usize] as usize], true))
-            {
-                return vec![(g, self.bound(n))];
-            }
-        }
-        // No candidate tells the others apart, so 2n is a lower bound, and
-        // a guess that reaches it is optimal: small states stop there.
-        let guesses = self.table.guesses.len();
-        let linear = n <= self.linear_up_to;
-        let scored: Vec<(Cost, bool, usize)> = if !self.parallel || n <= 32 {
-            let mut scored = Vec::with_capacity(guesses);
-            if linear {
-                for first in (0..guesses).step_by(BLOCK) {
-                    if let Some(g) = self.block_bounds(state, first, &mut scored) {
-                        return vec![(g, 2 * n as Cost)];
-                    }
-                }
-            } else {
-                scored.extend((0..guesses).filter_map(|g| {
-                    self.guess_bound(state, g)
-                        .map(|(cost, wins)| (cost, !wins, g))
-                }));
-            }
-            scored
-        } else if linear {
-            (0..guesses.div_ceil(BLOCK))
-                .into_par_iter()
-                .with_min_len(4)
-                .flat_map_iter(|block| {
-                    let mut scored = Vec::with_capacity(BLOCK);
-                    // The early stop is for the sequential path; here every
-                    // guess is kept and the sort puts the best first.
-                    let _ = self.block_bounds(state, block * BLOCK, &mut scored);
-                    scored
-                })
-                .collect()
-        } else {
-            (0..guesses)
-                .into_par_iter()
-                .with_min_len(256)
-                .filter_map(|g| {
-                    self.guess_bound(state, g)
-                        .map(|(cost, wins)| (cost, !wins, g))
-                })
-                .collect()
-        };
-        by_bound(scored)
+        self.actions_among(state, None)
     }
 
     fn apply(&self, state: &Vec<u32>, g: &usize) -> (Cost, Vec<(u8, Vec<u32>)>) {
@@ -290,5 +312,158 @@ impl DecisionProblem for WordleTree<'_> {
 
     fn lower_bound(&self, state: &Vec<u32>) -> Cost {
         self.bound(state.len())
+    }
+}
+
+/// What feedback has revealed, as hard mode's rule needs it: the letter
+/// fixed on each cell by a green, and how many of each letter a guess must
+/// hold (the most any one feedback marked green or yellow). The rule over a
+/// whole history is the rule of this summary.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Revealed {
+    /// Letter + 1 on each cell known green, 0 elsewhere.
+    greens: [u8; 5],
+    /// Least count of each letter in an allowed guess.
+    need: [u8; 26],
+}
+
+impl Revealed {
+    /// This knowledge after `guess` was answered with feedback `code`.
+    pub fn with(&self, guess: Word, code: u8) -> Revealed {
+        let mut next = *self;
+        let mut marked = [0u8; 26];
+        let mut code = code;
+        for (cell, &letter) in guess.0.iter().enumerate() {
+            let colour = code % 3;
+            code /= 3;
+            if colour == 2 {
+                next.greens[cell] = letter + 1;
+            }
+            if colour > 0 {
+                marked[letter as usize] += 1;
+            }
+        }
+        for (need, marked) in next.need.iter_mut().zip(marked) {
+            *need = (*need).max(marked);
+        }
+        next
+    }
+
+    /// Whether hard mode allows `guess`: greens kept, every revealed letter
+    /// used as often as it was revealed.
+    pub fn allows(&self, guess: Word) -> bool {
+        if (0..5).any(|cell| self.greens[cell] != 0 && self.greens[cell] != guess.0[cell] + 1) {
+            return false;
+        }
+        let mut count = [0u8; 26];
+        for &letter in &guess.0 {
+            count[letter as usize] += 1;
+        }
+        self.need
+            .iter()
+            .zip(count)
+            .all(|(&need, have)| have >= need)
+    }
+
+    /// True before any feedback.
+    fn is_empty(&self) -> bool {
+        *self == Revealed::default()
+    }
+}
+
+/// A hard-mode state: the candidates, what feedback revealed, and how
+/// many guesses are left.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct HardState {
+    /// Answers still possible.
+    pub candidates: Vec<u32>,
+    /// The rule's memory of the feedback so far.
+    pub revealed: Revealed,
+    /// Guesses left, `u8::MAX` for no limit.
+    pub left: u8,
+}
+
+impl HardState {
+    /// The start of a game: every answer possible, nothing revealed,
+    /// `max_guesses` to find each answer (`None`: no limit; the game's is 6).
+    pub fn start(table: &FeedbackTable, max_guesses: Option<u8>) -> HardState {
+        HardState {
+            candidates: (0..table.answers.len() as u32).collect(),
+            revealed: Revealed::default(),
+            left: max_guesses.unwrap_or(u8::MAX),
+        }
+    }
+}
+
+/// Wordle in hard mode as a [`DecisionProblem`]: [`WordleTree`]'s bounds
+/// and splits, with only the guesses the rule allows in each state.
+pub struct HardWordleTree<'t>(WordleTree<'t>);
+
+impl<'t> HardWordleTree<'t> {
+    /// The hard-mode problem for `table`; guesses are ranked on all cores.
+    pub fn new(table: &'t FeedbackTable) -> Self {
+        HardWordleTree(WordleTree::new(table))
+    }
+
+    /// Ranking on the calling thread only (see [`WordleTree::sequential`]).
+    pub fn sequential(self) -> Self {
+        HardWordleTree(self.0.sequential())
+    }
+}
+
+impl DecisionProblem for HardWordleTree<'_> {
+    type State = HardState;
+    type Action = usize;
+    /// The feedback code.
+    type Outcome = u8;
+
+    fn actions(&self, state: &HardState) -> Vec<(usize, Cost)> {
+        // With one guess left only a lone candidate can still be found; with
+        // two or more, every shortcut of `actions_among` (a guess that leaves
+        // only single candidates) stays feasible.
+        if state.left == 0 || (state.left == 1 && state.candidates.len() > 1) {
+            return Vec::new();
+        }
+        if state.revealed.is_empty() {
+            return self.0.actions_among(&state.candidates, None);
+        }
+        let allowed: Vec<bool> = self
+            .0
+            .table
+            .guesses
+            .iter()
+            .map(|&g| state.revealed.allows(g))
+            .collect();
+        self.0.actions_among(&state.candidates, Some(&allowed))
+    }
+
+    fn apply(&self, state: &HardState, g: &usize) -> (Cost, Vec<(u8, HardState)>) {
+        let guess = self.0.table.guesses[*g];
+        let children = self
+            .0
+            .split(&state.candidates, *g)
+            .into_iter()
+            .map(|(code, candidates)| {
+                let revealed = state.revealed.with(guess, code);
+                let left = if state.left == u8::MAX {
+                    u8::MAX
+                } else {
+                    state.left.saturating_sub(1)
+                };
+                (
+                    code,
+                    HardState {
+                        candidates,
+                        revealed,
+                        left,
+                    },
+                )
+            })
+            .collect();
+        (state.candidates.len() as Cost, children)
+    }
+
+    fn lower_bound(&self, state: &HardState) -> Cost {
+        self.0.bound(state.candidates.len())
     }
 }

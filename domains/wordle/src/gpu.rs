@@ -26,7 +26,8 @@ fn gpu_err(e: impl std::fmt::Display) -> WordleError {
 impl GpuRanker {
     /// Uploads `table` to GPU `ordinal`.
     pub fn new(table: &FeedbackTable, ordinal: usize) -> Result<GpuRanker, WordleError> {
-        let gpu = Gpu::open(ordinal).map_err(gpu_err)?;
+        // Already a sentence ("no GPU: …"), not a driver error to wrap.
+        let gpu = Gpu::open(ordinal).map_err(|e| WordleError::Game(e.to_string()))?;
         let module = gpu.module(SOURCE).map_err(gpu_err)?;
         let kernel = module.load_function("rank_guesses").map_err(gpu_err)?;
         let codes = gpu.stream.clone_htod(table.codes()).map_err(gpu_err)?;

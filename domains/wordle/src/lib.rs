@@ -20,7 +20,7 @@ pub mod game;
 pub mod gpu;
 pub mod words;
 
-pub use decision::WordleTree;
+pub use decision::{HardState, HardWordleTree, Revealed, WordleTree};
 pub use game::{
     best_guesses, feedback, filter, hard_mode_allows, parse_pattern, pattern, simulate,
     FeedbackTable, Rank, Score, Simulation, ALL_GREEN,

@@ -307,3 +307,148 @@ fn salet_needs_7920_guesses_and_its_tree_plays_them() {
     let total = played_total(&table, &tree);
     assert_eq!(total, 7920);
 }
+
+/// The hard-mode optimum by exhaustive recursion: every guess the game's
+/// rule allows after `history` (checked by `hard_mode_allows` on the whole
+/// history, not by the executor's summary), no bounds, no memo.
+fn brute_hard(
+    table: &FeedbackTable,
+    state: &[u32],
+    history: &mut Vec<(Word, u8)>,
+    first: Option<usize>,
+    left: u32,
+) -> u32 {
+    if state.is_empty() {
+        return 0;
+    }
+    let mut best = u32::MAX;
+    if left == 0 {
+        return best;
+    }
+    let choices: Vec<usize> = match first {
+        Some(g) => vec![g],
+        None => (0..table.guesses.len())
+            .filter(|&g| hard_mode_allows(history, table.guesses[g]))
+            .collect(),
+    };
+    for g in choices {
+        let mut groups: std::collections::BTreeMap<u8, Vec<u32>> = Default::default();
+        for &a in state {
+            groups.entry(table.get(g, a as usize)).or_default().push(a);
+        }
+        if groups.len() == 1 && !groups.contains_key(&ALL_GREEN) {
+            continue;
+        }
+        let mut rest = 0u32;
+        for (&code, group) in groups.iter().filter(|(code, _)| **code != ALL_GREEN) {
+            history.push((table.guesses[g], code));
+            rest = rest.saturating_add(brute_hard(table, group, history, None, left - 1));
+            history.pop();
+        }
+        best = best.min((state.len() as u32).saturating_add(rest));
+    }
+    best
+}
+
+#[test]
+fn revealed_summary_allows_exactly_what_the_history_allows() {
+    use frontier_core::rng::SplitMix64;
+    let words = read_words(&data("orig_answers_2315.txt")).unwrap().words;
+    let mut rng = SplitMix64::new(5);
+    for _ in 0..300 {
+        let answer = words[rng.below(2315) as usize];
+        let mut history = Vec::new();
+        let mut revealed = frontier_wordle::Revealed::default();
+        for _ in 0..1 + rng.below(4) {
+            let guess = words[rng.below(2315) as usize];
+            let code = feedback(guess, answer);
+            history.push((guess, code));
+            revealed = revealed.with(guess, code);
+        }
+        assert!(revealed.allows(answer), "the answer is always allowed");
+        for _ in 0..50 {
+            let guess = words[rng.below(2315) as usize];
+            assert_eq!(
+                revealed.allows(guess),
+                hard_mode_allows(&history, guess),
+                "{guess}"
+            );
+        }
+    }
+}
+
+#[test]
+fn hard_mode_salet_total_equals_brute_force_on_small_games() {
+    use frontier_core::rng::SplitMix64;
+    let answers = read_words(&data("orig_answers_2315.txt")).unwrap().words;
+    let salet: Word = "salet".parse().unwrap();
+    for round in 0..6u64 {
+        let mut rng = SplitMix64::new(700 + round);
+        let mut pool: Vec<Word> = (0..24).map(|_| answers[rng.below(2315) as usize]).collect();
+        pool.sort();
+        pool.dedup();
+        let n = 7 + round as usize % 3;
+        let mut guesses = pool.clone();
+        guesses.push(salet);
+        let table = FeedbackTable::new(guesses, pool[..n].to_vec());
+        let start = frontier_wordle::HardState::start(&table, None);
+        let first = table.guess_index(salet).unwrap();
+        let hard = frontier_wordle::HardWordleTree::new(&table);
+        let got = frontier_core::decision::optimal_with(&hard, &start, &first).unwrap();
+        let all = &start.candidates;
+        let want = brute_hard(&table, all, &mut Vec::new(), Some(first), u32::MAX);
+        assert_eq!(got, want, "round {round}: SALET first, hard mode");
+        // Free first guess, hard mode: the executor's optimum is the brute force's.
+        let best = frontier_core::decision::optimal(&hard, &start, u32::MAX).unwrap();
+        let free_first = brute_hard(&table, all, &mut Vec::new(), None, u32::MAX);
+        assert_eq!(best.cost, free_first);
+        // With a limit on guesses, infeasible limits included.
+        for limit in 2..=4u8 {
+            let limited = frontier_wordle::HardState::start(&table, Some(limit));
+            let want = brute_hard(&table, all, &mut Vec::new(), Some(first), u32::from(limit));
+            let got = frontier_core::decision::optimal_with(&hard, &limited, &first);
+            assert_eq!(
+                got.unwrap_or(u32::MAX),
+                want,
+                "round {round}, {limit} guesses"
+            );
+        }
+        // Hard mode can only cost more than normal mode.
+        let normal = frontier_wordle::WordleTree::new(&table);
+        let free =
+            frontier_core::decision::optimal_with(&normal, &start.candidates, &first).unwrap();
+        assert!(got >= free, "round {round}: hard {got} < normal {free}");
+        // The tree read back obeys the rule and plays every answer in `got` guesses.
+        let (cost, tree) =
+            frontier_core::decision::optimal_tree(&hard, &start, Some(&first)).unwrap();
+        assert_eq!(cost, got);
+        assert_eq!(
+            played_hard(&table, &tree, &mut Vec::new(), &start.candidates),
+            got
+        );
+    }
+}
+
+/// Guesses the tree takes over the answers of `state`, asserting that every
+/// guess is one hard mode allows.
+fn played_hard(
+    table: &FeedbackTable,
+    tree: &frontier_core::decision::Tree<usize, u8>,
+    history: &mut Vec<(Word, u8)>,
+    state: &[u32],
+) -> u32 {
+    let guess = table.guesses[tree.action];
+    assert!(hard_mode_allows(history, guess), "{guess} breaks the rule");
+    let mut total = state.len() as u32;
+    for (code, child) in &tree.children {
+        let group: Vec<u32> = state
+            .iter()
+            .copied()
+            .filter(|&a| table.get(tree.action, a as usize) == *code)
+            .collect();
+        history.push((guess, *code));
+        total += played_hard(table, child, history, &group);
+        history.pop();
+    }
+    total
+}

@@ -9,7 +9,7 @@ use std::time::{Duration, Instant};
 
 use frontier_core::decision::{sweep, RootCost, SweepOptions};
 use frontier_core::Cost;
-use frontier_wordle::{FeedbackTable, Word, WordleTree};
+use frontier_wordle::{FeedbackTable, HardState, HardWordleTree, Word, WordleTree};
 
 use crate::CliError;
 
@@ -29,6 +29,10 @@ pub struct SweepRun<'a> {
     pub incumbent: Option<Cost>,
     /// Print progress lines on stderr.
     pub progress: bool,
+    /// Hard mode (greens kept, revealed letters reused).
+    pub hard: bool,
+    /// Guesses per answer in hard mode (`None`: no limit).
+    pub max_guesses: Option<u8>,
 }
 
 /// What a sweep found, over this run and the checkpoint it resumed.
@@ -46,6 +50,7 @@ pub struct SweepReport {
     incumbent: Option<Cost>,
     seconds: f64,
     answers: usize,
+    hard: bool,
 }
 
 /// A worker's memo is emptied past this many states (about 2 GB in all on
@@ -70,7 +75,7 @@ pub fn run(table: &FeedbackTable, run: &SweepRun) -> Result<SweepReport, CliErro
         .map(|(g, _)| g)
         .collect();
     let mut results = match run.checkpoint {
-        Some(path) if path.exists() => read_checkpoint(path, table)?,
+        Some(path) if path.exists() => read_checkpoint(path, table, run.hard)?,
         _ => HashMap::new(),
     };
     let known_best = results
@@ -128,7 +133,7 @@ pub fn run(table: &FeedbackTable, run: &SweepRun) -> Result<SweepReport, CliErro
         let (done, last, failed, file) = &mut *state;
         *done += 1;
         if let Some(file) = file.as_mut() {
-            let line = checkpoint_line(table.guesses[todo[i]], result);
+            let line = checkpoint_line(table.guesses[todo[i]], result, run.hard);
             if let Err(e) = file.write_all(line.as_bytes()).and_then(|_| file.flush()) {
                 failed.get_or_insert(e);
             }
@@ -153,7 +158,18 @@ pub fn run(table: &FeedbackTable, run: &SweepRun) -> Result<SweepReport, CliErro
             .seconds
             .map(|s| started + Duration::from_secs_f64(s.max(0.0))),
     };
-    let found = sweep(&problem, &all, &todo, &options, &report);
+    let found = if run.hard {
+        let hard = HardWordleTree::new(table).sequential();
+        sweep(
+            &hard,
+            &HardState::start(table, run.max_guesses),
+            &todo,
+            &options,
+            &report,
+        )
+    } else {
+        sweep(&problem, &all, &todo, &options, &report)
+    };
     if let Ok((_, _, Some(source), _)) = progress.into_inner() {
         return Err(CliError::Io {
             path: run.checkpoint.map(Path::to_path_buf).unwrap_or_default(),
@@ -176,19 +192,24 @@ pub fn run(table: &FeedbackTable, run: &SweepRun) -> Result<SweepReport, CliErro
         incumbent: known_best,
         seconds: started.elapsed().as_secs_f64(),
         answers: table.answers.len(),
+        hard: run.hard,
     })
 }
 
-fn checkpoint_line(word: Word, result: RootCost) -> String {
+/// `word, exact|at-least, total` tab-separated, and a fourth field `hard`
+/// for hard-mode results, so neither mode resumes from the other's.
+fn checkpoint_line(word: Word, result: RootCost, hard: bool) -> String {
+    let mode = if hard { "\thard" } else { "" };
     match result {
-        RootCost::Exact(c) => format!("{word}\texact\t{c}\n"),
-        RootCost::AtLeast(c) => format!("{word}\tat-least\t{c}\n"),
+        RootCost::Exact(c) => format!("{word}\texact\t{c}{mode}\n"),
+        RootCost::AtLeast(c) => format!("{word}\tat-least\t{c}{mode}\n"),
     }
 }
 
 fn read_checkpoint(
     path: &Path,
     table: &FeedbackTable,
+    hard: bool,
 ) -> Result<HashMap<usize, RootCost>, CliError> {
     let text = std::fs::read_to_string(path).map_err(|source| CliError::Io {
         path: path.to_path_buf(),
@@ -213,9 +234,18 @@ fn read_checkpoint(
             continue;
         }
         let fields: Vec<&str> = line.split('\t').collect();
-        let [word, kind, cost] = fields[..] else {
-            return Err(bad("not three fields"));
+        let (word, kind, cost, recorded_hard) = match fields[..] {
+            [word, kind, cost] => (word, kind, cost, false),
+            [word, kind, cost, "hard"] => (word, kind, cost, true),
+            _ => return Err(bad("not three fields (four for hard mode)")),
         };
+        if recorded_hard != hard {
+            return Err(bad(if hard {
+                "recorded by a normal-mode sweep, and this one is hard mode"
+            } else {
+                "recorded by a hard-mode sweep, and this one is normal mode"
+            }));
+        }
         let word: Word = word.parse().map_err(|_| bad("not a five-letter word"))?;
         let g = *index
             .get(&word)
@@ -280,6 +310,7 @@ impl SweepReport {
             })
             .collect();
         serde_json::json!({
+            "hard": self.hard,
             "considered": self.considered.len(),
             "every": self.every,
             "judged_now": self.judged_now,
