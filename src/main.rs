@@ -3,6 +3,7 @@
 
 mod config;
 mod domains;
+mod plot;
 mod progress;
 mod registry;
 mod report;
@@ -30,6 +31,7 @@ use crate::run::{Plan, RunOptions};
 ///
 /// Examples:
 ///   frontier run configs/demo.ron
+///   frontier plot results.csv
 ///   frontier solve tiles "1 2 3 4 5 6 0 7 8" --goal standard
 ///   frontier solve --json grid "S..#/..#G/...."
 ///   frontier boggle score perslatgsineters
@@ -64,6 +66,16 @@ enum Command {
         /// (an interrupted experiment goes on where it stopped).
         #[arg(long)]
         resume: bool,
+    },
+    /// Draw charts of a results file (the CSV or JSON lines `run` writes) as
+    /// PNGs: instances solved against time, expansions/s by executor, and
+    /// speedup by thread or GPU count.
+    Plot {
+        /// The results file.
+        results: PathBuf,
+        /// Directory for the PNGs [default: beside the results file].
+        #[arg(long)]
+        out: Option<PathBuf>,
     },
     /// Solve one instance given on the command line.
     Solve {
@@ -295,6 +307,32 @@ fn execute(cli: &Cli) -> Result<(), CliError> {
                 |sink| experiment.domain.run(&plan, &options, sink),
                 |report| file.as_mut().map_or(Ok(()), |f| f.write(report)),
             )
+        }
+        Command::Plot { results, out } => {
+            let rows = plot::read_rows(results)?;
+            let dir = out
+                .clone()
+                .or_else(|| results.parent().map(PathBuf::from))
+                .filter(|d| !d.as_os_str().is_empty())
+                .unwrap_or_else(|| PathBuf::from("."));
+            std::fs::create_dir_all(&dir).map_err(|source| CliError::Io {
+                path: dir.clone(),
+                source,
+            })?;
+            let stem = results
+                .file_stem()
+                .map_or_else(|| "results".into(), |s| s.to_string_lossy().into_owned());
+            let written = plot::plot(&rows, &dir, &stem)?;
+            let mut out = std::io::stdout().lock();
+            if json {
+                let files: Vec<String> = written.iter().map(|p| p.display().to_string()).collect();
+                writeln!(out, "{}", serde_json::json!({ "written": files })).map_err(stdout_error)
+            } else {
+                for path in &written {
+                    writeln!(out, "{}", path.display()).map_err(stdout_error)?;
+                }
+                Ok(())
+            }
         }
         Command::Solve { search, domain } => {
             let options = RunOptions {

@@ -305,7 +305,7 @@ fn row_key(line: &str, json: bool) -> Option<RowKey> {
 }
 
 /// The fields of one CSV line as `csv_field` writes them.
-fn split_csv(line: &str) -> Vec<String> {
+pub(crate) fn split_csv(line: &str) -> Vec<String> {
     let mut fields = vec![String::new()];
     let mut quoted = false;
     let mut chars = line.chars().peekable();

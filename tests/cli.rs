@@ -741,3 +741,64 @@ fn wordle_hard_mode_proves_more_than_normal_and_checkpoints_keep_modes_apart() {
     assert!(hard_sweep[0]["best"].as_u64() <= hard[0]["total"].as_u64());
     fails_with(&sweep(&[]), "recorded by a hard-mode sweep");
 }
+
+#[test]
+fn plot_draws_pngs_from_csv_and_json_results_and_names_bad_files() {
+    let dir = scratch("plot");
+    let data = shared_data("tiles/korf100.tsv");
+    let data_dir = std::path::Path::new(&data)
+        .parent()
+        .unwrap()
+        .parent()
+        .unwrap();
+    for output in ["r.csv", "r.json"] {
+        let path = dir.join(output);
+        let config = write_config(
+            &format!("plot-{output}.ron"),
+            &format!(
+                r#"Experiment(
+                    domain: Tiles(goal: Korf),
+                    instances: File(path: "@data/tiles/korf100.tsv", ids: Some(["79", "97"])),
+                    executors: [Astar, Hda()],
+                    grid: {{"threads": [1, 2]}},
+                    output: Some({:?}),
+                )"#,
+                path.display().to_string()
+            ),
+        );
+        let out = Command::new(env!("CARGO_BIN_EXE_frontier"))
+            .args(["run", "--quiet", config.to_str().unwrap()])
+            .current_dir(env!("CARGO_MANIFEST_DIR"))
+            .env("FRONTIER_DATA", data_dir)
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{}", stderr(&out));
+        let charts = dir.join(format!("charts-{output}"));
+        let out = frontier(&[
+            "--json",
+            "plot",
+            path.to_str().unwrap(),
+            "--out",
+            charts.to_str().unwrap(),
+        ]);
+        let written = json_lines(&out, "plot")[0]["written"].clone();
+        let files: Vec<&str> = written
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|f| f.as_str().unwrap())
+            .collect();
+        assert_eq!(files.len(), 3, "cactus, rate and speedup: {files:?}");
+        for file in files {
+            let bytes = std::fs::read(file).unwrap();
+            assert!(bytes.starts_with(b"\x89PNG\r\n\x1a\n"), "{file}");
+            assert!(bytes.len() > 5000, "{file}: {} bytes", bytes.len());
+        }
+    }
+    let junk = dir.join("junk.csv");
+    std::fs::write(&junk, "a,b\n1,2\n").unwrap();
+    fails_with(
+        &frontier(&["plot", junk.to_str().unwrap()]),
+        "no `instance` column",
+    );
+}

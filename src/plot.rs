@@ -1,0 +1,477 @@
+//! `frontier plot`: charts of a results file (the CSV or JSON lines that
+//! `frontier run` writes) as PNGs — a cactus plot (instances solved against
+//! time, per executor), expansions per second by executor, and speedup by
+//! thread or GPU count where the file has several counts of one executor.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use plotters::coord::ranged1d::SegmentValue;
+use plotters::prelude::*;
+
+use crate::registry::read_file;
+use crate::CliError;
+
+/// One row of a results file, as the charts need it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Row {
+    /// Instance id.
+    pub instance: String,
+    /// Executor and grid parameters, as a series name.
+    pub series: String,
+    /// Executor name alone.
+    pub executor: String,
+    /// Grid parameters (`threads=4 heuristic=7-8`).
+    pub params: String,
+    /// Whether the row found a solution (`optimal`).
+    pub solved: bool,
+    /// Wall time of the search.
+    pub seconds: f64,
+    /// Expansions per second.
+    pub rate: f64,
+}
+
+const WIDTH: u32 = 1200;
+const HEIGHT: u32 = 760;
+const FONT: &str = "sans-serif";
+
+/// Reads a results file: CSV with `frontier run`'s header, or JSON lines.
+pub fn read_rows(path: &Path) -> Result<Vec<Row>, CliError> {
+    let text = read_file(path)?;
+    let bad = |line: usize, why: &str| CliError::Input(format!("{}:{line}: {why}", path.display()));
+    let series = |executor: &str, params: &str| {
+        if params.is_empty() {
+            executor.to_string()
+        } else {
+            format!("{executor} {params}")
+        }
+    };
+    let mut rows = Vec::new();
+    if path.extension().is_some_and(|e| e == "json") {
+        for (i, line) in text
+            .lines()
+            .enumerate()
+            .filter(|(_, l)| !l.trim().is_empty())
+        {
+            let v: serde_json::Value =
+                serde_json::from_str(line).map_err(|e| bad(i + 1, &format!("not JSON: {e}")))?;
+            let text = |k: &str| {
+                v.get(k)
+                    .and_then(|x| x.as_str())
+                    .unwrap_or_default()
+                    .to_string()
+            };
+            let stat = |k: &str| v["stats"].get(k).and_then(|x| x.as_f64());
+            let (executor, params) = (text("executor"), text("params"));
+            rows.push(Row {
+                instance: text("instance"),
+                series: series(&executor, &params),
+                solved: v.get("solved").and_then(|s| s.as_bool()).unwrap_or(false),
+                seconds: stat("seconds").ok_or_else(|| bad(i + 1, "no stats.seconds"))?,
+                rate: stat("expansions_per_second").unwrap_or(0.0),
+                executor,
+                params,
+            });
+        }
+    } else {
+        let mut lines = text.lines();
+        let header: Vec<String> = lines
+            .next()
+            .map(crate::report::split_csv)
+            .unwrap_or_default();
+        let column = |name: &str| {
+            header
+                .iter()
+                .position(|h| h == name)
+                .ok_or_else(|| bad(1, &format!("no `{name}` column (not a `frontier run` CSV)")))
+        };
+        let (inst, exec, params, status, seconds, rate) = (
+            column("instance")?,
+            column("executor")?,
+            column("params")?,
+            column("status")?,
+            column("seconds")?,
+            column("exp/s")?,
+        );
+        for (i, line) in lines.enumerate().filter(|(_, l)| !l.trim().is_empty()) {
+            let f = crate::report::split_csv(line);
+            if f.len() != header.len() {
+                return Err(bad(i + 2, "wrong number of fields"));
+            }
+            let number = |k: usize| {
+                f[k].parse::<f64>()
+                    .map_err(|_| bad(i + 2, &format!("`{}` is not a number", f[k])))
+            };
+            rows.push(Row {
+                instance: f[inst].clone(),
+                series: series(&f[exec], &f[params]),
+                executor: f[exec].clone(),
+                params: f[params].clone(),
+                solved: f[status] == "optimal",
+                seconds: number(seconds)?,
+                rate: number(rate)?,
+            });
+        }
+    }
+    if rows.is_empty() {
+        return Err(CliError::Input(format!(
+            "{}: no result rows",
+            path.display()
+        )));
+    }
+    Ok(rows)
+}
+
+fn draw_error(e: impl std::fmt::Display) -> CliError {
+    CliError::Input(format!("drawing a chart: {e}"))
+}
+
+/// Draws every chart the rows allow into `dir`, named after `stem`;
+/// returns the files written.
+pub fn plot(rows: &[Row], dir: &Path, stem: &str) -> Result<Vec<PathBuf>, CliError> {
+    // Registering the same embedded font again only replaces it.
+    let _ = plotters::style::register_font(FONT, FontStyle::Normal, dejavu::sans::regular());
+    let mut written = Vec::new();
+    let mut save = |name: &str, draw: &dyn Fn(&mut [u8]) -> Result<(), CliError>| {
+        let mut pixels = vec![255u8; (WIDTH * HEIGHT * 3) as usize];
+        draw(&mut pixels)?;
+        let path = dir.join(format!("{stem}-{name}.png"));
+        write_png(&path, &pixels)?;
+        written.push(path);
+        Ok::<(), CliError>(())
+    };
+    save("cactus", &|buf| cactus(rows, buf))?;
+    save("rate", &|buf| rates(rows, buf))?;
+    let speedups = speedups(rows);
+    if !speedups.is_empty() {
+        save("speedup", &|buf| speedup_chart(&speedups, buf))?;
+    }
+    Ok(written)
+}
+
+/// Series in first-seen order with their rows.
+fn by_series(rows: &[Row]) -> Vec<(String, Vec<&Row>)> {
+    let mut order: Vec<(String, Vec<&Row>)> = Vec::new();
+    for row in rows {
+        match order.iter_mut().find(|(s, _)| *s == row.series) {
+            Some((_, list)) => list.push(row),
+            None => order.push((row.series.clone(), vec![row])),
+        }
+    }
+    order
+}
+
+/// Instances solved (x) against the time each took, sorted (y, log).
+fn cactus(rows: &[Row], buf: &mut [u8]) -> Result<(), CliError> {
+    let series = by_series(rows);
+    let curves: Vec<(String, Vec<(f64, f64)>)> = series
+        .iter()
+        .map(|(name, rows)| {
+            let mut times: Vec<f64> = rows
+                .iter()
+                .filter(|r| r.solved)
+                .map(|r| r.seconds.max(1e-4))
+                .collect();
+            times.sort_by(f64::total_cmp);
+            let points = times
+                .iter()
+                .enumerate()
+                .map(|(i, &t)| ((i + 1) as f64, t))
+                .collect();
+            (name.clone(), points)
+        })
+        .collect();
+    let most = curves
+        .iter()
+        .map(|(_, p)| p.len())
+        .max()
+        .unwrap_or(0)
+        .max(1) as f64;
+    let times = curves.iter().flat_map(|(_, p)| p.iter().map(|&(_, t)| t));
+    let (low, high) = times.fold((f64::MAX, f64::MIN), |(l, h), t| (l.min(t), h.max(t)));
+    let (low, high) = if low > high {
+        (1e-3, 1.0)
+    } else {
+        (low / 1.5, high * 1.5)
+    };
+    let root = BitMapBackend::with_buffer(buf, (WIDTH, HEIGHT)).into_drawing_area();
+    root.fill(&WHITE).map_err(draw_error)?;
+    let mut chart = ChartBuilder::on(&root)
+        .caption("Instances solved within a time", (FONT, 28))
+        .margin(20)
+        .x_label_area_size(50)
+        .y_label_area_size(80)
+        .build_cartesian_2d(0f64..most + 0.5, (low..high).log_scale())
+        .map_err(draw_error)?;
+    chart
+        .configure_mesh()
+        .x_desc("instances solved")
+        .y_desc("seconds per instance")
+        .label_style((FONT, 16))
+        .draw()
+        .map_err(draw_error)?;
+    for (i, (name, points)) in curves.iter().enumerate() {
+        let color = Palette99::pick(i).to_rgba();
+        chart
+            .draw_series(LineSeries::new(points.clone(), color.stroke_width(2)))
+            .map_err(draw_error)?
+            .label(name.as_str())
+            .legend(move |(x, y)| {
+                PathElement::new(vec![(x, y), (x + 20, y)], color.stroke_width(2))
+            });
+        chart
+            .draw_series(points.iter().map(|&p| Circle::new(p, 3, color.filled())))
+            .map_err(draw_error)?;
+    }
+    chart
+        .configure_series_labels()
+        .position(SeriesLabelPosition::UpperLeft)
+        .label_font((FONT, 16))
+        .background_style(WHITE.mix(0.85))
+        .border_style(BLACK)
+        .draw()
+        .map_err(draw_error)?;
+    root.present().map_err(draw_error)
+}
+
+/// Mean expansions per second of each series, as bars.
+fn rates(rows: &[Row], buf: &mut [u8]) -> Result<(), CliError> {
+    let bars: Vec<(String, f64)> = by_series(rows)
+        .into_iter()
+        .map(|(name, rows)| {
+            let mean = rows.iter().map(|r| r.rate).sum::<f64>() / rows.len() as f64;
+            (name, mean)
+        })
+        .collect();
+    let top = bars.iter().map(|b| b.1).fold(0.0, f64::max).max(1.0) * 1.15;
+    let root = BitMapBackend::with_buffer(buf, (WIDTH, HEIGHT)).into_drawing_area();
+    root.fill(&WHITE).map_err(draw_error)?;
+    let names: Vec<String> = bars.iter().map(|b| b.0.clone()).collect();
+    let mut chart = ChartBuilder::on(&root)
+        .caption("Expansions per second (mean over instances)", (FONT, 28))
+        .margin(20)
+        .x_label_area_size(60)
+        .y_label_area_size(100)
+        // A segmented range of 0..n has n + 1 slots: the last one is the end.
+        .build_cartesian_2d(
+            (0..bars.len().saturating_sub(1)).into_segmented(),
+            0f64..top,
+        )
+        .map_err(draw_error)?;
+    chart
+        .configure_mesh()
+        .disable_x_mesh()
+        .x_labels(bars.len())
+        .x_label_formatter(&|v| match v {
+            SegmentValue::CenterOf(i) | SegmentValue::Exact(i) => {
+                names.get(*i).cloned().unwrap_or_default()
+            }
+            SegmentValue::Last => String::new(),
+        })
+        .y_label_formatter(&|y| format!("{:.3e}", y))
+        .y_desc("expansions/s")
+        .label_style((FONT, 14))
+        .draw()
+        .map_err(draw_error)?;
+    chart
+        .draw_series(bars.iter().enumerate().map(|(i, (_, v))| {
+            let color = Palette99::pick(i).to_rgba();
+            let mut bar = Rectangle::new(
+                [
+                    (SegmentValue::Exact(i), 0.0),
+                    (SegmentValue::Exact(i + 1), *v),
+                ],
+                color.filled(),
+            );
+            bar.set_margin(0, 0, 12, 12);
+            bar
+        }))
+        .map_err(draw_error)?;
+    root.present().map_err(draw_error)
+}
+
+/// The thread or GPU count of a row, and its series with the count taken
+/// out (`hda-N-split`), when it has one.
+fn counted(row: &Row) -> Option<(String, u32)> {
+    let mut rest = Vec::new();
+    let mut count = None;
+    for part in row.params.split_whitespace() {
+        match part.split_once('=') {
+            Some(("threads" | "gpus", n)) => count = n.parse().ok(),
+            _ => rest.push(part),
+        }
+    }
+    let mut executor = row.executor.clone();
+    for family in ["hda-", "multi-gpu-"] {
+        if let Some(tail) = row.executor.strip_prefix(family) {
+            if let Some((n, partition)) = tail.split_once('-') {
+                if let Ok(n) = n.parse::<u32>() {
+                    count = count.or(Some(n));
+                    executor = format!("{family}N-{partition}");
+                }
+            }
+        }
+    }
+    let count = count?;
+    let name = if rest.is_empty() {
+        executor
+    } else {
+        format!("{executor} {}", rest.join(" "))
+    };
+    Some((name, count))
+}
+
+/// Per family of counted series: (count, mean over instances of the rate
+/// over the smallest count's rate on the same instance).
+fn speedups(rows: &[Row]) -> Vec<(String, Vec<(f64, f64)>)> {
+    let mut families: BTreeMap<String, BTreeMap<u32, BTreeMap<String, f64>>> = BTreeMap::new();
+    for row in rows.iter().filter(|r| r.rate > 0.0) {
+        if let Some((name, count)) = counted(row) {
+            families
+                .entry(name)
+                .or_default()
+                .entry(count)
+                .or_default()
+                .insert(row.instance.clone(), row.rate);
+        }
+    }
+    families
+        .into_iter()
+        .filter(|(_, counts)| counts.len() > 1)
+        .filter_map(|(name, counts)| {
+            let (_, base) = counts.iter().next()?;
+            let points: Vec<(f64, f64)> = counts
+                .iter()
+                .filter_map(|(&count, rates)| {
+                    let ratios: Vec<f64> = rates
+                        .iter()
+                        .filter_map(|(instance, rate)| base.get(instance).map(|b| rate / b))
+                        .collect();
+                    (!ratios.is_empty()).then(|| {
+                        (
+                            f64::from(count),
+                            ratios.iter().sum::<f64>() / ratios.len() as f64,
+                        )
+                    })
+                })
+                .collect();
+            (points.len() > 1).then_some((name, points))
+        })
+        .collect()
+}
+
+/// Speedup against the count, with the ideal (linear) line.
+fn speedup_chart(families: &[(String, Vec<(f64, f64)>)], buf: &mut [u8]) -> Result<(), CliError> {
+    let most = families
+        .iter()
+        .flat_map(|(_, p)| p.iter().map(|&(n, s)| n.max(s)))
+        .fold(1.0, f64::max)
+        * 1.1;
+    let root = BitMapBackend::with_buffer(buf, (WIDTH, HEIGHT)).into_drawing_area();
+    root.fill(&WHITE).map_err(draw_error)?;
+    let mut chart = ChartBuilder::on(&root)
+        .caption(
+            "Speedup by thread / GPU count (expansion rate over the fewest)",
+            (FONT, 28),
+        )
+        .margin(20)
+        .x_label_area_size(50)
+        .y_label_area_size(70)
+        .build_cartesian_2d(0f64..most, 0f64..most)
+        .map_err(draw_error)?;
+    chart
+        .configure_mesh()
+        .x_desc("threads or GPUs")
+        .y_desc("speedup")
+        .label_style((FONT, 16))
+        .draw()
+        .map_err(draw_error)?;
+    chart
+        .draw_series(LineSeries::new(
+            vec![(0.0, 0.0), (most, most)],
+            BLACK.mix(0.3),
+        ))
+        .map_err(draw_error)?
+        .label("ideal")
+        .legend(|(x, y)| PathElement::new(vec![(x, y), (x + 20, y)], BLACK.mix(0.3)));
+    for (i, (name, points)) in families.iter().enumerate() {
+        let color = Palette99::pick(i).to_rgba();
+        chart
+            .draw_series(LineSeries::new(points.clone(), color.stroke_width(3)))
+            .map_err(draw_error)?
+            .label(name.as_str())
+            .legend(move |(x, y)| {
+                PathElement::new(vec![(x, y), (x + 20, y)], color.stroke_width(3))
+            });
+        chart
+            .draw_series(points.iter().map(|&p| Circle::new(p, 4, color.filled())))
+            .map_err(draw_error)?;
+    }
+    chart
+        .configure_series_labels()
+        .position(SeriesLabelPosition::UpperLeft)
+        .label_font((FONT, 16))
+        .background_style(WHITE.mix(0.85))
+        .border_style(BLACK)
+        .draw()
+        .map_err(draw_error)?;
+    root.present().map_err(draw_error)
+}
+
+/// Writes an RGB buffer of the chart size as a PNG.
+fn write_png(path: &Path, pixels: &[u8]) -> Result<(), CliError> {
+    let io = |source| CliError::Io {
+        path: path.to_path_buf(),
+        source,
+    };
+    let file = std::fs::File::create(path).map_err(io)?;
+    let mut encoder = png::Encoder::new(std::io::BufWriter::new(file), WIDTH, HEIGHT);
+    encoder.set_color(png::ColorType::Rgb);
+    encoder.set_depth(png::BitDepth::Eight);
+    let encoding = |e: png::EncodingError| CliError::Input(format!("{}: {e}", path.display()));
+    let mut writer = encoder.write_header().map_err(encoding)?;
+    writer.write_image_data(pixels).map_err(encoding)?;
+    writer.finish().map_err(encoding)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn row(instance: &str, executor: &str, params: &str, rate: f64) -> Row {
+        Row {
+            instance: instance.into(),
+            series: format!("{executor} {params}"),
+            executor: executor.into(),
+            params: params.into(),
+            solved: true,
+            seconds: 1.0,
+            rate,
+        }
+    }
+
+    #[test]
+    fn speedup_is_the_mean_rate_ratio_over_the_fewest_threads() {
+        let rows = [
+            row("1", "hda-1-hash", "threads=1", 10.0),
+            row("2", "hda-1-hash", "threads=1", 20.0),
+            row("1", "hda-4-hash", "threads=4", 30.0),
+            row("2", "hda-4-hash", "threads=4", 80.0),
+            row("1", "astar", "", 12.0),
+        ];
+        let families = speedups(&rows);
+        assert_eq!(families.len(), 1);
+        assert_eq!(families[0].0, "hda-N-hash");
+        assert_eq!(families[0].1, vec![(1.0, 1.0), (4.0, 3.5)]);
+    }
+
+    #[test]
+    fn counts_come_from_executor_names_without_a_grid() {
+        let r = row("1", "multi-gpu-2-split", "heuristic=7-8", 1.0);
+        assert_eq!(
+            counted(&r),
+            Some(("multi-gpu-N-split heuristic=7-8".into(), 2))
+        );
+        assert_eq!(counted(&row("1", "gpu", "", 1.0)), None);
+    }
+}
