@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 use frontier_core::{ExecutorConfig, Limits};
 use serde::Deserialize;
 
-use crate::registry::DomainConfig;
+use crate::catalog::DomainConfig;
 use crate::CliError;
 
 /// One experiment, as written in `configs/*.ron`.

@@ -1,6 +1,7 @@
 //! `frontier`: run search experiments from RON configs, or solve one
 //! instance from the command line, on any executor.
 
+mod catalog;
 mod config;
 mod domains;
 mod plot;
@@ -22,8 +23,8 @@ use tracing_subscriber::layer::SubscriberExt;
 use tracing_subscriber::util::SubscriberInitExt;
 use tracing_subscriber::{EnvFilter, Layer};
 
+use crate::catalog::SolveDomain;
 use crate::config::Experiment;
-use crate::registry::SolveDomain;
 use crate::report::{InstanceReport, Output};
 use crate::run::{Plan, RunOptions};
 
@@ -221,8 +222,8 @@ pub enum CliError {
     /// An error from the framework.
     #[error(transparent)]
     Core(#[from] frontier_core::Error),
-    /// A solved cost differs from the optimum the input states.
-    #[error("{0} instance(s) solved with a cost different from the stated optimum")]
+    /// A cost, value or verdict differs from the one the input states.
+    #[error("{0} instance(s) with an answer different from the one the input states (cost, value or verdict)")]
     Disagrees(usize),
 }
 
@@ -368,12 +369,16 @@ fn report_all(
             writeln!(out, "{}", report::json_line(&report)).map_err(stdout_error)?;
             out.flush().map_err(stdout_error)?;
         }
-        if !report.agrees_with_known_cost() {
+        if !report.agrees_with_known() {
             tracing::error!(
                 instance = %report.instance,
-                "cost {:?} differs from the stated optimum {:?}",
+                "the answer (cost {:?}, value {:?}, verdict {:?}) differs from the input's (cost {:?}, value {:?}, verdict {:?})",
                 report.cost,
-                report.known_cost
+                report.value,
+                report.verdict,
+                report.known_cost,
+                report.known_value,
+                report.known_verdict
             );
         }
         keep(&report)?;
@@ -384,10 +389,7 @@ fn report_all(
     if !json {
         report::print_table(&reports, &mut std::io::stdout().lock()).map_err(stdout_error)?;
     }
-    let disagreeing = reports
-        .iter()
-        .filter(|r| !r.agrees_with_known_cost())
-        .count();
+    let disagreeing = reports.iter().filter(|r| !r.agrees_with_known()).count();
     if disagreeing > 0 {
         return Err(CliError::Disagrees(disagreeing));
     }

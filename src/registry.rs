@@ -1,9 +1,12 @@
-//! The domain table: each domain the CLI knows is one line in the `domains!` table at the bottom.
+//! What a domain implements to run from the command line and from RON
+//! configs ([`CliDomain`]), and the `domains!` macro that turns the table in
+//! `catalog.rs` into the RON enum, the `solve` subcommands and their
+//! dispatch.
 //!
 //! A domain's CLI adapter is one struct that is both its `frontier solve
 //! <name>` flags (clap) and its RON config block (serde), and implements
-//! [`CliDomain`]. The macro generates the RON enum, the `solve` subcommands
-//! and the dispatch from that table, so nothing else names the domain.
+//! [`CliDomain`]. Adapters depend on this module, never the reverse: only
+//! the catalog names them.
 
 use std::path::Path;
 
@@ -16,7 +19,7 @@ use crate::CliError;
 
 /// One instance to solve: its text in the domain's format, an id for
 /// output, and the optimal cost if the input file states one.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, Default, PartialEq)]
 pub struct Instance {
     /// Shown in tables and JSON.
     pub id: String,
@@ -24,6 +27,10 @@ pub struct Instance {
     pub text: String,
     /// Known optimal cost (from a benchmark file), checked after solving.
     pub known_cost: Option<Cost>,
+    /// Known value (a reference score), checked after solving.
+    pub known_value: Option<f64>,
+    /// Known verdict (`unique`, `multiple`, …), checked after solving.
+    pub known_verdict: Option<String>,
 }
 
 /// What a domain implements to be run from the command line and configs.
@@ -56,7 +63,7 @@ pub trait CliDomain: clap::Args + DeserializeOwned + Clone + Sync {
             .map(|(i, l)| Instance {
                 id: (i + 1).to_string(),
                 text: l.to_string(),
-                known_cost: None,
+                ..Instance::default()
             })
             .collect())
     }
@@ -107,13 +114,13 @@ pub fn report<D: Domain>(
         known_cost: instance.known_cost,
         path,
         stats: outcome.stats,
-        params: String::new(),
-        runs: 1,
+        ..InstanceReport::new(domain, instance, executor)
     }
 }
 
 /// Generates [`DomainConfig`] (the RON `domain:` field), [`SolveDomain`]
 /// (the `solve` subcommands) and their dispatch from one table.
+#[macro_export]
 macro_rules! domains {
     ($( $(#[doc = $doc:literal])* $variant:ident => $config:ty ),* $(,)?) => {
         /// The `domain:` block of a RON experiment.
@@ -178,11 +185,4 @@ macro_rules! domains {
             }
         }
     };
-}
-
-domains! {
-    /// A 4-connected maze with weighted cells (the framework's demo domain).
-    Grid => crate::domains::grid::GridCli,
-    /// Sliding-tile puzzles (8-, 15-, 24-puzzle) with pattern databases.
-    Tiles => crate::domains::tiles::TilesCli,
 }

@@ -36,18 +36,65 @@ pub struct InstanceReport {
     pub params: String,
     /// Runs made of this row; the one reported has the median time.
     pub runs: usize,
+    /// A value found (a score, a best total) where the job maximises or
+    /// measures rather than finds a path.
+    pub value: Option<f64>,
+    /// The value stated by the input, checked.
+    pub known_value: Option<f64>,
+    /// A verdict (`unique`, `multiple`, `none`, `unknown`) where the job
+    /// decides rather than finds a path.
+    pub verdict: Option<String>,
+    /// The verdict stated by the input, checked.
+    pub known_verdict: Option<String>,
 }
 
 /// What identifies a row of an experiment: instance, executor, parameters.
 pub type RowKey = (String, String, String);
 
 impl InstanceReport {
-    /// False when the input states an optimum and a different cost came out.
-    pub fn agrees_with_known_cost(&self) -> bool {
-        match (self.cost, self.known_cost) {
+    /// An empty row of `domain`'s `instance` with `executor`, its known
+    /// answers copied from the instance: a job fills in what it found.
+    pub fn new(
+        domain: &'static str,
+        instance: &crate::registry::Instance,
+        executor: &frontier_core::ExecutorConfig,
+    ) -> InstanceReport {
+        InstanceReport {
+            domain,
+            instance: instance.id.clone(),
+            executor: executor.name(),
+            solved: false,
+            status: String::new(),
+            cost: None,
+            known_cost: instance.known_cost,
+            path: Vec::new(),
+            stats: SearchStats::default(),
+            params: String::new(),
+            runs: 1,
+            value: None,
+            known_value: instance.known_value,
+            verdict: None,
+            known_verdict: instance.known_verdict.clone(),
+        }
+    }
+
+    /// False when the input states an answer (optimal cost, value,
+    /// verdict) and a different one came out. `unknown` (a search that
+    /// stopped at a limit) contradicts nothing.
+    pub fn agrees_with_known(&self) -> bool {
+        let cost = match (self.cost, self.known_cost) {
             (Some(cost), Some(known)) => cost == known,
             _ => true,
-        }
+        };
+        let value = match (self.value, self.known_value) {
+            (Some(value), Some(known)) => (value - known).abs() <= 1e-9 * known.abs().max(1.0),
+            _ => true,
+        };
+        let verdict = match (&self.verdict, &self.known_verdict) {
+            (Some(v), Some(known)) => v == "unknown" || v == known,
+            _ => true,
+        };
+        cost && value && verdict
     }
 }
 
@@ -76,6 +123,8 @@ struct Extras {
     overheads: bool,
     /// Device bytes per stored node (GPU executors).
     bytes_per_node: bool,
+    /// Verdicts and values (jobs that decide or measure).
+    answers: bool,
 }
 
 impl Extras {
@@ -86,6 +135,9 @@ impl Extras {
                 .iter()
                 .any(|r| r.stats.communication_overhead.is_some()),
             bytes_per_node: reports.iter().any(|r| r.stats.bytes_per_node.is_some()),
+            answers: reports
+                .iter()
+                .any(|r| r.verdict.is_some() || r.value.is_some()),
         }
     }
 
@@ -94,6 +146,7 @@ impl Extras {
         params: true,
         overheads: true,
         bytes_per_node: true,
+        answers: true,
     };
 }
 
@@ -126,6 +179,16 @@ fn cells(r: &InstanceReport, extras: Extras) -> Vec<String> {
                 .map_or_else(|| "-".to_string(), |b| format!("{b:.1}")),
         );
     }
+    if extras.answers {
+        let text = |t: &Option<String>| t.clone().unwrap_or_else(|| "-".into());
+        let number = |x: Option<f64>| x.map_or_else(|| "-".to_string(), |x| format!("{x}"));
+        row.extend([
+            text(&r.verdict),
+            text(&r.known_verdict),
+            number(r.value),
+            number(r.known_value),
+        ]);
+    }
     row
 }
 
@@ -142,11 +205,17 @@ fn headers(extras: Extras) -> Vec<String> {
     };
     let (key, rest) = COLUMNS.split_at(2);
     let params: &[&str] = if extras.params { &["params"] } else { &[] };
+    let answers: &[&str] = if extras.answers {
+        &["verdict", "known verdict", "value", "known value"]
+    } else {
+        &[]
+    };
     key.iter()
         .chain(params)
         .chain(rest)
         .chain(overheads)
         .chain(bytes)
+        .chain(answers)
         .map(|c| c.to_string())
         .collect()
 }

@@ -100,7 +100,7 @@ fn load_instances<C: CliDomain>(
             .map(|(i, text)| Instance {
                 id: (i + 1).to_string(),
                 text: text.clone(),
-                known_cost: None,
+                ..Instance::default()
             })
             .collect(),
         Instances::File { path, first, ids } => {

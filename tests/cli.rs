@@ -187,7 +187,7 @@ fn a_cost_that_contradicts_the_stated_optimum_fails_the_run() {
         ),
     );
     let out = frontier(&["run", config.to_str().unwrap()]);
-    fails_with(&out, "different from the stated optimum");
+    fails_with(&out, "different from the one the input states");
 }
 
 #[test]

@@ -302,7 +302,7 @@ fn parse_instance_file(text: &str, goal: Goal) -> Result<Vec<Instance>, String> 
             .map(|(i, (_, l))| Instance {
                 id: (i + 1).to_string(),
                 text: l.trim().to_string(),
-                known_cost: None,
+                ..Instance::default()
             })
             .collect());
     }
@@ -336,6 +336,7 @@ fn parse_instance_file(text: &str, goal: Goal) -> Result<Vec<Instance>, String> 
                     }
                     None => None,
                 },
+                ..Instance::default()
             })
         })
         .collect()

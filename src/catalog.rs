@@ -1,0 +1,10 @@
+//! Every domain the CLI knows, one line each: the only place that names
+//! the domain adapters (`domains/`), which themselves depend only on the
+//! registry.
+
+crate::domains! {
+    /// A 4-connected maze with weighted cells (the framework's demo domain).
+    Grid => crate::domains::grid::GridCli,
+    /// Sliding-tile puzzles (8-, 15-, 24-puzzle) with pattern databases.
+    Tiles => crate::domains::tiles::TilesCli,
+}
