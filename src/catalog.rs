@@ -7,4 +7,10 @@ crate::domains! {
     Grid => crate::domains::grid::GridCli,
     /// Sliding-tile puzzles (8-, 15-, 24-puzzle) with pattern databases.
     Tiles => crate::domains::tiles::TilesCli,
+    /// Boggle boards scored against a word list.
+    Boggle => crate::domains::boggle::BoggleCli,
+    /// Wordle first guesses, each proven: the fewest guesses in total.
+    Wordle => crate::domains::wordle::WordleCli,
+    /// Nonogram puzzles, each with a checked verdict.
+    Nonogram => crate::domains::nonogram::NonogramCli,
 }

@@ -78,6 +78,19 @@ pub trait CliDomain: clap::Args + DeserializeOwned + Clone + Sync {
     ) -> Result<InstanceReport, CliError>;
 }
 
+/// Refuses an executor other than the default for a job that runs no
+/// search executor (scoring, proving with the domain's own method), so a
+/// config that lists one learns it does nothing.
+pub fn no_executor(domain: &str, executor: &ExecutorConfig) -> Result<(), CliError> {
+    match executor {
+        ExecutorConfig::Astar => Ok(()),
+        other => Err(CliError::Input(format!(
+            "{domain} runs no search executor: leave `executors` out (not {})",
+            other.name()
+        ))),
+    }
+}
+
 /// Reads a whole file, naming it in the error.
 pub fn read_file(path: &Path) -> Result<String, CliError> {
     std::fs::read_to_string(path).map_err(|source| CliError::Io {
@@ -118,7 +131,7 @@ pub fn report<D: Domain>(
     }
 }
 
-/// Generates [`DomainConfig`] (the RON `domain:` field), [`SolveDomain`]
+/// Generates `DomainConfig` (the RON `domain:` field), `SolveDomain`
 /// (the `solve` subcommands) and their dispatch from one table.
 #[macro_export]
 macro_rules! domains {

@@ -181,7 +181,18 @@ fn cells(r: &InstanceReport, extras: Extras) -> Vec<String> {
     }
     if extras.answers {
         let text = |t: &Option<String>| t.clone().unwrap_or_else(|| "-".into());
-        let number = |x: Option<f64>| x.map_or_else(|| "-".to_string(), |x| format!("{x}"));
+        let number = |x: Option<f64>| {
+            x.map_or_else(
+                || "-".to_string(),
+                |x| {
+                    if x.fract() == 0.0 && x.abs() < 1e15 {
+                        format!("{x:.0}")
+                    } else {
+                        format!("{x:.4}")
+                    }
+                },
+            )
+        };
         row.extend([
             text(&r.verdict),
             text(&r.known_verdict),

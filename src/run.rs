@@ -178,12 +178,14 @@ pub fn run_all<C: CliDomain>(
     sink: &mut dyn FnMut(InstanceReport) -> Result<(), CliError>,
 ) -> Result<(), CliError> {
     let (domain_keys, executor_keys) = split_grid(config, plan.executors, plan.grid)?;
-    let instances = load_instances(config, plan.instances)?;
     for domain_params in combinations(plan.grid, &domain_keys) {
         let mut config = config.clone();
         for (key, value) in &domain_params {
             config.set_param(key, value)?;
         }
+        // Read per variant: what an instance file states may depend on a
+        // domain parameter (Wordle's hard-mode totals).
+        let instances = load_instances(&config, plan.instances)?;
         // Rows of this domain variant: executor, its parameters, their names.
         let mut rows: Vec<(ExecutorConfig, String)> = Vec::new();
         for executor in plan.executors {

@@ -802,3 +802,80 @@ fn plot_draws_pngs_from_csv_and_json_results_and_names_bad_files() {
         "no `instance` column",
     );
 }
+
+#[test]
+fn every_domain_runs_from_ron_with_its_answers_checked() {
+    let data = shared_data("boggle/enable2k.txt");
+    let data_dir = std::path::Path::new(&data)
+        .parent()
+        .unwrap()
+        .parent()
+        .unwrap();
+    let run = |name: &str, config: &str| {
+        let path = write_config(name, config);
+        let out = Command::new(env!("CARGO_BIN_EXE_frontier"))
+            .args(["run", "--json", path.to_str().unwrap()])
+            .current_dir(env!("CARGO_MANIFEST_DIR"))
+            .env("FRONTIER_DATA", data_dir)
+            .output()
+            .unwrap();
+        out
+    };
+    let boggle = json_lines(
+        &run(
+            "boggle.ron",
+            r#"Experiment(domain: Boggle(), instances: File(path: "@data/boggle/reference-scores.tsv"))"#,
+        ),
+        "boggle",
+    );
+    assert_eq!(boggle.len(), 7);
+    for row in &boggle {
+        assert_eq!(row["value"], row["known_value"], "{row}");
+        assert!(row["known_value"].is_number());
+    }
+    let nonogram = json_lines(
+        &run(
+            "nonogram.ron",
+            r#"Experiment(domain: Nonogram(), instances: File(path: "@data/nonogram/INDEX.tsv", ids: Some(["dom-05", "rand-30x30-d50-s1"])))"#,
+        ),
+        "nonogram",
+    );
+    let verdicts: Vec<&str> = nonogram
+        .iter()
+        .map(|r| r["verdict"].as_str().unwrap())
+        .collect();
+    assert_eq!(verdicts, ["unique", "multiple"]);
+    assert_eq!(nonogram[1]["known_verdict"], "multiple");
+    // Small Wordle lists; the first word's total is stated wrong on purpose.
+    let answers = std::fs::read_to_string(shared_data("wordle/orig_answers_2315.txt")).unwrap();
+    let small: Vec<&str> = answers.lines().take(30).collect();
+    let dir = scratch("ron-wordle");
+    let list = dir.join("small.txt");
+    std::fs::write(&list, small.join("\n")).unwrap();
+    let firsts = dir.join("firsts.tsv");
+    std::fs::write(
+        &firsts,
+        format!("guess\ttotal\n{}\t1\n{}\n", small[0], small[1]),
+    )
+    .unwrap();
+    let config = format!(
+        r#"Experiment(domain: Wordle(answers: {list:?}, guesses: {list:?}), instances: File(path: {firsts:?}), grid: {{"hard": [false, true]}})"#,
+        list = list.display().to_string(),
+        firsts = firsts.display().to_string()
+    );
+    let out = run("wordle.ron", &config);
+    fails_with(&out, "1 instance(s) with an answer different");
+    let rows: Vec<serde_json::Value> = stdout(&out)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(rows.len(), 4, "two guesses in two modes");
+    for row in &rows {
+        assert!(row["cost"].as_u64().unwrap() >= 2 * 30 - 1);
+    }
+    let executors = run(
+        "boggle-hda.ron",
+        r#"Experiment(domain: Boggle(), instances: Inline(["perslatgsineters"]), executors: [Hda()])"#,
+    );
+    fails_with(&executors, "boggle runs no search executor");
+}

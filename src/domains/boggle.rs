@@ -528,3 +528,78 @@ fn gpu_anneal(
     tracing::info!("annealing on {}", gpu.device_name());
     gpu.anneal(trie, config, report).map_err(boggle_error)
 }
+
+/// Boggle as an experiment (`domain: Boggle(…)` in RON, `frontier solve
+/// boggle BOARD`): each instance is a board, its row the board's score.
+/// Instance files are those `boggle score --file` reads (a `score` column
+/// is checked).
+#[derive(Clone, Debug, serde::Deserialize, clap::Args)]
+#[serde(deny_unknown_fields)]
+pub struct BoggleCli {
+    /// Word list; `@data/` means $FRONTIER_DATA, else ../shared/data.
+    #[arg(long, default_value = "@data/boggle/enable2k.txt")]
+    #[serde(default = "default_dict")]
+    pub dict: PathBuf,
+}
+
+fn default_dict() -> PathBuf {
+    PathBuf::from("@data/boggle/enable2k.txt")
+}
+
+/// The board as rows joined by `/`, which `Board::parse` reads back with
+/// its shape.
+fn board_rows(board: &Board) -> String {
+    let letters: Vec<char> = board.text().chars().collect();
+    letters
+        .chunks(board.cols.max(1))
+        .map(|row| row.iter().collect::<String>())
+        .collect::<Vec<_>>()
+        .join("/")
+}
+
+impl crate::registry::CliDomain for BoggleCli {
+    const NAME: &'static str = "boggle";
+    type Prepared = Trie;
+
+    fn prepare(&self, _: &[frontier_core::ExecutorConfig]) -> Result<Trie, CliError> {
+        DictArg {
+            dict: self.dict.clone(),
+        }
+        .load()
+    }
+
+    fn read_instances(&self, path: &Path) -> Result<Vec<crate::registry::Instance>, CliError> {
+        Ok(read_boards(path, None)?
+            .into_iter()
+            .map(|(board, known)| crate::registry::Instance {
+                id: board.text(),
+                text: board_rows(&board),
+                known_value: known.map(f64::from),
+                ..Default::default()
+            })
+            .collect())
+    }
+
+    fn solve(
+        &self,
+        trie: &Trie,
+        instance: &crate::registry::Instance,
+        executor: &frontier_core::ExecutorConfig,
+        _: &frontier_core::SearchOptions,
+    ) -> Result<crate::report::InstanceReport, CliError> {
+        crate::registry::no_executor(Self::NAME, executor)?;
+        let board = Board::parse(&instance.text, None).map_err(|e| CliError::Instance {
+            id: instance.id.clone(),
+            message: e.to_string(),
+        })?;
+        let started = Instant::now();
+        let score = score_all(trie, std::slice::from_ref(&board), false)?[0];
+        let mut report = crate::report::InstanceReport::new(Self::NAME, instance, executor);
+        report.executor = "score".into();
+        report.status = "scored".into();
+        report.solved = true;
+        report.value = Some(f64::from(score));
+        report.stats.seconds = started.elapsed().as_secs_f64();
+        Ok(report)
+    }
+}

@@ -396,3 +396,186 @@ pub fn run(command: &NonogramCommand, json: bool) -> Result<(), CliError> {
         }
     }
 }
+
+/// Nonograms as an experiment (`domain: Nonogram(…)` in RON, `frontier
+/// solve nonogram FILE`): each instance is a puzzle, its row the verdict
+/// (`unique`, `multiple`, `none`, `unknown` at a limit) with every solution
+/// found checked against the clues. Instance files: a puzzle (`.nin` or
+/// `.non`), a folder of them, or an `INDEX.tsv` whose `id` names
+/// `<id>.nin`/`<id>.non` beside it and whose `unique` column (yes / no) is
+/// the known verdict, checked.
+#[derive(Clone, Debug, serde::Deserialize, clap::Args)]
+#[serde(deny_unknown_fields)]
+pub struct NonogramCli {
+    /// cdcl, dfs, walk, astar or hda (see `nonogram solve --method`).
+    #[arg(long, default_value = "cdcl")]
+    #[serde(default = "default_method")]
+    pub method: String,
+    /// Solutions to look for: 2 gives a uniqueness verdict, 1 the first only.
+    #[arg(long, default_value_t = 2)]
+    #[serde(default = "two")]
+    pub solutions: usize,
+}
+
+fn default_method() -> String {
+    "cdcl".into()
+}
+
+fn two() -> usize {
+    2
+}
+
+impl NonogramCli {
+    fn method(&self) -> Result<Method, CliError> {
+        <Method as clap::ValueEnum>::from_str(&self.method, true).map_err(|_| {
+            CliError::Input(format!(
+                "nonogram method '{}': expected cdcl, dfs, walk, astar or hda",
+                self.method
+            ))
+        })
+    }
+}
+
+/// Reads one puzzle file as an instance named after the file.
+fn puzzle_instance(
+    path: &std::path::Path,
+    known_verdict: Option<String>,
+) -> Result<crate::registry::Instance, CliError> {
+    Ok(crate::registry::Instance {
+        id: path.file_stem().map_or_else(
+            || path.display().to_string(),
+            |s| s.to_string_lossy().into_owned(),
+        ),
+        text: crate::registry::read_file(path)?,
+        known_verdict,
+        ..Default::default()
+    })
+}
+
+impl crate::registry::CliDomain for NonogramCli {
+    const NAME: &'static str = "nonogram";
+    type Prepared = ();
+
+    fn prepare(&self, _: &[frontier_core::ExecutorConfig]) -> Result<(), CliError> {
+        if self.solutions == 0 {
+            return Err(CliError::Input(
+                "nonogram: solutions must be at least 1".into(),
+            ));
+        }
+        self.method().map(|_| ())
+    }
+
+    fn set_param(&mut self, key: &str, value: &crate::config::GridValue) -> Result<bool, CliError> {
+        match key {
+            "method" => self.method = value.text(key)?,
+            _ => return Ok(false),
+        }
+        Ok(true)
+    }
+
+    fn read_instances(
+        &self,
+        path: &std::path::Path,
+    ) -> Result<Vec<crate::registry::Instance>, CliError> {
+        let io = |source| CliError::Io {
+            path: path.to_path_buf(),
+            source,
+        };
+        if path.is_dir() {
+            let mut files: Vec<PathBuf> = std::fs::read_dir(path)
+                .map_err(io)?
+                .filter_map(|e| e.ok().map(|e| e.path()))
+                .filter(|p| p.extension().is_some_and(|e| e == "nin" || e == "non"))
+                .collect();
+            files.sort();
+            return files.iter().map(|f| puzzle_instance(f, None)).collect();
+        }
+        if path.extension().is_some_and(|e| e != "tsv") {
+            return Ok(vec![puzzle_instance(path, None)?]);
+        }
+        let text = crate::registry::read_file(path)?;
+        let mut lines = text.lines().enumerate();
+        let header: Vec<&str> = lines
+            .next()
+            .map(|(_, l)| l.split('\t').collect())
+            .unwrap_or_default();
+        let column = |name: &str| header.iter().position(|&h| h == name);
+        let (Some(id_at), unique_at) = (column("id"), column("unique")) else {
+            return Err(CliError::Input(format!(
+                "{}: no `id` column",
+                path.display()
+            )));
+        };
+        let dir = path.parent().unwrap_or(std::path::Path::new("."));
+        lines
+            .filter(|(_, l)| !l.trim().is_empty())
+            .map(|(n, line)| {
+                let fields: Vec<&str> = line.split('\t').collect();
+                let id = fields.get(id_at).copied().unwrap_or_default();
+                let file = ["nin", "non"]
+                    .iter()
+                    .map(|e| dir.join(format!("{id}.{e}")))
+                    .find(|f| f.is_file())
+                    .ok_or_else(|| {
+                        CliError::Input(format!(
+                            "{}:{}: no {id}.nin or {id}.non beside it",
+                            path.display(),
+                            n + 1
+                        ))
+                    })?;
+                let known = match unique_at.and_then(|k| fields.get(k)).copied() {
+                    Some("yes") => Some("unique".to_string()),
+                    Some("no") => Some("multiple".to_string()),
+                    _ => None,
+                };
+                puzzle_instance(&file, known)
+            })
+            .collect()
+    }
+
+    fn solve(
+        &self,
+        _: &(),
+        instance: &crate::registry::Instance,
+        executor: &frontier_core::ExecutorConfig,
+        options: &frontier_core::SearchOptions,
+    ) -> Result<crate::report::InstanceReport, CliError> {
+        crate::registry::no_executor(Self::NAME, executor)?;
+        // On the command line the instance may be a file's path.
+        let text = match std::path::Path::new(&instance.text) {
+            p if p.is_file() => crate::registry::read_file(p)?,
+            _ => instance.text.clone(),
+        };
+        let puzzle = Puzzle::parse(&text).map_err(|e| CliError::Instance {
+            id: instance.id.clone(),
+            message: e.to_string(),
+        })?;
+        let method = self.method()?;
+        let outcome = run_method(
+            &puzzle,
+            method,
+            self.solutions,
+            None,
+            options.limits.max_seconds,
+        );
+        let mut report = crate::report::InstanceReport::new(Self::NAME, instance, executor);
+        report.executor = format!("{method:?}").to_lowercase();
+        let checked = outcome.solutions.iter().all(|s| puzzle.accepts(s));
+        report.status = if checked {
+            "checked".into()
+        } else {
+            "WRONG".into()
+        };
+        report.solved = checked && outcome.verdict != Verdict::Unknown;
+        report.verdict = Some(outcome.verdict.to_string());
+        report.stats.expanded = outcome.stats.nodes;
+        report.stats.seconds = outcome.stats.seconds;
+        if !checked {
+            return Err(CliError::Instance {
+                id: instance.id.clone(),
+                message: "a solution does not satisfy the clues".into(),
+            });
+        }
+        Ok(report)
+    }
+}

@@ -2,7 +2,7 @@
 //! greedy policy played against every answer.
 
 use std::io::{BufRead, Write};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use frontier_wordle::{
     best_guesses, filter, hard_mode_allows, parse_pattern, pattern, read_words, simulate,
@@ -550,4 +550,157 @@ fn tree_to_json(table: &FeedbackTable, tree: &GuessTree) -> serde_json::Value {
 /// Graphviz DOT: a node per guess, edges labelled with the feedback.
 fn tree_to_dot(table: &FeedbackTable, tree: &GuessTree) -> String {
     tree.to_dot(&|&g| table.guesses[g].to_string(), &|&code| pattern(code))
+}
+
+/// Wordle as an experiment (`domain: Wordle(…)` in RON, `frontier solve
+/// wordle salet`): each instance is a first guess, its row the proven
+/// fewest guesses in total over all answers (`wordle prove`). Instance
+/// files: one guess per line, or TSV with a `guess` column and `total` and
+/// `hard_total` columns that are checked (in normal and in hard mode).
+#[derive(Clone, Debug, serde::Deserialize, clap::Args)]
+#[serde(deny_unknown_fields)]
+pub struct WordleCli {
+    /// Possible answers, one per line.
+    #[arg(long, default_value = "@data/wordle/orig_answers_2315.txt")]
+    #[serde(default = "default_answers")]
+    pub answers: PathBuf,
+    /// Allowed guesses, one per line (answers are added if missing).
+    #[arg(long, default_value = "@data/wordle/orig_allowed_12972.txt")]
+    #[serde(default = "default_guesses")]
+    pub guesses: PathBuf,
+    /// Hard mode: greens stay, revealed letters must be used again.
+    #[arg(long)]
+    #[serde(default)]
+    pub hard: bool,
+    /// Guesses allowed per answer in hard mode [default: 6; 0: no limit].
+    #[arg(long)]
+    #[serde(default)]
+    pub max_guesses: Option<u8>,
+}
+
+fn default_answers() -> PathBuf {
+    PathBuf::from("@data/wordle/orig_answers_2315.txt")
+}
+
+fn default_guesses() -> PathBuf {
+    PathBuf::from("@data/wordle/orig_allowed_12972.txt")
+}
+
+impl crate::registry::CliDomain for WordleCli {
+    const NAME: &'static str = "wordle";
+    type Prepared = FeedbackTable;
+
+    fn prepare(&self, _: &[frontier_core::ExecutorConfig]) -> Result<FeedbackTable, CliError> {
+        hard_limit(self.hard, self.max_guesses)?;
+        Lists {
+            answers: self.answers.clone(),
+            guesses: self.guesses.clone(),
+            rank: Rank::Entropy,
+            hard: self.hard,
+        }
+        .table()
+    }
+
+    fn set_param(&mut self, key: &str, value: &crate::config::GridValue) -> Result<bool, CliError> {
+        match key {
+            "hard" => self.hard = value.flag(key)?,
+            _ => return Ok(false),
+        }
+        Ok(true)
+    }
+
+    fn read_instances(&self, path: &Path) -> Result<Vec<crate::registry::Instance>, CliError> {
+        let text = crate::registry::read_file(path)?;
+        let mut lines = text
+            .lines()
+            .map(str::trim)
+            .enumerate()
+            .filter(|(_, l)| !l.is_empty() && !l.starts_with('#'))
+            .peekable();
+        let header: Vec<&str> = match lines.peek() {
+            Some((_, first)) if first.split('\t').any(|f| f == "guess") => {
+                let fields = first.split('\t').collect();
+                lines.next();
+                fields
+            }
+            _ => vec!["guess"],
+        };
+        let guess_at = header.iter().position(|&f| f == "guess").unwrap_or(0);
+        let column = if self.hard { "hard_total" } else { "total" };
+        let total_at = header.iter().position(|&f| f == column);
+        lines
+            .map(|(n, line)| {
+                let fields: Vec<&str> = line.split('\t').map(str::trim).collect();
+                let bad =
+                    |why: String| CliError::Input(format!("{}:{}: {why}", path.display(), n + 1));
+                let guess = fields.get(guess_at).ok_or_else(|| bad("no guess".into()))?;
+                let known_cost = match total_at.and_then(|k| fields.get(k)) {
+                    Some(total) => Some(
+                        total
+                            .parse()
+                            .map_err(|_| bad(format!("total '{total}' is not a number")))?,
+                    ),
+                    None => None,
+                };
+                Ok(crate::registry::Instance {
+                    id: guess.to_string(),
+                    text: guess.to_string(),
+                    known_cost,
+                    ..Default::default()
+                })
+            })
+            .collect()
+    }
+
+    fn solve(
+        &self,
+        table: &FeedbackTable,
+        instance: &crate::registry::Instance,
+        executor: &frontier_core::ExecutorConfig,
+        _: &frontier_core::SearchOptions,
+    ) -> Result<crate::report::InstanceReport, CliError> {
+        crate::registry::no_executor(Self::NAME, executor)?;
+        let limit = hard_limit(self.hard, self.max_guesses)?;
+        let failed = |message: String| CliError::Instance {
+            id: instance.id.clone(),
+            message,
+        };
+        let word: Word = instance
+            .text
+            .parse()
+            .map_err(|e: frontier_wordle::WordleError| failed(e.to_string()))?;
+        let g = table
+            .guess_index(word)
+            .ok_or_else(|| failed(format!("'{word}' is not in the guess list")))?;
+        let started = std::time::Instant::now();
+        let found = if self.hard {
+            let problem = frontier_wordle::HardWordleTree::new(table);
+            prove(
+                &problem,
+                &frontier_wordle::HardState::start(table, limit),
+                g,
+                false,
+            )
+        } else {
+            let all: Vec<u32> = (0..table.answers.len() as u32).collect();
+            prove(&frontier_wordle::WordleTree::new(table), &all, g, false)
+        };
+        let mut report = crate::report::InstanceReport::new(Self::NAME, instance, executor);
+        report.executor = if self.hard {
+            "prove-hard".into()
+        } else {
+            "prove".into()
+        };
+        report.stats.seconds = started.elapsed().as_secs_f64();
+        match found {
+            Some((total, _)) => {
+                report.status = "optimal".into();
+                report.solved = true;
+                report.cost = Some(total);
+                report.value = Some(f64::from(total) / table.answers.len() as f64);
+            }
+            None => report.status = "no tree".into(),
+        }
+        Ok(report)
+    }
 }
