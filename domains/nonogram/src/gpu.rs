@@ -92,7 +92,7 @@ impl GpuPropagator {
             return Ok((Vec::new(), 0.0));
         };
         let (w, h) = (first.width, first.height);
-        let bad = |m: String| Err(NonogramError::Gpu(m));
+        let bad = |m: String| Err(NonogramError::Gpu(format!("GPU: {m}")));
         if w > 63 || h > 63 {
             return bad(format!(
                 "the GPU propagator takes sides up to 63, not {w}x{h}"

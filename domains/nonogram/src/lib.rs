@@ -40,7 +40,7 @@ pub enum NonogramError {
         message: String,
     },
     /// The GPU is missing or failed, or the batch does not fit the kernel.
-    #[error("GPU: {0}")]
+    #[error("{0}")]
     Gpu(String),
     /// A file that cannot be read.
     #[error("{}: {source}", path.display())]
