@@ -13,4 +13,6 @@ crate::domains! {
     Wordle => crate::domains::wordle::WordleCli,
     /// Nonogram puzzles, each with a checked verdict.
     Nonogram => crate::domains::nonogram::NonogramCli,
+    /// Pancake sorting (flip the top k) with the gap heuristic.
+    Pancake => crate::domains::pancake::PancakeCli,
 }

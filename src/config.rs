@@ -144,6 +144,17 @@ pub enum Instances {
         #[serde(default)]
         ids: Option<Vec<String>>,
     },
+    /// Instances the domain generates (pancake: random stacks of `size`),
+    /// the same for the same seed.
+    Random {
+        /// Instance size (pancakes in a stack).
+        size: usize,
+        /// How many.
+        count: usize,
+        /// Seed of the generator.
+        #[serde(default)]
+        seed: u64,
+    },
 }
 
 /// Resolves the `@data/` prefix of data paths.

@@ -51,6 +51,19 @@ pub trait CliDomain: clap::Args + DeserializeOwned + Clone + Sync {
         Ok(false)
     }
 
+    /// A random instance of the given size, for `Random(…)` instance
+    /// sources; domains without random instances say so.
+    fn random_instance(
+        &self,
+        _size: usize,
+        _rng: &mut frontier_core::rng::SplitMix64,
+    ) -> Result<String, CliError> {
+        Err(CliError::Input(format!(
+            "{} has no random instances: list them inline or in a file",
+            Self::NAME
+        )))
+    }
+
     /// Reads instances from a file. Default: one per non-empty line, `#`
     /// comments skipped, ids counting from 1.
     fn read_instances(&self, path: &Path) -> Result<Vec<Instance>, CliError> {

@@ -103,6 +103,18 @@ fn load_instances<C: CliDomain>(
                 ..Instance::default()
             })
             .collect(),
+        Instances::Random { size, count, seed } => {
+            let mut rng = frontier_core::rng::SplitMix64::new(*seed);
+            (1..=*count)
+                .map(|i| {
+                    Ok(Instance {
+                        id: i.to_string(),
+                        text: config.random_instance(*size, &mut rng)?,
+                        ..Instance::default()
+                    })
+                })
+                .collect::<Result<Vec<_>, CliError>>()?
+        }
         Instances::File { path, first, ids } => {
             let mut all = config.read_instances(&resolve_data_path(path))?;
             if let Some(ids) = ids {

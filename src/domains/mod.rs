@@ -3,5 +3,6 @@
 pub mod boggle;
 pub mod grid;
 pub mod nonogram;
+pub mod pancake;
 pub mod tiles;
 pub mod wordle;

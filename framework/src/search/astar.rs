@@ -1,5 +1,12 @@
 //! Sequential A*: a binary heap over an arena of nodes indexed by a hash
 //! table, with lazy deletion and reopening.
+//!
+//! Where states have many successors (at least [`PARTIAL_FROM`] at the
+//! start), A* expands partially (Yoshizumi, Miura & Ishida, AAAI 2000): an
+//! expansion at f = F stores only the children with f ≤ F and puts the node
+//! back on the heap at the smallest larger child f, so children above the
+//! optimal cost are never stored. Pancake stacks of 60 have 59 successors,
+//! nearly all one f-layer up.
 
 use std::cmp::Ordering;
 use std::collections::BinaryHeap;
@@ -16,6 +23,9 @@ use crate::stats::SearchStats;
 /// Parent index of the start node.
 const NO_PARENT: u32 = u32::MAX;
 
+/// Successors of the start state from which A* expands partially.
+pub const PARTIAL_FROM: usize = 8;
+
 /// One state ever generated. The arena index is the node's identity; the
 /// hash table stores only indices, so each state is held once.
 struct Node<D: Domain> {
@@ -25,6 +35,11 @@ struct Node<D: Domain> {
     g: Cost,
     h: Cost,
     closed: bool,
+    /// The f of the node's live heap entry (`Cost::MAX`: none).
+    open_f: Cost,
+    /// With partial expansion: children with f up to this were handled at
+    /// an earlier expansion of the node (`None`: not expanded at this g).
+    done_f: Option<Cost>,
 }
 
 /// A heap entry. Entries go stale when a cheaper path to their node is found
@@ -92,6 +107,8 @@ pub fn astar<D: Domain, H: Heuristic<D>>(
         g: 0,
         h: h0,
         closed: false,
+        open_f: h0,
+        done_f: None,
     });
     open.push(OpenEntry {
         f: h0,
@@ -102,12 +119,14 @@ pub fn astar<D: Domain, H: Heuristic<D>>(
         (std::mem::size_of::<Node<D>>() + 2 * std::mem::size_of::<u32>() + 1) as u64;
     let bytes_per_entry = std::mem::size_of::<OpenEntry>() as u64;
 
+    // Decided at the first expansion, from the start's branching.
+    let mut partial = None;
     let status = loop {
         let Some(entry) = open.pop() else {
             break Status::NoSolution;
         };
         let node = &nodes[entry.node as usize];
-        if node.closed || entry.g != node.g {
+        if entry.g != node.g || entry.f != node.open_f {
             continue;
         }
         if domain.is_goal(&node.state) {
@@ -124,12 +143,18 @@ pub fn astar<D: Domain, H: Heuristic<D>>(
                 break Status::LimitReached(limit);
             }
         }
-        nodes[entry.node as usize].closed = true;
+        let parent = &mut nodes[entry.node as usize];
+        parent.closed = true;
+        parent.open_f = Cost::MAX;
+        let handled = parent.done_f;
         stats.expanded += 1;
         let parent_g = entry.g;
         successors.clear();
         domain.expand(&nodes[entry.node as usize].state, &mut successors);
         stats.generated += successors.len() as u64;
+        let partial = *partial.get_or_insert(successors.len() >= PARTIAL_FROM);
+        // The smallest child f above this expansion's, when partial.
+        let mut deferred = Cost::MAX;
 
         for edge in successors.drain(..) {
             let g = parent_g.saturating_add(edge.cost);
@@ -137,6 +162,23 @@ pub fn astar<D: Domain, H: Heuristic<D>>(
             let found = index
                 .find(hash, |&i| nodes[i as usize].state == edge.state)
                 .copied();
+            if partial {
+                let h = match found {
+                    Some(i) => nodes[i as usize].h,
+                    None => {
+                        let parent = &nodes[entry.node as usize];
+                        heuristic.h_child(domain, &parent.state, parent.h, &edge.state)
+                    }
+                };
+                let f = g.saturating_add(h);
+                if f > entry.f {
+                    deferred = deferred.min(f);
+                    continue;
+                }
+                if handled.is_some_and(|done| f <= done) {
+                    continue;
+                }
+            }
             let child = match found {
                 Some(i) => {
                     let known = &mut nodes[i as usize];
@@ -153,6 +195,8 @@ pub fn astar<D: Domain, H: Heuristic<D>>(
                     known.g = g;
                     known.parent = entry.node;
                     known.mv = Some(edge.mv);
+                    // Its children's f all moved: expand it afresh.
+                    known.done_f = None;
                     // Equal states may carry different auxiliary data (the
                     // last move, say); keep the copy on the cheapest path.
                     known.state = edge.state;
@@ -175,16 +219,34 @@ pub fn astar<D: Domain, H: Heuristic<D>>(
                         g,
                         h,
                         closed: false,
+                        open_f: Cost::MAX,
+                        done_f: None,
                     });
                     i
                 }
             };
-            let h = nodes[child as usize].h;
+            let known = &mut nodes[child as usize];
+            known.open_f = g.saturating_add(known.h);
             open.push(OpenEntry {
-                f: g.saturating_add(h),
+                f: known.open_f,
                 g,
                 node: child,
             });
+        }
+        if partial {
+            let parent = &mut nodes[entry.node as usize];
+            // A cheaper path found meanwhile (a self-loop, say) reset it.
+            if parent.g == parent_g {
+                parent.done_f = Some(entry.f);
+                if deferred != Cost::MAX {
+                    parent.open_f = deferred;
+                    open.push(OpenEntry {
+                        f: deferred,
+                        g: parent_g,
+                        node: entry.node,
+                    });
+                }
+            }
         }
         if nodes.len() as u64 >= u64::from(NO_PARENT) {
             // The arena is indexed by u32: more nodes than that is a memory

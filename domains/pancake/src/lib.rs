@@ -1,0 +1,272 @@
+//! Pancake sorting: a stack of N pancakes of sizes 1..=N, listed from the
+//! top; a move flips the top k (2 ≤ k ≤ N) at unit cost; the goal is the
+//! sorted stack (smallest on top). The gap heuristic (Helmert 2010) counts
+//! adjacent pairs — the plate below the bottom pancake counting as size
+//! N + 1 — whose sizes differ by more than one: a flip mends at most one
+//! gap, so it is admissible and consistent.
+//!
+//! ```
+//! use frontier_core::{astar, SearchOptions};
+//! use frontier_pancake::{Gap, Pancake};
+//! let stack = Pancake::parse("3 1 4 2").unwrap();
+//! let outcome = astar(&stack, &Gap, &SearchOptions::default());
+//! assert_eq!(outcome.solution().map(|s| s.cost), Some(4));
+//! ```
+
+use frontier_core::domain::CodecError;
+use frontier_core::rng::SplitMix64;
+use frontier_core::zobrist::Features;
+use frontier_core::{Cost, Domain, Edge, Heuristic, PackedState};
+
+#[cfg(feature = "gpu")]
+mod gpu;
+
+/// The largest stack: sizes are bytes, and the GPU plugin unrolls flips.
+pub const MAX_PANCAKES: usize = 128;
+
+/// What can be wrong with a stack.
+#[derive(Debug, thiserror::Error, PartialEq, Eq)]
+pub enum PancakeError {
+    /// A token that is not a size.
+    #[error("'{0}' is not a pancake size (a whole number from 1)")]
+    NotASize(String),
+    /// Sizes must be 1..=N, each once.
+    #[error("the sizes must be 1 to {n}, each once: {problem}")]
+    NotAPermutation {
+        /// Stack height.
+        n: usize,
+        /// What is off.
+        problem: String,
+    },
+    /// Outside 1..=MAX_PANCAKES pancakes.
+    #[error("{0} pancakes: a stack holds 1 to {MAX_PANCAKES}")]
+    Height(usize),
+}
+
+/// A stack, top first: `0[i]` is the size of the i-th pancake from the top.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Stack(pub Vec<u8>);
+
+impl Stack {
+    /// The stack after flipping the top `k` pancakes.
+    pub fn flipped(&self, k: usize) -> Stack {
+        let mut next = self.0.clone();
+        next[..k].reverse();
+        Stack(next)
+    }
+}
+
+/// One instance: the stack to sort.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Pancake {
+    start: Stack,
+}
+
+impl Pancake {
+    /// Reads sizes separated by spaces or commas, top first ("3 1 4 2").
+    pub fn parse(text: &str) -> Result<Pancake, PancakeError> {
+        let sizes = text
+            .split(|c: char| c.is_whitespace() || c == ',')
+            .filter(|t| !t.is_empty())
+            .map(|t| {
+                t.parse::<usize>()
+                    .map_err(|_| PancakeError::NotASize(t.to_string()))
+            })
+            .collect::<Result<Vec<usize>, _>>()?;
+        Self::new(&sizes)
+    }
+
+    /// The instance of these sizes, top first; checks they are 1..=N once each.
+    pub fn new(sizes: &[usize]) -> Result<Pancake, PancakeError> {
+        let n = sizes.len();
+        if n == 0 || n > MAX_PANCAKES {
+            return Err(PancakeError::Height(n));
+        }
+        let mut seen = vec![false; n + 1];
+        for &s in sizes {
+            if s == 0 || s > n {
+                return Err(PancakeError::NotAPermutation {
+                    n,
+                    problem: format!("{s} is out of range"),
+                });
+            }
+            if std::mem::replace(&mut seen[s], true) {
+                return Err(PancakeError::NotAPermutation {
+                    n,
+                    problem: format!("{s} appears twice"),
+                });
+            }
+        }
+        Ok(Pancake {
+            start: Stack(sizes.iter().map(|&s| s as u8).collect()),
+        })
+    }
+
+    /// A uniformly random stack of `n` pancakes.
+    pub fn random(n: usize, rng: &mut SplitMix64) -> Result<Pancake, PancakeError> {
+        let mut sizes: Vec<usize> = (1..=n).collect();
+        for i in (1..n).rev() {
+            sizes.swap(i, rng.below(i as u64 + 1) as usize);
+        }
+        Self::new(&sizes)
+    }
+
+    /// Stack height.
+    pub fn len(&self) -> usize {
+        self.start.0.len()
+    }
+
+    /// Always false: a stack has at least one pancake.
+    pub fn is_empty(&self) -> bool {
+        false
+    }
+
+    /// The sizes, top first, as `parse` reads them.
+    pub fn text(&self) -> String {
+        self.start
+            .0
+            .iter()
+            .map(|s| s.to_string())
+            .collect::<Vec<_>>()
+            .join(" ")
+    }
+
+    /// Applies flips (each the number of pancakes flipped); `None` if one
+    /// is not a legal move.
+    pub fn replay(&self, flips: &[u8]) -> Option<Stack> {
+        flips.iter().try_fold(self.start.clone(), |s, &k| {
+            (2..=self.len())
+                .contains(&usize::from(k))
+                .then(|| s.flipped(usize::from(k)))
+        })
+    }
+}
+
+impl Domain for Pancake {
+    type State = Stack;
+    /// The number of pancakes flipped.
+    type Move = u8;
+
+    fn start(&self) -> Stack {
+        self.start.clone()
+    }
+
+    fn expand(&self, s: &Stack, out: &mut Vec<Edge<Stack, u8>>) {
+        for k in 2..=s.0.len() {
+            out.push(Edge {
+                state: s.flipped(k),
+                mv: k as u8,
+                cost: 1,
+            });
+        }
+    }
+
+    fn is_goal(&self, s: &Stack) -> bool {
+        s.0.iter()
+            .enumerate()
+            .all(|(i, &p)| usize::from(p) == i + 1)
+    }
+}
+
+/// Whether two neighbours (sizes, the plate being N + 1) form a gap.
+#[inline]
+fn gap(a: u8, b: u8) -> bool {
+    a.abs_diff(b) > 1
+}
+
+/// The gap heuristic (see the crate docs).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Gap;
+
+impl Heuristic<Pancake> for Gap {
+    fn h(&self, _: &Pancake, s: &Stack) -> Cost {
+        let plate = s.0.len() as u8 + 1;
+        let below = s.0.iter().skip(1).copied().chain(std::iter::once(plate));
+        s.0.iter().zip(below).filter(|&(&a, b)| gap(a, b)).count() as Cost
+    }
+
+    /// A flip of k changes one adjacency only: the k-th pancake's neighbour
+    /// below (or the plate) now touches the old top.
+    fn h_child(&self, _: &Pancake, parent: &Stack, parent_h: Cost, child: &Stack) -> Cost {
+        let n = parent.0.len();
+        let Some(k) = (1..n)
+            .rev()
+            .find(|&i| parent.0[i] != child.0[i])
+            .map(|i| i + 1)
+        else {
+            return parent_h;
+        };
+        let below = if k == n { n as u8 + 1 } else { parent.0[k] };
+        parent_h - Cost::from(gap(parent.0[k - 1], below)) + Cost::from(gap(parent.0[0], below))
+    }
+}
+
+impl PackedState for Pancake {
+    /// One byte a pancake, four to a word.
+    fn packed_words(&self) -> usize {
+        self.len().div_ceil(4)
+    }
+
+    fn pack(&self, s: &Stack, out: &mut [u32]) {
+        out.fill(0);
+        for (i, &p) in s.0.iter().enumerate() {
+            out[i / 4] |= u32::from(p) << (8 * (i % 4));
+        }
+    }
+
+    fn unpack(&self, words: &[u32]) -> Result<Stack, CodecError> {
+        let n = self.len();
+        if words.len() != self.packed_words() {
+            return Err(CodecError::Length {
+                expected: self.packed_words(),
+                got: words.len(),
+            });
+        }
+        let sizes: Vec<usize> = (0..n)
+            .map(|i| ((words[i / 4] >> (8 * (i % 4))) & 0xFF) as usize)
+            .collect();
+        if (n..words.len() * 4).any(|i| (words[i / 4] >> (8 * (i % 4))) & 0xFF != 0) {
+            return Err(CodecError::Invalid(
+                "bytes past the stack are not zero".into(),
+            ));
+        }
+        Pancake::new(&sizes)
+            .map(|p| p.start)
+            .map_err(|e| CodecError::Invalid(e.to_string()))
+    }
+}
+
+/// Zobrist features: the pancake at each position.
+impl Features for Pancake {
+    fn feature_space(&self) -> (usize, usize) {
+        (self.len(), self.len() + 1)
+    }
+
+    fn for_each_feature(&self, s: &Stack, mut visit: impl FnMut(usize, usize)) {
+        for (position, &size) in s.0.iter().enumerate() {
+            visit(position, usize::from(size));
+        }
+    }
+}
+
+/// Partitions of pancake states for HDA* (CPU and GPU alike): `zobrist`
+/// (plain Zobrist hashing of the position–size pairs) and `bottom`
+/// (only the bottom half of the stack counts: flips of the top half, which
+/// are most flips near the goal, keep a state with its owner).
+pub fn projection(
+    name: &str,
+    n: usize,
+    seed: u64,
+) -> Option<frontier_core::zobrist::AbstractZobrist> {
+    use frontier_core::zobrist::AbstractZobrist;
+    match name {
+        "zobrist" => Some(AbstractZobrist::new(n, n + 1, seed, |_, size| Some(size))),
+        "bottom" => Some(AbstractZobrist::new(
+            n,
+            n + 1,
+            seed,
+            move |position, size| (position >= n / 2).then_some(size),
+        )),
+        _ => None,
+    }
+}

@@ -1,0 +1,233 @@
+//! Pancake sorting against independent answers: breadth-first search over
+//! every stack of up to 9 pancakes, HDA* and the GPU against A*.
+
+use std::collections::HashMap;
+
+use frontier_core::rng::SplitMix64;
+use frontier_core::{astar, Domain, Heuristic, PackedState, SearchOptions};
+use frontier_pancake::{Gap, Pancake, PancakeError, Stack};
+
+/// Distance to the sorted stack of every stack of `n` pancakes, by
+/// breadth-first search from the goal (a flip is its own inverse). Stacks
+/// are keyed as base-16 numbers to keep the table small.
+fn all_distances(n: usize) -> HashMap<u64, u8> {
+    let key = |s: &[u8]| s.iter().fold(0u64, |k, &p| k << 4 | u64::from(p));
+    let goal: Vec<u8> = (1..=n as u8).collect();
+    let mut dist = HashMap::new();
+    dist.insert(key(&goal), 0u8);
+    let mut layer = vec![goal];
+    let mut d = 0u8;
+    while !layer.is_empty() {
+        d += 1;
+        let mut next = Vec::new();
+        for s in &layer {
+            for k in 2..=n {
+                let mut t = s.clone();
+                t[..k].reverse();
+                if let std::collections::hash_map::Entry::Vacant(e) = dist.entry(key(&t)) {
+                    e.insert(d);
+                    next.push(t);
+                }
+            }
+        }
+        layer = next;
+    }
+    dist
+}
+
+#[test]
+fn astar_with_the_gap_heuristic_equals_breadth_first_search_up_to_9_pancakes() {
+    let mut rng = SplitMix64::new(9);
+    for n in 1..=9 {
+        let dist = all_distances(n);
+        let factorial: usize = (1..=n).product();
+        assert_eq!(dist.len(), factorial, "every stack of {n} is reachable");
+        for _ in 0..40 {
+            let stack = Pancake::random(n, &mut rng).unwrap();
+            let key = stack
+                .start()
+                .0
+                .iter()
+                .fold(0u64, |k, &p| k << 4 | u64::from(p));
+            let outcome = astar(&stack, &Gap, &SearchOptions::default());
+            let solution = outcome.solution().expect("every stack can be sorted");
+            assert_eq!(solution.cost, u32::from(dist[&key]), "{}", stack.text());
+            let flips: Vec<u8> = solution.moves.clone();
+            let end = stack.replay(&flips).unwrap();
+            assert!(stack.is_goal(&end), "{}: the flips sort it", stack.text());
+            assert!(Gap.h(&stack, &stack.start()) <= solution.cost);
+        }
+    }
+}
+
+#[test]
+fn the_incremental_gap_equals_the_full_count_after_every_flip() {
+    let mut rng = SplitMix64::new(3);
+    let mut edges = Vec::new();
+    for n in [1usize, 2, 5, 20, 60] {
+        let stack = Pancake::random(n, &mut rng).unwrap();
+        let mut at = stack.start();
+        for _ in 0..200 {
+            let h = Gap.h(&stack, &at);
+            edges.clear();
+            stack.expand(&at, &mut edges);
+            for edge in &edges {
+                let full = Gap.h(&stack, &edge.state);
+                assert_eq!(Gap.h_child(&stack, &at, h, &edge.state), full);
+                assert!(h <= full + 1, "consistent");
+            }
+            if edges.is_empty() {
+                break;
+            }
+            at = edges[rng.below(edges.len() as u64) as usize].state.clone();
+        }
+    }
+}
+
+#[test]
+fn hda_matches_astar_under_every_partition() {
+    use frontier_core::{hda, HdaConfig, StdHasher};
+    let mut rng = SplitMix64::new(12);
+    for _ in 0..6 {
+        let stack = Pancake::random(14, &mut rng).unwrap();
+        let want = astar(&stack, &Gap, &SearchOptions::default())
+            .solution()
+            .unwrap()
+            .cost;
+        let config = HdaConfig {
+            threads: 3,
+            ..HdaConfig::default()
+        };
+        let by_hash = hda(&stack, &Gap, &StdHasher, &config, &SearchOptions::default());
+        assert_eq!(by_hash.solution().map(|s| s.cost), Some(want));
+        for name in ["zobrist", "bottom"] {
+            let azh = frontier_pancake::projection(name, stack.len(), 7).unwrap();
+            let outcome = hda(&stack, &Gap, &azh, &config, &SearchOptions::default());
+            assert_eq!(outcome.solution().map(|s| s.cost), Some(want), "{name}");
+        }
+    }
+    assert!(frontier_pancake::projection("nope", 5, 1).is_none());
+}
+
+#[test]
+fn partial_expansion_a_star_equals_full_expansion_hda_on_random_22_stacks() {
+    // A* expands partially here (21 successors, above PARTIAL_FROM);
+    // HDA* stores every child: two independent executors, one optimum.
+    use frontier_core::{hda, HdaConfig, StdHasher};
+    let mut rng = SplitMix64::new(22);
+    for _ in 0..4 {
+        let stack = Pancake::random(22, &mut rng).unwrap();
+        let a = astar(&stack, &Gap, &SearchOptions::default());
+        let solution = a.solution().unwrap();
+        assert!(stack.is_goal(&stack.replay(&solution.moves).unwrap()));
+        let config = HdaConfig {
+            threads: 2,
+            ..HdaConfig::default()
+        };
+        let h = hda(&stack, &Gap, &StdHasher, &config, &SearchOptions::default());
+        assert_eq!(
+            h.solution().map(|s| s.cost),
+            Some(solution.cost),
+            "{}",
+            stack.text()
+        );
+        assert!(solution.cost >= Gap.h(&stack, &stack.start()));
+    }
+}
+
+#[test]
+fn the_codec_round_trips_and_rejects_what_pack_cannot_produce() {
+    let mut rng = SplitMix64::new(5);
+    for n in [1usize, 3, 4, 5, 17, 60, 128] {
+        let stack = Pancake::random(n, &mut rng).unwrap();
+        let mut words = vec![0u32; stack.packed_words()];
+        stack.pack(&stack.start(), &mut words);
+        assert_eq!(stack.unpack(&words).unwrap(), stack.start());
+        let mut bad = words.clone();
+        bad[0] ^= 0xFF; // the top pancake's size is no longer in 1..=n, or repeats
+        assert!(stack.unpack(&bad).is_err() || n == 1 && bad[0] <= 1);
+        assert!(stack.unpack(&words[..words.len() - 1]).is_err());
+    }
+    let three = Pancake::parse("2 3 1").unwrap();
+    assert!(
+        three.unpack(&[0x0001_0203 | 0x0500_0000]).is_err(),
+        "a byte past the stack"
+    );
+    assert_eq!(three.unpack(&[0x0001_0302]).unwrap(), Stack(vec![2, 3, 1]));
+}
+
+#[test]
+fn bad_stacks_are_refused_with_the_reason() {
+    assert_eq!(
+        Pancake::parse("1 2 x").unwrap_err(),
+        PancakeError::NotASize("x".into())
+    );
+    let twice = Pancake::parse("1 2 2").unwrap_err().to_string();
+    assert!(twice.contains("2 appears twice"), "{twice}");
+    let range = Pancake::parse("1 5 2").unwrap_err().to_string();
+    assert!(range.contains("5 is out of range"), "{range}");
+    assert_eq!(Pancake::parse("  ").unwrap_err(), PancakeError::Height(0));
+    assert_eq!(Pancake::parse("3,1,2").unwrap().text(), "3 1 2");
+    assert_eq!(
+        Pancake::parse("3 1 4 2").unwrap().replay(&[1]),
+        None,
+        "a flip of one is not a move"
+    );
+}
+
+#[test]
+fn gpu_gastar_and_multi_gpu_equal_astar_on_random_20_stacks() {
+    if !frontier_core::gpu::usable_or_skip(
+        "gpu_gastar_and_multi_gpu_equal_astar_on_random_20_stacks",
+    ) {
+        return;
+    }
+    use frontier_core::search::gpu::{
+        device_owners, gastar, multi_gpu, GastarConfig, MultiGpuConfig, PackedHasher,
+    };
+    use frontier_core::Partitioner;
+    let mut rng = SplitMix64::new(20);
+    let stacks: Vec<Pancake> = (0..10)
+        .map(|_| Pancake::random(20, &mut rng).unwrap())
+        .collect();
+    let config = GastarConfig {
+        heaps: 4096,
+        memory_fraction: 0.2,
+        ..GastarConfig::default()
+    };
+    let azh = frontier_pancake::projection("bottom", 20, 7).unwrap();
+    let states: Vec<Stack> = stacks.iter().map(|s| s.start()).collect();
+    let owners = device_owners(0, &stacks[0], &Gap, &azh, &states, 3).unwrap();
+    let cpu: Vec<u32> = states.iter().map(|s| azh.owner(&stacks[0], s, 3)).collect();
+    assert_eq!(owners, cpu, "the GPU partition is the CPU one");
+    for stack in &stacks {
+        let want = astar(stack, &Gap, &SearchOptions::default())
+            .solution()
+            .unwrap()
+            .cost;
+        let one = gastar(stack, &Gap, &config, &SearchOptions::default()).unwrap();
+        assert_eq!(
+            one.solution().map(|s| s.cost),
+            Some(want),
+            "{}",
+            stack.text()
+        );
+        let shards = MultiGpuConfig {
+            devices: vec![0, 0],
+            heaps: 4096,
+            memory_fraction: 0.1,
+            ..MultiGpuConfig::default()
+        };
+        let hashed = multi_gpu(
+            stack,
+            &Gap,
+            &PackedHasher,
+            &shards,
+            &SearchOptions::default(),
+        )
+        .unwrap();
+        assert_eq!(hashed.solution().map(|s| s.cost), Some(want));
+        let by_bottom = multi_gpu(stack, &Gap, &azh, &shards, &SearchOptions::default()).unwrap();
+        assert_eq!(by_bottom.solution().map(|s| s.cost), Some(want));
+    }
+}

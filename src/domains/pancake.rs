@@ -1,0 +1,85 @@
+//! Pancake sorting on every executor: `frontier solve pancake "3 1 4 2"`
+//! or `domain: Pancake()` in RON (instances one stack per line, or
+//! `Random(size: 60, count: 10, seed: 1)`).
+
+use frontier_core::search::gpu::multi_gpu;
+use frontier_core::{ExecutorConfig, SearchOptions, StdHasher};
+use frontier_pancake::{Gap, Pancake};
+use serde::Deserialize;
+
+use crate::registry::{report, CliDomain, Instance};
+use crate::report::InstanceReport;
+use crate::CliError;
+
+/// Pancake parameters: none yet; the gap heuristic is the heuristic.
+#[derive(Clone, Debug, Default, Deserialize, clap::Args)]
+#[serde(deny_unknown_fields)]
+pub struct PancakeCli {}
+
+impl CliDomain for PancakeCli {
+    const NAME: &'static str = "pancake";
+    type Prepared = ();
+
+    fn prepare(&self, _: &[ExecutorConfig]) -> Result<(), CliError> {
+        Ok(())
+    }
+
+    fn random_instance(
+        &self,
+        size: usize,
+        rng: &mut frontier_core::rng::SplitMix64,
+    ) -> Result<String, CliError> {
+        Pancake::random(size, rng)
+            .map(|p| p.text())
+            .map_err(|e| CliError::Input(e.to_string()))
+    }
+
+    fn solve(
+        &self,
+        _: &(),
+        instance: &Instance,
+        executor: &ExecutorConfig,
+        options: &SearchOptions,
+    ) -> Result<InstanceReport, CliError> {
+        let stack = Pancake::parse(&instance.text).map_err(|e| CliError::Instance {
+            id: instance.id.clone(),
+            message: e.to_string(),
+        })?;
+        let outcome = match executor.partition() {
+            None | Some("hash") => executor.run_gpu(&stack, &Gap, &StdHasher, options)?,
+            Some(name) => {
+                let azh =
+                    frontier_pancake::projection(name, stack.len(), 0x5EED).ok_or_else(|| {
+                        CliError::Input(format!(
+                            "pancake partitions: hash, zobrist, bottom (not '{name}')"
+                        ))
+                    })?;
+                match executor {
+                    ExecutorConfig::MultiGpu(config) => {
+                        multi_gpu(&stack, &Gap, &azh, config, options)?
+                    }
+                    _ => executor.run_gpu(&stack, &Gap, &azh, options)?,
+                }
+            }
+        };
+        if let Some(solution) = outcome.solution() {
+            let sorted = stack.replay(&solution.moves).is_some_and(|end| {
+                frontier_core::Domain::is_goal(&stack, &end)
+                    && solution.moves.len() as u32 == solution.cost
+            });
+            if !sorted {
+                return Err(CliError::Instance {
+                    id: instance.id.clone(),
+                    message: "the solution's flips do not sort the stack (bug)".into(),
+                });
+            }
+        }
+        Ok(report::<Pancake>(
+            Self::NAME,
+            instance,
+            executor,
+            outcome,
+            |k| k.to_string(),
+        ))
+    }
+}
