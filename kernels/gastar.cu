@@ -5,6 +5,7 @@
 //   __device__ int      expand(const u32* s, u32* out, u32* cost,
 //                              const unsigned char* tables);   // <= MAX_SUCC children
 //   __device__ u32      heuristic(const u32* s, const unsigned char* tables);
+// optionally (with #define PLUGIN_STATE_HASH; the engine has a default)
 //   __device__ u64      state_hash(const u32* s);
 // and, for Abstract Zobrist partitions only,
 //   template <class Visit> __device__ void for_each_feature(const u32* s, Visit visit);
@@ -73,6 +74,20 @@ __device__ __forceinline__ u64 packed_hash(const u32* s) {
     for (int w = 0; w < STATE_WORDS; w++) h = mix64(h ^ s[w]);
     return h;
 }
+
+#ifndef PLUGIN_STATE_HASH
+// The hash-table hash of a packed state, for plugins without a better one.
+__device__ __forceinline__ u64 state_hash(const u32* s) {
+    u64 h = 0x9E3779B97F4A7C15ull;
+    for (int w = 0; w < STATE_WORDS; w++) {
+        h ^= s[w];
+        h *= 0xBF58476D1CE4E5B9ull;
+        h ^= h >> 31;
+    }
+    h *= 0x94D049BB133111EBull;
+    return h ^ (h >> 29);
+}
+#endif
 
 // Multiply-shift onto 0..parts, as frontier_core::domain::reduce.
 __device__ __forceinline__ u32 reduce_parts(u64 hash, u32 parts) {

@@ -47,17 +47,6 @@ __device__ u32 heuristic(const u32* s, const unsigned char* tables) {
     return gaps;
 }
 
-__device__ u64 state_hash(const u32* s) {
-    u64 h = 0x9E3779B97F4A7C15ull;
-    for (int w = 0; w < STATE_WORDS; w++) {
-        h ^= s[w];
-        h *= 0xBF58476D1CE4E5B9ull;
-        h ^= h >> 31;
-    }
-    h *= 0x94D049BB133111EBull;
-    return h ^ (h >> 29);
-}
-
 // Features for Abstract Zobrist partitions, as the CPU's `Features for
 // Pancake`: feature = position, value = the size there.
 template <class Visit>

@@ -6,7 +6,7 @@
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
-use plotters::coord::ranged1d::SegmentValue;
+use plotters::coord::ranged1d::{Ranged, SegmentValue};
 use plotters::prelude::*;
 
 use crate::registry::read_file;
@@ -210,27 +210,7 @@ fn cactus(rows: &[Row], buf: &mut [u8]) -> Result<(), CliError> {
         .label_style((FONT, 16))
         .draw()
         .map_err(draw_error)?;
-    for (i, (name, points)) in curves.iter().enumerate() {
-        let color = Palette99::pick(i).to_rgba();
-        chart
-            .draw_series(LineSeries::new(points.clone(), color.stroke_width(2)))
-            .map_err(draw_error)?
-            .label(name.as_str())
-            .legend(move |(x, y)| {
-                PathElement::new(vec![(x, y), (x + 20, y)], color.stroke_width(2))
-            });
-        chart
-            .draw_series(points.iter().map(|&p| Circle::new(p, 3, color.filled())))
-            .map_err(draw_error)?;
-    }
-    chart
-        .configure_series_labels()
-        .position(SeriesLabelPosition::UpperLeft)
-        .label_font((FONT, 16))
-        .background_style(WHITE.mix(0.85))
-        .border_style(BLACK)
-        .draw()
-        .map_err(draw_error)?;
+    draw_curves(&mut chart, &curves, 2)?;
     root.present().map_err(draw_error)
 }
 
@@ -394,17 +374,36 @@ fn speedup_chart(families: &[(String, Vec<(f64, f64)>)], buf: &mut [u8]) -> Resu
         .map_err(draw_error)?
         .label("ideal")
         .legend(|(x, y)| PathElement::new(vec![(x, y), (x + 20, y)], BLACK.mix(0.3)));
-    for (i, (name, points)) in families.iter().enumerate() {
+    draw_curves(&mut chart, families, 3)?;
+    root.present().map_err(draw_error)
+}
+
+/// Draws each named curve as a line with dots, `width` pixels wide, and
+/// the legend of every labelled series in the chart.
+fn draw_curves<'a, X, Y>(
+    chart: &mut ChartContext<'a, BitMapBackend<'a>, Cartesian2d<X, Y>>,
+    curves: &[(String, Vec<(f64, f64)>)],
+    width: u32,
+) -> Result<(), CliError>
+where
+    X: Ranged<ValueType = f64>,
+    Y: Ranged<ValueType = f64>,
+{
+    for (i, (name, points)) in curves.iter().enumerate() {
         let color = Palette99::pick(i).to_rgba();
         chart
-            .draw_series(LineSeries::new(points.clone(), color.stroke_width(3)))
+            .draw_series(LineSeries::new(points.clone(), color.stroke_width(width)))
             .map_err(draw_error)?
             .label(name.as_str())
             .legend(move |(x, y)| {
-                PathElement::new(vec![(x, y), (x + 20, y)], color.stroke_width(3))
+                PathElement::new(vec![(x, y), (x + 20, y)], color.stroke_width(width))
             });
         chart
-            .draw_series(points.iter().map(|&p| Circle::new(p, 4, color.filled())))
+            .draw_series(
+                points
+                    .iter()
+                    .map(|&p| Circle::new(p, width + 1, color.filled())),
+            )
             .map_err(draw_error)?;
     }
     chart
@@ -415,7 +414,7 @@ fn speedup_chart(families: &[(String, Vec<(f64, f64)>)], buf: &mut [u8]) -> Resu
         .border_style(BLACK)
         .draw()
         .map_err(draw_error)?;
-    root.present().map_err(draw_error)
+    Ok(())
 }
 
 /// Writes an RGB buffer of the chart size as a PNG.

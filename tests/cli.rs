@@ -230,22 +230,12 @@ fn a_grid_runs_every_combination_and_resume_skips_finished_rows() {
             csv.display().to_string()
         ),
     );
-    let data = shared_data("tiles/korf100.tsv");
-    let data_dir = std::path::Path::new(&data)
-        .parent()
-        .unwrap()
-        .parent()
-        .unwrap();
+    // The runs read @data/: fail loudly here when it is missing.
+    shared_data("tiles/korf100.tsv");
     let run = |extra: &[&str]| {
         let mut args = vec!["run", "--json", config.to_str().unwrap()];
         args.extend(extra);
-        let out = Command::new(env!("CARGO_BIN_EXE_frontier"))
-            .args(&args)
-            .current_dir(env!("CARGO_MANIFEST_DIR"))
-            .env("FRONTIER_DATA", data_dir)
-            .env("XDG_CACHE_HOME", scratch("cache"))
-            .output()
-            .unwrap();
+        let out = frontier(&args);
         assert!(out.status.success(), "{}", stderr(&out));
         stdout(&out)
             .lines()
@@ -745,12 +735,8 @@ fn wordle_hard_mode_proves_more_than_normal_and_checkpoints_keep_modes_apart() {
 #[test]
 fn plot_draws_pngs_from_csv_and_json_results_and_names_bad_files() {
     let dir = scratch("plot");
-    let data = shared_data("tiles/korf100.tsv");
-    let data_dir = std::path::Path::new(&data)
-        .parent()
-        .unwrap()
-        .parent()
-        .unwrap();
+    // The runs read @data/: fail loudly here when it is missing.
+    shared_data("tiles/korf100.tsv");
     for output in ["r.csv", "r.json"] {
         let path = dir.join(output);
         let config = write_config(
@@ -766,12 +752,7 @@ fn plot_draws_pngs_from_csv_and_json_results_and_names_bad_files() {
                 path.display().to_string()
             ),
         );
-        let out = Command::new(env!("CARGO_BIN_EXE_frontier"))
-            .args(["run", "--quiet", config.to_str().unwrap()])
-            .current_dir(env!("CARGO_MANIFEST_DIR"))
-            .env("FRONTIER_DATA", data_dir)
-            .output()
-            .unwrap();
+        let out = frontier(&["run", "--quiet", config.to_str().unwrap()]);
         assert!(out.status.success(), "{}", stderr(&out));
         let charts = dir.join(format!("charts-{output}"));
         let out = frontier(&[
@@ -805,21 +786,11 @@ fn plot_draws_pngs_from_csv_and_json_results_and_names_bad_files() {
 
 #[test]
 fn every_domain_runs_from_ron_with_its_answers_checked() {
-    let data = shared_data("boggle/enable2k.txt");
-    let data_dir = std::path::Path::new(&data)
-        .parent()
-        .unwrap()
-        .parent()
-        .unwrap();
+    // The runs read @data/: fail loudly here when it is missing.
+    shared_data("boggle/enable2k.txt");
     let run = |name: &str, config: &str| {
         let path = write_config(name, config);
-        let out = Command::new(env!("CARGO_BIN_EXE_frontier"))
-            .args(["run", "--json", path.to_str().unwrap()])
-            .current_dir(env!("CARGO_MANIFEST_DIR"))
-            .env("FRONTIER_DATA", data_dir)
-            .output()
-            .unwrap();
-        out
+        frontier(&["run", "--json", path.to_str().unwrap()])
     };
     let boggle = json_lines(
         &run(

@@ -20,7 +20,8 @@ use crate::search::Solution;
 /// replays the path of states the device returns.
 pub trait GpuPlugin<D: PackedState>: Send + Sync {
     /// CUDA source defining `STATE_WORDS`, `MAX_SUCC`, `is_goal`, `expand`,
-    /// `heuristic` and `state_hash` for this instance, and
+    /// `heuristic` (and `state_hash` under `PLUGIN_STATE_HASH`, else the
+    /// engine's) for this instance, and
     /// `for_each_feature` where Abstract Zobrist partitions should run on
     /// the GPU (see kernels/gastar.cu).
     fn source(&self, domain: &D) -> String;
