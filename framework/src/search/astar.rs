@@ -158,18 +158,13 @@ pub fn astar<D: Domain, H: Heuristic<D>>(
 
         for edge in successors.drain(..) {
             let g = parent_g.saturating_add(edge.cost);
-            let hash = hasher.hash_one(&edge.state);
-            let found = index
-                .find(hash, |&i| nodes[i as usize].state == edge.state)
-                .copied();
+            // With partial expansion the bound comes first: a child left for
+            // later costs no table lookup (h is a function of the state, so
+            // a stored copy has the same).
+            let mut child_h = None;
             if partial {
-                let h = match found {
-                    Some(i) => nodes[i as usize].h,
-                    None => {
-                        let parent = &nodes[entry.node as usize];
-                        heuristic.h_child(domain, &parent.state, parent.h, &edge.state)
-                    }
-                };
+                let parent = &nodes[entry.node as usize];
+                let h = heuristic.h_child(domain, &parent.state, parent.h, &edge.state);
                 let f = g.saturating_add(h);
                 if f > entry.f {
                     deferred = deferred.min(f);
@@ -178,7 +173,12 @@ pub fn astar<D: Domain, H: Heuristic<D>>(
                 if handled.is_some_and(|done| f <= done) {
                     continue;
                 }
+                child_h = Some(h);
             }
+            let hash = hasher.hash_one(&edge.state);
+            let found = index
+                .find(hash, |&i| nodes[i as usize].state == edge.state)
+                .copied();
             let child = match found {
                 Some(i) => {
                     let known = &mut nodes[i as usize];
@@ -210,7 +210,9 @@ pub fn astar<D: Domain, H: Heuristic<D>>(
                         break;
                     }
                     let parent = &nodes[entry.node as usize];
-                    let h = heuristic.h_child(domain, &parent.state, parent.h, &edge.state);
+                    let h = child_h.unwrap_or_else(|| {
+                        heuristic.h_child(domain, &parent.state, parent.h, &edge.state)
+                    });
                     index.insert_unique(hash, i, |&j| hasher.hash_one(&nodes[j as usize].state));
                     nodes.push(Node {
                         state: edge.state,
