@@ -81,6 +81,27 @@ pub trait Heuristic<D: Domain>: Send + Sync {
     fn consistent(&self) -> bool {
         true
     }
+
+    /// Operator selection for enhanced partial expansion (Felner et al.,
+    /// JAIR 2012), where the heuristic can tell a move's effect on f
+    /// without building the child: push onto `out` only the successors of
+    /// `state` (whose bound is `h`) whose f exceeds the parent's by exactly
+    /// `rise` (edge cost + child bound − `h`), and return the smallest
+    /// larger rise any successor has (`None`: no successor above). The
+    /// default returns `None` overall: A* then generates every successor and
+    /// keeps those it needs. Used only with a consistent heuristic (no rise
+    /// is negative). Pancake's gap heuristic is the worked example.
+    fn expand_rising_by(
+        &self,
+        domain: &D,
+        state: &D::State,
+        h: Cost,
+        rise: Cost,
+        out: &mut Vec<Edge<D::State, D::Move>>,
+    ) -> Option<Option<Cost>> {
+        let _ = (domain, state, h, rise, out);
+        None
+    }
 }
 
 /// The heuristic that knows nothing: turns A* into Dijkstra's algorithm.

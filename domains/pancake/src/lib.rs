@@ -199,6 +199,37 @@ impl Heuristic<Pancake> for Gap {
         let below = if k == n { n as u8 + 1 } else { parent.0[k] };
         parent_h - Cost::from(gap(parent.0[k - 1], below)) + Cost::from(gap(parent.0[0], below))
     }
+
+    /// A flip of k rises f by 1 + gap(top, below k) − gap(k-th, below k):
+    /// known from three sizes, so only the flips on the wanted layer are
+    /// built (near the goal at most two keep f).
+    fn expand_rising_by(
+        &self,
+        _: &Pancake,
+        s: &Stack,
+        _: Cost,
+        rise: Cost,
+        out: &mut Vec<Edge<Stack, u8>>,
+    ) -> Option<Option<Cost>> {
+        let n = s.0.len();
+        let plate = n as u8 + 1;
+        let top = s.0[0];
+        let mut next: Option<Cost> = None;
+        for k in 2..=n {
+            let below = if k == n { plate } else { s.0[k] };
+            let this = 1 + Cost::from(gap(top, below)) - Cost::from(gap(s.0[k - 1], below));
+            if this == rise {
+                out.push(Edge {
+                    state: s.flipped(k),
+                    mv: k as u8,
+                    cost: 1,
+                });
+            } else if this > rise {
+                next = Some(next.map_or(this, |r| r.min(this)));
+            }
+        }
+        Some(next)
+    }
 }
 
 impl PackedState for Pancake {

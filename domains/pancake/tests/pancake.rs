@@ -261,3 +261,39 @@ fn random_bytes_never_panic_and_what_parses_round_trips() {
         }
     }
 }
+
+#[test]
+fn operator_selection_splits_the_successors_by_their_rise_in_f() {
+    let mut rng = SplitMix64::new(31);
+    let mut all = Vec::new();
+    let mut some = Vec::new();
+    for n in [2usize, 3, 9, 30, 60] {
+        let stack = Pancake::random(n, &mut rng).unwrap();
+        let mut at = stack.start();
+        for _ in 0..50 {
+            let h = Gap.h(&stack, &at);
+            all.clear();
+            stack.expand(&at, &mut all);
+            let mut seen = 0;
+            for rise in 0..=2 {
+                some.clear();
+                let next = Gap
+                    .expand_rising_by(&stack, &at, h, rise, &mut some)
+                    .expect("the gap heuristic selects operators");
+                for edge in &some {
+                    assert_eq!(edge.cost + Gap.h(&stack, &edge.state) - h, rise);
+                    assert!(all.iter().any(|e| e.state == edge.state && e.mv == edge.mv));
+                }
+                seen += some.len();
+                let above = all
+                    .iter()
+                    .map(|e| e.cost + Gap.h(&stack, &e.state) - h)
+                    .filter(|&r| r > rise)
+                    .min();
+                assert_eq!(next, above, "the next rise");
+            }
+            assert_eq!(seen, all.len(), "every successor on exactly one layer");
+            at = all[rng.below(all.len() as u64) as usize].state.clone();
+        }
+    }
+}

@@ -150,11 +150,30 @@ pub fn astar<D: Domain, H: Heuristic<D>>(
         stats.expanded += 1;
         let parent_g = entry.g;
         successors.clear();
-        domain.expand(&nodes[entry.node as usize].state, &mut successors);
-        stats.generated += successors.len() as u64;
-        let partial = *partial.get_or_insert(successors.len() >= PARTIAL_FROM);
         // The smallest child f above this expansion's, when partial.
         let mut deferred = Cost::MAX;
+        // With operator selection the heuristic hands over only the
+        // children on this f-layer, and says where the next one is.
+        let parent_f = parent_g.saturating_add(nodes[entry.node as usize].h);
+        let selected = if partial == Some(true) && heuristic.consistent() {
+            let parent = &nodes[entry.node as usize];
+            heuristic.expand_rising_by(
+                domain,
+                &parent.state,
+                parent.h,
+                entry.f.saturating_sub(parent_f),
+                &mut successors,
+            )
+        } else {
+            None
+        };
+        if let Some(next) = selected {
+            deferred = next.map_or(Cost::MAX, |rise| parent_f.saturating_add(rise));
+        } else {
+            domain.expand(&nodes[entry.node as usize].state, &mut successors);
+        }
+        stats.generated += successors.len() as u64;
+        let partial = *partial.get_or_insert(successors.len() >= PARTIAL_FROM);
 
         for edge in successors.drain(..) {
             let g = parent_g.saturating_add(edge.cost);
@@ -162,7 +181,7 @@ pub fn astar<D: Domain, H: Heuristic<D>>(
             // later costs no table lookup (h is a function of the state, so
             // a stored copy has the same).
             let mut child_h = None;
-            if partial {
+            if partial && selected.is_none() {
                 let parent = &nodes[entry.node as usize];
                 let h = heuristic.h_child(domain, &parent.state, parent.h, &edge.state);
                 let f = g.saturating_add(h);
