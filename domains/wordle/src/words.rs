@@ -43,21 +43,30 @@ pub struct WordList {
     pub rejected: usize,
 }
 
+impl WordList {
+    /// One word per line, duplicates kept once; other non-blank lines are
+    /// counted in `rejected`.
+    pub fn parse(text: &str) -> WordList {
+        let mut list = WordList::default();
+        let mut seen = std::collections::HashSet::new();
+        for line in text.lines().map(str::trim).filter(|l| !l.is_empty()) {
+            match line.parse::<Word>() {
+                Ok(w) if seen.insert(w) => list.words.push(w),
+                Ok(_) => {}
+                Err(_) => list.rejected += 1,
+            }
+        }
+        list
+    }
+}
+
 /// Reads one word per line; other lines are counted, not fatal.
 pub fn read_words(path: &Path) -> Result<WordList, WordleError> {
     let text = std::fs::read_to_string(path).map_err(|source| WordleError::Io {
         path: path.to_path_buf(),
         source,
     })?;
-    let mut list = WordList::default();
-    let mut seen = std::collections::HashSet::new();
-    for line in text.lines().map(str::trim).filter(|l| !l.is_empty()) {
-        match line.parse::<Word>() {
-            Ok(w) if seen.insert(w) => list.words.push(w),
-            Ok(_) => {}
-            Err(_) => list.rejected += 1,
-        }
-    }
+    let list = WordList::parse(&text);
     if list.words.is_empty() {
         return Err(WordleError::Empty {
             path: path.to_path_buf(),
