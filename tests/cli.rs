@@ -730,6 +730,14 @@ fn wordle_hard_mode_proves_more_than_normal_and_checkpoints_keep_modes_apart() {
     assert_eq!(hard_sweep[0]["hard"], true);
     assert!(hard_sweep[0]["best"].as_u64() <= hard[0]["total"].as_u64());
     fails_with(&sweep(&[]), "recorded by a hard-mode sweep");
+    // A limit no tree meets is said as such, by prove and by sweep.
+    let out = run(&["prove", "--first", small[0], "--hard", "--max-guesses", "1"]);
+    fails_with(&out, "finds every answer within 1 guesses");
+    let _ = std::fs::remove_file(&checkpoint);
+    let tight = json_lines(&sweep(&["--hard", "--max-guesses", "2"]), "tight sweep");
+    assert_eq!(tight[0]["best"], serde_json::Value::Null);
+    assert_eq!(tight[0]["max_guesses"], 2);
+    assert_eq!(tight[0]["complete"], true);
 }
 
 #[test]

@@ -340,7 +340,14 @@ pub fn run(command: &WordleCommand, json: bool, progress: bool) -> Result<(), Cl
                 let problem = frontier_wordle::WordleTree::new(&table);
                 prove(&problem, &all, g, want_tree)
             };
-            let (cost, tree) = found.ok_or_else(|| CliError::Input("no tree found".into()))?;
+            let (cost, tree) = found.ok_or_else(|| {
+                CliError::Input(match limit {
+                    Some(n) => format!(
+                        "no tree starting with {word} finds every answer within {n} guesses (hard mode)"
+                    ),
+                    None => format!("no tree starting with {word} finds every answer"),
+                })
+            })?;
             let write = |path: &PathBuf, text: String| {
                 std::fs::write(path, text).map_err(|source| CliError::Io {
                     path: path.clone(),

@@ -120,7 +120,7 @@ pub fn astar<D: Domain, H: Heuristic<D>>(
     let bytes_per_entry = std::mem::size_of::<OpenEntry>() as u64;
 
     // Decided at the first expansion, from the start's branching.
-    let mut partial = None;
+    let mut expand_partially = None;
     let status = loop {
         let Some(entry) = open.pop() else {
             break Status::NoSolution;
@@ -155,7 +155,7 @@ pub fn astar<D: Domain, H: Heuristic<D>>(
         // With operator selection the heuristic hands over only the
         // children on this f-layer, and says where the next one is.
         let parent_f = parent_g.saturating_add(nodes[entry.node as usize].h);
-        let selected = if partial == Some(true) && heuristic.consistent() {
+        let selected = if expand_partially == Some(true) && heuristic.consistent() {
             let parent = &nodes[entry.node as usize];
             heuristic.expand_rising_by(
                 domain,
@@ -173,7 +173,7 @@ pub fn astar<D: Domain, H: Heuristic<D>>(
             domain.expand(&nodes[entry.node as usize].state, &mut successors);
         }
         stats.generated += successors.len() as u64;
-        let partial = *partial.get_or_insert(successors.len() >= PARTIAL_FROM);
+        let partial = *expand_partially.get_or_insert(successors.len() >= PARTIAL_FROM);
 
         for edge in successors.drain(..) {
             let g = parent_g.saturating_add(edge.cost);

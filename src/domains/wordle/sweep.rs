@@ -51,6 +51,7 @@ pub struct SweepReport {
     seconds: f64,
     answers: usize,
     hard: bool,
+    max_guesses: Option<u8>,
 }
 
 /// A worker's memo is emptied past this many states (about 2 GB in all on
@@ -193,6 +194,7 @@ pub fn run(table: &FeedbackTable, run: &SweepRun) -> Result<SweepReport, CliErro
         seconds: started.elapsed().as_secs_f64(),
         answers: table.answers.len(),
         hard: run.hard,
+        max_guesses: run.max_guesses,
     })
 }
 
@@ -311,6 +313,7 @@ impl SweepReport {
             .collect();
         serde_json::json!({
             "hard": self.hard,
+            "max_guesses": self.max_guesses,
             "considered": self.considered.len(),
             "every": self.every,
             "judged_now": self.judged_now,
@@ -371,6 +374,14 @@ impl SweepReport {
                     known.saturating_add(self.margin)
                 )
                 }
+                _ if missing == 0 => match self.max_guesses {
+                    Some(n) => {
+                        text += &format!(
+                            "no first guess finds every answer within {n} guesses (hard mode)\n"
+                        )
+                    }
+                    None => text += "no first guess has a tree\n",
+                },
                 _ => text += "no guess judged yet\n",
             },
         }
