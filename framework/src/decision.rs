@@ -200,7 +200,11 @@ impl<'p, P: DecisionProblem> DecisionSearch<'p, P> {
     fn try_action(&self, state: &P::State, action: &P::Action, limit: Cost) -> Option<Cost> {
         let (cost, children) = self.problem.apply(state, action);
         let mut bounds: Vec<Cost> = children.iter().map(|(_, c)| self.known(c).0).collect();
-        let mut total = cost.saturating_add(bounds.iter().sum::<Cost>());
+        // Summed in u64: a child with no tree at all (a problem whose
+        // actions run out, such as Wordle under a guess limit) is bounded by
+        // `Cost::MAX`, and several of those overflow a `Cost`.
+        let limit = u64::from(limit);
+        let mut total = u64::from(cost) + bounds.iter().map(|&b| u64::from(b)).sum::<u64>();
         if total >= limit {
             return None;
         }
@@ -211,7 +215,7 @@ impl<'p, P: DecisionProblem> DecisionSearch<'p, P> {
         if children.len() > 1 && self.tighten {
             for (i, (_, child)) in children.iter().enumerate() {
                 let (b, done) = self.tightened(child);
-                total = total - bounds[i] + b;
+                total = total - u64::from(bounds[i]) + u64::from(b);
                 bounds[i] = b;
                 exact[i] = done;
                 if total >= limit {
@@ -220,16 +224,18 @@ impl<'p, P: DecisionProblem> DecisionSearch<'p, P> {
             }
         }
         for i in (0..children.len()).filter(|&i| !exact[i]) {
-            // The child may use what the others' bounds leave of the limit.
-            let room = limit - (total - bounds[i]);
+            // The child may use what the others' bounds leave of the limit;
+            // below `limit`, so it fits a `Cost`.
+            let room = (limit - (total - u64::from(bounds[i]))) as Cost;
             let (solved, _) = self.solve(&children[i].1, room)?;
-            total = total - bounds[i] + solved;
+            total = total - u64::from(bounds[i]) + u64::from(solved);
             bounds[i] = solved;
             if total >= limit {
                 return None;
             }
         }
-        Some(total)
+        // Below `limit`, itself a `Cost`.
+        Some(total as Cost)
     }
 }
 
