@@ -241,14 +241,44 @@ mod tests {
                     }
                 }
                 let edited = String::from_utf8_lossy(&edited);
-                if let Err(CliError::Config { line, column, .. }) = Experiment::parse(&edited, file)
-                {
-                    assert!(line >= 1 && column >= 1);
+                match Experiment::parse(&edited, file) {
+                    Err(CliError::Config { line, column, .. }) => {
+                        assert!(line >= 1 && column >= 1)
+                    }
+                    // What parses is planned too, as `frontier run` would
+                    // before its first search: errors, never panics.
+                    Ok(_) => drop(crate::check_config(&edited)),
+                    Err(_) => {}
                 }
                 checked += 1;
             }
         }
         assert!(files.len() >= 20, "the shipped configs: {}", files.len());
+        for file in &files {
+            let text = std::fs::read_to_string(file).unwrap();
+            if let Err(e) = crate::check_config(&text) {
+                panic!("{}: {e}", file.display());
+            }
+        }
         assert!(checked > 5000);
+    }
+
+    /// A grid whose combinations would run for ever is refused up front;
+    /// the same grid, smaller, is accepted.
+    #[test]
+    fn a_grid_too_large_to_run_is_refused() {
+        let config = |partitions: usize| {
+            let threads: Vec<String> = (1..=40).map(|n| n.to_string()).collect();
+            let partitions = vec!["\"hash\""; partitions];
+            format!(
+                "Experiment(domain: Pancake(), instances: Random(size: 8, count: 1, seed: 1), \
+                 executors: [Hda()], grid: {{\"threads\": [{}], \"partition\": [{}]}})",
+                threads.join(", "),
+                partitions.join(", ")
+            )
+        };
+        let error = crate::check_config(&config(3000)).unwrap_err();
+        assert!(error.contains("over 100000 combinations"), "{error}");
+        crate::check_config(&config(2)).unwrap();
     }
 }

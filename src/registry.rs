@@ -185,6 +185,16 @@ macro_rules! domains {
             }
         }
 
+        impl DomainConfig {
+            /// Checks the plan's grid against this domain and the plan's
+            /// executors, running nothing and reading no instance.
+            pub fn check(&self, plan: &$crate::run::Plan<'_>) -> Result<(), $crate::CliError> {
+                match self {
+                    $( DomainConfig::$variant(config) => $crate::run::check(config, plan), )*
+                }
+            }
+        }
+
         impl SolveDomain {
             /// Solves the one instance given on the command line.
             pub fn run(

@@ -69,6 +69,7 @@ pub fn executor_with(
     match (&mut changed, key) {
         (ExecutorConfig::Hda(c), "threads") => c.threads = value.count(key)? as usize,
         (ExecutorConfig::Hda(c), "partition") => c.partition = value.text(key)?,
+        (ExecutorConfig::Ida(c), "threads") => c.threads = value.count(key)? as usize,
         (ExecutorConfig::Gpu(c), "heaps") => c.heaps = value.count(key)? as u32,
         (ExecutorConfig::Gpu(c), "partial_expansion") => c.partial_expansion = value.flag(key)?,
         (ExecutorConfig::MultiGpu(c), "gpus") => {
@@ -180,24 +181,35 @@ fn describe(assignment: &[(String, GridValue)]) -> String {
     parts.join(" ")
 }
 
-/// Prepares the domain once per combination of its grid parameters, then
-/// solves every instance with every executor and executor parameter
-/// combination, handing each report to `sink` as soon as it exists.
-pub fn run_all<C: CliDomain>(
-    config: &C,
-    plan: &Plan<'_>,
-    options: &RunOptions,
-    sink: &mut dyn FnMut(InstanceReport) -> Result<(), CliError>,
-) -> Result<(), CliError> {
+/// The most rows one grid may expand to; a config asking for more is
+/// refused before anything runs rather than left to run for ever.
+const MAX_GRID_ROWS: u128 = 100_000;
+
+/// One domain variant of a plan (its grid parameters applied) with the
+/// executor variants that run on it, each with its parameters described.
+type Variant<C> = (C, Vec<(ExecutorConfig, String)>);
+
+/// Every domain variant and executor row a plan expands to, with every grid
+/// key and value checked; runs nothing and reads no instance.
+fn variants<C: CliDomain>(config: &C, plan: &Plan<'_>) -> Result<Vec<Variant<C>>, CliError> {
     let (domain_keys, executor_keys) = split_grid(config, plan.executors, plan.grid)?;
+    let rows_asked: u128 = plan
+        .grid
+        .values()
+        .map(|v| v.len() as u128)
+        .try_fold(plan.executors.len().max(1) as u128, |n, k| n.checked_mul(k))
+        .unwrap_or(u128::MAX);
+    if rows_asked > MAX_GRID_ROWS {
+        return Err(CliError::Input(format!(
+            "grid: the executors and grid values make over {MAX_GRID_ROWS} combinations per instance; split the experiment"
+        )));
+    }
+    let mut all = Vec::new();
     for domain_params in combinations(plan.grid, &domain_keys) {
         let mut config = config.clone();
         for (key, value) in &domain_params {
             config.set_param(key, value)?;
         }
-        // Read per variant: what an instance file states may depend on a
-        // domain parameter (Wordle's hard-mode totals).
-        let instances = load_instances(&config, plan.instances)?;
         // Rows of this domain variant: executor, its parameters, their names.
         let mut rows: Vec<(ExecutorConfig, String)> = Vec::new();
         for executor in plan.executors {
@@ -213,11 +225,35 @@ pub fn run_all<C: CliDomain>(
                     // Checked above: this executor takes every applicable key.
                     variant = executor_with(&variant, key, value)?.unwrap_or(variant);
                 }
-                let mut all = domain_params.clone();
-                all.extend(executor_params);
-                rows.push((variant, describe(&all)));
+                let mut params = domain_params.clone();
+                params.extend(executor_params);
+                rows.push((variant, describe(&params)));
             }
         }
+        all.push((config, rows));
+    }
+    Ok(all)
+}
+
+/// Checks a plan as [`run_all`] would before its first search: every grid
+/// key and value, for every domain variant.
+pub fn check<C: CliDomain>(config: &C, plan: &Plan<'_>) -> Result<(), CliError> {
+    variants(config, plan).map(drop)
+}
+
+/// Prepares the domain once per combination of its grid parameters, then
+/// solves every instance with every executor and executor parameter
+/// combination, handing each report to `sink` as soon as it exists.
+pub fn run_all<C: CliDomain>(
+    config: &C,
+    plan: &Plan<'_>,
+    options: &RunOptions,
+    sink: &mut dyn FnMut(InstanceReport) -> Result<(), CliError>,
+) -> Result<(), CliError> {
+    for (config, rows) in variants(config, plan)? {
+        // Read per variant: what an instance file states may depend on a
+        // domain parameter (Wordle's hard-mode totals).
+        let instances = load_instances(&config, plan.instances)?;
         let pending = |instance: &Instance, (executor, params): &(ExecutorConfig, String)| {
             !plan
                 .done

@@ -345,7 +345,11 @@ fn flags_of_another_executor_are_refused_not_ignored() {
     );
     fails_with(
         &run(&["--executor", "gpu", "--threads", "4"]),
-        "--threads applies to --executor hda only",
+        "--threads applies to --executor hda or ida only",
+    );
+    fails_with(
+        &run(&["--executor", "hda", "--checkpoint", "/tmp/x"]),
+        "--checkpoint applies to --executor ida only",
     );
     fails_with(
         &run(&["--partition", "split"]),
@@ -355,6 +359,30 @@ fn flags_of_another_executor_are_refused_not_ignored() {
         &run(&["--executor", "multi-gpu", "--gpus", "0"]),
         "--gpus must be at least 1",
     );
+}
+
+/// `--executor ida` solves optimally and leaves a checkpoint only when a
+/// search is interrupted (the iterations it completed are kept).
+#[test]
+fn ida_solves_from_the_command_line_and_checkpoints_interrupted_searches() {
+    let dir = std::env::temp_dir().join(format!("frontier-cli-ida-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let korf_1 = "13 6 8 12 15 14 0 10 11 7 4 5 9 1 3 2";
+    let dir_arg = dir.to_str().unwrap();
+    let base = ["solve", "--json", "--executor", "ida", "--threads", "2"];
+    let mut args = base.to_vec();
+    args.extend_from_slice(&["--checkpoint", dir_arg, "--max-expanded", "20000000"]);
+    args.extend_from_slice(&["tiles", "--heuristic", "manhattan", korf_1]);
+    let stopped = frontier(&args);
+    let row: serde_json::Value = serde_json::from_str(stdout(&stopped).trim()).unwrap();
+    assert_eq!(row["status"], "expansion limit", "{row}");
+    let saved: Vec<_> = std::fs::read_dir(&dir).unwrap().collect();
+    assert_eq!(saved.len(), 1, "one checkpoint file");
+    let text = std::fs::read_to_string(saved[0].as_ref().unwrap().path()).unwrap();
+    let checkpoint: serde_json::Value = serde_json::from_str(&text).unwrap();
+    // Manhattan says 41 for Korf #1; 20 M expansions finish several bounds.
+    assert!(checkpoint["bound"].as_u64().unwrap() > 45, "{checkpoint}");
+    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]

@@ -4,7 +4,7 @@
 use serde::{Deserialize, Serialize};
 
 use crate::domain::{Domain, Heuristic, Partitioner};
-use crate::search::{astar, hda, DomainOutcome, HdaConfig, SearchOptions};
+use crate::search::{astar, hda, ida, DomainOutcome, HdaConfig, IdaConfig, SearchOptions};
 use crate::Error;
 
 /// An executor and its parameters, as written in RON configs
@@ -17,6 +17,8 @@ pub enum ExecutorConfig {
     Astar,
     /// Hash-distributed A* on threads.
     Hda(#[serde(default)] HdaConfig),
+    /// Parallel IDA* on threads: memory-bounded (checkpoints, resume).
+    Ida(#[serde(default)] IdaConfig),
     /// GA* on one GPU (domains with a GPU plugin).
     #[cfg(feature = "gpu")]
     Gpu(#[serde(default)] crate::search::gpu::GastarConfig),
@@ -43,6 +45,7 @@ impl ExecutorConfig {
                 };
                 format!("hda-{}-{}{gate}{fixed}", c.threads, c.partition)
             }
+            ExecutorConfig::Ida(c) => format!("ida-{}", c.threads),
             #[cfg(feature = "gpu")]
             ExecutorConfig::Gpu(_) => "gpu".into(),
             #[cfg(feature = "gpu")]
@@ -80,6 +83,7 @@ impl ExecutorConfig {
         match self {
             ExecutorConfig::Astar => Ok(astar(domain, heuristic, options)),
             ExecutorConfig::Hda(config) => Ok(hda(domain, heuristic, partitioner, config, options)),
+            ExecutorConfig::Ida(config) => ida(domain, heuristic, config, options),
             #[cfg(feature = "gpu")]
             ExecutorConfig::Gpu(_) => Err(Error::ExecutorUnavailable {
                 executor: "gpu",

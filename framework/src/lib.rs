@@ -34,8 +34,8 @@ pub use domain::{
     StdHasher,
 };
 pub use search::{
-    astar, hda, walk, DomainOutcome, HdaConfig, Limit, Limits, Outcome, Progress, ProgressSink,
-    SearchOptions, Solution, Status, Visit, WalkEnd,
+    astar, hda, ida, walk, DomainOutcome, HdaConfig, IdaConfig, Limit, Limits, Outcome, Progress,
+    ProgressSink, SearchOptions, Solution, Status, Visit, WalkEnd,
 };
 pub use stats::SearchStats;
 
@@ -78,4 +78,7 @@ pub enum Error {
         /// Why, and what to do instead.
         reason: String,
     },
+    /// An IDA* checkpoint could not be read, parsed or written.
+    #[error("checkpoint {0}")]
+    Checkpoint(String),
 }

@@ -52,6 +52,14 @@ fn astar_with_the_gap_heuristic_equals_breadth_first_search_up_to_9_pancakes() {
             let outcome = astar(&stack, &Gap, &SearchOptions::default());
             let solution = outcome.solution().expect("every stack can be sorted");
             assert_eq!(solution.cost, u32::from(dist[&key]), "{}", stack.text());
+            let config = frontier_core::IdaConfig {
+                threads: 2,
+                roots_per_thread: 4,
+                checkpoint: None,
+            };
+            let ida = frontier_core::ida(&stack, &Gap, &config, &SearchOptions::default());
+            let by_ida = ida.unwrap().solution().map(|s| s.cost);
+            assert_eq!(by_ida, Some(solution.cost), "IDA* on {}", stack.text());
             let flips: Vec<u8> = solution.moves.clone();
             let end = stack.replay(&flips).unwrap();
             assert!(stack.is_goal(&end), "{}: the flips sort it", stack.text());

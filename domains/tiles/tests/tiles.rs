@@ -258,11 +258,23 @@ fn astar_returns_exact_distances_on_random_8_puzzles_and_replays() {
         let cells = states[rng.below(states.len())];
         let puzzle = Tiles::new(board.clone(), state_from(cells, &board), goal).unwrap();
         for h in &heuristics {
-            let outcome = astar(&puzzle, h, &SearchOptions::default());
-            let solution = outcome.solution().expect("reachable");
-            assert_eq!(solution.cost, truth[cells]);
-            let end = puzzle.replay(&solution.moves).expect("legal moves");
-            assert!(puzzle.is_goal(&end));
+            let ida = frontier_core::ida(
+                &puzzle,
+                h,
+                &frontier_core::IdaConfig {
+                    threads: 2,
+                    roots_per_thread: 4,
+                    checkpoint: None,
+                },
+                &SearchOptions::default(),
+            )
+            .unwrap();
+            for outcome in [astar(&puzzle, h, &SearchOptions::default()), ida] {
+                let solution = outcome.solution().expect("reachable");
+                assert_eq!(solution.cost, truth[cells]);
+                let end = puzzle.replay(&solution.moves).expect("legal moves");
+                assert!(puzzle.is_goal(&end));
+            }
         }
     }
 }
@@ -444,6 +456,31 @@ fn hda_matches_published_optima_on_korf_instances() {
             );
             let co = outcome.stats.communication_overhead.unwrap();
             assert!((0.0..=1.0).contains(&co));
+        }
+    }
+}
+
+#[test]
+fn ida_matches_published_optima_on_korf_instances() {
+    use frontier_core::{ida, IdaConfig};
+    let dir = tempdir("ida-korf");
+    let board = Board::new(4, 4).unwrap();
+    let h = pdb_heuristic(&board, Goal::Korf, "5-5-5", true, &dir);
+    for (id, korf, _, optimum) in korf100()
+        .iter()
+        .filter(|i| ["16", "55", "79", "85"].contains(&i.0.as_str()))
+    {
+        let puzzle = Tiles::parse(korf, Goal::Korf).unwrap();
+        for threads in [1, 3] {
+            let config = IdaConfig {
+                threads,
+                ..IdaConfig::default()
+            };
+            let outcome = ida(&puzzle, &h, &config, &SearchOptions::default()).unwrap();
+            let solution = outcome.solution().expect("solved");
+            assert_eq!(solution.cost, *optimum, "#{id} {threads} threads");
+            let end = puzzle.replay(&solution.moves).expect("legal moves");
+            assert!(puzzle.is_goal(&end), "#{id}");
         }
     }
 }

@@ -7,6 +7,7 @@ pub mod astar;
 #[cfg(feature = "gpu")]
 pub mod gpu;
 pub mod hda;
+pub mod ida;
 pub mod walk;
 
 use std::sync::Arc;
@@ -19,6 +20,7 @@ use crate::stats::SearchStats;
 
 pub use astar::astar;
 pub use hda::{hda, HdaConfig};
+pub use ida::{ida, IdaConfig};
 pub use walk::{walk, Visit, WalkEnd};
 
 /// Resource limits. `None` means unlimited.

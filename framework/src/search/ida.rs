@@ -1,0 +1,656 @@
+//! Parallel IDA* (Korf 1985) on threads: memory-bounded, so it runs where
+//! best-first search runs out of memory (the 24-puzzle).
+//!
+//! The start is split into subtree roots by a best-first *tree* search
+//! (no duplicate detection) until there are `roots_per_thread` roots a
+//! thread; every iteration then searches each root depth first under one
+//! f-bound, threads taking roots from a shared counter, which balances
+//! subtrees of very different sizes. The bound is raised to the smallest f
+//! that exceeded it. The first goal found in an iteration is optimal with
+//! an admissible heuristic (every solution cheaper than the bound was
+//! excluded by the earlier iterations), so the search stops there.
+//!
+//! Transpositions are pruned only as Korf did: a child equal to its
+//! grandparent (a move undone, a pancake flipped back) is not generated. It
+//! needs nothing from the domain beyond `Eq` on states.
+//!
+//! With a checkpoint directory, the bound of every completed iteration is
+//! written to a file named after the start state; a search stopped by a
+//! limit (or killed) and started again resumes at that bound instead of
+//! redoing the iterations below it.
+
+use std::collections::BinaryHeap;
+use std::hash::BuildHasher;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
+
+use serde::{Deserialize, Serialize};
+
+use crate::domain::{Cost, Domain, Edge, Heuristic};
+use crate::search::astar::OpenEntry;
+use crate::search::{
+    DomainOutcome, Limit, Outcome, Progress, SearchOptions, Solution, Status, CHECK_EVERY,
+};
+use crate::stats::SearchStats;
+use crate::Error;
+
+/// Parameters of [`ida`].
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct IdaConfig {
+    /// Worker threads.
+    pub threads: usize,
+    /// Subtree roots per thread the start is split into: more balances
+    /// better, at the price of a bigger tree search up front.
+    pub roots_per_thread: usize,
+    /// A directory for checkpoints (created if missing): each completed
+    /// iteration's bound is kept there, and a search of the same start
+    /// resumes from it. `None`: no checkpoints.
+    pub checkpoint: Option<PathBuf>,
+}
+
+impl Default for IdaConfig {
+    fn default() -> Self {
+        IdaConfig {
+            threads: std::thread::available_parallelism().map_or(2, usize::from),
+            roots_per_thread: 64,
+            checkpoint: None,
+        }
+    }
+}
+
+/// What a checkpoint file holds: the next bound to search and the work
+/// done below it, so that the final statistics count every iteration.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Checkpoint {
+    /// The start state, as `Debug` prints it, to refuse a file that a hash
+    /// collision or a renamed file pairs with another instance.
+    pub start: String,
+    /// The bound of the next iteration: no solution costs less.
+    pub bound: Cost,
+    /// Iterations completed.
+    pub iterations: u32,
+    /// Expansions of the completed iterations.
+    pub expanded: u64,
+    /// Successors generated in the completed iterations.
+    pub generated: u64,
+    /// Seconds the completed iterations took.
+    pub seconds: f64,
+}
+
+impl Checkpoint {
+    /// The file in `dir` that holds the checkpoint of a search from `start`.
+    pub fn path(dir: &Path, start: &str) -> PathBuf {
+        let key = foldhash::fast::FixedState::with_seed(0x1DA5_7A12).hash_one(start);
+        dir.join(format!("ida-{key:016x}.json"))
+    }
+
+    /// The checkpoint for `start` in `dir`, if one was written; a file that
+    /// does not parse or names another start is an error, not ignored.
+    pub fn load(dir: &Path, start: &str) -> Result<Option<Checkpoint>, Error> {
+        let path = Checkpoint::path(dir, start);
+        let text = match std::fs::read_to_string(&path) {
+            Ok(text) => text,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+            Err(e) => return Err(Error::Checkpoint(format!("{}: {e}", path.display()))),
+        };
+        let checkpoint: Checkpoint = serde_json::from_str(&text)
+            .map_err(|e| Error::Checkpoint(format!("{}: {e}", path.display())))?;
+        if checkpoint.start != start {
+            return Err(Error::Checkpoint(format!(
+                "{} belongs to another start state ({})",
+                path.display(),
+                checkpoint.start
+            )));
+        }
+        Ok(Some(checkpoint))
+    }
+
+    /// Writes the checkpoint through a temporary file, so that a search
+    /// killed mid-write leaves the previous one.
+    pub fn store(&self, dir: &Path) -> Result<(), Error> {
+        let failed = |e: std::io::Error| Error::Checkpoint(format!("{}: {e}", dir.display()));
+        std::fs::create_dir_all(dir).map_err(failed)?;
+        let path = Checkpoint::path(dir, &self.start);
+        let tmp = path.with_extension("tmp");
+        let text = serde_json::to_string(self).map_err(|e| Error::Checkpoint(e.to_string()))?;
+        std::fs::write(&tmp, text).map_err(failed)?;
+        std::fs::rename(&tmp, &path).map_err(failed)
+    }
+}
+
+/// A node of the splitting tree search; roots are its open leaves.
+struct TreeNode<D: Domain> {
+    state: D::State,
+    mv: Option<D::Move>,
+    parent: u32,
+    g: Cost,
+    h: Cost,
+}
+
+/// The tree above the roots, kept to replay a solution's first moves.
+struct Split<D: Domain> {
+    nodes: Vec<TreeNode<D>>,
+    roots: Vec<u32>,
+}
+
+impl<D: Domain> Split<D> {
+    /// The path from the start to node `at`: states (start first) and moves.
+    fn path_to(&self, at: u32) -> (Vec<D::State>, Vec<D::Move>) {
+        let (mut states, mut moves) = (Vec::new(), Vec::new());
+        let mut at = at;
+        loop {
+            let node = &self.nodes[at as usize];
+            states.push(node.state.clone());
+            match &node.mv {
+                Some(mv) => moves.push(mv.clone()),
+                None => break,
+            }
+            at = node.parent;
+        }
+        states.reverse();
+        moves.reverse();
+        (states, moves)
+    }
+
+    /// The state of `at`'s parent, which its children must not repeat.
+    fn parent_state(&self, at: u32) -> Option<&D::State> {
+        let node = &self.nodes[at as usize];
+        node.mv
+            .as_ref()
+            .map(|_| &self.nodes[node.parent as usize].state)
+    }
+}
+
+/// How the splitting ended: roots to search, or the answer already.
+enum SplitEnd<D: Domain> {
+    Roots(Split<D>),
+    Goal(Split<D>, u32),
+    NoSolution,
+    Limit(Limit),
+}
+
+/// Best-first tree search from the start until `target` leaves are open;
+/// a goal taken off the heap first is optimal (A* without a closed list).
+fn split<D: Domain, H: Heuristic<D>>(
+    domain: &D,
+    heuristic: &H,
+    target: usize,
+    options: &SearchOptions,
+    started: Instant,
+    stats: &mut SearchStats,
+) -> SplitEnd<D> {
+    let start = domain.start();
+    let h = heuristic.h(domain, &start);
+    let mut nodes = vec![TreeNode::<D> {
+        state: start,
+        mv: None,
+        parent: 0,
+        g: 0,
+        h,
+    }];
+    let mut open = BinaryHeap::from([OpenEntry {
+        f: h,
+        g: 0,
+        node: 0u32,
+    }]);
+    let mut children = Vec::new();
+    while open.len() < target {
+        let Some(entry) = open.pop() else {
+            return SplitEnd::NoSolution;
+        };
+        let at = entry.node as usize;
+        if domain.is_goal(&nodes[at].state) {
+            return SplitEnd::Goal(
+                Split {
+                    nodes,
+                    roots: Vec::new(),
+                },
+                entry.node,
+            );
+        }
+        // A space whose paths never branch (a corridor, a cycle) never
+        // yields `target` roots: the limits stop that too.
+        if stats.expanded & (CHECK_EVERY - 1) == 0 {
+            let seconds = started.elapsed().as_secs_f64();
+            if let Some(limit) = options.limits.exceeded(stats.expanded, 0, seconds) {
+                return SplitEnd::Limit(limit);
+            }
+        }
+        children.clear();
+        domain.expand(&nodes[at].state, &mut children);
+        stats.expanded += 1;
+        let (g, h) = (nodes[at].g, nodes[at].h);
+        let grandparent = nodes[at].mv.as_ref().map(|_| nodes[at].parent as usize);
+        for edge in children.drain(..) {
+            stats.generated += 1;
+            if grandparent.is_some_and(|p| nodes[p].state == edge.state) {
+                continue;
+            }
+            let child_h = heuristic.h_child(domain, &nodes[at].state, h, &edge.state);
+            let child_g = g.saturating_add(edge.cost);
+            let node = nodes.len() as u32;
+            nodes.push(TreeNode {
+                state: edge.state,
+                mv: Some(edge.mv),
+                parent: entry.node,
+                g: child_g,
+                h: child_h,
+            });
+            open.push(OpenEntry {
+                f: child_g.saturating_add(child_h),
+                g: child_g,
+                node,
+            });
+        }
+    }
+    // Lowest f first: the roots most likely to hold the goal are searched
+    // first in every iteration.
+    let mut roots: Vec<OpenEntry> = open.into_sorted_vec();
+    roots.reverse();
+    SplitEnd::Roots(Split {
+        nodes,
+        roots: roots.into_iter().map(|e| e.node).collect(),
+    })
+}
+
+/// A path found below a root: the (state, move) pairs after the root, and
+/// the solution's total cost.
+type Found<D> = (Vec<(<D as Domain>::State, <D as Domain>::Move)>, Cost);
+
+/// A level of a worker's depth-first stack.
+struct Frame<D: Domain> {
+    state: D::State,
+    mv: Option<D::Move>,
+    g: Cost,
+    h: Cost,
+    children: Vec<Edge<D::State, D::Move>>,
+    next: usize,
+}
+
+/// What the threads share during one iteration.
+struct Shared<D: Domain> {
+    next_root: AtomicUsize,
+    stop: AtomicBool,
+    expanded: AtomicU64,
+    generated: AtomicU64,
+    /// The smallest f above the bound seen by any thread.
+    next_bound: AtomicU64,
+    /// A goal: the root it was found under and the path below that root.
+    found: Mutex<Option<(u32, Found<D>)>>,
+    /// Workers that finished the iteration.
+    finished: AtomicUsize,
+}
+
+/// One thread's depth-first search state, reused across roots.
+struct Worker<'a, D: Domain, H: Heuristic<D>> {
+    domain: &'a D,
+    heuristic: &'a H,
+    frames: Vec<Frame<D>>,
+    expanded: u64,
+    generated: u64,
+    next_bound: Cost,
+    max_expanded: Option<u64>,
+}
+
+impl<D: Domain, H: Heuristic<D>> Worker<'_, D, H> {
+    /// Searches below `root` (whose parent is `parent`) under `bound`;
+    /// the moves and states from the root to a goal, or `None`.
+    fn search(
+        &mut self,
+        root: &TreeNode<D>,
+        parent: Option<&D::State>,
+        bound: Cost,
+        shared: &Shared<D>,
+    ) -> Option<Found<D>> {
+        let f = root.g.saturating_add(root.h);
+        if f > bound {
+            self.next_bound = self.next_bound.min(f);
+            return None;
+        }
+        if self.domain.is_goal(&root.state) {
+            return Some((Vec::new(), root.g));
+        }
+        if self.frames.is_empty() {
+            self.frames.push(Frame {
+                state: root.state.clone(),
+                mv: None,
+                g: 0,
+                h: 0,
+                children: Vec::new(),
+                next: 0,
+            });
+        }
+        let first = &mut self.frames[0];
+        first.state = root.state.clone();
+        first.g = root.g;
+        first.h = root.h;
+        self.expand_frame(0, parent);
+        if self.account(shared) {
+            return None;
+        }
+        let mut depth = 0;
+        loop {
+            let frame = &mut self.frames[depth];
+            let i = frame.next;
+            if i == frame.children.len() {
+                if depth == 0 {
+                    return None;
+                }
+                depth -= 1;
+                continue;
+            }
+            frame.next += 1;
+            self.generated += 1;
+            let (below, above) = self.frames.split_at_mut(depth + 1);
+            let frame = &below[depth];
+            let edge = &frame.children[i];
+            let g = frame.g.saturating_add(edge.cost);
+            let h = self
+                .heuristic
+                .h_child(self.domain, &frame.state, frame.h, &edge.state);
+            let f = g.saturating_add(h);
+            if f > bound {
+                self.next_bound = self.next_bound.min(f);
+                continue;
+            }
+            if self.domain.is_goal(&edge.state) {
+                // Frames above the root always hold the move that made them.
+                let mut path: Vec<(D::State, D::Move)> = below[1..]
+                    .iter()
+                    .filter_map(|f| Some((f.state.clone(), f.mv.clone()?)))
+                    .collect();
+                path.push((edge.state.clone(), edge.mv.clone()));
+                return Some((path, g));
+            }
+            match above.first_mut() {
+                Some(slot) => {
+                    slot.state.clone_from(&edge.state);
+                    slot.mv = Some(edge.mv.clone());
+                    slot.g = g;
+                    slot.h = h;
+                }
+                None => {
+                    let child = Frame {
+                        state: edge.state.clone(),
+                        mv: Some(edge.mv.clone()),
+                        g,
+                        h,
+                        children: Vec::new(),
+                        next: 0,
+                    };
+                    self.frames.push(child);
+                }
+            }
+            depth += 1;
+            self.expand_frame(depth, None);
+            if self.account(shared) {
+                return None;
+            }
+        }
+    }
+
+    /// Generates the children of frame `depth`, leaving out the state of
+    /// its parent: the frame below, or `root_parent` for the root.
+    fn expand_frame(&mut self, depth: usize, root_parent: Option<&D::State>) {
+        let (before, rest) = self.frames.split_at_mut(depth);
+        let frame = &mut rest[0];
+        let parent = before.last().map(|f| &f.state).or(root_parent);
+        frame.children.clear();
+        frame.next = 0;
+        self.domain.expand(&frame.state, &mut frame.children);
+        if let Some(parent) = parent {
+            frame.children.retain(|edge| edge.state != *parent);
+        }
+        self.expanded += 1;
+    }
+
+    /// Publishes expansions in blocks of [`CHECK_EVERY`] and says whether
+    /// the iteration must stop (a goal found elsewhere, a limit reached).
+    #[inline]
+    fn account(&self, shared: &Shared<D>) -> bool {
+        if self.expanded & (CHECK_EVERY - 1) != 0 {
+            return false;
+        }
+        let total = shared.expanded.fetch_add(CHECK_EVERY, Ordering::Relaxed) + CHECK_EVERY;
+        if self.max_expanded.is_some_and(|m| total >= m) {
+            shared.stop.store(true, Ordering::Relaxed);
+        }
+        shared.stop.load(Ordering::Relaxed)
+    }
+}
+
+/// Runs parallel IDA* from `domain.start()`; see the module docs.
+///
+/// With an admissible heuristic the returned solution is optimal, whether
+/// or not the heuristic is consistent.
+///
+/// ```
+/// use frontier_core::{grid::{Grid, Manhattan}, search::ida::{ida, IdaConfig}, SearchOptions, Status};
+/// let maze = Grid::parse("S.#.\n..#G\n....").unwrap();
+/// let config = IdaConfig { threads: 2, ..IdaConfig::default() };
+/// let outcome = ida(&maze, &Manhattan, &config, &SearchOptions::default()).unwrap();
+/// let Status::Solved(solution) = outcome.status else { panic!("maze is solvable") };
+/// assert_eq!(solution.cost, 6);
+/// ```
+pub fn ida<D: Domain, H: Heuristic<D>>(
+    domain: &D,
+    heuristic: &H,
+    config: &IdaConfig,
+    options: &SearchOptions,
+) -> Result<DomainOutcome<D>, Error> {
+    let started = Instant::now();
+    let threads = config.threads.max(1);
+    let mut stats = SearchStats::default();
+    let start_key = format!("{}:{:?}", std::any::type_name::<D>(), domain.start());
+    let resumed = match &config.checkpoint {
+        Some(dir) => Checkpoint::load(dir, &start_key)?,
+        None => None,
+    };
+    let target = threads.saturating_mul(config.roots_per_thread.max(1));
+    let split = match split(domain, heuristic, target, options, started, &mut stats) {
+        SplitEnd::Roots(split) => split,
+        SplitEnd::Goal(split, at) => {
+            let (states, moves) = split.path_to(at);
+            let cost = split.nodes[at as usize].g;
+            stats.finish(started.elapsed().as_secs_f64());
+            return Ok(Outcome {
+                status: Status::Solved(Solution {
+                    cost,
+                    states,
+                    moves,
+                }),
+                stats,
+            });
+        }
+        SplitEnd::NoSolution => {
+            stats.finish(started.elapsed().as_secs_f64());
+            return Ok(Outcome {
+                status: Status::NoSolution,
+                stats,
+            });
+        }
+        SplitEnd::Limit(limit) => {
+            stats.finish(started.elapsed().as_secs_f64());
+            return Ok(Outcome {
+                status: Status::LimitReached(limit),
+                stats,
+            });
+        }
+    };
+    let lowest_f = split
+        .roots
+        .iter()
+        .map(|&r| {
+            let n = &split.nodes[r as usize];
+            n.g.saturating_add(n.h)
+        })
+        .min()
+        .unwrap_or(Cost::MAX);
+    let (mut bound, mut iterations, mut earlier_seconds) = (lowest_f, 0u32, 0.0);
+    if let Some(c) = &resumed {
+        bound = bound.max(c.bound);
+        iterations = c.iterations;
+        stats.expanded += c.expanded;
+        stats.generated += c.generated;
+        earlier_seconds = c.seconds;
+        tracing::info!(bound, iterations, "IDA* resumes from its checkpoint");
+    }
+    let mut worker_expanded = vec![0u64; threads];
+    let status = loop {
+        let shared = Shared::<D> {
+            next_root: AtomicUsize::new(0),
+            stop: AtomicBool::new(false),
+            expanded: AtomicU64::new(stats.expanded),
+            generated: AtomicU64::new(0),
+            next_bound: AtomicU64::new(u64::from(Cost::MAX)),
+            found: Mutex::new(None),
+            finished: AtomicUsize::new(0),
+        };
+        let iteration_started = Instant::now();
+        let mut limit = None;
+        std::thread::scope(|scope| {
+            let handles: Vec<_> = (0..threads)
+                .map(|_| {
+                    let (shared, split) = (&shared, &split);
+                    scope.spawn(move || {
+                        let mut worker = Worker {
+                            domain,
+                            heuristic,
+                            frames: Vec::new(),
+                            expanded: 0,
+                            generated: 0,
+                            next_bound: Cost::MAX,
+                            max_expanded: options.limits.max_expanded,
+                        };
+                        while !shared.stop.load(Ordering::Relaxed) {
+                            let i = shared.next_root.fetch_add(1, Ordering::Relaxed);
+                            let Some(&root) = split.roots.get(i) else {
+                                break;
+                            };
+                            let node = &split.nodes[root as usize];
+                            let parent = split.parent_state(root);
+                            if let Some(found) = worker.search(node, parent, bound, shared) {
+                                shared.stop.store(true, Ordering::Relaxed);
+                                // A poisoned lock means another worker
+                                // panicked; its panic is re-raised at join.
+                                if let Ok(mut slot) = shared.found.lock() {
+                                    slot.get_or_insert((root, found));
+                                }
+                            }
+                        }
+                        shared
+                            .expanded
+                            .fetch_add(worker.expanded & (CHECK_EVERY - 1), Ordering::Relaxed);
+                        shared
+                            .generated
+                            .fetch_add(worker.generated, Ordering::Relaxed);
+                        shared
+                            .next_bound
+                            .fetch_min(u64::from(worker.next_bound), Ordering::Relaxed);
+                        shared.finished.fetch_add(1, Ordering::Release);
+                        worker.expanded
+                    })
+                })
+                .collect();
+            // This thread keeps the clock: limits and progress, four times
+            // a second, without any worker reading it.
+            let mut next_report = Duration::from_millis(250);
+            while shared.finished.load(Ordering::Acquire) < threads {
+                std::thread::sleep(Duration::from_millis(10));
+                let elapsed = started.elapsed();
+                let expanded = shared.expanded.load(Ordering::Relaxed);
+                if limit.is_none() {
+                    limit = options.limits.exceeded(expanded, 0, elapsed.as_secs_f64());
+                    if limit.is_some() {
+                        shared.stop.store(true, Ordering::Relaxed);
+                    }
+                }
+                if elapsed >= next_report {
+                    next_report = elapsed + Duration::from_millis(250);
+                    if let Some(sink) = &options.progress {
+                        sink(&Progress {
+                            expanded,
+                            open: split
+                                .roots
+                                .len()
+                                .saturating_sub(shared.next_root.load(Ordering::Relaxed))
+                                as u64,
+                            f: bound,
+                            seconds: elapsed.as_secs_f64(),
+                        });
+                    }
+                }
+            }
+            for (i, handle) in handles.into_iter().enumerate() {
+                match handle.join() {
+                    Ok(expanded) => worker_expanded[i] += expanded,
+                    Err(panic) => std::panic::resume_unwind(panic),
+                }
+            }
+        });
+        stats.expanded = shared.expanded.load(Ordering::Relaxed);
+        stats.generated += shared.generated.load(Ordering::Relaxed);
+        iterations += 1;
+        let found = shared.found.into_inner().ok().flatten();
+        if let Some((root, (below, cost))) = found {
+            let (mut states, mut moves) = split.path_to(root);
+            for (state, mv) in below {
+                states.push(state);
+                moves.push(mv);
+            }
+            break Status::Solved(Solution {
+                cost,
+                states,
+                moves,
+            });
+        }
+        // The expansion limit is checked by the workers, the others here.
+        let limit = limit.or_else(|| {
+            shared
+                .stop
+                .load(Ordering::Relaxed)
+                .then_some(Limit::Expansions)
+        });
+        if let Some(limit) = limit {
+            break Status::LimitReached(limit);
+        }
+        let next = shared.next_bound.load(Ordering::Relaxed);
+        if next >= u64::from(Cost::MAX) {
+            break Status::NoSolution;
+        }
+        tracing::info!(
+            bound,
+            next,
+            seconds = iteration_started.elapsed().as_secs_f64(),
+            expanded = stats.expanded,
+            "IDA* iteration done"
+        );
+        bound = next as Cost;
+        if let Some(dir) = &config.checkpoint {
+            Checkpoint {
+                start: start_key.clone(),
+                bound,
+                iterations,
+                expanded: stats.expanded,
+                generated: stats.generated,
+                seconds: earlier_seconds + started.elapsed().as_secs_f64(),
+            }
+            .store(dir)?;
+        }
+    };
+    let seconds = started.elapsed().as_secs_f64();
+    stats.finish(seconds);
+    if threads > 1 {
+        let mean = worker_expanded.iter().sum::<u64>() as f64 / threads as f64;
+        let busiest = worker_expanded.iter().copied().max().unwrap_or(0) as f64;
+        stats.load_balance = (mean > 0.0).then(|| busiest / mean);
+        stats.worker_rates = worker_expanded
+            .iter()
+            .map(|&e| e as f64 / seconds.max(1e-9))
+            .collect();
+    }
+    Ok(Outcome { status, stats })
+}

@@ -1,0 +1,285 @@
+//! Parallel IDA* returns A*'s optimal cost on random weighted mazes for
+//! every thread count (also with an inconsistent heuristic), replays its
+//! paths, honours limits, and resumes from its checkpoints.
+
+use frontier_core::grid::{Cell, Grid, Manhattan};
+use frontier_core::rng::SplitMix64;
+use frontier_core::search::ida::{ida, Checkpoint, IdaConfig};
+use frontier_core::{astar, Cost, Domain, Error, Heuristic, Limit, Limits, SearchOptions, Status};
+
+/// A weighted maze of `side`², start top left, goal bottom right.
+fn maze(rng: &mut SplitMix64, side: usize) -> Grid {
+    Grid::parse(&maze_text(rng, side)).expect("generated mazes are well formed")
+}
+
+fn maze_text(rng: &mut SplitMix64, side: usize) -> String {
+    let mut text = String::new();
+    for r in 0..side {
+        for c in 0..side {
+            text.push(match (r, c) {
+                (0, 0) => 'S',
+                _ if r == side - 1 && c == side - 1 => 'G',
+                _ => match rng.below(10) {
+                    0..=1 => '#',
+                    2..=5 => '.',
+                    _ => char::from(b'1' + rng.below(9) as u8),
+                },
+            });
+        }
+        text.push('\n');
+    }
+    text
+}
+
+fn config(threads: usize, roots_per_thread: usize) -> IdaConfig {
+    IdaConfig {
+        threads,
+        roots_per_thread,
+        checkpoint: None,
+    }
+}
+
+/// The cost of walking `moves` from the start, checking each state the
+/// solution lists and that it ends on the goal.
+fn replay(grid: &Grid, states: &[Cell], moves: &[frontier_core::grid::Step]) -> Cost {
+    let mut at = grid.start();
+    assert_eq!(states.first(), Some(&at));
+    let mut cost = 0;
+    for (mv, expected) in moves.iter().zip(&states[1..]) {
+        at = grid.step(at, *mv).expect("every move is legal");
+        assert_eq!(&at, expected);
+        cost += grid.enter_cost(at).expect("a free cell");
+    }
+    assert!(grid.is_goal(&at));
+    cost
+}
+
+#[test]
+fn ida_returns_the_astar_cost_for_1_2_and_3_threads_on_random_mazes() {
+    let mut rng = SplitMix64::new(5);
+    let mut solved = 0;
+    for _ in 0..80 {
+        let side = 3 + rng.below(4) as usize;
+        let grid = maze(&mut rng, side);
+        // IDA* cannot prove a cyclic space has no goal: only solvable mazes.
+        let Some(expected) = astar(&grid, &Manhattan, &SearchOptions::default())
+            .solution()
+            .map(|s| s.cost)
+        else {
+            continue;
+        };
+        for (threads, roots) in [(1, 1), (2, 4), (3, 64)] {
+            let outcome = ida(
+                &grid,
+                &Manhattan,
+                &config(threads, roots),
+                &SearchOptions::default(),
+            )
+            .unwrap();
+            let Status::Solved(solution) = &outcome.status else {
+                panic!("{threads} threads: {:?} on\n{grid:?}", outcome.status);
+            };
+            assert_eq!(solution.cost, expected, "{threads} threads");
+            assert_eq!(replay(&grid, &solution.states, &solution.moves), expected);
+        }
+        solved += 1;
+    }
+    assert!(solved > 40, "mostly solvable mazes: {solved}");
+}
+
+/// Admissible but inconsistent: the true cost-to-go, halved on a random
+/// half of the cells.
+struct Jittery(std::collections::HashMap<Cell, Cost>);
+impl Heuristic<Grid> for Jittery {
+    fn h(&self, _: &Grid, cell: &Cell) -> Cost {
+        self.0.get(cell).copied().unwrap_or(0)
+    }
+    fn consistent(&self) -> bool {
+        false
+    }
+}
+
+#[test]
+fn ida_stays_optimal_with_an_inconsistent_heuristic() {
+    let mut rng = SplitMix64::new(9);
+    let mut checked = 0;
+    for _ in 0..40 {
+        let text = maze_text(&mut rng, 5);
+        let grid = Grid::parse(&text).unwrap();
+        let Some(expected) = astar(&grid, &Manhattan, &SearchOptions::default())
+            .solution()
+            .map(|s| s.cost)
+        else {
+            continue;
+        };
+        // The exact cost-to-go of every free cell, from A* started there
+        // (the maze's text with the start moved), halved at random.
+        let mut exact = std::collections::HashMap::new();
+        let lines: Vec<&str> = text.lines().collect();
+        for (r, line) in lines.iter().enumerate() {
+            for (c, ch) in line.chars().enumerate() {
+                if ch == '#' || ch == 'G' {
+                    continue;
+                }
+                let moved: Vec<String> = lines
+                    .iter()
+                    .enumerate()
+                    .map(|(i, l)| {
+                        l.chars()
+                            .enumerate()
+                            .map(|(j, x)| match (x, (i, j) == (r, c)) {
+                                (_, true) => 'S',
+                                ('S', false) => '.',
+                                (x, false) => x,
+                            })
+                            .collect()
+                    })
+                    .collect();
+                let from = Grid::parse(&moved.join("\n")).unwrap();
+                if let Some(s) = astar(&from, &Manhattan, &SearchOptions::default()).solution() {
+                    let h = if rng.below(2) == 0 {
+                        s.cost / 2
+                    } else {
+                        s.cost
+                    };
+                    exact.insert((r as u16, c as u16), h);
+                }
+            }
+        }
+        let outcome = ida(
+            &grid,
+            &Jittery(exact),
+            &config(2, 8),
+            &SearchOptions::default(),
+        )
+        .unwrap();
+        assert_eq!(outcome.solution().map(|s| s.cost), Some(expected));
+        checked += 1;
+    }
+    assert!(checked > 20);
+}
+
+/// An open 9×9 maze with a wall and heavy cells in the way, so that IDA*
+/// needs many iterations and many thousand expansions.
+fn open_maze() -> Grid {
+    let mut text = String::new();
+    for r in 0..9 {
+        for c in 0..9 {
+            text.push(match (r, c) {
+                (0, 0) => 'S',
+                (8, 8) => 'G',
+                (4, 0..=6) => '#',
+                _ if (r + c) % 3 == 0 => '3',
+                _ => '.',
+            });
+        }
+        text.push('\n');
+    }
+    Grid::parse(&text).unwrap()
+}
+
+/// Half the Manhattan distance: weaker, so IDA* has work to stop in.
+struct HalfManhattan;
+impl Heuristic<Grid> for HalfManhattan {
+    fn h(&self, grid: &Grid, cell: &Cell) -> Cost {
+        Manhattan.h(grid, cell) / 2
+    }
+}
+
+#[test]
+fn a_stopped_search_resumes_at_its_last_completed_bound() {
+    let dir = std::env::temp_dir().join(format!("frontier-ida-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let grid = open_maze();
+    let expected = astar(&grid, &HalfManhattan, &SearchOptions::default())
+        .solution()
+        .map(|s| s.cost)
+        .unwrap();
+    let with_checkpoint = IdaConfig {
+        checkpoint: Some(dir.clone()),
+        ..config(2, 2)
+    };
+    let whole = ida(
+        &grid,
+        &HalfManhattan,
+        &config(2, 2),
+        &SearchOptions::default(),
+    )
+    .unwrap();
+    assert_eq!(whole.solution().map(|s| s.cost), Some(expected));
+    assert!(whole.stats.expanded > 100_000, "{}", whole.stats.expanded);
+
+    // Stop after about half the work: at least one iteration completes.
+    let limits = Limits {
+        max_expanded: Some(whole.stats.expanded / 2),
+        ..Limits::default()
+    };
+    let stopped = ida(
+        &grid,
+        &HalfManhattan,
+        &with_checkpoint,
+        &SearchOptions::with_limits(limits),
+    )
+    .unwrap();
+    assert_eq!(stopped.status, Status::LimitReached(Limit::Expansions));
+    let start = format!("{}:{:?}", std::any::type_name::<Grid>(), grid.start());
+    let saved = Checkpoint::load(&dir, &start)
+        .unwrap()
+        .expect("a checkpoint");
+    let first_bound = HalfManhattan.h(&grid, &grid.start());
+    assert!(saved.bound > first_bound && saved.bound <= expected);
+    assert!(saved.iterations >= 1);
+
+    let resumed = ida(
+        &grid,
+        &HalfManhattan,
+        &with_checkpoint,
+        &SearchOptions::default(),
+    )
+    .unwrap();
+    assert_eq!(resumed.solution().map(|s| s.cost), Some(expected));
+    assert!(resumed.stats.expanded >= saved.expanded);
+
+    // A file that names another start, or does not parse, is refused.
+    let path = Checkpoint::path(&dir, &start);
+    let other = Checkpoint {
+        start: "another".into(),
+        ..saved.clone()
+    };
+    std::fs::write(&path, serde_json::to_string(&other).unwrap()).unwrap();
+    let refused = ida(
+        &grid,
+        &HalfManhattan,
+        &with_checkpoint,
+        &SearchOptions::default(),
+    );
+    assert!(matches!(&refused, Err(Error::Checkpoint(m)) if m.contains("another start")));
+    std::fs::write(&path, "{ not json").unwrap();
+    let refused = ida(
+        &grid,
+        &HalfManhattan,
+        &with_checkpoint,
+        &SearchOptions::default(),
+    );
+    assert!(matches!(refused, Err(Error::Checkpoint(_))));
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn time_limits_stop_a_search_that_cannot_end() {
+    // No goal is reachable; IDA* would raise its bound for ever.
+    let grid = Grid::parse("S.#\n..#\n##G").unwrap();
+    let limits = Limits {
+        max_seconds: Some(0.3),
+        ..Limits::default()
+    };
+    let outcome = ida(
+        &grid,
+        &Manhattan,
+        &config(2, 2),
+        &SearchOptions::with_limits(limits),
+    )
+    .unwrap();
+    assert_eq!(outcome.status, Status::LimitReached(Limit::Time));
+    assert!(outcome.stats.expanded > 0);
+}

@@ -1,0 +1,447 @@
+//! `frontier`: run search experiments from RON configs, or solve one
+//! instance from the command line, on any executor.
+//!
+//! The whole command line lives in this library so that tools other than
+//! the binary (the config fuzz target) reach the same parsers; the binary
+//! only calls [`main`].
+
+mod catalog;
+mod config;
+mod domains;
+mod plot;
+mod progress;
+mod registry;
+mod report;
+mod run;
+
+use std::io::{IsTerminal, Write};
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand, ValueEnum};
+use frontier_core::search::gpu::MultiGpuConfig;
+use frontier_core::{ExecutorConfig, HdaConfig, IdaConfig, Limits};
+use tracing_indicatif::filter::IndicatifFilter;
+use tracing_indicatif::IndicatifLayer;
+use tracing_subscriber::layer::SubscriberExt;
+use tracing_subscriber::util::SubscriberInitExt;
+use tracing_subscriber::{EnvFilter, Layer};
+
+use crate::catalog::SolveDomain;
+use crate::config::Experiment;
+use crate::report::{InstanceReport, Output};
+use crate::run::{Plan, RunOptions};
+
+/// Parallel best-first search: one domain, every executor.
+///
+/// Examples:
+///   frontier run configs/demo.ron
+///   frontier plot results.csv
+///   frontier solve tiles "1 2 3 4 5 6 0 7 8" --goal standard
+///   frontier solve --json grid "S..#/..#G/...."
+///   frontier boggle score perslatgsineters
+///   frontier nonogram solve puzzle.non --png solution.png
+#[derive(Debug, Parser)]
+#[command(name = "frontier", version, verbatim_doc_comment)]
+struct Cli {
+    /// More log output (-v info, -vv debug); RUST_LOG overrides.
+    #[arg(short, long, action = clap::ArgAction::Count, global = true)]
+    verbose: u8,
+    /// Print one JSON object per solved instance on stdout instead of a table.
+    #[arg(long, global = true)]
+    json: bool,
+    /// No progress bars.
+    #[arg(long, global = true)]
+    quiet: bool,
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+enum Command {
+    /// Run an experiment described by a RON config (see configs/).
+    Run {
+        /// The config file.
+        config: PathBuf,
+        /// Write results here too (.csv, or .json for JSON lines), a row as
+        /// soon as it exists; overrides the config's `output`.
+        #[arg(long)]
+        output: Option<PathBuf>,
+        /// Keep the rows already in the output file and run only the others
+        /// (an interrupted experiment goes on where it stopped).
+        #[arg(long)]
+        resume: bool,
+    },
+    /// Draw charts of a results file (the CSV or JSON lines `run` writes) as
+    /// PNGs: instances solved against time, expansions/s by executor, and
+    /// speedup by thread or GPU count.
+    Plot {
+        /// The results file.
+        results: PathBuf,
+        /// Directory for the PNGs [default: beside the results file].
+        #[arg(long)]
+        out: Option<PathBuf>,
+    },
+    /// Solve one instance given on the command line.
+    Solve {
+        #[command(flatten)]
+        search: SearchFlags,
+        #[command(subcommand)]
+        domain: SolveDomain,
+    },
+    /// Wordle: best next guesses, interactive play, simulation of the greedy policy.
+    Wordle {
+        #[command(subcommand)]
+        command: domains::wordle::WordleCommand,
+    },
+    /// Nonograms: solve (with a uniqueness verdict), draw, convert.
+    Nonogram {
+        #[command(subcommand)]
+        command: domains::nonogram::NonogramCommand,
+    },
+    /// Boggle: score boards, benchmark the scorers, anneal for high-scoring boards.
+    Boggle {
+        #[command(subcommand)]
+        command: domains::boggle::BoggleCommand,
+    },
+}
+
+/// Executor and limits for `solve`.
+#[derive(Debug, clap::Args)]
+struct SearchFlags {
+    /// Which executor searches.
+    #[arg(long, value_enum, default_value_t = ExecutorName::Astar, global = true)]
+    executor: ExecutorName,
+    /// Worker threads for hda and ida [default: all cores].
+    #[arg(long, global = true)]
+    threads: Option<usize>,
+    /// GPUs for multi-gpu (the first N devices) [default: every GPU].
+    #[arg(long, global = true)]
+    gpus: Option<usize>,
+    /// How hda and multi-gpu distribute states: hash, or a domain's own (tiles: zobrist, split, block, rows, cols).
+    #[arg(long, default_value = "hash", global = true)]
+    partition: String,
+    /// Directory for ida's checkpoints: each completed iteration's bound is
+    /// kept there, and the same instance started again resumes from it.
+    #[arg(long, global = true)]
+    checkpoint: Option<PathBuf>,
+    /// Stop after this many expansions.
+    #[arg(long, global = true)]
+    max_expanded: Option<u64>,
+    /// Stop when open and closed hold more than this many bytes (e.g. 4000000000).
+    #[arg(long, global = true)]
+    max_memory: Option<u64>,
+    /// Stop after this many seconds.
+    #[arg(long, global = true)]
+    max_seconds: Option<f64>,
+}
+
+#[derive(Clone, Copy, Debug, ValueEnum)]
+enum ExecutorName {
+    /// Sequential A* on one core.
+    Astar,
+    /// Hash-distributed A* on threads (--threads, --partition).
+    Hda,
+    /// Parallel IDA* on threads (--threads, --checkpoint): memory-bounded.
+    Ida,
+    /// GA* on the GPU (domains with a GPU plugin: tiles).
+    Gpu,
+    /// HDA* over several GPUs of this host (--gpus, --partition).
+    MultiGpu,
+}
+
+impl SearchFlags {
+    /// The executor the flags ask for; a flag that the chosen executor
+    /// would not use is refused rather than ignored.
+    fn executor(&self) -> Result<ExecutorConfig, CliError> {
+        let refuse = |flag: &str, applies: &str| {
+            Err(CliError::Input(format!(
+                "{flag} applies to --executor {applies} only"
+            )))
+        };
+        if self.threads.is_some() && !matches!(self.executor, ExecutorName::Hda | ExecutorName::Ida)
+        {
+            return refuse("--threads", "hda or ida");
+        }
+        if self.checkpoint.is_some() && !matches!(self.executor, ExecutorName::Ida) {
+            return refuse("--checkpoint", "ida");
+        }
+        if self.gpus.is_some() && !matches!(self.executor, ExecutorName::MultiGpu) {
+            return refuse("--gpus", "multi-gpu");
+        }
+        if self.partition != "hash"
+            && !matches!(self.executor, ExecutorName::Hda | ExecutorName::MultiGpu)
+        {
+            return refuse("--partition", "hda or multi-gpu");
+        }
+        Ok(match self.executor {
+            ExecutorName::Astar => ExecutorConfig::Astar,
+            ExecutorName::Hda => {
+                let defaults = HdaConfig::default();
+                ExecutorConfig::Hda(HdaConfig {
+                    threads: self.threads.unwrap_or(defaults.threads),
+                    partition: self.partition.clone(),
+                    ..defaults
+                })
+            }
+            ExecutorName::Ida => {
+                let defaults = IdaConfig::default();
+                ExecutorConfig::Ida(IdaConfig {
+                    threads: self.threads.unwrap_or(defaults.threads),
+                    checkpoint: self.checkpoint.clone(),
+                    ..defaults
+                })
+            }
+            ExecutorName::Gpu => ExecutorConfig::Gpu(Default::default()),
+            ExecutorName::MultiGpu => {
+                if self.gpus == Some(0) {
+                    return Err(CliError::Input("--gpus must be at least 1".into()));
+                }
+                ExecutorConfig::MultiGpu(MultiGpuConfig {
+                    devices: self.gpus.map(|n| (0..n).collect()).unwrap_or_default(),
+                    partition: self.partition.clone(),
+                    ..MultiGpuConfig::default()
+                })
+            }
+        })
+    }
+}
+
+/// Everything that can go wrong, each as one line naming the input.
+#[derive(Debug, thiserror::Error)]
+pub enum CliError {
+    /// A file could not be read or written.
+    #[error("{}: {source}", path.display())]
+    Io {
+        /// The file.
+        path: PathBuf,
+        /// The OS error.
+        source: std::io::Error,
+    },
+    /// A config file did not parse.
+    #[error("{}:{line}:{column}: {message}", path.display())]
+    Config {
+        /// The config file.
+        path: PathBuf,
+        /// 1-based line.
+        line: usize,
+        /// 1-based column.
+        column: usize,
+        /// What is wrong, with the field.
+        message: String,
+    },
+    /// An instance is malformed.
+    #[error("instance {id}: {message}")]
+    Instance {
+        /// The instance id.
+        id: String,
+        /// What is wrong.
+        message: String,
+    },
+    /// Any other bad input.
+    #[error("{0}")]
+    Input(String),
+    /// An error from the framework.
+    #[error(transparent)]
+    Core(#[from] frontier_core::Error),
+    /// A cost, value or verdict differs from the one the input states.
+    #[error("{0} instance(s) with an answer different from the one the input states (cost, value or verdict)")]
+    Disagrees(usize),
+}
+
+/// The `frontier` command: parses the process's arguments, runs the
+/// command, prints any error as one line and says failure in the exit code.
+pub fn main() -> ExitCode {
+    let cli = Cli::parse();
+    init_logging(cli.verbose);
+    match execute(&cli) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("error: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+fn init_logging(verbose: u8) {
+    let default = match verbose {
+        0 => "warn",
+        1 => "info",
+        _ => "debug",
+    };
+    let filter = EnvFilter::try_from_default_env().unwrap_or_else(|_| EnvFilter::new(default));
+    let bars = IndicatifLayer::new();
+    let writer = bars.get_stderr_writer();
+    // Logging set-up happens once, first thing, so `try_init` cannot clash.
+    let _ = tracing_subscriber::registry()
+        .with(filter)
+        .with(
+            tracing_subscriber::fmt::layer()
+                .with_writer(writer)
+                .with_target(false),
+        )
+        .with(bars.with_filter(IndicatifFilter::new(false)))
+        .try_init();
+}
+
+fn execute(cli: &Cli) -> Result<(), CliError> {
+    let progress = !cli.quiet && std::io::stderr().is_terminal();
+    let json = cli.json;
+    match &cli.command {
+        Command::Boggle { command } => domains::boggle::run(command, json),
+        Command::Nonogram { command } => domains::nonogram::run(command, json),
+        Command::Wordle { command } => domains::wordle::run(command, json, !cli.quiet),
+        Command::Run {
+            config,
+            output,
+            resume,
+        } => {
+            let experiment = Experiment::load(config)?;
+            let options = RunOptions {
+                limits: experiment.limits,
+                progress,
+            };
+            let output = output.clone().or(experiment.output.clone());
+            let (mut file, done) = match &output {
+                Some(path) => {
+                    let (file, done) = Output::open(path, *resume)?;
+                    (Some(file), done)
+                }
+                None if *resume => {
+                    return Err(CliError::Input(
+                        "--resume needs an output file (the config's `output` or --output)".into(),
+                    ))
+                }
+                None => (None, Default::default()),
+            };
+            if !done.is_empty() {
+                tracing::warn!(
+                    rows = done.len(),
+                    "rows already in the output file are not run again"
+                );
+            }
+            let plan = Plan {
+                instances: &experiment.instances,
+                executors: &experiment.executors,
+                grid: &experiment.grid,
+                repeat: experiment.repeat,
+                done: &done,
+            };
+            report_all(
+                json,
+                |sink| experiment.domain.run(&plan, &options, sink),
+                |report| file.as_mut().map_or(Ok(()), |f| f.write(report)),
+            )
+        }
+        Command::Plot { results, out } => {
+            let rows = plot::read_rows(results)?;
+            let dir = out
+                .clone()
+                .or_else(|| results.parent().map(PathBuf::from))
+                .filter(|d| !d.as_os_str().is_empty())
+                .unwrap_or_else(|| PathBuf::from("."));
+            std::fs::create_dir_all(&dir).map_err(|source| CliError::Io {
+                path: dir.clone(),
+                source,
+            })?;
+            let stem = results
+                .file_stem()
+                .map_or_else(|| "results".into(), |s| s.to_string_lossy().into_owned());
+            let written = plot::plot(&rows, &dir, &stem)?;
+            let mut out = std::io::stdout().lock();
+            if json {
+                let files: Vec<String> = written.iter().map(|p| p.display().to_string()).collect();
+                writeln!(out, "{}", serde_json::json!({ "written": files })).map_err(stdout_error)
+            } else {
+                for path in &written {
+                    writeln!(out, "{}", path.display()).map_err(stdout_error)?;
+                }
+                Ok(())
+            }
+        }
+        Command::Solve { search, domain } => {
+            let options = RunOptions {
+                limits: Limits {
+                    max_expanded: search.max_expanded,
+                    max_memory_bytes: search.max_memory,
+                    max_seconds: search.max_seconds,
+                },
+                progress,
+            };
+            let executor = search.executor()?;
+            report_all(
+                json,
+                |sink| domain.run(&executor, &options, sink),
+                |_| Ok(()),
+            )
+        }
+    }
+}
+
+/// Runs `jobs`, printing each row as JSON (with `json`) or all of them as
+/// a table at the end, handing each to `keep` (an output file); fails when
+/// any cost contradicts the optimum its input states.
+fn report_all(
+    json: bool,
+    jobs: impl FnOnce(&mut dyn FnMut(InstanceReport) -> Result<(), CliError>) -> Result<(), CliError>,
+    mut keep: impl FnMut(&InstanceReport) -> Result<(), CliError>,
+) -> Result<(), CliError> {
+    let mut reports: Vec<InstanceReport> = Vec::new();
+    let mut sink = |report: InstanceReport| -> Result<(), CliError> {
+        if json {
+            let mut out = std::io::stdout().lock();
+            writeln!(out, "{}", report::json_line(&report)).map_err(stdout_error)?;
+            out.flush().map_err(stdout_error)?;
+        }
+        if !report.agrees_with_known() {
+            tracing::error!(
+                instance = %report.instance,
+                "the answer (cost {:?}, value {:?}, verdict {:?}) differs from the input's (cost {:?}, value {:?}, verdict {:?})",
+                report.cost,
+                report.value,
+                report.verdict,
+                report.known_cost,
+                report.known_value,
+                report.known_verdict
+            );
+        }
+        keep(&report)?;
+        reports.push(report);
+        Ok(())
+    };
+    jobs(&mut sink)?;
+    if !json {
+        report::print_table(&reports, &mut std::io::stdout().lock()).map_err(stdout_error)?;
+    }
+    let disagreeing = reports.iter().filter(|r| !r.agrees_with_known()).count();
+    if disagreeing > 0 {
+        return Err(CliError::Disagrees(disagreeing));
+    }
+    Ok(())
+}
+
+/// Parses `text` as an experiment config and plans its runs without
+/// running any: `Ok` when `frontier run` would start, else the error it
+/// would print. Never panics, whatever the text (the `config_parse` fuzz
+/// target holds it to that).
+pub fn check_config(text: &str) -> Result<(), String> {
+    let path = std::path::Path::new("<fuzz>.ron");
+    let experiment = Experiment::parse(text, path).map_err(|e| e.to_string())?;
+    let done = Default::default();
+    let plan = Plan {
+        instances: &experiment.instances,
+        executors: &experiment.executors,
+        grid: &experiment.grid,
+        repeat: experiment.repeat,
+        done: &done,
+    };
+    experiment.domain.check(&plan).map_err(|e| e.to_string())
+}
+
+/// A failed write to standard output, for every command's `map_err`.
+pub(crate) fn stdout_error(source: std::io::Error) -> CliError {
+    CliError::Io {
+        path: PathBuf::from("<stdout>"),
+        source,
+    }
+}
