@@ -106,3 +106,98 @@ __device__ void for_each_feature(const u32* s, Visit visit) {
         if (t != 0) visit(t, (u32)c);
     }
 }
+
+// Incremental heuristic for IDA* (kernels/ida.cu, PLUGIN_H_CHILD): a
+// state's detail is every tile's cell (a byte each) and each pattern
+// database's value, plain and mirrored (a byte each), then h. A move
+// changes one tile's cell, so a child costs one lookup per orientation
+// instead of 2 * NUM_PDB, and no scan of the board.
+#define PLUGIN_H_CHILD
+#define POS_WORDS ((N_CELLS + 3) / 4)
+#define PART_WORDS ((2 * NUM_PDB + 3) / 4)
+#define H_WORDS (POS_WORDS + PART_WORDS + 1)
+#define H_AT (POS_WORDS + PART_WORDS)
+
+__device__ __forceinline__ u32 byte_at(const u32* w, int i) {
+    return (w[i >> 2] >> ((i & 3) * 8)) & 0xFFu;
+}
+
+__device__ __forceinline__ void set_byte(u32* w, int i, u32 v) {
+    int shift = (i & 3) * 8;
+    w[i >> 2] = (w[i >> 2] & ~(0xFFu << shift)) | (v << shift);
+}
+
+// The value of database p with tile t on cell cell_of(t).
+template <class CellOf>
+__device__ __forceinline__ u32 pdb_value(int p, CellOf cell_of, const unsigned char* tables) {
+    u32 used = 0;
+    u64 index = 0;
+    for (int i = 0; i < PDB_K[p]; i++) {
+        u32 cell = cell_of(PDB_TILES[p][i]);
+        u32 below = __popc(used & ((1u << cell) - 1u));
+        index = index * (u64)(N_CELLS - i) + (cell - below);
+        used |= 1u << cell;
+    }
+    return tables[PDB_OFFSET[p] + index];
+}
+
+__device__ __forceinline__ u32 h_from_parts(const u32* hw) {
+    u32 plain = 0, mirrored = 0;
+    for (int p = 0; p < NUM_PDB; p++) {
+        plain += byte_at(hw + POS_WORDS, p);
+        mirrored += byte_at(hw + POS_WORDS, NUM_PDB + p);
+    }
+    return REFLECT && mirrored > plain ? mirrored : plain;
+}
+
+__device__ u32 h_init(const u32* s, u32* hw, const unsigned char* tables) {
+    for (int w = 0; w < H_WORDS; w++) hw[w] = 0;
+    for (int c = 0; c < N_CELLS; c++) set_byte(hw, get_tile(s, c), c);
+    u32 h;
+    if (NUM_PDB == 0) {
+        h = heuristic(s, tables);
+    } else {
+        for (int p = 0; p < NUM_PDB; p++) {
+            set_byte(hw + POS_WORDS, p,
+                     pdb_value(p, [&](int t) { return byte_at(hw, t); }, tables));
+            if (REFLECT)
+                set_byte(hw + POS_WORDS, NUM_PDB + p,
+                         pdb_value(p, [&](int t) { return (u32)REFL_CELL[byte_at(hw, REFL_INV[t])]; },
+                                   tables));
+        }
+        h = h_from_parts(hw);
+    }
+    hw[H_AT] = h;
+    return h;
+}
+
+__device__ u32 h_child(const u32* phw, const u32* child, u32* hw, const unsigned char* tables) {
+    for (int w = 0; w < H_WORDS; w++) hw[w] = phw[w];
+    u32 from = byte_at(phw, 0);          // the parent's blank: where the tile went
+    u32 t = get_tile(child, from);       // the tile that moved
+    u32 to = byte_at(phw, t);            // where it was: the child's blank
+    set_byte(hw, t, from);
+    set_byte(hw, 0, to);
+    u32 h;
+    if (NUM_PDB == 0) {
+        int g = GOAL_CELL[t];
+        int before = abs((int)to / COLS - g / COLS) + abs((int)to % COLS - g % COLS);
+        int after = abs((int)from / COLS - g / COLS) + abs((int)from % COLS - g % COLS);
+        h = (u32)((int)phw[H_AT] + after - before);
+    } else {
+        int p = PDB_OF[t];
+        if (p < NUM_PDB)
+            set_byte(hw + POS_WORDS, p,
+                     pdb_value(p, [&](int x) { return byte_at(hw, x); }, tables));
+        if (REFLECT) {
+            int m = PDB_OF[REFL_TILE[t]];
+            if (m < NUM_PDB)
+                set_byte(hw + POS_WORDS, NUM_PDB + m,
+                         pdb_value(m, [&](int x) { return (u32)REFL_CELL[byte_at(hw, REFL_INV[x])]; },
+                                   tables));
+        }
+        h = h_from_parts(hw);
+    }
+    hw[H_AT] = h;
+    return h;
+}

@@ -19,7 +19,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand, ValueEnum};
-use frontier_core::search::gpu::MultiGpuConfig;
+use frontier_core::search::gpu::{GpuIdaConfig, MultiGpuConfig};
 use frontier_core::{ExecutorConfig, HdaConfig, IdaConfig, Limits};
 use tracing_indicatif::filter::IndicatifFilter;
 use tracing_indicatif::IndicatifLayer;
@@ -115,13 +115,13 @@ struct SearchFlags {
     /// Worker threads for hda and ida [default: all cores].
     #[arg(long, global = true)]
     threads: Option<usize>,
-    /// GPUs for multi-gpu (the first N devices) [default: every GPU].
+    /// GPUs for multi-gpu and gpu-ida (the first N devices) [default: every GPU].
     #[arg(long, global = true)]
     gpus: Option<usize>,
     /// How hda and multi-gpu distribute states: hash, or a domain's own (tiles: zobrist, split, block, rows, cols).
     #[arg(long, default_value = "hash", global = true)]
     partition: String,
-    /// Directory for ida's checkpoints: each completed iteration's bound is
+    /// Directory for ida's and gpu-ida's checkpoints: each completed iteration's bound is
     /// kept there, and the same instance started again resumes from it.
     #[arg(long, global = true)]
     checkpoint: Option<PathBuf>,
@@ -148,6 +148,8 @@ enum ExecutorName {
     Gpu,
     /// HDA* over several GPUs of this host (--gpus, --partition).
     MultiGpu,
+    /// IDA* on the GPUs of this host (--gpus, --checkpoint): memory-bounded.
+    GpuIda,
 }
 
 impl SearchFlags {
@@ -163,11 +165,18 @@ impl SearchFlags {
         {
             return refuse("--threads", "hda or ida");
         }
-        if self.checkpoint.is_some() && !matches!(self.executor, ExecutorName::Ida) {
-            return refuse("--checkpoint", "ida");
+        if self.checkpoint.is_some()
+            && !matches!(self.executor, ExecutorName::Ida | ExecutorName::GpuIda)
+        {
+            return refuse("--checkpoint", "ida or gpu-ida");
         }
-        if self.gpus.is_some() && !matches!(self.executor, ExecutorName::MultiGpu) {
-            return refuse("--gpus", "multi-gpu");
+        if self.gpus.is_some()
+            && !matches!(self.executor, ExecutorName::MultiGpu | ExecutorName::GpuIda)
+        {
+            return refuse("--gpus", "multi-gpu or gpu-ida");
+        }
+        if self.gpus == Some(0) {
+            return Err(CliError::Input("--gpus must be at least 1".into()));
         }
         if self.partition != "hash"
             && !matches!(self.executor, ExecutorName::Hda | ExecutorName::MultiGpu)
@@ -193,16 +202,16 @@ impl SearchFlags {
                 })
             }
             ExecutorName::Gpu => ExecutorConfig::Gpu(Default::default()),
-            ExecutorName::MultiGpu => {
-                if self.gpus == Some(0) {
-                    return Err(CliError::Input("--gpus must be at least 1".into()));
-                }
-                ExecutorConfig::MultiGpu(MultiGpuConfig {
-                    devices: self.gpus.map(|n| (0..n).collect()).unwrap_or_default(),
-                    partition: self.partition.clone(),
-                    ..MultiGpuConfig::default()
-                })
-            }
+            ExecutorName::GpuIda => ExecutorConfig::GpuIda(GpuIdaConfig {
+                devices: self.gpus.map(|n| (0..n).collect()).unwrap_or_default(),
+                checkpoint: self.checkpoint.clone(),
+                ..GpuIdaConfig::default()
+            }),
+            ExecutorName::MultiGpu => ExecutorConfig::MultiGpu(MultiGpuConfig {
+                devices: self.gpus.map(|n| (0..n).collect()).unwrap_or_default(),
+                partition: self.partition.clone(),
+                ..MultiGpuConfig::default()
+            }),
         })
     }
 }

@@ -80,6 +80,14 @@ pub fn executor_with(
             c.devices = (0..n).collect();
         }
         (ExecutorConfig::MultiGpu(c), "partition") => c.partition = value.text(key)?,
+        (ExecutorConfig::GpuIda(c), "gpus") => {
+            let n = value.count(key)? as usize;
+            if n == 0 {
+                return Err(CliError::Input("grid: gpus must be at least 1".into()));
+            }
+            c.devices = (0..n).collect();
+        }
+        (ExecutorConfig::GpuIda(c), "roots") => c.roots = value.count(key)? as usize,
         (ExecutorConfig::MultiGpu(c), "heaps") => c.heaps = value.count(key)? as u32,
         (ExecutorConfig::MultiGpu(c), "partial_expansion") => {
             c.partial_expansion = value.flag(key)?

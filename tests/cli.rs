@@ -337,7 +337,7 @@ fn flags_of_another_executor_are_refused_not_ignored() {
     };
     fails_with(
         &run(&["--gpus", "2"]),
-        "--gpus applies to --executor multi-gpu only",
+        "--gpus applies to --executor multi-gpu or gpu-ida only",
     );
     fails_with(
         &run(&["--executor", "hda", "--gpus", "2"]),
@@ -349,7 +349,7 @@ fn flags_of_another_executor_are_refused_not_ignored() {
     );
     fails_with(
         &run(&["--executor", "hda", "--checkpoint", "/tmp/x"]),
-        "--checkpoint applies to --executor ida only",
+        "--checkpoint applies to --executor ida or gpu-ida only",
     );
     fails_with(
         &run(&["--partition", "split"]),

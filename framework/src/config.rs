@@ -25,6 +25,9 @@ pub enum ExecutorConfig {
     /// HDA* over several GPUs of one host (domains with a GPU plugin).
     #[cfg(feature = "gpu")]
     MultiGpu(#[serde(default)] crate::search::gpu::MultiGpuConfig),
+    /// IDA* on every GPU of a host: memory-bounded (domains with a GPU plugin).
+    #[cfg(feature = "gpu")]
+    GpuIda(#[serde(default)] crate::search::gpu::GpuIdaConfig),
 }
 
 impl ExecutorConfig {
@@ -57,6 +60,11 @@ impl ExecutorConfig {
                 };
                 format!("multi-gpu-{gpus}-{}", c.partition)
             }
+            #[cfg(feature = "gpu")]
+            ExecutorConfig::GpuIda(c) => match c.devices.len() {
+                0 => "gpu-ida".into(),
+                n => format!("gpu-ida-{n}"),
+            },
         }
     }
 
@@ -94,6 +102,11 @@ impl ExecutorConfig {
                 executor: "multi-gpu",
                 reason: "this domain has no GPU plugin".into(),
             }),
+            #[cfg(feature = "gpu")]
+            ExecutorConfig::GpuIda(_) => Err(Error::ExecutorUnavailable {
+                executor: "gpu-ida",
+                reason: "this domain has no GPU plugin".into(),
+            }),
         }
     }
 
@@ -118,6 +131,9 @@ impl ExecutorConfig {
         match self {
             ExecutorConfig::Gpu(config) => {
                 crate::search::gpu::gastar(domain, heuristic, config, options)
+            }
+            ExecutorConfig::GpuIda(config) => {
+                crate::search::gpu::gpu_ida(domain, heuristic, config, options)
             }
             ExecutorConfig::MultiGpu(config) if config.partition == "hash" => {
                 crate::search::gpu::multi_gpu(

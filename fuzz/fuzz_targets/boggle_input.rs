@@ -17,7 +17,7 @@ fuzz_target!(|data: &[u8]| {
     let list = WordList::parse(words);
     let trie = Trie::build(&list);
     if let Ok(text) = std::str::from_utf8(board.get(1..).unwrap_or_default()) {
-        if let Some(board) = Board::parse(text, None).ok().filter(|b| b.cells() <= 12) {
+        if let Some(board) = Board::parse(text, None).ok().filter(|b| b.shape().cells() <= 12) {
             let score = Scorer::new(&trie).score(&board);
             let listed: u32 = find_words(&trie, &board).iter().map(|w| w.points).sum();
             assert_eq!(score, listed);

@@ -214,6 +214,24 @@ fn gpu_gastar_and_multi_gpu_equal_astar_on_random_20_stacks() {
             .unwrap()
             .cost;
         let one = gastar(stack, &Gap, &config, &SearchOptions::default()).unwrap();
+        let ida_config = frontier_core::search::gpu::GpuIdaConfig {
+            roots: 256,
+            threads: 1024,
+            memory_fraction: 0.1,
+            ..Default::default()
+        };
+        let ida = frontier_core::search::gpu::gpu_ida(
+            stack,
+            &Gap,
+            &ida_config,
+            &SearchOptions::default(),
+        );
+        assert_eq!(
+            ida.unwrap().solution().map(|s| s.cost),
+            Some(want),
+            "GPU IDA* on {}",
+            stack.text()
+        );
         assert_eq!(
             one.solution().map(|s| s.cost),
             Some(want),

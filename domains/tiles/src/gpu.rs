@@ -71,6 +71,24 @@ impl GpuPlugin<Tiles> for TilesHeuristic {
             "unsigned char",
             tiles[..n].iter().map(|&c| u64::from(c)),
         );
+        // The inverse of REFL_TILE, and the database holding each tile
+        // (255: none), for the incremental heuristic.
+        let mut inverse = vec![0u64; n];
+        for (t, &m) in tiles[..n].iter().enumerate() {
+            if let Some(slot) = inverse.get_mut(usize::from(m)) {
+                *slot = t as u64;
+            }
+        }
+        src += &array("REFL_INV", "unsigned char", inverse);
+        let mut pdb_of = vec![255u64; n];
+        for (p, db) in dbs.iter().enumerate() {
+            for &t in &db.pattern.tiles {
+                if let Some(slot) = pdb_of.get_mut(usize::from(t)) {
+                    *slot = p as u64;
+                }
+            }
+        }
+        src += &array("PDB_OF", "unsigned char", pdb_of);
         src += &array(
             "PDB_K",
             "unsigned char",

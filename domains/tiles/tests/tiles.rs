@@ -575,6 +575,60 @@ fn gpu_gastar_matches_published_optima_with_pattern_databases() {
     }
 }
 
+/// GPU IDA* returns the exact distance on random 8-puzzles (few roots,
+/// so most of the search is on the GPU; one device listed twice runs the
+/// two-GPU split), and Korf's optima on 15-puzzles with pattern databases;
+/// the CPU replays every path.
+#[test]
+fn gpu_ida_matches_exact_distances_and_published_optima() {
+    if !frontier_core::gpu::usable_or_skip("gpu_ida_matches_exact_distances_and_published_optima") {
+        return;
+    }
+    use frontier_core::search::gpu::{gpu_ida, GpuIdaConfig};
+    let dir = tempdir("gpu-ida");
+    let board = Board::new(3, 3).unwrap();
+    let truth = all_distances(&board, Goal::Standard);
+    let manhattan = TilesHeuristic::Manhattan(Manhattan::new(&board, Goal::Standard));
+    let pdb = TilesHeuristic::Pdb(pdb_heuristic(&board, Goal::Standard, "4-4", true, &dir));
+    let mut rng = Rng(31);
+    let states: Vec<&[u8; 25]> = truth.keys().collect();
+    for i in 0..40 {
+        let cells = states[rng.below(states.len())];
+        let puzzle = Tiles::new(board.clone(), state_from(cells, &board), Goal::Standard).unwrap();
+        let config = GpuIdaConfig {
+            devices: if i % 2 == 0 { vec![0] } else { vec![0, 0] },
+            roots: 1 + i % 5,
+            threads: 2048,
+            memory_fraction: 0.05,
+            ..GpuIdaConfig::default()
+        };
+        let by_manhattan = gpu_ida(&puzzle, &manhattan, &config, &SearchOptions::default());
+        let by_pdb = gpu_ida(&puzzle, &pdb, &config, &SearchOptions::default());
+        for outcome in [by_manhattan.unwrap(), by_pdb.unwrap()] {
+            let solution = outcome.solution().expect("reachable");
+            assert_eq!(solution.cost, truth[cells]);
+            assert!(puzzle.is_goal(&puzzle.replay(&solution.moves).unwrap()));
+        }
+    }
+    let board = Board::new(4, 4).unwrap();
+    let h = TilesHeuristic::Pdb(pdb_heuristic(&board, Goal::Korf, "5-5-5", true, &dir));
+    for (id, korf, _, optimum) in korf100()
+        .iter()
+        .filter(|i| ["16", "55", "79", "85", "1"].contains(&i.0.as_str()))
+    {
+        let puzzle = Tiles::parse(korf, Goal::Korf).unwrap();
+        let config = GpuIdaConfig {
+            roots: 4096,
+            memory_fraction: 0.2,
+            ..GpuIdaConfig::default()
+        };
+        let outcome = gpu_ida(&puzzle, &h, &config, &SearchOptions::default()).unwrap();
+        let solution = outcome.solution().expect("solved");
+        assert_eq!(solution.cost, *optimum, "#{id}");
+        assert!(puzzle.is_goal(&puzzle.replay(&solution.moves).unwrap()));
+    }
+}
+
 #[test]
 fn gpu_running_out_of_device_memory_is_an_outcome() {
     if !frontier_core::gpu::usable_or_skip("gpu_running_out_of_device_memory_is_an_outcome") {

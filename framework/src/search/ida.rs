@@ -122,23 +122,23 @@ impl Checkpoint {
 }
 
 /// A node of the splitting tree search; roots are its open leaves.
-struct TreeNode<D: Domain> {
-    state: D::State,
+pub(crate) struct TreeNode<D: Domain> {
+    pub(crate) state: D::State,
     mv: Option<D::Move>,
     parent: u32,
-    g: Cost,
-    h: Cost,
+    pub(crate) g: Cost,
+    pub(crate) h: Cost,
 }
 
 /// The tree above the roots, kept to replay a solution's first moves.
-struct Split<D: Domain> {
-    nodes: Vec<TreeNode<D>>,
-    roots: Vec<u32>,
+pub(crate) struct Split<D: Domain> {
+    pub(crate) nodes: Vec<TreeNode<D>>,
+    pub(crate) roots: Vec<u32>,
 }
 
 impl<D: Domain> Split<D> {
     /// The path from the start to node `at`: states (start first) and moves.
-    fn path_to(&self, at: u32) -> (Vec<D::State>, Vec<D::Move>) {
+    pub(crate) fn path_to(&self, at: u32) -> (Vec<D::State>, Vec<D::Move>) {
         let (mut states, mut moves) = (Vec::new(), Vec::new());
         let mut at = at;
         loop {
@@ -156,7 +156,7 @@ impl<D: Domain> Split<D> {
     }
 
     /// The state of `at`'s parent, which its children must not repeat.
-    fn parent_state(&self, at: u32) -> Option<&D::State> {
+    pub(crate) fn parent_state(&self, at: u32) -> Option<&D::State> {
         let node = &self.nodes[at as usize];
         node.mv
             .as_ref()
@@ -165,7 +165,7 @@ impl<D: Domain> Split<D> {
 }
 
 /// How the splitting ended: roots to search, or the answer already.
-enum SplitEnd<D: Domain> {
+pub(crate) enum SplitEnd<D: Domain> {
     Roots(Split<D>),
     Goal(Split<D>, u32),
     NoSolution,
@@ -174,7 +174,7 @@ enum SplitEnd<D: Domain> {
 
 /// Best-first tree search from the start until `target` leaves are open;
 /// a goal taken off the heap first is optimal (A* without a closed list).
-fn split<D: Domain, H: Heuristic<D>>(
+pub(crate) fn split<D: Domain, H: Heuristic<D>>(
     domain: &D,
     heuristic: &H,
     target: usize,
@@ -555,35 +555,21 @@ pub fn ida<D: Domain, H: Heuristic<D>>(
                     })
                 })
                 .collect();
-            // This thread keeps the clock: limits and progress, four times
-            // a second, without any worker reading it.
-            let mut next_report = Duration::from_millis(250);
-            while shared.finished.load(Ordering::Acquire) < threads {
-                std::thread::sleep(Duration::from_millis(10));
-                let elapsed = started.elapsed();
-                let expanded = shared.expanded.load(Ordering::Relaxed);
-                if limit.is_none() {
-                    limit = options.limits.exceeded(expanded, 0, elapsed.as_secs_f64());
-                    if limit.is_some() {
-                        shared.stop.store(true, Ordering::Relaxed);
-                    }
-                }
-                if elapsed >= next_report {
-                    next_report = elapsed + Duration::from_millis(250);
-                    if let Some(sink) = &options.progress {
-                        sink(&Progress {
-                            expanded,
-                            open: split
-                                .roots
-                                .len()
-                                .saturating_sub(shared.next_root.load(Ordering::Relaxed))
-                                as u64,
-                            f: bound,
-                            seconds: elapsed.as_secs_f64(),
-                        });
-                    }
-                }
-            }
+            limit = watch_iteration(
+                started,
+                options,
+                bound,
+                || shared.expanded.load(Ordering::Relaxed),
+                || {
+                    split
+                        .roots
+                        .len()
+                        .saturating_sub(shared.next_root.load(Ordering::Relaxed))
+                        as u64
+                },
+                || shared.finished.load(Ordering::Acquire) >= threads,
+                &shared.stop,
+            );
             for (i, handle) in handles.into_iter().enumerate() {
                 match handle.join() {
                     Ok(expanded) => worker_expanded[i] += expanded,
@@ -653,4 +639,45 @@ pub fn ida<D: Domain, H: Heuristic<D>>(
             .collect();
     }
     Ok(Outcome { status, stats })
+}
+
+/// Keeps the clock while the workers of one iteration run (none of them
+/// reads it): every 10 ms checks the limits against `expanded()`, setting
+/// `stop` at the first one exceeded, and hands a progress report (the bound
+/// as f, `remaining()` roots as open) to the sink four times a second,
+/// until `finished()`. Returns the limit that stopped the iteration.
+pub(crate) fn watch_iteration(
+    started: Instant,
+    options: &SearchOptions,
+    bound: Cost,
+    expanded: impl Fn() -> u64,
+    remaining: impl Fn() -> u64,
+    finished: impl Fn() -> bool,
+    stop: &AtomicBool,
+) -> Option<Limit> {
+    let mut limit = None;
+    let mut next_report = Duration::from_millis(250);
+    while !finished() {
+        std::thread::sleep(Duration::from_millis(10));
+        let elapsed = started.elapsed();
+        let expanded = expanded();
+        if limit.is_none() {
+            limit = options.limits.exceeded(expanded, 0, elapsed.as_secs_f64());
+            if limit.is_some() {
+                stop.store(true, Ordering::Relaxed);
+            }
+        }
+        if elapsed >= next_report {
+            next_report = elapsed + Duration::from_millis(250);
+            if let Some(sink) = &options.progress {
+                sink(&Progress {
+                    expanded,
+                    open: remaining(),
+                    f: bound,
+                    seconds: elapsed.as_secs_f64(),
+                });
+            }
+        }
+    }
+    limit
 }

@@ -4,11 +4,13 @@
 //! host ([`multi_gpu`]), states routed by a [`GpuPartitioner`].
 
 pub mod gastar;
+pub mod ida;
 pub mod multi;
 pub mod partition;
 mod shard;
 
 pub use gastar::{gastar, GastarConfig, GastarSession};
+pub use ida::{gpu_ida, GpuIdaConfig};
 pub use multi::{device_owners, multi_gpu, MultiGpuConfig, MultiGpuSession};
 pub use partition::{packed_hash, GpuPartitioner, PackedHasher};
 

@@ -1,0 +1,546 @@
+//! IDA* on every GPU of a host (kernels/ida.cu): memory-bounded, for the
+//! instances whose best-first frontier no GPU holds (the 24-puzzle).
+//!
+//! The start is split on the CPU into subtree roots (the best-first tree
+//! search of [`mod@crate::search::ida`]); the roots are dealt to the GPUs in
+//! turn, so each gets a share of every f-layer. In every iteration each GPU
+//! searches its roots under the bound the GPUs agreed on (the smallest f
+//! that exceeded the last one, over all GPUs); the first goal found ends
+//! the search and is optimal with an admissible heuristic. Kernel launches
+//! are kept to time slices (a thread's depth-first stack lives in device
+//! memory and survives between launches), so limits and progress work
+//! however long an iteration takes, and checkpoints (shared with the CPU
+//! executor: a bound proven on one holds on the other) resume an
+//! interrupted search at its last completed bound.
+
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
+use std::sync::Mutex;
+use std::time::Instant;
+
+use cudarc::driver::{sys, CudaFunction, CudaSlice, LaunchConfig, PushKernelArg};
+use serde::{Deserialize, Serialize};
+
+use super::{replay, GpuPlugin};
+use crate::domain::{Cost, Heuristic, PackedState};
+use crate::gpu::{device_count, gpu_error, Gpu};
+use crate::search::ida::{split, watch_iteration, Checkpoint, Split, SplitEnd};
+use crate::search::{DomainOutcome, Limit, Outcome, SearchOptions, Solution, Status};
+use crate::stats::SearchStats;
+use crate::Error;
+
+const ENGINE: &str = include_str!("../../../../kernels/ida.cu");
+const PRELUDE: &str = "typedef unsigned int u32;\ntypedef unsigned long long u64;\n";
+
+/// Control words: the `IC_*` defines in kernels/ida.cu.
+const IC_NEXT_ROOT: usize = 0;
+const IC_MIN_F: usize = 1;
+const IC_EXPANDED: usize = 2;
+const IC_GENERATED: usize = 3;
+const IC_FOUND: usize = 4;
+const IC_OVERFLOW: usize = 5;
+const IC_ACTIVE: usize = 6;
+const IC_WORDS: usize = 8;
+const NOT_FOUND: u64 = u64::MAX;
+const HAS_PARENT: u32 = 0x8000_0000;
+const BLOCK: u32 = 128;
+
+/// Parameters of [`gpu_ida`].
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct GpuIdaConfig {
+    /// Which GPUs (device ordinals); empty means every GPU of the host.
+    pub devices: Vec<usize>,
+    /// Subtree roots the start is split into (on the CPU), over all GPUs:
+    /// many more than threads, so that big subtrees balance out.
+    pub roots: usize,
+    /// Depth-first searches at once per GPU (0: 1024 per multiprocessor),
+    /// fewer where the stacks would not fit the memory share.
+    pub threads: u32,
+    /// Frames per stack: the deepest path below a root. A deeper one stops
+    /// the search with an error naming this parameter.
+    pub max_depth: u32,
+    /// Share of free device memory for the stacks.
+    pub memory_fraction: f64,
+    /// Seconds per kernel launch, between which limits are checked and
+    /// progress reported.
+    pub slice_seconds: f64,
+    /// Checkpoint directory, as in [`crate::search::ida::IdaConfig`].
+    pub checkpoint: Option<PathBuf>,
+}
+
+impl Default for GpuIdaConfig {
+    fn default() -> Self {
+        GpuIdaConfig {
+            devices: Vec::new(),
+            roots: 1 << 20,
+            threads: 0,
+            max_depth: 160,
+            memory_fraction: 0.5,
+            slice_seconds: 0.25,
+            checkpoint: None,
+        }
+    }
+}
+
+/// One GPU's kernel and buffers for one instance's roots.
+struct IdaShard {
+    gpu: Gpu,
+    kernel: CudaFunction,
+    tables: CudaSlice<u8>,
+    roots: CudaSlice<u32>,
+    parents: CudaSlice<u32>,
+    root_g: CudaSlice<u32>,
+    /// Which of the split's roots this GPU holds, by its local index.
+    global_roots: Vec<u32>,
+    stack: CudaSlice<u32>,
+    thread_root: CudaSlice<u32>,
+    thread_depth: CudaSlice<u32>,
+    ctrl: CudaSlice<u64>,
+    path: CudaSlice<u32>,
+    threads: u32,
+    max_depth: u32,
+    words: usize,
+}
+
+/// What one GPU did in one iteration.
+#[derive(Default)]
+struct ShardEnd {
+    expanded: u64,
+    generated: u64,
+    min_f: u64,
+    /// The goal's states (packed, root first) and the split's root index.
+    found: Option<(u32, Vec<u32>)>,
+}
+
+impl IdaShard {
+    /// Compiles the engine with the plugin, uploads the tables and this
+    /// GPU's roots, and sizes the stacks from free memory.
+    fn new<D: PackedState>(
+        gpu: Gpu,
+        source: &str,
+        segments: &[&[u8]],
+        domain: &D,
+        split: &Split<D>,
+        mine: Vec<u32>,
+        config: &GpuIdaConfig,
+    ) -> Result<IdaShard, Error> {
+        let module = gpu.module(source)?;
+        let kernel = module.load_function("ida_search").map_err(gpu_error)?;
+        let s = gpu.stream.clone();
+        let words = domain.packed_words();
+        let oom = |e: cudarc::driver::DriverError| {
+            Error::Gpu(format!("device memory for IDA* on {}: {e}", gpu.name))
+        };
+        let tables_len = (segments.iter().map(|t| t.len()).sum::<usize>().div_ceil(4) * 4).max(4);
+        let mut tables = s.alloc_zeros::<u8>(tables_len).map_err(oom)?;
+        let mut at = 0;
+        for segment in segments {
+            s.memcpy_htod(*segment, &mut tables.slice_mut(at..at + segment.len()))
+                .map_err(oom)?;
+            at += segment.len();
+        }
+        let mut packed = vec![0u32; mine.len().max(1) * words];
+        let mut parents = vec![0u32; mine.len().max(1) * words];
+        let mut root_g = vec![0u32; mine.len().max(1)];
+        for (i, &root) in mine.iter().enumerate() {
+            let node = &split.nodes[root as usize];
+            domain.pack(&node.state, &mut packed[i * words..(i + 1) * words]);
+            root_g[i] = node.g;
+            if let Some(parent) = split.parent_state(root) {
+                domain.pack(parent, &mut parents[i * words..(i + 1) * words]);
+                root_g[i] |= HAS_PARENT;
+            }
+        }
+        let frame_words = {
+            let probe = module.load_function("ida_frame_words").map_err(gpu_error)?;
+            let mut out = s.alloc_zeros::<u32>(1).map_err(gpu_error)?;
+            let mut b = s.launch_builder(&probe);
+            b.arg(&mut out);
+            // SAFETY: the kernel writes one word into a one-word buffer.
+            unsafe { b.launch(LaunchConfig::for_num_elems(1)) }.map_err(gpu_error)?;
+            let mut host = [0u32];
+            s.memcpy_dtoh(&out, &mut host).map_err(gpu_error)?;
+            u64::from(host[0])
+        };
+        let per_thread = 4 * (u64::from(config.max_depth.max(2)) * frame_words + 2);
+        let sms = gpu
+            .ctx
+            .attribute(sys::CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT)
+            .map_err(gpu_error)?
+            .max(1) as u32;
+        let wanted = if config.threads == 0 {
+            sms * 1024
+        } else {
+            config.threads
+        };
+        let (free, _) = gpu.memory()?;
+        let budget = (free as f64 * config.memory_fraction.clamp(0.01, 0.9)) as u64;
+        let fits = (budget / per_thread).min(u64::from(u32::MAX)) as u32;
+        let threads = wanted.min(fits) / 32 * 32;
+        if threads == 0 {
+            return Err(Error::Gpu(format!(
+                "one IDA* stack of {} frames takes {per_thread} bytes, more than the memory share of {budget}: lower max_depth",
+                config.max_depth
+            )));
+        }
+        let stack_words = u64::from(threads) * (per_thread / 4 - 2);
+        Ok(IdaShard {
+            kernel,
+            tables,
+            roots: s.clone_htod(&packed).map_err(oom)?,
+            parents: s.clone_htod(&parents).map_err(oom)?,
+            root_g: s.clone_htod(&root_g).map_err(oom)?,
+            global_roots: mine,
+            stack: s.alloc_zeros(stack_words as usize).map_err(oom)?,
+            thread_root: s.alloc_zeros(threads as usize).map_err(oom)?,
+            thread_depth: s.alloc_zeros(threads as usize).map_err(oom)?,
+            ctrl: s.alloc_zeros(IC_WORDS).map_err(oom)?,
+            path: s
+                .alloc_zeros((config.max_depth as usize + 2) * words)
+                .map_err(oom)?,
+            threads,
+            max_depth: config.max_depth.max(2),
+            words,
+            gpu,
+        })
+    }
+
+    /// Searches this GPU's roots under `bound` in time slices until they
+    /// are done, a goal is found (here or on another GPU: `stop`), or a
+    /// limit sets `stop`. Adds expansions to `expanded` as they happen.
+    fn iterate(
+        &mut self,
+        bound: Cost,
+        slice_seconds: f64,
+        stop: &AtomicBool,
+        expanded: &AtomicU64,
+    ) -> Result<ShardEnd, Error> {
+        let s = self.gpu.stream.clone();
+        let mut ctrl = [0u64; IC_WORDS];
+        ctrl[IC_MIN_F] = u64::MAX;
+        ctrl[IC_FOUND] = NOT_FOUND;
+        s.memcpy_htod(&ctrl, &mut self.ctrl).map_err(gpu_error)?;
+        s.memcpy_htod(
+            &vec![u32::MAX; self.threads as usize],
+            &mut self.thread_root,
+        )
+        .map_err(gpu_error)?;
+        let n_roots = self.global_roots.len() as u32;
+        let budget_ns = (slice_seconds.clamp(0.001, 10.0) * 1e9) as u64;
+        let config = LaunchConfig {
+            grid_dim: (self.threads.div_ceil(BLOCK), 1, 1),
+            block_dim: (BLOCK, 1, 1),
+            shared_mem_bytes: 0,
+        };
+        let mut counted = 0u64;
+        loop {
+            s.memcpy_htod(&[0u64], &mut self.ctrl.slice_mut(IC_ACTIVE..IC_ACTIVE + 1))
+                .map_err(gpu_error)?;
+            let mut b = s.launch_builder(&self.kernel);
+            b.arg(&self.roots)
+                .arg(&self.parents)
+                .arg(&self.root_g)
+                .arg(&n_roots)
+                .arg(&bound);
+            b.arg(&mut self.stack)
+                .arg(&self.threads)
+                .arg(&self.max_depth)
+                .arg(&mut self.thread_root)
+                .arg(&mut self.thread_depth);
+            b.arg(&mut self.ctrl)
+                .arg(&mut self.path)
+                .arg(&budget_ns)
+                .arg(&self.tables);
+            // SAFETY: the stack holds `threads` stacks of `max_depth`
+            // frames, sized in `new` from the plugin's MAX_SUCC and
+            // STATE_WORDS; the roots, parents and g hold `n_roots` entries;
+            // the path holds `max_depth + 2` states, the most a path below
+            // a root has (the kernel stops at `max_depth`).
+            unsafe { b.launch(config) }.map_err(gpu_error)?;
+            s.memcpy_dtoh(&self.ctrl, &mut ctrl).map_err(gpu_error)?;
+            expanded.fetch_add(ctrl[IC_EXPANDED] - counted, Ordering::Relaxed);
+            counted = ctrl[IC_EXPANDED];
+            if ctrl[IC_OVERFLOW] != 0 {
+                return Err(Error::Gpu(format!(
+                    "a path below a root is deeper than max_depth = {}: raise it",
+                    self.max_depth
+                )));
+            }
+            let done = ctrl[IC_NEXT_ROOT] >= u64::from(n_roots) && ctrl[IC_ACTIVE] == 0;
+            if ctrl[IC_FOUND] != NOT_FOUND || done || stop.load(Ordering::Relaxed) {
+                break;
+            }
+        }
+        let mut end = ShardEnd {
+            expanded: ctrl[IC_EXPANDED],
+            generated: ctrl[IC_GENERATED],
+            min_f: ctrl[IC_MIN_F],
+            found: None,
+        };
+        if ctrl[IC_FOUND] != NOT_FOUND {
+            let local = (ctrl[IC_FOUND] >> 32) as usize;
+            let states = (ctrl[IC_FOUND] & 0xFFFF_FFFF) as usize;
+            let mut path = vec![0u32; states * self.words];
+            s.memcpy_dtoh(&self.path.slice(0..path.len()), &mut path)
+                .map_err(gpu_error)?;
+            let root = *self
+                .global_roots
+                .get(local)
+                .ok_or_else(|| Error::Gpu(format!("the kernel named root {local}")))?;
+            end.found = Some((root, path));
+        }
+        Ok(end)
+    }
+}
+
+/// Runs IDA* on the GPUs (see the module docs). `plugin` is the heuristic
+/// on both sides: the CPU splits the start with it, the GPUs search with
+/// its CUDA source. Returns a path replayed on the CPU.
+pub fn gpu_ida<D, P>(
+    domain: &D,
+    plugin: &P,
+    config: &GpuIdaConfig,
+    options: &SearchOptions,
+) -> Result<DomainOutcome<D>, Error>
+where
+    D: PackedState,
+    P: GpuPlugin<D> + Heuristic<D>,
+{
+    let started = Instant::now();
+    let devices = if config.devices.is_empty() {
+        (0..device_count()?).collect()
+    } else {
+        config.devices.clone()
+    };
+    if devices.is_empty() {
+        return Err(Error::NoGpu("this machine has no CUDA device".into()));
+    }
+    let plugin_source = plugin.source(domain);
+    let source = format!(
+        "{PRELUDE}#define IDA_MAX_DEPTH {}\n{plugin_source}\n{ENGINE}",
+        config.max_depth.max(2)
+    );
+    let opened: Vec<Result<Gpu, Error>> = std::thread::scope(|scope| {
+        let handles: Vec<_> = devices
+            .iter()
+            .map(|&d| scope.spawn(move || Gpu::open(d)))
+            .collect();
+        handles
+            .into_iter()
+            .map(|h| {
+                h.join()
+                    .unwrap_or_else(|_| Err(Error::Gpu("opening a GPU panicked".into())))
+            })
+            .collect()
+    });
+    let gpus = opened.into_iter().collect::<Result<Vec<Gpu>, Error>>()?;
+
+    let mut stats = SearchStats::default();
+    let start_key = format!("{}:{:?}", std::any::type_name::<D>(), domain.start());
+    let resumed = match &config.checkpoint {
+        Some(dir) => Checkpoint::load(dir, &start_key)?,
+        None => None,
+    };
+    let split = match split(
+        domain,
+        plugin,
+        config.roots.max(1),
+        options,
+        started,
+        &mut stats,
+    ) {
+        SplitEnd::Roots(split) => split,
+        SplitEnd::Goal(split, at) => {
+            let (states, moves) = split.path_to(at);
+            stats.finish(started.elapsed().as_secs_f64());
+            let cost = split.nodes[at as usize].g;
+            return Ok(Outcome {
+                status: Status::Solved(Solution {
+                    cost,
+                    states,
+                    moves,
+                }),
+                stats,
+            });
+        }
+        SplitEnd::NoSolution => {
+            stats.finish(started.elapsed().as_secs_f64());
+            return Ok(Outcome {
+                status: Status::NoSolution,
+                stats,
+            });
+        }
+        SplitEnd::Limit(limit) => {
+            stats.finish(started.elapsed().as_secs_f64());
+            return Ok(Outcome {
+                status: Status::LimitReached(limit),
+                stats,
+            });
+        }
+    };
+    tracing::info!(
+        roots = split.roots.len(),
+        seconds = started.elapsed().as_secs_f64(),
+        "IDA* split the start"
+    );
+    let segments = plugin.tables(domain);
+    let count = gpus.len();
+    let built: Vec<Result<IdaShard, Error>> = std::thread::scope(|scope| {
+        let handles: Vec<_> = gpus
+            .into_iter()
+            .enumerate()
+            .map(|(k, gpu)| {
+                let mine: Vec<u32> = split.roots.iter().copied().skip(k).step_by(count).collect();
+                let (source, segments, split) = (&source, &segments, &split);
+                scope.spawn(move || {
+                    IdaShard::new(gpu, source, segments, domain, split, mine, config)
+                })
+            })
+            .collect();
+        handles
+            .into_iter()
+            .map(|h| {
+                h.join()
+                    .unwrap_or_else(|_| Err(Error::Gpu("a GPU's set-up panicked".into())))
+            })
+            .collect()
+    });
+    let mut shards = built
+        .into_iter()
+        .collect::<Result<Vec<IdaShard>, Error>>()?;
+    tracing::info!(
+        threads = shards.iter().map(|s| s.threads).sum::<u32>(),
+        seconds = started.elapsed().as_secs_f64(),
+        "IDA* kernels and buffers ready"
+    );
+
+    let lowest_f = split
+        .roots
+        .iter()
+        .map(|&r| {
+            let n = &split.nodes[r as usize];
+            n.g.saturating_add(n.h)
+        })
+        .min()
+        .unwrap_or(Cost::MAX);
+    let (mut bound, mut iterations, mut earlier_seconds) = (lowest_f, 0u32, 0.0);
+    if let Some(c) = &resumed {
+        bound = bound.max(c.bound);
+        iterations = c.iterations;
+        stats.expanded += c.expanded;
+        stats.generated += c.generated;
+        earlier_seconds = c.seconds;
+        tracing::info!(bound, iterations, "GPU IDA* resumes from its checkpoint");
+    }
+    let mut per_gpu = vec![0u64; count];
+    let status = loop {
+        let stop = AtomicBool::new(false);
+        let expanded = AtomicU64::new(stats.expanded);
+        let finished = AtomicUsize::new(0);
+        let iteration_started = Instant::now();
+        let ends: Mutex<Vec<Option<Result<ShardEnd, Error>>>> =
+            Mutex::new((0..count).map(|_| None).collect());
+        let mut limit = None;
+        std::thread::scope(|scope| {
+            for (k, shard) in shards.iter_mut().enumerate() {
+                let (stop, expanded, finished, ends) = (&stop, &expanded, &finished, &ends);
+                scope.spawn(move || {
+                    let end = shard.iterate(bound, config.slice_seconds, stop, expanded);
+                    if matches!(&end, Ok(e) if e.found.is_some()) || end.is_err() {
+                        stop.store(true, Ordering::Relaxed);
+                    }
+                    if let Ok(mut ends) = ends.lock() {
+                        ends[k] = Some(end);
+                    }
+                    finished.fetch_add(1, Ordering::Release);
+                });
+            }
+            limit = watch_iteration(
+                started,
+                options,
+                bound,
+                || expanded.load(Ordering::Relaxed),
+                || 0,
+                || finished.load(Ordering::Acquire) >= count,
+                &stop,
+            );
+        });
+        // A poisoned lock means a GPU's thread panicked, which the scope
+        // has already re-raised; the lock is whole here.
+        let ends = ends.into_inner().unwrap_or_default();
+        let mut next = u64::MAX;
+        let mut found = None;
+        for (k, end) in ends.into_iter().enumerate() {
+            let end = end.ok_or_else(|| Error::Gpu(format!("GPU {k} reported nothing")))??;
+            stats.expanded += end.expanded;
+            stats.generated += end.generated;
+            per_gpu[k] += end.expanded;
+            next = next.min(end.min_f);
+            if found.is_none() {
+                found = end.found;
+            }
+        }
+        iterations += 1;
+        if let Some((root, packed)) = found {
+            let (mut states, _) = split.path_to(root);
+            // The GPU's path starts at the root, which the split's ends with.
+            for chunk in packed.chunks_exact(domain.packed_words()).skip(1) {
+                let state = domain
+                    .unpack(chunk)
+                    .map_err(|e| Error::Gpu(format!("the GPU returned a bad state: {e}")))?;
+                states.push(state);
+            }
+            let solution = replay(domain, states).map_err(|step| {
+                Error::Gpu(format!("step {step} of the GPU's path is not a move"))
+            })?;
+            if solution.cost != bound {
+                return Err(Error::Gpu(format!(
+                    "the GPU's path costs {} under bound {bound}",
+                    solution.cost
+                )));
+            }
+            break Status::Solved(solution);
+        }
+        if let Some(limit) = limit {
+            break Status::LimitReached(limit);
+        }
+        if stop.load(Ordering::Relaxed) {
+            break Status::LimitReached(Limit::Expansions);
+        }
+        if next >= u64::from(Cost::MAX) {
+            break Status::NoSolution;
+        }
+        tracing::info!(
+            bound,
+            next,
+            seconds = iteration_started.elapsed().as_secs_f64(),
+            expanded = stats.expanded,
+            "GPU IDA* iteration done"
+        );
+        bound = next as Cost;
+        if let Some(dir) = &config.checkpoint {
+            Checkpoint {
+                start: start_key.clone(),
+                bound,
+                iterations,
+                expanded: stats.expanded,
+                generated: stats.generated,
+                seconds: earlier_seconds + started.elapsed().as_secs_f64(),
+            }
+            .store(dir)?;
+        }
+    };
+    let seconds = started.elapsed().as_secs_f64();
+    stats.finish(seconds);
+    if count > 1 {
+        let mean = per_gpu.iter().sum::<u64>() as f64 / count as f64;
+        let busiest = per_gpu.iter().copied().max().unwrap_or(0) as f64;
+        stats.load_balance = (mean > 0.0).then(|| busiest / mean);
+    }
+    stats.worker_rates = per_gpu
+        .iter()
+        .map(|&e| e as f64 / seconds.max(1e-9))
+        .collect();
+    Ok(Outcome { status, stats })
+}

@@ -1,0 +1,51 @@
+#!/usr/bin/env bash
+# IDA* checks on the device machine (issue 16). Builds nothing: needs the
+# stripped binaries in .devdata/bin (frontier, tiles-tests, pancake-tests;
+# see scripts/multi-gpu-check.sh) and the shared data under $FRONTIER_DATA.
+# Phases, as arguments:
+#   tests       GPU IDA* tests (exact 8-puzzle distances, Korf optima, pancakes)
+#   kf24:A-B    GPU IDA* on Korf–Felner instances A..B (configs/gpu-ida-kf24.ron),
+#               KF24_SECONDS a cap per instance (default the config's)
+#   cpu         CPU IDA* on one core and 16 threads (configs/ida-kf24-cpu.ron)
+# JSON lines land in $OUT; a table prints last.
+set -uo pipefail
+export NCCL_NVLS_ENABLE=0
+bin=${FRONTIER_BIN:-.devdata/bin/frontier}
+out=${OUT:-/tmp/ida-check}
+mkdir -p "$out"
+nvidia-smi --query-gpu=name,memory.total --format=csv,noheader | sort | uniq -c
+status=0
+run_config() {
+  local cfg=$1 name=$2
+  local start=$(date +%s%N)
+  "$bin" run --quiet --json "$cfg" > "$out/$name.jsonl" 2> "$out/$name.err" || { echo "FAILED $cfg"; tail -3 "$out/$name.err"; status=1; }
+  echo "$cfg: $(( ($(date +%s%N) - start) / 1000000 )) ms wall"
+}
+for phase in "$@"; do
+  case $phase in
+    tests)
+      FRONTIER_REQUIRE_GPU=1 .devdata/bin/tiles-tests gpu_ida --test-threads 1 2>&1 | tail -4
+      [ "${PIPESTATUS[0]}" = 0 ] || status=1
+      FRONTIER_REQUIRE_GPU=1 .devdata/bin/pancake-tests gpu_ --test-threads 1 2>&1 | tail -4
+      [ "${PIPESTATUS[0]}" = 0 ] || status=1 ;;
+    kf24:*)
+      range=${phase#kf24:}
+      ids=$(seq -s, "${range%-*}" "${range#*-}" | sed 's/[0-9]*/"&"/g')
+      sed "s|instances: File(path: \"\([^\"]*\)\")|instances: File(path: \"\1\", ids: Some([$ids]))|" configs/gpu-ida-kf24.ron > "$out/kf24-$range.ron"
+      [ -z "${KF24_SECONDS:-}" ] || sed -i "s|max_seconds: Some([0-9.]*)|max_seconds: Some($KF24_SECONDS)|" "$out/kf24-$range.ron"
+      run_config "$out/kf24-$range.ron" "gpu-ida-kf24-$range" ;;
+    cpu) run_config configs/ida-kf24-cpu.ron ida-kf24-cpu ;;
+    *) echo "unknown phase $phase"; exit 2 ;;
+  esac
+done
+python3 - "$out"/*.jsonl <<'PY'
+import json, sys
+print(f'{"file":24} {"inst":5} {"executor":10} {"status":15} {"cost":>4} {"known":>5} {"expanded":>14} {"sec":>8} {"Mnodes/s":>9}')
+for f in sys.argv[1:]:
+    if f.endswith('*.jsonl'): continue
+    for l in open(f):
+        if not l.strip(): continue
+        r = json.loads(l); s = r["stats"]
+        print(f'{f.split("/")[-1][:-6]:24} {r["instance"]:5} {r["executor"]:10} {r["status"]:15} {str(r["cost"]):>4} {str(r["known_cost"]):>5} {s["expanded"]:>14} {s["seconds"]:>8.2f} {s["expansions_per_second"]/1e6:>9.1f}')
+PY
+exit $status
