@@ -173,6 +173,20 @@ pub fn data_dir() -> PathBuf {
 }
 
 impl Experiment {
+    /// Everything to run, less the rows of `done` (already in the output).
+    pub fn plan<'a>(
+        &'a self,
+        done: &'a std::collections::HashSet<crate::report::RowKey>,
+    ) -> crate::run::Plan<'a> {
+        crate::run::Plan {
+            instances: &self.instances,
+            executors: &self.executors,
+            grid: &self.grid,
+            repeat: self.repeat,
+            done,
+        }
+    }
+
     /// Reads and parses a config file; errors name file, line, column and
     /// the offending field.
     pub fn load(path: &Path) -> Result<Experiment, CliError> {

@@ -30,7 +30,7 @@ use tracing_subscriber::{EnvFilter, Layer};
 use crate::catalog::SolveDomain;
 use crate::config::Experiment;
 use crate::report::{InstanceReport, Output};
-use crate::run::{Plan, RunOptions};
+use crate::run::RunOptions;
 
 /// Parallel best-first search: one domain, every executor.
 ///
@@ -329,13 +329,7 @@ fn execute(cli: &Cli) -> Result<(), CliError> {
                     "rows already in the output file are not run again"
                 );
             }
-            let plan = Plan {
-                instances: &experiment.instances,
-                executors: &experiment.executors,
-                grid: &experiment.grid,
-                repeat: experiment.repeat,
-                done: &done,
-            };
+            let plan = experiment.plan(&done);
             report_all(
                 json,
                 |sink| experiment.domain.run(&plan, &options, sink),
@@ -437,13 +431,7 @@ pub fn check_config(text: &str) -> Result<(), String> {
     let path = std::path::Path::new("<fuzz>.ron");
     let experiment = Experiment::parse(text, path).map_err(|e| e.to_string())?;
     let done = Default::default();
-    let plan = Plan {
-        instances: &experiment.instances,
-        executors: &experiment.executors,
-        grid: &experiment.grid,
-        repeat: experiment.repeat,
-        done: &done,
-    };
+    let plan = experiment.plan(&done);
     experiment.domain.check(&plan).map_err(|e| e.to_string())
 }
 

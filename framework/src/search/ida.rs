@@ -443,61 +443,20 @@ pub fn ida<D: Domain, H: Heuristic<D>>(
 ) -> Result<DomainOutcome<D>, Error> {
     let started = Instant::now();
     let threads = config.threads.max(1);
-    let mut stats = SearchStats::default();
-    let start_key = format!("{}:{:?}", std::any::type_name::<D>(), domain.start());
-    let resumed = match &config.checkpoint {
-        Some(dir) => Checkpoint::load(dir, &start_key)?,
-        None => None,
-    };
     let target = threads.saturating_mul(config.roots_per_thread.max(1));
-    let split = match split(domain, heuristic, target, options, started, &mut stats) {
-        SplitEnd::Roots(split) => split,
-        SplitEnd::Goal(split, at) => {
-            let (states, moves) = split.path_to(at);
-            let cost = split.nodes[at as usize].g;
-            stats.finish(started.elapsed().as_secs_f64());
-            return Ok(Outcome {
-                status: Status::Solved(Solution {
-                    cost,
-                    states,
-                    moves,
-                }),
-                stats,
-            });
-        }
-        SplitEnd::NoSolution => {
-            stats.finish(started.elapsed().as_secs_f64());
-            return Ok(Outcome {
-                status: Status::NoSolution,
-                stats,
-            });
-        }
-        SplitEnd::Limit(limit) => {
-            stats.finish(started.elapsed().as_secs_f64());
-            return Ok(Outcome {
-                status: Status::LimitReached(limit),
-                stats,
-            });
-        }
+    let begun = begin(
+        domain,
+        heuristic,
+        config.checkpoint.as_deref(),
+        target,
+        options,
+        started,
+    );
+    let (split, mut iterations, mut stats) = match begun? {
+        Begun::Search(split, iterations, stats) => (split, iterations, stats),
+        Begun::Done(outcome) => return Ok(outcome),
     };
-    let lowest_f = split
-        .roots
-        .iter()
-        .map(|&r| {
-            let n = &split.nodes[r as usize];
-            n.g.saturating_add(n.h)
-        })
-        .min()
-        .unwrap_or(Cost::MAX);
-    let (mut bound, mut iterations, mut earlier_seconds) = (lowest_f, 0u32, 0.0);
-    if let Some(c) = &resumed {
-        bound = bound.max(c.bound);
-        iterations = c.iterations;
-        stats.expanded += c.expanded;
-        stats.generated += c.generated;
-        earlier_seconds = c.seconds;
-        tracing::info!(bound, iterations, "IDA* resumes from its checkpoint");
-    }
+    let mut bound = iterations.bound;
     let mut worker_expanded = vec![0u64; threads];
     let status = loop {
         let shared = Shared::<D> {
@@ -579,7 +538,6 @@ pub fn ida<D: Domain, H: Heuristic<D>>(
         });
         stats.expanded = shared.expanded.load(Ordering::Relaxed);
         stats.generated += shared.generated.load(Ordering::Relaxed);
-        iterations += 1;
         let found = shared.found.into_inner().ok().flatten();
         if let Some((root, (below, cost))) = found {
             let (mut states, mut moves) = split.path_to(root);
@@ -614,31 +572,137 @@ pub fn ida<D: Domain, H: Heuristic<D>>(
             expanded = stats.expanded,
             "IDA* iteration done"
         );
-        bound = next as Cost;
-        if let Some(dir) = &config.checkpoint {
-            Checkpoint {
-                start: start_key.clone(),
-                bound,
-                iterations,
-                expanded: stats.expanded,
-                generated: stats.generated,
-                seconds: earlier_seconds + started.elapsed().as_secs_f64(),
-            }
-            .store(dir)?;
-        }
+        bound = iterations.completed(next as Cost, &stats, started)?;
     };
     let seconds = started.elapsed().as_secs_f64();
     stats.finish(seconds);
     if threads > 1 {
-        let mean = worker_expanded.iter().sum::<u64>() as f64 / threads as f64;
-        let busiest = worker_expanded.iter().copied().max().unwrap_or(0) as f64;
-        stats.load_balance = (mean > 0.0).then(|| busiest / mean);
+        stats.load_balance = load_balance(&worker_expanded);
         stats.worker_rates = worker_expanded
             .iter()
             .map(|&e| e as f64 / seconds.max(1e-9))
             .collect();
     }
     Ok(Outcome { status, stats })
+}
+
+/// The bounds of one search and its checkpoint file, kept the same way by
+/// the CPU and GPU executors.
+pub(crate) struct Iterations {
+    /// The bound of the next iteration.
+    pub(crate) bound: Cost,
+    start_key: String,
+    checkpoint: Option<PathBuf>,
+    completed: u32,
+    earlier_seconds: f64,
+}
+
+impl Iterations {
+    /// Records an iteration that ended without a goal, its smallest f above
+    /// the bound being `next`, in the checkpoint (if any); returns the next
+    /// bound.
+    pub(crate) fn completed(
+        &mut self,
+        next: Cost,
+        stats: &SearchStats,
+        started: Instant,
+    ) -> Result<Cost, Error> {
+        self.completed += 1;
+        self.bound = next;
+        if let Some(dir) = &self.checkpoint {
+            Checkpoint {
+                start: self.start_key.clone(),
+                bound: next,
+                iterations: self.completed,
+                expanded: stats.expanded,
+                generated: stats.generated,
+                seconds: self.earlier_seconds + started.elapsed().as_secs_f64(),
+            }
+            .store(dir)?;
+        }
+        Ok(next)
+    }
+}
+
+/// How the start of an IDA* search ended: roots to iterate over (with the
+/// first bound, resumed from a checkpoint where one exists, and the
+/// statistics so far), or the outcome already.
+pub(crate) enum Begun<D: Domain> {
+    Search(Split<D>, Iterations, SearchStats),
+    Done(DomainOutcome<D>),
+}
+
+/// What both IDA* executors do before their first iteration: read the
+/// checkpoint of this start from `checkpoint` (a directory), split the
+/// start into `target` roots, and take the first bound from the roots or
+/// the checkpoint, whichever is higher.
+pub(crate) fn begin<D: Domain, H: Heuristic<D>>(
+    domain: &D,
+    heuristic: &H,
+    checkpoint: Option<&Path>,
+    target: usize,
+    options: &SearchOptions,
+    started: Instant,
+) -> Result<Begun<D>, Error> {
+    let mut stats = SearchStats::default();
+    let start_key = format!("{}:{:?}", std::any::type_name::<D>(), domain.start());
+    let resumed = match checkpoint {
+        Some(dir) => Checkpoint::load(dir, &start_key)?,
+        None => None,
+    };
+    let status = match split(domain, heuristic, target, options, started, &mut stats) {
+        SplitEnd::Roots(split) => {
+            let lowest_f = split
+                .roots
+                .iter()
+                .map(|&r| {
+                    let n = &split.nodes[r as usize];
+                    n.g.saturating_add(n.h)
+                })
+                .min()
+                .unwrap_or(Cost::MAX);
+            let mut iterations = Iterations {
+                bound: lowest_f,
+                start_key,
+                checkpoint: checkpoint.map(Path::to_path_buf),
+                completed: 0,
+                earlier_seconds: 0.0,
+            };
+            if let Some(c) = &resumed {
+                iterations.bound = lowest_f.max(c.bound);
+                iterations.completed = c.iterations;
+                iterations.earlier_seconds = c.seconds;
+                stats.expanded += c.expanded;
+                stats.generated += c.generated;
+                tracing::info!(
+                    bound = iterations.bound,
+                    iterations = c.iterations,
+                    "IDA* resumes from its checkpoint"
+                );
+            }
+            return Ok(Begun::Search(split, iterations, stats));
+        }
+        SplitEnd::Goal(split, at) => {
+            let (states, moves) = split.path_to(at);
+            Status::Solved(Solution {
+                cost: split.nodes[at as usize].g,
+                states,
+                moves,
+            })
+        }
+        SplitEnd::NoSolution => Status::NoSolution,
+        SplitEnd::Limit(limit) => Status::LimitReached(limit),
+    };
+    stats.finish(started.elapsed().as_secs_f64());
+    Ok(Begun::Done(Outcome { status, stats }))
+}
+
+/// The busiest worker's expansions over the mean (`None` when none
+/// expanded anything).
+pub(crate) fn load_balance(per_worker: &[u64]) -> Option<f64> {
+    let mean = per_worker.iter().sum::<u64>() as f64 / per_worker.len().max(1) as f64;
+    let busiest = per_worker.iter().copied().max().unwrap_or(0) as f64;
+    (mean > 0.0).then(|| busiest / mean)
 }
 
 /// Keeps the clock while the workers of one iteration run (none of them

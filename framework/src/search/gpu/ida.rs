@@ -24,9 +24,8 @@ use serde::{Deserialize, Serialize};
 use super::{replay, GpuPlugin};
 use crate::domain::{Cost, Heuristic, PackedState};
 use crate::gpu::{device_count, gpu_error, Gpu};
-use crate::search::ida::{split, watch_iteration, Checkpoint, Split, SplitEnd};
-use crate::search::{DomainOutcome, Limit, Outcome, SearchOptions, Solution, Status};
-use crate::stats::SearchStats;
+use crate::search::ida::{begin, load_balance, watch_iteration, Begun, Split};
+use crate::search::{DomainOutcome, Limit, Outcome, SearchOptions, Status};
 use crate::Error;
 
 const ENGINE: &str = include_str!("../../../../kernels/ida.cu");
@@ -336,48 +335,17 @@ where
     });
     let gpus = opened.into_iter().collect::<Result<Vec<Gpu>, Error>>()?;
 
-    let mut stats = SearchStats::default();
-    let start_key = format!("{}:{:?}", std::any::type_name::<D>(), domain.start());
-    let resumed = match &config.checkpoint {
-        Some(dir) => Checkpoint::load(dir, &start_key)?,
-        None => None,
-    };
-    let split = match split(
+    let begun = begin(
         domain,
         plugin,
+        config.checkpoint.as_deref(),
         config.roots.max(1),
         options,
         started,
-        &mut stats,
-    ) {
-        SplitEnd::Roots(split) => split,
-        SplitEnd::Goal(split, at) => {
-            let (states, moves) = split.path_to(at);
-            stats.finish(started.elapsed().as_secs_f64());
-            let cost = split.nodes[at as usize].g;
-            return Ok(Outcome {
-                status: Status::Solved(Solution {
-                    cost,
-                    states,
-                    moves,
-                }),
-                stats,
-            });
-        }
-        SplitEnd::NoSolution => {
-            stats.finish(started.elapsed().as_secs_f64());
-            return Ok(Outcome {
-                status: Status::NoSolution,
-                stats,
-            });
-        }
-        SplitEnd::Limit(limit) => {
-            stats.finish(started.elapsed().as_secs_f64());
-            return Ok(Outcome {
-                status: Status::LimitReached(limit),
-                stats,
-            });
-        }
+    );
+    let (split, mut iterations, mut stats) = match begun? {
+        Begun::Search(split, iterations, stats) => (split, iterations, stats),
+        Begun::Done(outcome) => return Ok(outcome),
     };
     tracing::info!(
         roots = split.roots.len(),
@@ -415,24 +383,7 @@ where
         "IDA* kernels and buffers ready"
     );
 
-    let lowest_f = split
-        .roots
-        .iter()
-        .map(|&r| {
-            let n = &split.nodes[r as usize];
-            n.g.saturating_add(n.h)
-        })
-        .min()
-        .unwrap_or(Cost::MAX);
-    let (mut bound, mut iterations, mut earlier_seconds) = (lowest_f, 0u32, 0.0);
-    if let Some(c) = &resumed {
-        bound = bound.max(c.bound);
-        iterations = c.iterations;
-        stats.expanded += c.expanded;
-        stats.generated += c.generated;
-        earlier_seconds = c.seconds;
-        tracing::info!(bound, iterations, "GPU IDA* resumes from its checkpoint");
-    }
+    let mut bound = iterations.bound;
     let mut per_gpu = vec![0u64; count];
     let status = loop {
         let stop = AtomicBool::new(false);
@@ -481,7 +432,6 @@ where
                 found = end.found;
             }
         }
-        iterations += 1;
         if let Some((root, packed)) = found {
             let (mut states, _) = split.path_to(root);
             // The GPU's path starts at the root, which the split's ends with.
@@ -518,25 +468,12 @@ where
             expanded = stats.expanded,
             "GPU IDA* iteration done"
         );
-        bound = next as Cost;
-        if let Some(dir) = &config.checkpoint {
-            Checkpoint {
-                start: start_key.clone(),
-                bound,
-                iterations,
-                expanded: stats.expanded,
-                generated: stats.generated,
-                seconds: earlier_seconds + started.elapsed().as_secs_f64(),
-            }
-            .store(dir)?;
-        }
+        bound = iterations.completed(next as Cost, &stats, started)?;
     };
     let seconds = started.elapsed().as_secs_f64();
     stats.finish(seconds);
     if count > 1 {
-        let mean = per_gpu.iter().sum::<u64>() as f64 / count as f64;
-        let busiest = per_gpu.iter().copied().max().unwrap_or(0) as f64;
-        stats.load_balance = (mean > 0.0).then(|| busiest / mean);
+        stats.load_balance = load_balance(&per_gpu);
     }
     stats.worker_rates = per_gpu
         .iter()
