@@ -4,15 +4,28 @@
 //
 // The host splits the start into many subtree roots. One iteration
 // searches every root depth first under one f-bound: each thread takes a
-// root from a shared counter, walks its subtree with an explicit stack and
-// takes the next root when done, so subtrees of very different sizes
-// balance out. A child equal to its grandparent is not generated (Korf's
-// pruning of undone moves, from state equality alone).
+// root from a shared counter and walks its subtree with an explicit stack.
+// A child equal to its grandparent is not generated (Korf's pruning of
+// undone moves, from state equality alone).
+//
+// Children are made one at a time from the frame's state (a frame is a
+// state, its heuristic detail, g and the next child to try), so a child
+// cut by the bound costs no stack traffic, and a frame is written only
+// when the search goes down into it.
+//
+// When the roots run out, threads that finish their subtree would idle
+// while a few others hold the biggest subtrees to the end of the
+// iteration. So idle threads say they are hungry, and busy ones donate:
+// the shallowest frame of theirs with children left (the biggest subtree
+// they hold) goes, with the states above it, into a queue in device
+// memory, and the donor skips those children. The receiver copies the
+// states above into its own stack (the path to a goal still starts at
+// the root) and searches on from the donated frame.
 //
 // The stack lives in device memory, frame by frame, so a launch can end at
-// any step and the next launch goes on where it stopped: the host keeps every launch to a time slice, checks
-// its limits and reports progress between launches, however long one
-// iteration takes.
+// any step and the next launch goes on where it stopped: the host keeps
+// every launch to a time slice, checks its limits and reports progress
+// between launches, however long one iteration takes.
 
 // A plugin may keep per-state detail that makes a child's heuristic
 // cheaper than a fresh one (with #define PLUGIN_H_CHILD):
@@ -32,21 +45,46 @@ __device__ __forceinline__ u32 h_child(const u32* phw, const u32* child, u32* hw
 }
 #endif
 
+// A plugin should also make its i-th child directly (#define PLUGIN_NTH_CHILD):
+//   __device__ bool nth_child(const u32* s, const u32* hw, int i, u32* child,
+//                             u32* cost, const unsigned char* tables);
+// child i (0 <= i < MAX_SUCC) of state s, whose heuristic detail is hw;
+// false where move i does not apply. Without it, child i comes from
+// expand: right, but every child then costs a whole expansion.
+#ifndef PLUGIN_NTH_CHILD
+__device__ bool nth_child(const u32* s, const u32* hw, int i, u32* child, u32* cost,
+                          const unsigned char* tables) {
+    u32 kids[MAX_SUCC * STATE_WORDS];
+    u32 costs[MAX_SUCC];
+    int n = expand(s, kids, costs, tables);
+    if (i >= n) return false;
+    for (int w = 0; w < STATE_WORDS; w++) child[w] = kids[i * STATE_WORDS + w];
+    *cost = costs[i];
+    return true;
+}
+#endif
+
 #define NO_ROOT 0xFFFFFFFFu
 #define NOT_FOUND 0xFFFFFFFFFFFFFFFFull
 #define HAS_PARENT 0x80000000u
 
-// A frame: the state, its children (already without the grandparent),
-// their edge costs, then g, the number of children, the next one and the
-// state's heuristic detail.
+// A frame: the state, its heuristic detail, g, and the next child to try
+// (kept in a register for the deepest frame, written when the search goes
+// below it or the launch ends).
 #define F_STATE 0
-#define F_KIDS STATE_WORDS
-#define F_COST (STATE_WORDS * (MAX_SUCC + 1))
-#define F_G (F_COST + MAX_SUCC)
-#define F_N (F_G + 1)
-#define F_NEXT (F_G + 2)
-#define F_HW (F_G + 3)
-#define FRAME_WORDS (F_HW + H_WORDS)
+#define F_HW STATE_WORDS
+#define F_G (STATE_WORDS + H_WORDS)
+#define F_NEXT (F_G + 1)
+#define FRAME_WORDS (F_NEXT + 1)
+
+// A donated subtree: its root's index, the donated frame's depth and the
+// frame itself (next = the first child given away), then the states
+// above it, root first.
+#define Q_ROOT 0
+#define Q_DEPTH 1
+#define Q_FRAME 2
+#define Q_PREFIX (Q_FRAME + FRAME_WORDS)
+#define ITEM_WORDS (Q_PREFIX + IDA_MAX_DEPTH * STATE_WORDS)
 
 // Control words shared with the host (u64 each).
 #define IC_NEXT_ROOT 0   // the next root to take
@@ -55,8 +93,12 @@ __device__ __forceinline__ u32 h_child(const u32* phw, const u32* child, u32* hw
 #define IC_GENERATED 3
 #define IC_FOUND 4       // the goal's root << 32 | states on its path, or NOT_FOUND
 #define IC_OVERFLOW 5    // 1: a path deeper than the stack
-#define IC_ACTIVE 6      // threads still inside a subtree when the launch ended
-#define IC_WORDS 8
+#define IC_BUSY 6        // threads inside a subtree
+#define IC_HUNGRY 7      // threads waiting for a donation
+#define IC_HEAD 8        // the donation queue's next item to take
+#define IC_TAIL 9        // and its next free position
+#define IC_DONATED 10    // donations made
+#define IC_WORDS 12
 
 __device__ __forceinline__ u64 now_ns() {
     u64 t;
@@ -64,138 +106,291 @@ __device__ __forceinline__ u64 now_ns() {
     return t;
 }
 
-// Word w of frame `depth` of thread t. A thread's frames lie together:
-// threads of a warp sit at different depths, so interleaving threads word
-// by word (coalesced only at equal depths) measured 13% slower on an H100.
-__device__ __forceinline__ u32* word(u32* stack, u32 threads, u32 t, u32 depth, u32 w) {
-    return &stack[((u64)t * IDA_MAX_DEPTH + depth) * FRAME_WORDS + w];
+__device__ __forceinline__ u64 volatile_read(const u64* p) { return *(const volatile u64*)p; }
+
+// Frame `depth` of thread t. A thread's frames lie together: threads of a
+// warp sit at different depths, so interleaving threads word by word
+// (coalesced only at equal depths) measured 13% slower on an H100.
+__device__ __forceinline__ u32* frame(u32* stack, u32 t, u32 depth) {
+    return stack + ((u64)t * IDA_MAX_DEPTH + depth) * FRAME_WORDS;
 }
 
-// Expands the state in frame `depth` into its children, leaving out
-// `parent` (unless `has_parent` is false).
-__device__ void push_children(u32* stack, u32 threads, u32 t, u32 depth, const u32* s,
-                              const u32* parent, bool has_parent,
-                              const unsigned char* tables) {
-    u32 kids[MAX_SUCC * STATE_WORDS];
-    u32 cost[MAX_SUCC];
-    int n = expand(s, kids, cost, tables);
-    u32 kept = 0;
-    for (int i = 0; i < n; i++) {
-        const u32* k = kids + i * STATE_WORDS;
-        if (has_parent) {
-            bool same = true;
-            for (int w = 0; w < STATE_WORDS; w++) same &= k[w] == parent[w];
-            if (same) continue;
-        }
-        for (int w = 0; w < STATE_WORDS; w++)
-            *word(stack, threads, t, depth, F_KIDS + kept * STATE_WORDS + w) = k[w];
-        *word(stack, threads, t, depth, F_COST + kept) = cost[i];
-        kept++;
+__device__ __forceinline__ void load_frame(const u32* f, u32* s, u32* hw, u32& g, u32& next) {
+#pragma unroll
+    for (int w = 0; w < STATE_WORDS; w++) s[w] = f[F_STATE + w];
+#pragma unroll
+    for (int w = 0; w < H_WORDS; w++) hw[w] = f[F_HW + w];
+    g = f[F_G];
+    next = f[F_NEXT];
+}
+
+__device__ __forceinline__ void store_frame(u32* f, const u32* s, const u32* hw, u32 g) {
+#pragma unroll
+    for (int w = 0; w < STATE_WORDS; w++) f[F_STATE + w] = s[w];
+#pragma unroll
+    for (int w = 0; w < H_WORDS; w++) f[F_HW + w] = hw[w];
+    f[F_G] = g;
+}
+
+// Loads into ps the parent of the state in frame `depth` (the frame above,
+// or the root's parent); false where there is none.
+__device__ __forceinline__ bool load_parent(u32* ps, u32* stack, u32 t, u32 depth, u32 root,
+                                            const u32* root_parents, const u32* root_g) {
+    if (depth > 0) {
+        const u32* f = frame(stack, t, depth - 1);
+#pragma unroll
+        for (int w = 0; w < STATE_WORDS; w++) ps[w] = f[F_STATE + w];
+        return true;
     }
-    *word(stack, threads, t, depth, F_N) = kept;
-    *word(stack, threads, t, depth, F_NEXT) = 0;
+#pragma unroll
+    for (int w = 0; w < STATE_WORDS; w++) ps[w] = root_parents[(u64)root * STATE_WORDS + w];
+    return (root_g[root] & HAS_PARENT) != 0;
 }
 
 // The winner of the goal race writes the states from the root to the goal.
-__device__ void record_goal(u64* ctrl, u32* path, u32* stack, u32 threads, u32 t, u32 depth,
-                            u32 root, const u32* goal, bool goal_on_stack) {
+__device__ void record_goal(u64* ctrl, u32* path, u32* stack, u32 t, u32 depth, u32 root,
+                            const u32* goal, bool goal_on_stack) {
     u32 states = depth + 1 + (goal_on_stack ? 0 : 1);
     u64 mine = ((u64)root << 32) | states;
     if (atomicCAS((unsigned long long*)&ctrl[IC_FOUND], NOT_FOUND, mine) != NOT_FOUND) return;
     for (u32 d = 0; d <= depth; d++)
-        for (int w = 0; w < STATE_WORDS; w++)
-            path[d * STATE_WORDS + w] = *word(stack, threads, t, d, F_STATE + w);
+        for (int w = 0; w < STATE_WORDS; w++) path[d * STATE_WORDS + w] = frame(stack, t, d)[F_STATE + w];
     if (!goal_on_stack)
         for (int w = 0; w < STATE_WORDS; w++) path[(depth + 1) * STATE_WORDS + w] = goal[w];
     __threadfence();
 }
 
-extern "C" __global__ void ida_search(
+// The donation queue is a bounded ring (Vyukov's): slot q's sequence word
+// says whether position p is free to write (seq == p) or full (seq == p + 1).
+
+// Gives the shallowest frame in [low, depth) that has children left to
+// the queue. Returns the new `low`: the frames below it have nothing left.
+__device__ u32 donate(u64* ctrl, u32* seq, u32* items, u32 n_slots, u32* stack, u32 t,
+                      u32 low, u32 depth, u32 root) {
+    u32 j = low;
+    while (j < depth && frame(stack, t, j)[F_NEXT] >= MAX_SUCC) j++;
+    if (j == depth) return depth;
+    u32 pos = (u32)volatile_read(&ctrl[IC_TAIL]);
+    u32 q = pos % n_slots;
+    if (*(volatile u32*)&seq[q] != pos) return j;  // full, or another donor won
+    if (atomicCAS((unsigned long long*)&ctrl[IC_TAIL], (u64)pos, (u64)pos + 1) != (u64)pos) return j;
+    u32* item = items + (u64)q * ITEM_WORDS;
+    const u32* f = frame(stack, t, j);
+    item[Q_ROOT] = root;
+    item[Q_DEPTH] = j;
+    for (int w = 0; w < FRAME_WORDS; w++) item[Q_FRAME + w] = f[w];
+    for (u32 d = 0; d < j; d++)
+        for (int w = 0; w < STATE_WORDS; w++)
+            item[Q_PREFIX + d * STATE_WORDS + w] = frame(stack, t, d)[F_STATE + w];
+    frame(stack, t, j)[F_NEXT] = MAX_SUCC;
+    __threadfence();
+    *(volatile u32*)&seq[q] = pos + 1;
+    atomicAdd((unsigned long long*)&ctrl[IC_DONATED], 1ull);
+    return j + 1;
+}
+
+// Takes a donated subtree into thread t's stack; its depth, or NO_ROOT
+// when the queue is empty (or another thread took the item first).
+__device__ u32 take(u64* ctrl, u32* seq, u32* items, u32 n_slots, u32* stack, u32 t, u32& root) {
+    u32 pos = (u32)volatile_read(&ctrl[IC_HEAD]);
+    u32 q = pos % n_slots;
+    if (*(volatile u32*)&seq[q] != pos + 1) return NO_ROOT;
+    if (atomicCAS((unsigned long long*)&ctrl[IC_HEAD], (u64)pos, (u64)pos + 1) != (u64)pos) return NO_ROOT;
+    __threadfence();
+    // Volatile: the donor wrote the item from another multiprocessor,
+    // past this one's L1.
+    const volatile u32* item = items + (u64)q * ITEM_WORDS;
+    u32 j = item[Q_DEPTH];
+    root = item[Q_ROOT];
+    u32* f = frame(stack, t, j);
+    for (int w = 0; w < FRAME_WORDS; w++) f[w] = item[Q_FRAME + w];
+    for (u32 d = 0; d < j; d++)
+        for (int w = 0; w < STATE_WORDS; w++)
+            frame(stack, t, d)[F_STATE + w] = item[Q_PREFIX + d * STATE_WORDS + w];
+    __threadfence();
+    *(volatile u32*)&seq[q] = pos + n_slots;
+    return j;
+}
+
+#define FULL_WARP 0xFFFFFFFFu
+
+// One thread per depth-first search. The loop is warp-synchronous: every
+// lane takes one step (start a subtree, go up a frame, or make one child
+// and maybe go down into it) and the lanes meet again at the top. Left to
+// themselves, the lanes of a warp split at the first divergent step and
+// never meet again, and a warp ran with 2.5 of its 32 lanes on an H100.
+extern "C" __global__ void __launch_bounds__(128, 8) ida_search(
     const u32* roots, const u32* root_parents, const u32* root_g, u32 n_roots, u32 bound,
     u32* stack, u32 threads, u32 max_depth, u32* thread_root, u32* thread_depth,
-    u64* ctrl, u32* path, u64 budget_ns, const unsigned char* tables) {
+    u32* thread_base, u32* seq, u32* items, u32 n_slots, u64* ctrl, u32* path, u64 budget_ns,
+    const unsigned char* tables) {
     u32 t = blockIdx.x * blockDim.x + threadIdx.x;
+    // `threads` is a multiple of 32: whole warps leave here.
     if (t >= threads) return;
     u64 deadline = now_ns() + budget_ns;
+    unsigned long long* busy_count = (unsigned long long*)&ctrl[IC_BUSY];
+    unsigned long long* hungry_count = (unsigned long long*)&ctrl[IC_HUNGRY];
+    u32 s[STATE_WORDS], ps[STATE_WORDS], hw[H_WORDS];
     u32 root = thread_root[t];
-    u32 depth = thread_depth[t];
+    u32 depth = 0, base = 0, next = 0, g = 0;
+    bool has_ps = false;
+    if (root != NO_ROOT) {
+        depth = thread_depth[t];
+        base = thread_base[t];
+        load_frame(frame(stack, t, depth), s, hw, g, next);
+        has_ps = load_parent(ps, stack, t, depth, root, root_parents, root_g);
+    }
+    // Frames below `low` have no children left to give away.
+    u32 low = base;
+    bool hungry = false;
+    // This lane has nothing left to do in this launch (the iteration is
+    // over, or it found the goal or overflowed).
+    bool done = false;
     u64 expanded = 0, generated = 0;
     u32 min_f = 0xFFFFFFFFu;
     u32 steps = 0;
-    u32 s[STATE_WORDS];
-    u32 parent[STATE_WORDS];
-    u32 hw[H_WORDS], phw[H_WORDS];
     while (true) {
         if ((++steps & 127) == 0) {
-            if (*(volatile u64*)&ctrl[IC_FOUND] != NOT_FOUND) break;
-            if (now_ns() > deadline) break;
+            bool stop = volatile_read(&ctrl[IC_FOUND]) != NOT_FOUND ||
+                        volatile_read(&ctrl[IC_OVERFLOW]) != 0 || now_ns() > deadline;
+            if (__any_sync(FULL_WARP, stop)) break;
+            if (root != NO_ROOT && !done && low < depth) {
+                u64 waiting = volatile_read(&ctrl[IC_HUNGRY]);
+                u64 queued = volatile_read(&ctrl[IC_TAIL]) - volatile_read(&ctrl[IC_HEAD]);
+                if (waiting > queued) low = donate(ctrl, seq, items, n_slots, stack, t, low, depth, root);
+            }
         }
+        if (__all_sync(FULL_WARP, done)) break;
+        // A warp with no subtree among its lanes, once the roots are gone,
+        // waits between polls of the queue instead of spinning.
+        if (__all_sync(FULL_WARP, done || root == NO_ROOT) &&
+            volatile_read(&ctrl[IC_NEXT_ROOT]) >= n_roots)
+            __nanosleep(500);
+        if (done) continue;
         if (root == NO_ROOT) {
-            u32 r = (u32)atomicAdd((unsigned long long*)&ctrl[IC_NEXT_ROOT], 1ull);
-            if (r >= n_roots) break;
-            for (int w = 0; w < STATE_WORDS; w++) s[w] = roots[(u64)r * STATE_WORDS + w];
-            u32 g = root_g[r] & ~HAS_PARENT;
-            u32 f = g + h_init(s, hw, tables);
-            if (f > bound) {
-                min_f = min(min_f, f);
+            if (volatile_read(&ctrl[IC_NEXT_ROOT]) < n_roots) {
+                u32 r = (u32)atomicAdd((unsigned long long*)&ctrl[IC_NEXT_ROOT], 1ull);
+                if (r >= n_roots) continue;
+#pragma unroll
+                for (int w = 0; w < STATE_WORDS; w++) s[w] = roots[(u64)r * STATE_WORDS + w];
+                g = root_g[r] & ~HAS_PARENT;
+                u32 f = g + h_init(s, hw, tables);
+                if (f > bound) {
+                    min_f = min(min_f, f);
+                    continue;
+                }
+                root = r;
+                depth = base = low = next = 0;
+                store_frame(frame(stack, t, 0), s, hw, g);
+                has_ps = load_parent(ps, stack, t, 0, root, root_parents, root_g);
+                atomicAdd(busy_count, 1ull);
+                if (is_goal(s, tables)) {
+                    record_goal(ctrl, path, stack, t, 0, root, s, true);
+                    done = true;
+                    continue;
+                }
+                expanded++;
                 continue;
             }
-            for (int w = 0; w < STATE_WORDS; w++) *word(stack, threads, t, 0, F_STATE + w) = s[w];
-            for (int w = 0; w < H_WORDS; w++) *word(stack, threads, t, 0, F_HW + w) = hw[w];
-            *word(stack, threads, t, 0, F_G) = g;
-            root = r;
-            depth = 0;
-            if (is_goal(s, tables)) {
-                record_goal(ctrl, path, stack, threads, t, 0, root, s, true);
-                break;
+            if (!hungry) {
+                hungry = true;
+                atomicAdd(hungry_count, 1ull);
             }
-            for (int w = 0; w < STATE_WORDS; w++)
-                parent[w] = root_parents[(u64)r * STATE_WORDS + w];
-            push_children(stack, threads, t, 0, s, parent, (root_g[r] & HAS_PARENT) != 0, tables);
-            expanded++;
+            // Poll the queue every 16th step only: the lanes of this warp
+            // that have a subtree wait for this one's loads.
+            if (steps & 15) continue;
+            if (volatile_read(&ctrl[IC_TAIL]) != volatile_read(&ctrl[IC_HEAD])) {
+                // Busy before taking: the host ends the iteration when
+                // nothing is busy and nothing is queued.
+                atomicAdd(busy_count, 1ull);
+                u32 r;
+                u32 j = take(ctrl, seq, items, n_slots, stack, t, r);
+                if (j != NO_ROOT) {
+                    hungry = false;
+                    atomicAdd(hungry_count, ~0ull);
+                    root = r;
+                    depth = base = low = j;
+                    load_frame(frame(stack, t, j), s, hw, g, next);
+                    has_ps = load_parent(ps, stack, t, j, root, root_parents, root_g);
+                    continue;
+                }
+                atomicAdd(busy_count, ~0ull);
+            } else if (volatile_read(&ctrl[IC_BUSY]) == 0) {
+                done = true;  // nothing left in this iteration
+            }
             continue;
         }
-        u32 next = *word(stack, threads, t, depth, F_NEXT);
-        if (next == *word(stack, threads, t, depth, F_N)) {
-            if (depth == 0) root = NO_ROOT;
-            else depth--;
+        if (next >= MAX_SUCC) {
+            if (depth == base) {
+                root = NO_ROOT;
+                __threadfence();  // a donation of ours is queued before we stop being busy
+                atomicAdd(busy_count, ~0ull);
+                continue;
+            }
+            depth--;
+            load_frame(frame(stack, t, depth), s, hw, g, next);
+            has_ps = load_parent(ps, stack, t, depth, root, root_parents, root_g);
+            if (low > depth) low = depth;
             continue;
         }
-        *word(stack, threads, t, depth, F_NEXT) = next + 1;
-        for (int w = 0; w < STATE_WORDS; w++)
-            s[w] = *word(stack, threads, t, depth, F_KIDS + next * STATE_WORDS + w);
-        u32 g = *word(stack, threads, t, depth, F_G) + *word(stack, threads, t, depth, F_COST + next);
+        // The next child that applies and does not undo the last move.
+        u32 child[STATE_WORDS], cost;
+        bool made = false;
+        while (next < MAX_SUCC && !made) {
+            made = nth_child(s, hw, (int)next++, child, &cost, tables);
+            if (made && has_ps) {
+                bool same = true;
+#pragma unroll
+                for (int w = 0; w < STATE_WORDS; w++) same &= child[w] == ps[w];
+                made = !same;
+            }
+        }
+        if (!made) continue;
         generated++;
-        for (int w = 0; w < H_WORDS; w++) phw[w] = *word(stack, threads, t, depth, F_HW + w);
-        u32 f = g + h_child(phw, s, hw, tables);
+        u32 chw[H_WORDS];
+        u32 cg = g + cost;
+        u32 f = cg + h_child(hw, child, chw, tables);
         if (f > bound) {
             min_f = min(min_f, f);
             continue;
         }
-        if (is_goal(s, tables)) {
-            record_goal(ctrl, path, stack, threads, t, depth, root, s, false);
-            break;
+        if (is_goal(child, tables)) {
+            record_goal(ctrl, path, stack, t, depth, root, child, false);
+            done = true;
+            continue;
         }
         if (depth + 1 >= max_depth) {
             atomicOr((unsigned long long*)&ctrl[IC_OVERFLOW], 1ull);
-            break;
+            done = true;
+            continue;
         }
-        for (int w = 0; w < STATE_WORDS; w++)
-            parent[w] = *word(stack, threads, t, depth, F_STATE + w);
+        frame(stack, t, depth)[F_NEXT] = next;
         depth++;
-        for (int w = 0; w < STATE_WORDS; w++) *word(stack, threads, t, depth, F_STATE + w) = s[w];
-        for (int w = 0; w < H_WORDS; w++) *word(stack, threads, t, depth, F_HW + w) = hw[w];
-        *word(stack, threads, t, depth, F_G) = g;
-        push_children(stack, threads, t, depth, s, parent, true, tables);
+#pragma unroll
+        for (int w = 0; w < STATE_WORDS; w++) {
+            ps[w] = s[w];
+            s[w] = child[w];
+        }
+#pragma unroll
+        for (int w = 0; w < H_WORDS; w++) hw[w] = chw[w];
+        g = cg;
+        next = 0;
+        has_ps = true;
+        store_frame(frame(stack, t, depth), s, hw, g);
         expanded++;
     }
+    if (root != NO_ROOT) frame(stack, t, depth)[F_NEXT] = next;
     thread_root[t] = root;
     thread_depth[t] = depth;
+    thread_base[t] = base;
+    if (hungry) atomicAdd(hungry_count, ~0ull);
     atomicAdd((unsigned long long*)&ctrl[IC_EXPANDED], (unsigned long long)expanded);
     atomicAdd((unsigned long long*)&ctrl[IC_GENERATED], (unsigned long long)generated);
     if (min_f != 0xFFFFFFFFu) atomicMin((unsigned long long*)&ctrl[IC_MIN_F], (unsigned long long)min_f);
-    if (root != NO_ROOT) atomicAdd((unsigned long long*)&ctrl[IC_ACTIVE], 1ull);
 }
 
-// Tells the host the frame size the plugin's constants make.
-extern "C" __global__ void ida_frame_words(u32* out) { out[0] = FRAME_WORDS; }
+// Tells the host the frame and donation sizes the plugin's constants make.
+extern "C" __global__ void ida_sizes(u32* out) {
+    out[0] = FRAME_WORDS;
+    out[1] = ITEM_WORDS;
+}

@@ -18,20 +18,27 @@ __device__ bool is_goal(const u32* s, const unsigned char* tables) {
     return true;
 }
 
+// Child i: the top k = i + 2 flipped (PLUGIN_NTH_CHILD, for IDA*).
+#define PLUGIN_NTH_CHILD
+__device__ bool nth_child(const u32* s, const u32* hw, int i, u32* child, u32* cost,
+                          const unsigned char* tables) {
+    int k = i + 2;
+    if (k > N_PANCAKES) return false;
+    for (int w = 0; w < STATE_WORDS; w++) child[w] = s[w];
+    for (int j = 0; j < k / 2; j++) {
+        u32 a = size_at(s, j), b = size_at(s, k - 1 - j);
+        set_size(child, j, b);
+        set_size(child, k - 1 - j, a);
+    }
+    *cost = 1;
+    return true;
+}
+
 // Flips of the top k = 2..N, in the host's order.
 __device__ int expand(const u32* s, u32* out, u32* cost, const unsigned char* tables) {
     int n = 0;
-    for (int k = 2; k <= N_PANCAKES; k++) {
-        u32* child = out + n * STATE_WORDS;
-        for (int w = 0; w < STATE_WORDS; w++) child[w] = s[w];
-        for (int i = 0; i < k / 2; i++) {
-            u32 a = size_at(s, i), b = size_at(s, k - 1 - i);
-            set_size(child, i, b);
-            set_size(child, k - 1 - i, a);
-        }
-        cost[n] = 1;
-        n++;
-    }
+    for (int i = 0; i + 2 <= N_PANCAKES; i++)
+        if (nth_child(s, nullptr, i, out + n * STATE_WORDS, cost + n, tables)) n++;
     return n;
 }
 

@@ -5,11 +5,29 @@
 // A state is the tile on each cell, BITS bits a cell, little-endian across words.
 // The tables buffer holds the pattern databases, one byte an entry.
 
+// Word i of a small array, by a run-time index, without indexing the
+// array at run time: that would move it from registers to local memory.
+template <int N>
+__device__ __forceinline__ u32 pick(const u32* a, int i) {
+    u32 v = a[0];
+#pragma unroll
+    for (int k = 1; k < N; k++)
+        if (i == k) v = a[k];
+    return v;
+}
+
+template <int N>
+__device__ __forceinline__ void put(u32* a, int i, u32 v) {
+#pragma unroll
+    for (int k = 0; k < N; k++)
+        if (i == k) a[k] = v;
+}
+
 __device__ __forceinline__ u32 get_tile(const u32* s, int cell) {
     int bit = cell * BITS;
     int w = bit >> 5, o = bit & 31;
-    u32 v = s[w] >> o;
-    if (o + BITS > 32) v |= s[w + 1] << (32 - o);
+    u32 v = pick<STATE_WORDS>(s, w) >> o;
+    if (o + BITS > 32) v |= pick<STATE_WORDS>(s, w + 1) << (32 - o);
     return v & ((1u << BITS) - 1u);
 }
 
@@ -17,11 +35,11 @@ __device__ __forceinline__ void set_tile(u32* s, int cell, u32 tile) {
     int bit = cell * BITS;
     int w = bit >> 5, o = bit & 31;
     u32 mask = (1u << BITS) - 1u;
-    s[w] = (s[w] & ~(mask << o)) | (tile << o);
+    put<STATE_WORDS>(s, w, (pick<STATE_WORDS>(s, w) & ~(mask << o)) | (tile << o));
     if (o + BITS > 32) {
         int spill = o + BITS - 32;
         u32 high = (1u << spill) - 1u;
-        s[w + 1] = (s[w + 1] & ~high) | (tile >> (32 - o));
+        put<STATE_WORDS>(s, w + 1, (pick<STATE_WORDS>(s, w + 1) & ~high) | (tile >> (32 - o)));
     }
 }
 
@@ -118,14 +136,17 @@ __device__ void for_each_feature(const u32* s, Visit visit) {
 #define H_WORDS (POS_WORDS + PART_WORDS + 1)
 #define H_AT (POS_WORDS + PART_WORDS)
 
-__device__ __forceinline__ u32 byte_at(const u32* w, int i) {
-    return (w[i >> 2] >> ((i & 3) * 8)) & 0xFFu;
+__device__ __forceinline__ u32 byte_at(const u32* hw, int i) {
+    return (pick<H_WORDS>(hw, i >> 2) >> ((i & 3) * 8)) & 0xFFu;
 }
 
-__device__ __forceinline__ void set_byte(u32* w, int i, u32 v) {
+__device__ __forceinline__ void set_byte(u32* hw, int i, u32 v) {
     int shift = (i & 3) * 8;
-    w[i >> 2] = (w[i >> 2] & ~(0xFFu << shift)) | (v << shift);
+    put<H_WORDS>(hw, i >> 2, (pick<H_WORDS>(hw, i >> 2) & ~(0xFFu << shift)) | (v << shift));
 }
+
+// Byte offset of the per-database values in the detail.
+#define PART_AT (POS_WORDS * 4)
 
 // The value of database p with tile t on cell cell_of(t).
 template <class CellOf>
@@ -144,8 +165,8 @@ __device__ __forceinline__ u32 pdb_value(int p, CellOf cell_of, const unsigned c
 __device__ __forceinline__ u32 h_from_parts(const u32* hw) {
     u32 plain = 0, mirrored = 0;
     for (int p = 0; p < NUM_PDB; p++) {
-        plain += byte_at(hw + POS_WORDS, p);
-        mirrored += byte_at(hw + POS_WORDS, NUM_PDB + p);
+        plain += byte_at(hw, PART_AT + p);
+        mirrored += byte_at(hw, PART_AT + NUM_PDB + p);
     }
     return REFLECT && mirrored > plain ? mirrored : plain;
 }
@@ -158,10 +179,10 @@ __device__ u32 h_init(const u32* s, u32* hw, const unsigned char* tables) {
         h = heuristic(s, tables);
     } else {
         for (int p = 0; p < NUM_PDB; p++) {
-            set_byte(hw + POS_WORDS, p,
+            set_byte(hw, PART_AT + p,
                      pdb_value(p, [&](int t) { return byte_at(hw, t); }, tables));
             if (REFLECT)
-                set_byte(hw + POS_WORDS, NUM_PDB + p,
+                set_byte(hw, PART_AT + NUM_PDB + p,
                          pdb_value(p, [&](int t) { return (u32)REFL_CELL[byte_at(hw, REFL_INV[t])]; },
                                    tables));
         }
@@ -187,12 +208,12 @@ __device__ u32 h_child(const u32* phw, const u32* child, u32* hw, const unsigned
     } else {
         int p = PDB_OF[t];
         if (p < NUM_PDB)
-            set_byte(hw + POS_WORDS, p,
+            set_byte(hw, PART_AT + p,
                      pdb_value(p, [&](int x) { return byte_at(hw, x); }, tables));
         if (REFLECT) {
             int m = PDB_OF[REFL_TILE[t]];
             if (m < NUM_PDB)
-                set_byte(hw + POS_WORDS, NUM_PDB + m,
+                set_byte(hw, PART_AT + NUM_PDB + m,
                          pdb_value(m, [&](int x) { return (u32)REFL_CELL[byte_at(hw, REFL_INV[x])]; },
                                    tables));
         }
@@ -200,4 +221,24 @@ __device__ u32 h_child(const u32* phw, const u32* child, u32* hw, const unsigned
     }
     hw[H_AT] = h;
     return h;
+}
+
+// Child i of s for IDA* (PLUGIN_NTH_CHILD): move i of expand's order, the
+// blank's cell read from the detail instead of a scan of the board.
+#define PLUGIN_NTH_CHILD
+__device__ __forceinline__ bool nth_child(const u32* s, const u32* hw, int i, u32* child, u32* cost,
+                                          const unsigned char* tables) {
+    int b = (int)byte_at(hw, 0);
+    int r = b / COLS, c = b % COLS;
+    int to;
+    if (i == 0) { if (r == 0) return false; to = b - COLS; }
+    else if (i == 1) { if (b + COLS >= N_CELLS) return false; to = b + COLS; }
+    else if (i == 2) { if (c == 0) return false; to = b - 1; }
+    else { if (c == COLS - 1) return false; to = b + 1; }
+#pragma unroll
+    for (int w = 0; w < STATE_WORDS; w++) child[w] = s[w];
+    set_tile(child, b, get_tile(s, to));
+    set_tile(child, to, 0);
+    *cost = 1;
+    return true;
 }

@@ -6,6 +6,7 @@
 #   tests       GPU IDA* tests (exact 8-puzzle distances, Korf optima, pancakes)
 #   kf24:A-B    GPU IDA* on Korf–Felner instances A..B (configs/gpu-ida-kf24.ron),
 #               KF24_SECONDS a cap per instance (default the config's)
+#   profile     ncu counters of one launch into KF #1
 #   cpu         CPU IDA* on one core and 16 threads (configs/ida-kf24-cpu.ron)
 # JSON lines land in $OUT; a table prints last.
 set -uo pipefail
@@ -15,10 +16,21 @@ out=${OUT:-/tmp/ida-check}
 mkdir -p "$out"
 nvidia-smi --query-gpu=name,memory.total --format=csv,noheader | sort | uniq -c
 status=0
+# The Korf–Felner config for instances A-B; checkpoints in $KF24_CHECKPOINTS
+# (default .devdata/ida-checkpoints, which travels with .devdata and is
+# tarred into $OUT at the end, so cut runs resume next session).
+checkpoints=${KF24_CHECKPOINTS:-.devdata/ida-checkpoints}
+kf24_config() {
+  local range=$1 ids
+  ids=$(seq -s, "${range%-*}" "${range#*-}" | sed 's/[0-9]*/"&"/g')
+  sed -e "s|instances: File(path: \"\([^\"]*\)\")|instances: File(path: \"\1\", ids: Some([$ids]))|" \
+      -e "s|checkpoint: Some(\"[^\"]*\")|checkpoint: Some(\"$checkpoints\")|" configs/gpu-ida-kf24.ron |
+    if [ -n "${KF24_SECONDS:-}" ]; then sed "s|max_seconds: Some([0-9.]*)|max_seconds: Some($KF24_SECONDS)|"; else cat; fi
+}
 run_config() {
   local cfg=$1 name=$2
   local start=$(date +%s%N)
-  "$bin" run --quiet --json "$cfg" > "$out/$name.jsonl" 2> "$out/$name.err" || { echo "FAILED $cfg"; tail -3 "$out/$name.err"; status=1; }
+  RUST_LOG=${RUST_LOG:-info} "$bin" run --quiet --json "$cfg" > "$out/$name.jsonl" 2> "$out/$name.err" || { echo "FAILED $cfg"; tail -3 "$out/$name.err"; status=1; }
   echo "$cfg: $(( ($(date +%s%N) - start) / 1000000 )) ms wall"
 }
 for phase in "$@"; do
@@ -30,14 +42,22 @@ for phase in "$@"; do
       [ "${PIPESTATUS[0]}" = 0 ] || status=1 ;;
     kf24:*)
       range=${phase#kf24:}
-      ids=$(seq -s, "${range%-*}" "${range#*-}" | sed 's/[0-9]*/"&"/g')
-      sed "s|instances: File(path: \"\([^\"]*\)\")|instances: File(path: \"\1\", ids: Some([$ids]))|" configs/gpu-ida-kf24.ron > "$out/kf24-$range.ron"
-      [ -z "${KF24_SECONDS:-}" ] || sed -i "s|max_seconds: Some([0-9.]*)|max_seconds: Some($KF24_SECONDS)|" "$out/kf24-$range.ron"
+      kf24_config "$range" > "$out/kf24-$range.ron"
       run_config "$out/kf24-$range.ron" "gpu-ida-kf24-$range" ;;
+    profile)
+      # Hardware counters of one launch well into KF #1 (clocks left alone).
+      KF24_SECONDS=${KF24_SECONDS:-30} kf24_config 1-1 > "$out/profile.ron"
+      ncu --clock-control none -k ida_search -s 12 -c 1 --section SpeedOfLight \
+        --section Occupancy --section WarpStateStats --section SchedulerStats \
+        --section MemoryWorkloadAnalysis --section LaunchStats \
+        "$bin" run --quiet "$out/profile.ron" > "$out/ncu.txt" 2>&1
+      grep -E "Duration|Throughput|Achieved Occupancy|Registers|Eligible|Issued Warp|No Eligible|Stall|L1/TEX Hit|L2 Hit|Warp Cycles|Theoretical Occ" "$out/ncu.txt" | head -40 ;;
     cpu) run_config configs/ida-kf24-cpu.ron ida-kf24-cpu ;;
     *) echo "unknown phase $phase"; exit 2 ;;
   esac
 done
+# One file: the device tool brings back only so many.
+[ -d "$checkpoints" ] && tar -cf "$out/ida-checkpoints.tar" -C "$checkpoints" .
 python3 - "$out"/*.jsonl <<'PY'
 import json, sys
 print(f'{"file":24} {"inst":5} {"executor":10} {"status":15} {"cost":>4} {"known":>5} {"expanded":>14} {"sec":>8} {"Mnodes/s":>9}')

@@ -6,7 +6,10 @@
 //! turn, so each gets a share of every f-layer. In every iteration each GPU
 //! searches its roots under the bound the GPUs agreed on (the smallest f
 //! that exceeded the last one, over all GPUs); the first goal found ends
-//! the search and is optimal with an admissible heuristic. Kernel launches
+//! the search and is optimal with an admissible heuristic. When a GPU's
+//! roots run out, its idle threads take subtrees that busy threads donate
+//! (the shallowest frame with children left, through a queue in device
+//! memory), so an iteration does not wait on a few big subtrees. Kernel launches
 //! are kept to time slices (a thread's depth-first stack lives in device
 //! memory and survives between launches), so limits and progress work
 //! however long an iteration takes, and checkpoints (shared with the CPU
@@ -38,11 +41,16 @@ const IC_EXPANDED: usize = 2;
 const IC_GENERATED: usize = 3;
 const IC_FOUND: usize = 4;
 const IC_OVERFLOW: usize = 5;
-const IC_ACTIVE: usize = 6;
-const IC_WORDS: usize = 8;
+const IC_BUSY: usize = 6;
+const IC_HEAD: usize = 8;
+const IC_TAIL: usize = 9;
+const IC_DONATED: usize = 10;
+const IC_WORDS: usize = 12;
 const NOT_FOUND: u64 = u64::MAX;
 const HAS_PARENT: u32 = 0x8000_0000;
 const BLOCK: u32 = 128;
+/// Donated subtrees the queue holds at most, per GPU.
+const QUEUE_SLOTS: u32 = 4096;
 
 /// Parameters of [`gpu_ida`].
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -53,8 +61,10 @@ pub struct GpuIdaConfig {
     /// Subtree roots the start is split into (on the CPU), over all GPUs:
     /// many more than threads, so that big subtrees balance out.
     pub roots: usize,
-    /// Depth-first searches at once per GPU (0: 1024 per multiprocessor),
-    /// fewer where the stacks would not fit the memory share.
+    /// Depth-first searches at once per GPU (0: as many as the GPU keeps
+    /// resident), fewer where the stacks would not fit the memory share or
+    /// the GPU cannot keep them all resident (idle threads wait for
+    /// donated subtrees, so every thread must run at once).
     pub threads: u32,
     /// Frames per stack: the deepest path below a root. A deeper one stops
     /// the search with an error naming this parameter.
@@ -95,6 +105,11 @@ struct IdaShard {
     stack: CudaSlice<u32>,
     thread_root: CudaSlice<u32>,
     thread_depth: CudaSlice<u32>,
+    thread_base: CudaSlice<u32>,
+    /// The donation queue: a sequence word per slot, and the slots.
+    seq: CudaSlice<u32>,
+    items: CudaSlice<u32>,
+    slots: u32,
     ctrl: CudaSlice<u64>,
     path: CudaSlice<u32>,
     threads: u32,
@@ -108,6 +123,7 @@ struct ShardEnd {
     expanded: u64,
     generated: u64,
     min_f: u64,
+    donated: u64,
     /// The goal's states (packed, root first) and the split's root index.
     found: Option<(u32, Vec<u32>)>,
 }
@@ -151,31 +167,40 @@ impl IdaShard {
                 root_g[i] |= HAS_PARENT;
             }
         }
-        let frame_words = {
-            let probe = module.load_function("ida_frame_words").map_err(gpu_error)?;
-            let mut out = s.alloc_zeros::<u32>(1).map_err(gpu_error)?;
+        let (frame_words, item_words) = {
+            let probe = module.load_function("ida_sizes").map_err(gpu_error)?;
+            let mut out = s.alloc_zeros::<u32>(2).map_err(gpu_error)?;
             let mut b = s.launch_builder(&probe);
             b.arg(&mut out);
-            // SAFETY: the kernel writes one word into a one-word buffer.
+            // SAFETY: the kernel writes two words into a two-word buffer.
             unsafe { b.launch(LaunchConfig::for_num_elems(1)) }.map_err(gpu_error)?;
-            let mut host = [0u32];
+            let mut host = [0u32; 2];
             s.memcpy_dtoh(&out, &mut host).map_err(gpu_error)?;
-            u64::from(host[0])
+            (u64::from(host[0]), u64::from(host[1]))
         };
-        let per_thread = 4 * (u64::from(config.max_depth.max(2)) * frame_words + 2);
+        let per_thread = 4 * (u64::from(config.max_depth.max(2)) * frame_words + 3);
         let sms = gpu
             .ctx
             .attribute(sys::CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT)
             .map_err(gpu_error)?
             .max(1) as u32;
+        let resident = sms
+            * BLOCK
+            * kernel
+                .occupancy_max_active_blocks_per_multiprocessor(BLOCK, 0, None)
+                .map_err(gpu_error)?
+                .max(1);
         let wanted = if config.threads == 0 {
-            sms * 1024
+            resident
         } else {
-            config.threads
+            config.threads.min(resident)
         };
+        let slots = QUEUE_SLOTS.min(wanted.max(1));
+        let queue_bytes = u64::from(slots) * (4 * item_words + 4);
         let (free, _) = gpu.memory()?;
         let budget = (free as f64 * config.memory_fraction.clamp(0.01, 0.9)) as u64;
-        let fits = (budget / per_thread).min(u64::from(u32::MAX)) as u32;
+        let fits =
+            (budget.saturating_sub(queue_bytes) / per_thread).min(u64::from(u32::MAX)) as u32;
         let threads = wanted.min(fits) / 32 * 32;
         if threads == 0 {
             return Err(Error::Gpu(format!(
@@ -183,7 +208,7 @@ impl IdaShard {
                 config.max_depth
             )));
         }
-        let stack_words = u64::from(threads) * (per_thread / 4 - 2);
+        let stack_words = u64::from(threads) * u64::from(config.max_depth.max(2)) * frame_words;
         Ok(IdaShard {
             kernel,
             tables,
@@ -194,6 +219,12 @@ impl IdaShard {
             stack: s.alloc_zeros(stack_words as usize).map_err(oom)?,
             thread_root: s.alloc_zeros(threads as usize).map_err(oom)?,
             thread_depth: s.alloc_zeros(threads as usize).map_err(oom)?,
+            thread_base: s.alloc_zeros(threads as usize).map_err(oom)?,
+            seq: s.alloc_zeros(slots as usize).map_err(oom)?,
+            items: s
+                .alloc_zeros((u64::from(slots) * item_words) as usize)
+                .map_err(oom)?,
+            slots,
             ctrl: s.alloc_zeros(IC_WORDS).map_err(oom)?,
             path: s
                 .alloc_zeros((config.max_depth as usize + 2) * words)
@@ -225,6 +256,10 @@ impl IdaShard {
             &mut self.thread_root,
         )
         .map_err(gpu_error)?;
+        // Slot q is free for position q (the queue's head and tail start
+        // at 0).
+        let free: Vec<u32> = (0..self.slots).collect();
+        s.memcpy_htod(&free, &mut self.seq).map_err(gpu_error)?;
         let n_roots = self.global_roots.len() as u32;
         let budget_ns = (slice_seconds.clamp(0.001, 10.0) * 1e9) as u64;
         let config = LaunchConfig {
@@ -234,8 +269,6 @@ impl IdaShard {
         };
         let mut counted = 0u64;
         loop {
-            s.memcpy_htod(&[0u64], &mut self.ctrl.slice_mut(IC_ACTIVE..IC_ACTIVE + 1))
-                .map_err(gpu_error)?;
             let mut b = s.launch_builder(&self.kernel);
             b.arg(&self.roots)
                 .arg(&self.parents)
@@ -246,14 +279,20 @@ impl IdaShard {
                 .arg(&self.threads)
                 .arg(&self.max_depth)
                 .arg(&mut self.thread_root)
-                .arg(&mut self.thread_depth);
+                .arg(&mut self.thread_depth)
+                .arg(&mut self.thread_base)
+                .arg(&mut self.seq)
+                .arg(&mut self.items)
+                .arg(&self.slots);
             b.arg(&mut self.ctrl)
                 .arg(&mut self.path)
                 .arg(&budget_ns)
                 .arg(&self.tables);
             // SAFETY: the stack holds `threads` stacks of `max_depth`
-            // frames, sized in `new` from the plugin's MAX_SUCC and
-            // STATE_WORDS; the roots, parents and g hold `n_roots` entries;
+            // frames and the queue `slots` items, sized in `new` from the
+            // kernel's own FRAME_WORDS and ITEM_WORDS (whose prefixes hold
+            // IDA_MAX_DEPTH = max_depth states); the thread arrays hold
+            // `threads` entries; the roots, parents and g hold `n_roots` entries;
             // the path holds `max_depth + 2` states, the most a path below
             // a root has (the kernel stops at `max_depth`).
             unsafe { b.launch(config) }.map_err(gpu_error)?;
@@ -266,7 +305,9 @@ impl IdaShard {
                     self.max_depth
                 )));
             }
-            let done = ctrl[IC_NEXT_ROOT] >= u64::from(n_roots) && ctrl[IC_ACTIVE] == 0;
+            let done = ctrl[IC_NEXT_ROOT] >= u64::from(n_roots)
+                && ctrl[IC_BUSY] == 0
+                && ctrl[IC_HEAD] == ctrl[IC_TAIL];
             if ctrl[IC_FOUND] != NOT_FOUND || done || stop.load(Ordering::Relaxed) {
                 break;
             }
@@ -275,6 +316,7 @@ impl IdaShard {
             expanded: ctrl[IC_EXPANDED],
             generated: ctrl[IC_GENERATED],
             min_f: ctrl[IC_MIN_F],
+            donated: ctrl[IC_DONATED],
             found: None,
         };
         if ctrl[IC_FOUND] != NOT_FOUND {
@@ -422,12 +464,14 @@ where
         let ends = ends.into_inner().unwrap_or_default();
         let mut next = u64::MAX;
         let mut found = None;
+        let mut donated = 0;
         for (k, end) in ends.into_iter().enumerate() {
             let end = end.ok_or_else(|| Error::Gpu(format!("GPU {k} reported nothing")))??;
             stats.expanded += end.expanded;
             stats.generated += end.generated;
             per_gpu[k] += end.expanded;
             next = next.min(end.min_f);
+            donated += end.donated;
             if found.is_none() {
                 found = end.found;
             }
@@ -466,6 +510,7 @@ where
             next,
             seconds = iteration_started.elapsed().as_secs_f64(),
             expanded = stats.expanded,
+            donated,
             "GPU IDA* iteration done"
         );
         bound = iterations.completed(next as Cost, &stats, started)?;
