@@ -161,19 +161,43 @@ __device__ void record_goal(u64* ctrl, u32* path, u32* stack, u32 t, u32 depth, 
 }
 
 // The donation queue is a bounded ring (Vyukov's): slot q's sequence word
-// says whether position p is free to write (seq == p) or full (seq == p + 1).
+// says whether position p is free to write (seq == p) or written
+// (seq == p + 1). Claims are made per warp, not per thread: one lane
+// claims a run of positions for all the lanes of its warp that give (or
+// take), after checking that every slot of the run is ready, with one
+// compare-and-swap on the tail (or head). So nobody waits on a slot, and
+// contention is per warp: with a claim per thread, tens of thousands of
+// threads raced for one word, nearly all failed, and the tail of an
+// iteration starved (60 k donations a launch while 100 k threads waited,
+// on an H100).
 
-// Gives the shallowest frame in [low, depth) that has children left to
-// the queue. Returns the new `low`: the frames below it have nothing left.
-__device__ u32 donate(u64* ctrl, u32* seq, u32* items, u32 n_slots, u32* stack, u32 t,
-                      u32 low, u32 depth, u32 root) {
+// Claims up to `want` consecutive positions from the word at `end`, whose
+// slots' sequence words equal position + `ready`; the number claimed,
+// from position `pos`.
+__device__ u32 claim_run(u64* end, const u32* seq, u32 n_slots, u32 want, u32 ready, u32& pos) {
+    for (int attempt = 0; attempt < 4; attempt++) {
+        pos = (u32)volatile_read(end);
+        u32 run = 0;
+        while (run < want && *(const volatile u32*)&seq[(pos + run) % n_slots] == pos + run + ready)
+            run++;
+        if (run == 0) return 0;
+        if (atomicCAS((unsigned long long*)end, (u64)pos, (u64)pos + run) == (u64)pos) return run;
+    }
+    return 0;
+}
+
+// The shallowest frame in [low, depth) with children left, or depth.
+__device__ __forceinline__ u32 open_frame(u32* stack, u32 t, u32 low, u32 depth) {
     u32 j = low;
     while (j < depth && frame(stack, t, j)[F_NEXT] >= MAX_SUCC) j++;
-    if (j == depth) return depth;
-    u32 pos = (u32)volatile_read(&ctrl[IC_TAIL]);
+    return j;
+}
+
+// Writes frame j (from its next child on) and the states above it to
+// position pos, and gives those children away.
+__device__ void give(u32* seq, u32* items, u32 n_slots, u32* stack, u32 t, u32 j, u32 root,
+                     u32 pos) {
     u32 q = pos % n_slots;
-    if (*(volatile u32*)&seq[q] != pos) return j;  // full, or another donor won
-    if (atomicCAS((unsigned long long*)&ctrl[IC_TAIL], (u64)pos, (u64)pos + 1) != (u64)pos) return j;
     u32* item = items + (u64)q * ITEM_WORDS;
     const u32* f = frame(stack, t, j);
     item[Q_ROOT] = root;
@@ -185,28 +209,26 @@ __device__ u32 donate(u64* ctrl, u32* seq, u32* items, u32 n_slots, u32* stack, 
     frame(stack, t, j)[F_NEXT] = MAX_SUCC;
     __threadfence();
     *(volatile u32*)&seq[q] = pos + 1;
-    atomicAdd((unsigned long long*)&ctrl[IC_DONATED], 1ull);
-    return j + 1;
 }
 
-// Takes a donated subtree into thread t's stack; its depth, or NO_ROOT
-// when the queue is empty (or another thread took the item first).
-__device__ u32 take(u64* ctrl, u32* seq, u32* items, u32 n_slots, u32* stack, u32 t, u32& root) {
-    u32 pos = (u32)volatile_read(&ctrl[IC_HEAD]);
+// Copies the item at position pos into thread t's stack; its depth.
+__device__ u32 receive(u32* seq, u32* items, u32 n_slots, u32* stack, u32 t, u32 pos, u32& root) {
     u32 q = pos % n_slots;
-    if (*(volatile u32*)&seq[q] != pos + 1) return NO_ROOT;
-    if (atomicCAS((unsigned long long*)&ctrl[IC_HEAD], (u64)pos, (u64)pos + 1) != (u64)pos) return NO_ROOT;
     __threadfence();
-    // Volatile: the donor wrote the item from another multiprocessor,
-    // past this one's L1.
-    const volatile u32* item = items + (u64)q * ITEM_WORDS;
-    u32 j = item[Q_DEPTH];
-    root = item[Q_ROOT];
+    // Read through L2 (__ldcg): the donor wrote the item from another
+    // multiprocessor, past this one's L1; unlike volatile reads, these may
+    // all be in flight at once.
+    const u32* item = items + (u64)q * ITEM_WORDS;
+    u32 j = __ldcg(&item[Q_DEPTH]);
+    root = __ldcg(&item[Q_ROOT]);
     u32* f = frame(stack, t, j);
-    for (int w = 0; w < FRAME_WORDS; w++) f[w] = item[Q_FRAME + w];
-    for (u32 d = 0; d < j; d++)
-        for (int w = 0; w < STATE_WORDS; w++)
-            frame(stack, t, d)[F_STATE + w] = item[Q_PREFIX + d * STATE_WORDS + w];
+#pragma unroll
+    for (int w = 0; w < FRAME_WORDS; w++) f[w] = __ldcg(&item[Q_FRAME + w]);
+    for (u32 d = 0; d < j; d++) {
+        u32* to = frame(stack, t, d);
+#pragma unroll
+        for (int w = 0; w < STATE_WORDS; w++) to[F_STATE + w] = __ldcg(&item[Q_PREFIX + d * STATE_WORDS + w]);
+    }
     __threadfence();
     *(volatile u32*)&seq[q] = pos + n_slots;
     return j;
@@ -250,14 +272,62 @@ extern "C" __global__ void __launch_bounds__(128, 8) ida_search(
     u32 min_f = 0xFFFFFFFFu;
     u32 steps = 0;
     while (true) {
-        if ((++steps & 127) == 0) {
+        if ((++steps & 31) == 0) {
             bool stop = volatile_read(&ctrl[IC_FOUND]) != NOT_FOUND ||
                         volatile_read(&ctrl[IC_OVERFLOW]) != 0 || now_ns() > deadline;
             if (__any_sync(FULL_WARP, stop)) break;
-            if (root != NO_ROOT && !done && low < depth) {
-                u64 waiting = volatile_read(&ctrl[IC_HUNGRY]);
-                u64 queued = volatile_read(&ctrl[IC_TAIL]) - volatile_read(&ctrl[IC_HEAD]);
-                if (waiting > queued) low = donate(ctrl, seq, items, n_slots, stack, t, low, depth, root);
+            // Donations, once a warp: lanes with a subtree give their
+            // shallowest open frame while threads wait for work...
+            u32 lane = threadIdx.x & 31, below = (1u << lane) - 1;
+            u64 waiting = volatile_read(&ctrl[IC_HUNGRY]);
+            u64 queued = volatile_read(&ctrl[IC_TAIL]) - volatile_read(&ctrl[IC_HEAD]);
+            u32 j = depth;
+            if (root != NO_ROOT && !done && low < depth && waiting > queued)
+                j = open_frame(stack, t, low, depth);
+            u32 givers = __ballot_sync(FULL_WARP, j < depth);
+            if (givers) {
+                u32 leader = __ffs(givers) - 1, pos = 0, run = 0;
+                if (lane == leader) {
+                    u64 want = min((u64)__popc(givers), waiting - queued);
+                    run = claim_run(&ctrl[IC_TAIL], seq, n_slots, (u32)want, 0, pos);
+                    if (run) atomicAdd((unsigned long long*)&ctrl[IC_DONATED], (u64)run);
+                }
+                pos = __shfl_sync(FULL_WARP, pos, leader);
+                run = __shfl_sync(FULL_WARP, run, leader);
+                u32 rank = __popc(givers & below);
+                if (j < depth && rank < run) {
+                    give(seq, items, n_slots, stack, t, j, root, pos + rank);
+                    low = j + 1;
+                } else if (j < depth) {
+                    low = j;
+                }
+            }
+            // ... and lanes without one take donations.
+            bool wants = root == NO_ROOT && !done && hungry;
+            u32 takers = __ballot_sync(FULL_WARP, wants);
+            if (takers && volatile_read(&ctrl[IC_TAIL]) != volatile_read(&ctrl[IC_HEAD])) {
+                u32 leader = __ffs(takers) - 1, pos = 0, run = 0;
+                if (lane == leader) {
+                    // Busy before the claim: the iteration ends when
+                    // nothing is busy and nothing is queued.
+                    u32 k = __popc(takers);
+                    atomicAdd(busy_count, (u64)k);
+                    run = claim_run(&ctrl[IC_HEAD], seq, n_slots, k, 1, pos);
+                    if (run < k) atomicAdd(busy_count, (u64)0 - (k - run));
+                }
+                pos = __shfl_sync(FULL_WARP, pos, leader);
+                run = __shfl_sync(FULL_WARP, run, leader);
+                u32 rank = __popc(takers & below);
+                if (wants && rank < run) {
+                    u32 r;
+                    u32 d = receive(seq, items, n_slots, stack, t, pos + rank, r);
+                    hungry = false;
+                    atomicAdd(hungry_count, ~0ull);
+                    root = r;
+                    depth = base = low = d;
+                    load_frame(frame(stack, t, d), s, hw, g, next);
+                    has_ps = load_parent(ps, stack, t, d, root, root_parents, root_g);
+                }
             }
         }
         if (__all_sync(FULL_WARP, done)) break;
@@ -296,28 +366,12 @@ extern "C" __global__ void __launch_bounds__(128, 8) ida_search(
                 hungry = true;
                 atomicAdd(hungry_count, 1ull);
             }
-            // Poll the queue every 16th step only: the lanes of this warp
-            // that have a subtree wait for this one's loads.
-            if (steps & 15) continue;
-            if (volatile_read(&ctrl[IC_TAIL]) != volatile_read(&ctrl[IC_HEAD])) {
-                // Busy before taking: the host ends the iteration when
-                // nothing is busy and nothing is queued.
-                atomicAdd(busy_count, 1ull);
-                u32 r;
-                u32 j = take(ctrl, seq, items, n_slots, stack, t, r);
-                if (j != NO_ROOT) {
-                    hungry = false;
-                    atomicAdd(hungry_count, ~0ull);
-                    root = r;
-                    depth = base = low = j;
-                    load_frame(frame(stack, t, j), s, hw, g, next);
-                    has_ps = load_parent(ps, stack, t, j, root, root_parents, root_g);
-                    continue;
-                }
-                atomicAdd(busy_count, ~0ull);
-            } else if (volatile_read(&ctrl[IC_BUSY]) == 0) {
-                done = true;  // nothing left in this iteration
-            }
+            // The iteration is over when nothing is busy and nothing is
+            // queued (checked every 16th step: the lanes of this warp
+            // with a subtree wait for these loads).
+            if ((steps & 15) == 0 && volatile_read(&ctrl[IC_BUSY]) == 0 &&
+                volatile_read(&ctrl[IC_TAIL]) == volatile_read(&ctrl[IC_HEAD]))
+                done = true;
             continue;
         }
         if (next >= MAX_SUCC) {

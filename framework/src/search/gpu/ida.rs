@@ -42,6 +42,7 @@ const IC_GENERATED: usize = 3;
 const IC_FOUND: usize = 4;
 const IC_OVERFLOW: usize = 5;
 const IC_BUSY: usize = 6;
+const IC_HUNGRY: usize = 7;
 const IC_HEAD: usize = 8;
 const IC_TAIL: usize = 9;
 const IC_DONATED: usize = 10;
@@ -50,7 +51,7 @@ const NOT_FOUND: u64 = u64::MAX;
 const HAS_PARENT: u32 = 0x8000_0000;
 const BLOCK: u32 = 128;
 /// Donated subtrees the queue holds at most, per GPU.
-const QUEUE_SLOTS: u32 = 4096;
+const QUEUE_SLOTS: u32 = 16384;
 
 /// Parameters of [`gpu_ida`].
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -298,6 +299,19 @@ impl IdaShard {
             unsafe { b.launch(config) }.map_err(gpu_error)?;
             s.memcpy_dtoh(&self.ctrl, &mut ctrl).map_err(gpu_error)?;
             expanded.fetch_add(ctrl[IC_EXPANDED] - counted, Ordering::Relaxed);
+            // Where an iteration's time goes: with roots left, or in the
+            // tail where threads live on donations.
+            tracing::debug!(
+                gpu = %self.gpu.name,
+                bound,
+                expanded = ctrl[IC_EXPANDED] - counted,
+                roots_left = u64::from(n_roots).saturating_sub(ctrl[IC_NEXT_ROOT]),
+                busy = ctrl[IC_BUSY],
+                hungry = ctrl[IC_HUNGRY],
+                queued = ctrl[IC_TAIL].wrapping_sub(ctrl[IC_HEAD]),
+                donated = ctrl[IC_DONATED],
+                "GPU IDA* launch"
+            );
             counted = ctrl[IC_EXPANDED];
             if ctrl[IC_OVERFLOW] != 0 {
                 return Err(Error::Gpu(format!(
