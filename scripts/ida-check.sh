@@ -4,7 +4,8 @@
 # see scripts/multi-gpu-check.sh) and the shared data under $FRONTIER_DATA.
 # Phases, as arguments:
 #   tests       GPU IDA* tests (exact 8-puzzle distances, Korf optima, pancakes)
-#   kf24:A-B    GPU IDA* on Korf–Felner instances A..B (configs/gpu-ida-kf24.ron),
+#   kf24:A-B    GPU IDA* on Korf–Felner instances A..B, or a list kf24:2,9,17
+#               (configs/gpu-ida-kf24.ron),
 #               KF24_SECONDS a cap per instance (default the config's)
 #   profile     ncu counters of one launch into KF #1
 #   cpu         CPU IDA* on one core and 16 threads (configs/ida-kf24-cpu.ron)
@@ -22,7 +23,10 @@ status=0
 checkpoints=${KF24_CHECKPOINTS:-.devdata/ida-checkpoints}
 kf24_config() {
   local range=$1 ids
-  ids=$(seq -s, "${range%-*}" "${range#*-}" | sed 's/[0-9]*/"&"/g')
+  case $range in
+    *,*) ids=$(echo "$range" | sed 's/[0-9]*/"&"/g') ;;
+    *) ids=$(seq -s, "${range%-*}" "${range#*-}" | sed 's/[0-9]*/"&"/g') ;;
+  esac
   sed -e "s|instances: File(path: \"\([^\"]*\)\")|instances: File(path: \"\1\", ids: Some([$ids]))|" \
       -e "s|checkpoint: Some(\"[^\"]*\")|checkpoint: Some(\"$checkpoints\")|" configs/gpu-ida-kf24.ron |
     if [ -n "${KF24_SECONDS:-}" ]; then sed "s|max_seconds: Some([0-9.]*)|max_seconds: Some($KF24_SECONDS)|"; else cat; fi
@@ -42,8 +46,9 @@ for phase in "$@"; do
       [ "${PIPESTATUS[0]}" = 0 ] || status=1 ;;
     kf24:*)
       range=${phase#kf24:}
-      kf24_config "$range" > "$out/kf24-$range.ron"
-      run_config "$out/kf24-$range.ron" "gpu-ida-kf24-$range" ;;
+      name=kf24-${range//,/_}  # the device tool refuses names with commas
+      kf24_config "$range" > "$out/$name.ron"
+      run_config "$out/$name.ron" "gpu-ida-$name" ;;
     profile)
       # Hardware counters of one launch well into KF #1 (clocks left alone).
       KF24_SECONDS=${KF24_SECONDS:-30} kf24_config 1-1 > "$out/profile.ron"

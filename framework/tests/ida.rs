@@ -229,6 +229,10 @@ fn a_stopped_search_resumes_at_its_last_completed_bound() {
     let first_bound = HalfManhattan.h(&grid, &grid.start());
     assert!(saved.bound > first_bound && saved.bound <= expected);
     assert!(saved.iterations >= 1);
+    // The cut iteration's work counts: the checkpoint holds all of the
+    // stopped run, and the resumed run's totals include it.
+    assert_eq!(saved.expanded, stopped.stats.expanded);
+    assert!(saved.seconds >= stopped.stats.seconds * 0.99);
 
     let resumed = ida(
         &grid,
@@ -238,7 +242,8 @@ fn a_stopped_search_resumes_at_its_last_completed_bound() {
     )
     .unwrap();
     assert_eq!(resumed.solution().map(|s| s.cost), Some(expected));
-    assert!(resumed.stats.expanded >= saved.expanded);
+    assert!(resumed.stats.expanded > saved.expanded);
+    assert!(resumed.stats.seconds >= saved.seconds);
 
     // A file that names another start, or does not parse, is refused.
     let path = Checkpoint::path(&dir, &start);

@@ -62,7 +62,10 @@ impl Default for IdaConfig {
 }
 
 /// What a checkpoint file holds: the next bound to search and the work
-/// done below it, so that the final statistics count every iteration.
+/// spent so far, so that the final statistics count every run. An
+/// iteration cut short by a limit counts too (its nodes and seconds are
+/// spent, and the resumed search repeats it): a resumed search's time and
+/// node counts are what the whole solve cost.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Checkpoint {
     /// The start state, as `Debug` prints it, to refuse a file that a hash
@@ -72,11 +75,11 @@ pub struct Checkpoint {
     pub bound: Cost,
     /// Iterations completed.
     pub iterations: u32,
-    /// Expansions of the completed iterations.
+    /// Expansions so far.
     pub expanded: u64,
-    /// Successors generated in the completed iterations.
+    /// Successors generated so far.
     pub generated: u64,
-    /// Seconds the completed iterations took.
+    /// Seconds of search so far.
     pub seconds: f64,
 }
 
@@ -559,6 +562,7 @@ pub fn ida<D: Domain, H: Heuristic<D>>(
                 .then_some(Limit::Expansions)
         });
         if let Some(limit) = limit {
+            iterations.interrupted(&stats, started)?;
             break Status::LimitReached(limit);
         }
         let next = shared.next_bound.load(Ordering::Relaxed);
@@ -574,8 +578,8 @@ pub fn ida<D: Domain, H: Heuristic<D>>(
         );
         bound = iterations.completed(next as Cost, &stats, started)?;
     };
+    stats.finish(iterations.seconds(started));
     let seconds = started.elapsed().as_secs_f64();
-    stats.finish(seconds);
     if threads > 1 {
         stats.load_balance = load_balance(&worker_expanded);
         stats.worker_rates = worker_expanded
@@ -609,18 +613,35 @@ impl Iterations {
     ) -> Result<Cost, Error> {
         self.completed += 1;
         self.bound = next;
-        if let Some(dir) = &self.checkpoint {
-            Checkpoint {
-                start: self.start_key.clone(),
-                bound: next,
-                iterations: self.completed,
-                expanded: stats.expanded,
-                generated: stats.generated,
-                seconds: self.earlier_seconds + started.elapsed().as_secs_f64(),
-            }
-            .store(dir)?;
-        }
+        self.store(stats, started)?;
         Ok(next)
+    }
+
+    /// Records a search stopped by a limit inside the iteration at
+    /// `self.bound`: the next run starts that iteration again, and the
+    /// work of this one is counted in the totals.
+    pub(crate) fn interrupted(&self, stats: &SearchStats, started: Instant) -> Result<(), Error> {
+        self.store(stats, started)
+    }
+
+    /// Seconds of search over every run of this search, this one included.
+    pub(crate) fn seconds(&self, started: Instant) -> f64 {
+        self.earlier_seconds + started.elapsed().as_secs_f64()
+    }
+
+    fn store(&self, stats: &SearchStats, started: Instant) -> Result<(), Error> {
+        let Some(dir) = &self.checkpoint else {
+            return Ok(());
+        };
+        Checkpoint {
+            start: self.start_key.clone(),
+            bound: self.bound,
+            iterations: self.completed,
+            expanded: stats.expanded,
+            generated: stats.generated,
+            seconds: self.seconds(started),
+        }
+        .store(dir)
     }
 }
 

@@ -510,11 +510,10 @@ where
             }
             break Status::Solved(solution);
         }
+        let limit = limit.or_else(|| stop.load(Ordering::Relaxed).then_some(Limit::Expansions));
         if let Some(limit) = limit {
+            iterations.interrupted(&stats, started)?;
             break Status::LimitReached(limit);
-        }
-        if stop.load(Ordering::Relaxed) {
-            break Status::LimitReached(Limit::Expansions);
         }
         if next >= u64::from(Cost::MAX) {
             break Status::NoSolution;
@@ -529,8 +528,8 @@ where
         );
         bound = iterations.completed(next as Cost, &stats, started)?;
     };
+    stats.finish(iterations.seconds(started));
     let seconds = started.elapsed().as_secs_f64();
-    stats.finish(seconds);
     if count > 1 {
         stats.load_balance = load_balance(&per_gpu);
     }
