@@ -305,7 +305,7 @@ extern "C" __global__ void __launch_bounds__(128, 8) ida_search(
             // ... and lanes without one take donations.
             bool wants = root == NO_ROOT && !done && hungry;
             u32 takers = __ballot_sync(FULL_WARP, wants);
-            if (takers && volatile_read(&ctrl[IC_TAIL]) != volatile_read(&ctrl[IC_HEAD])) {
+            if (takers && queued != 0) {
                 u32 leader = __ffs(takers) - 1, pos = 0, run = 0;
                 if (lane == leader) {
                     // Busy before the claim: the iteration ends when

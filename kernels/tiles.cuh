@@ -162,6 +162,15 @@ __device__ __forceinline__ u32 pdb_value(int p, CellOf cell_of, const unsigned c
     return tables[PDB_OFFSET[p] + index];
 }
 
+// Database p's value for the tile cells in the detail, plain and mirrored.
+__device__ __forceinline__ u32 plain_part(int p, const u32* hw, const unsigned char* tables) {
+    return pdb_value(p, [&](int t) { return byte_at(hw, t); }, tables);
+}
+
+__device__ __forceinline__ u32 mirrored_part(int p, const u32* hw, const unsigned char* tables) {
+    return pdb_value(p, [&](int t) { return (u32)REFL_CELL[byte_at(hw, REFL_INV[t])]; }, tables);
+}
+
 __device__ __forceinline__ u32 h_from_parts(const u32* hw) {
     u32 plain = 0, mirrored = 0;
     for (int p = 0; p < NUM_PDB; p++) {
@@ -179,12 +188,8 @@ __device__ u32 h_init(const u32* s, u32* hw, const unsigned char* tables) {
         h = heuristic(s, tables);
     } else {
         for (int p = 0; p < NUM_PDB; p++) {
-            set_byte(hw, PART_AT + p,
-                     pdb_value(p, [&](int t) { return byte_at(hw, t); }, tables));
-            if (REFLECT)
-                set_byte(hw, PART_AT + NUM_PDB + p,
-                         pdb_value(p, [&](int t) { return (u32)REFL_CELL[byte_at(hw, REFL_INV[t])]; },
-                                   tables));
+            set_byte(hw, PART_AT + p, plain_part(p, hw, tables));
+            if (REFLECT) set_byte(hw, PART_AT + NUM_PDB + p, mirrored_part(p, hw, tables));
         }
         h = h_from_parts(hw);
     }
@@ -207,15 +212,10 @@ __device__ u32 h_child(const u32* phw, const u32* child, u32* hw, const unsigned
         h = (u32)((int)phw[H_AT] + after - before);
     } else {
         int p = PDB_OF[t];
-        if (p < NUM_PDB)
-            set_byte(hw, PART_AT + p,
-                     pdb_value(p, [&](int x) { return byte_at(hw, x); }, tables));
+        if (p < NUM_PDB) set_byte(hw, PART_AT + p, plain_part(p, hw, tables));
         if (REFLECT) {
             int m = PDB_OF[REFL_TILE[t]];
-            if (m < NUM_PDB)
-                set_byte(hw, PART_AT + NUM_PDB + m,
-                         pdb_value(m, [&](int x) { return (u32)REFL_CELL[byte_at(hw, REFL_INV[x])]; },
-                                   tables));
+            if (m < NUM_PDB) set_byte(hw, PART_AT + NUM_PDB + m, mirrored_part(m, hw, tables));
         }
         h = h_from_parts(hw);
     }

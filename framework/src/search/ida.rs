@@ -578,15 +578,7 @@ pub fn ida<D: Domain, H: Heuristic<D>>(
         );
         bound = iterations.completed(next as Cost, &stats, started)?;
     };
-    stats.finish(iterations.seconds(started));
-    let seconds = started.elapsed().as_secs_f64();
-    if threads > 1 {
-        stats.load_balance = load_balance(&worker_expanded);
-        stats.worker_rates = worker_expanded
-            .iter()
-            .map(|&e| e as f64 / seconds.max(1e-9))
-            .collect();
-    }
+    iterations.finish(&mut stats, started, &worker_expanded);
     Ok(Outcome { status, stats })
 }
 
@@ -627,6 +619,18 @@ impl Iterations {
     /// Seconds of search over every run of this search, this one included.
     pub(crate) fn seconds(&self, started: Instant) -> f64 {
         self.earlier_seconds + started.elapsed().as_secs_f64()
+    }
+
+    /// Closes the statistics of a search: totals over every run, and, with
+    /// several workers, their load balance and rates in this run (whose
+    /// expansions `per_worker` counts).
+    pub(crate) fn finish(&self, stats: &mut SearchStats, started: Instant, per_worker: &[u64]) {
+        stats.finish(self.seconds(started));
+        if per_worker.len() > 1 {
+            let seconds = started.elapsed().as_secs_f64().max(1e-9);
+            stats.load_balance = load_balance(per_worker);
+            stats.worker_rates = per_worker.iter().map(|&e| e as f64 / seconds).collect();
+        }
     }
 
     fn store(&self, stats: &SearchStats, started: Instant) -> Result<(), Error> {

@@ -27,7 +27,7 @@ use serde::{Deserialize, Serialize};
 use super::{replay, GpuPlugin};
 use crate::domain::{Cost, Heuristic, PackedState};
 use crate::gpu::{device_count, gpu_error, Gpu};
-use crate::search::ida::{begin, load_balance, watch_iteration, Begun, Split};
+use crate::search::ida::{begin, watch_iteration, Begun, Split};
 use crate::search::{DomainOutcome, Limit, Outcome, SearchOptions, Status};
 use crate::Error;
 
@@ -528,14 +528,6 @@ where
         );
         bound = iterations.completed(next as Cost, &stats, started)?;
     };
-    stats.finish(iterations.seconds(started));
-    let seconds = started.elapsed().as_secs_f64();
-    if count > 1 {
-        stats.load_balance = load_balance(&per_gpu);
-    }
-    stats.worker_rates = per_gpu
-        .iter()
-        .map(|&e| e as f64 / seconds.max(1e-9))
-        .collect();
+    iterations.finish(&mut stats, started, &per_gpu);
     Ok(Outcome { status, stats })
 }
