@@ -8,6 +8,7 @@
 mod catalog;
 mod config;
 mod domains;
+pub mod fuzzing;
 mod plot;
 mod progress;
 mod registry;

@@ -1,0 +1,349 @@
+//! The properties the fuzz targets check, in one place: `fuzz/` runs them
+//! under libFuzzer, and `cargo test` runs them on inputs that
+//! [`arbitrary`] builds from each target's seeds (`tests/fuzz.rs`), so CI
+//! exercises every property on every submission.
+//!
+//! A property takes the raw bytes a fuzzer would give and panics when what
+//! it holds is false: here a panic is the finding, not an input error.
+//! Each target also names seeds (valid inputs, so that edits of them reach
+//! past the first parse error) and the bytes its format is made of.
+
+use arbitrary::Unstructured;
+use frontier_boggle::{find_words, Board, Scorer, Trie};
+use frontier_core::grid::Grid;
+use frontier_core::{Domain, PackedState};
+use frontier_nonogram::{solve_cdcl, Puzzle, SolveOptions};
+use frontier_pancake::Pancake;
+use frontier_tiles::{Goal, Tiles};
+use frontier_wordle::{feedback, parse_pattern, pattern, Word};
+
+/// One fuzz target: its property, and what `cargo test` builds inputs from.
+pub struct Target {
+    /// The cargo-fuzz binary's name (`fuzz/fuzz_targets/<name>.rs`).
+    pub name: &'static str,
+    /// Panics when the property fails for these bytes.
+    pub property: fn(&[u8]),
+    /// Valid inputs to edit.
+    pub seeds: fn() -> Vec<Vec<u8>>,
+    /// The bytes the format is made of, favoured by the edits.
+    pub alphabet: &'static [u8],
+}
+
+/// Every target, in the order `fuzz/README.md` lists them.
+pub const TARGETS: &[Target] = &[
+    Target {
+        name: "tiles_instance",
+        property: tiles_instance,
+        seeds: tiles_seeds,
+        alphabet: b"0123456789 \n,-",
+    },
+    Target {
+        name: "tiles_codec",
+        property: tiles_codec,
+        seeds: tiles_codec_seeds,
+        alphabet: b"\x00\x01\x02\x0f\x10\x21\x43\xff",
+    },
+    Target {
+        name: "grid_parse",
+        property: grid_parse,
+        seeds: grid_seeds,
+        alphabet: b".#SG@T \n",
+    },
+    Target {
+        name: "nonogram_parse",
+        property: nonogram_parse,
+        seeds: nonogram_seeds,
+        alphabet: b"0123 ,\nwidthegrowsclumn",
+    },
+    Target {
+        name: "boggle_input",
+        property: boggle_input,
+        seeds: boggle_seeds,
+        alphabet: b"aeqrstu\n\x00 /",
+    },
+    Target {
+        name: "pancake_input",
+        property: pancake_input,
+        seeds: pancake_seeds,
+        alphabet: b"0123456789 ,-\n\x00",
+    },
+    Target {
+        name: "wordle_input",
+        property: wordle_input,
+        seeds: wordle_seeds,
+        alphabet: b"aelrstGY.-bX \n",
+    },
+    Target {
+        name: "config_parse",
+        property: config_parse,
+        seeds: config_seeds,
+        alphabet: b"(),:[]\"0a-{}",
+    },
+];
+
+/// The target called `name`, if there is one.
+pub fn target(name: &str) -> Option<&'static Target> {
+    TARGETS.iter().find(|t| t.name == name)
+}
+
+/// Builds one input for `target` from `u`: one of its seeds (or nothing),
+/// then up to eight edits, each a byte inserted, removed or replaced (from
+/// the target's alphabet or any byte), or a slice of another seed spliced
+/// in. Once `u` runs dry every choice takes its first option, so short
+/// entropy still gives valid inputs.
+pub fn input(u: &mut Unstructured, target: &Target) -> arbitrary::Result<Vec<u8>> {
+    let seeds = (target.seeds)();
+    let mut data = if seeds.is_empty() || u.ratio(1, 16)? {
+        Vec::new()
+    } else {
+        u.choose(&seeds)?.clone()
+    };
+    for _ in 0..u.int_in_range(0..=8u8)? {
+        let byte = if u.ratio(3, 4)? {
+            *u.choose(target.alphabet)?
+        } else {
+            u.arbitrary()?
+        };
+        let at = u.choose_index(data.len() + 1)?;
+        match u.int_in_range(0..=3u8)? {
+            0 => data.insert(at, byte),
+            1 if at < data.len() => drop(data.remove(at)),
+            2 if at < data.len() => data[at] = byte,
+            3 if !seeds.is_empty() => {
+                let other = u.choose(&seeds)?;
+                let from = u.choose_index(other.len() + 1)?;
+                let to = from + u.choose_index(other.len() - from + 1)?;
+                data.splice(at..at, other[from..to].iter().copied());
+            }
+            _ => data.insert(at, byte),
+        }
+    }
+    Ok(data)
+}
+
+fn words_of(data: &[u8]) -> Vec<u32> {
+    data.chunks_exact(4)
+        .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+        .collect()
+}
+
+fn bytes_of(words: &[u32]) -> Vec<u8> {
+    words.iter().flat_map(|w| w.to_le_bytes()).collect()
+}
+
+const TILES_TEXT: [&str; 3] = [
+    "1 2 3 4 5 6 7 8 0",
+    "13 6 8 12 15 14 0 10 11 7 4 5 9 1 3 2",
+    "14 5 9 2 18 8 23 19 12 17 15 0 10 20 4 6 11 21 1 7 24 3 16 22 13",
+];
+
+/// Any text given as a tiles instance is parsed or refused; an accepted
+/// instance round-trips through the codec.
+pub fn tiles_instance(data: &[u8]) {
+    let Ok(text) = std::str::from_utf8(data) else {
+        return;
+    };
+    for goal in [Goal::Korf, Goal::Standard] {
+        if let Ok(puzzle) = Tiles::parse(text, goal) {
+            let mut words = vec![0; puzzle.packed_words()];
+            puzzle.pack(&puzzle.start(), &mut words);
+            assert_eq!(puzzle.unpack(&words).ok(), Some(puzzle.start()), "{text:?}");
+        }
+    }
+}
+
+fn tiles_seeds() -> Vec<Vec<u8>> {
+    TILES_TEXT.iter().map(|t| t.as_bytes().to_vec()).collect()
+}
+
+/// Arbitrary packed words decode to a valid 8- or 15-puzzle board that
+/// re-encodes to the same words, or are refused.
+pub fn tiles_codec(data: &[u8]) {
+    let words = words_of(data);
+    for text in &TILES_TEXT[..2] {
+        let Ok(puzzle) = Tiles::parse(text, Goal::Standard) else {
+            continue;
+        };
+        if let Ok(state) = puzzle.unpack(&words) {
+            let mut again = vec![0; puzzle.packed_words()];
+            puzzle.pack(&state, &mut again);
+            assert_eq!(again, words);
+        }
+    }
+}
+
+fn tiles_codec_seeds() -> Vec<Vec<u8>> {
+    TILES_TEXT[..2]
+        .iter()
+        .filter_map(|text| Tiles::parse(text, Goal::Standard).ok())
+        .map(|puzzle| {
+            let mut words = vec![0; puzzle.packed_words()];
+            puzzle.pack(&puzzle.start(), &mut words);
+            bytes_of(&words)
+        })
+        .collect()
+}
+
+/// Maze text parses or is refused with an error.
+pub fn grid_parse(data: &[u8]) {
+    if let Ok(text) = std::str::from_utf8(data) {
+        let _ = Grid::parse(text);
+    }
+}
+
+fn grid_seeds() -> Vec<Vec<u8>> {
+    vec![
+        b"S..#\n.#..\n...G\n".to_vec(),
+        b"S.........\n.########.\n.........G\n".to_vec(),
+    ]
+}
+
+/// Puzzle text in either format parses or is refused; what parses prints
+/// as `.non` and parses back to itself; a small puzzle is solved and every
+/// solution reported satisfies the clues.
+pub fn nonogram_parse(data: &[u8]) {
+    let Ok(text) = std::str::from_utf8(data) else {
+        return;
+    };
+    let Ok(puzzle) = Puzzle::parse(text) else {
+        return;
+    };
+    assert_eq!(
+        Puzzle::parse_non(&puzzle.to_non()).ok(),
+        Some(puzzle.clone()),
+        "{text:?}"
+    );
+    if puzzle.width * puzzle.height <= 64 {
+        let options = SolveOptions {
+            max_seconds: Some(1.0),
+            ..SolveOptions::default()
+        };
+        let outcome = solve_cdcl(&puzzle, &options);
+        assert!(
+            outcome.solutions.iter().all(|s| puzzle.accepts(s)),
+            "{text:?}"
+        );
+    }
+}
+
+fn nonogram_seeds() -> Vec<Vec<u8>> {
+    vec![
+        b"width 3\nheight 3\n\nrows\n1\n3\n1\n\ncolumns\n1\n3\n1\n".to_vec(),
+        b"width 4\nheight 2\n\nrows\n2,1\n4\n\ncolumns\n2\n2\n1\n2\n".to_vec(),
+        b"3 3\n1\n3\n1\n1\n3\n1\n".to_vec(),
+    ]
+}
+
+/// A word list (bytes before the first zero) and a board (the text after
+/// it) parse or are refused; a board of up to 12 cells scores the same
+/// with the tuned solver and the path listing. Larger boards are not
+/// scored: a one-letter board with that letter repeated in the list has
+/// more prefix paths on 5×5 and up than any time limit.
+pub fn boggle_input(data: &[u8]) {
+    let split = data.iter().position(|&b| b == 0).unwrap_or(data.len());
+    let (words, board) = data.split_at(split);
+    let list = frontier_boggle::WordList::parse(words);
+    let trie = Trie::build(&list);
+    let Ok(text) = std::str::from_utf8(board.get(1..).unwrap_or_default()) else {
+        return;
+    };
+    if let Some(board) = Board::parse(text, None)
+        .ok()
+        .filter(|b| b.shape().cells() <= 12)
+    {
+        let score = Scorer::new(&trie).score(&board);
+        let listed: u32 = find_words(&trie, &board).iter().map(|w| w.points).sum();
+        assert_eq!(score, listed, "{text:?}");
+    }
+}
+
+fn boggle_seeds() -> Vec<Vec<u8>> {
+    vec![
+        b"tea\neat\nrate\nstare\nquest\nsea\0tear\nsqeu\nates".to_vec(),
+        b"rates\ntears\naster\0rat/ese/sta".to_vec(),
+    ]
+}
+
+/// Stack text parses to a stack that packs, unpacks and prints back to
+/// itself, or is refused; arbitrary packed words unpack to a 7-stack that
+/// re-packs to the same words, or are refused.
+pub fn pancake_input(data: &[u8]) {
+    if let Ok(stack) = Pancake::parse(&String::from_utf8_lossy(data)) {
+        let mut words = vec![0; stack.packed_words()];
+        stack.pack(&stack.start(), &mut words);
+        assert_eq!(stack.unpack(&words).ok(), Some(stack.start()));
+        assert_eq!(Pancake::parse(&stack.text()).ok(), Some(stack));
+    }
+    let words = words_of(data);
+    let Ok(seven) = Pancake::parse("5 3 1 2 4 6 7") else {
+        return;
+    };
+    if let Ok(state) = seven.unpack(&words) {
+        let mut again = vec![0; seven.packed_words()];
+        seven.pack(&state, &mut again);
+        assert_eq!(again, words);
+    }
+}
+
+fn pancake_seeds() -> Vec<Vec<u8>> {
+    let mut seeds = vec![b"5 3 1 2 4 6 7".to_vec(), b"3,1,2".to_vec()];
+    if let Ok(seven) = Pancake::parse("5 3 1 2 4 6 7") {
+        let mut words = vec![0; seven.packed_words()];
+        seven.pack(&seven.start(), &mut words);
+        seeds.push(bytes_of(&words));
+    }
+    seeds
+}
+
+/// Word lists and feedback strings parse or are refused; every word kept
+/// prints back to itself, and every pattern (accepted or computed) prints
+/// back to one with the same code.
+pub fn wordle_input(data: &[u8]) {
+    let text = String::from_utf8_lossy(data);
+    let list = frontier_wordle::WordList::parse(&text);
+    let lines = text.lines().filter(|l| !l.trim().is_empty()).count();
+    assert!(list.words.len() + list.rejected <= lines, "{text:?}");
+    for word in &list.words {
+        assert_eq!(word.to_string().parse::<Word>().ok(), Some(*word));
+    }
+    for line in text.lines() {
+        if let Ok(code) = parse_pattern(line) {
+            assert!(code < 243, "{line:?}");
+            assert_eq!(parse_pattern(&pattern(code)).ok(), Some(code), "{line:?}");
+        }
+    }
+    if let [first, second, ..] = list.words[..] {
+        let code = feedback(first, second);
+        assert_eq!(parse_pattern(&pattern(code)).ok(), Some(code));
+    }
+}
+
+fn wordle_seeds() -> Vec<Vec<u8>> {
+    vec![
+        b"salet\ncrane\ntrace\n".to_vec(),
+        b"GY.-.\nbbgyb\n".to_vec(),
+    ]
+}
+
+/// Any text as an experiment config (every domain) parses and plans as
+/// `frontier run` would before its first search, or is refused.
+pub fn config_parse(data: &[u8]) {
+    if let Ok(text) = std::str::from_utf8(data) {
+        let _ = crate::check_config(text);
+    }
+}
+
+fn config_seeds() -> Vec<Vec<u8>> {
+    [
+        include_str!("../configs/demo.ron"),
+        include_str!("../configs/pancake-60.ron"),
+        include_str!("../configs/wordle-prove.ron"),
+        include_str!("../configs/nonogram-common.ron"),
+        include_str!("../configs/boggle-reference.ron"),
+        include_str!("../configs/gpu-ida-kf24.ron"),
+        include_str!("../configs/bench-hda-15.ron"),
+    ]
+    .iter()
+    .map(|t| t.as_bytes().to_vec())
+    .collect()
+}
