@@ -7,6 +7,10 @@
 #   kf24:A-B    GPU IDA* on Korf–Felner instances A..B, or a list kf24:2,9,17
 #               (configs/gpu-ida-kf24.ron),
 #               KF24_SECONDS a cap per instance (default the config's)
+#   korf        Korf's 100 (7-8 PDB) on CPU IDA* (16 threads) and GPU IDA*
+#               (configs/ida-korf100.ron)
+#   scaling     KF #17 and #33 from scratch on one GPU, then two
+#               (configs/gpu-ida-scaling.ron)
 #   profile     ncu counters of one launch into KF #1
 #   cpu         CPU IDA* on one core and 16 threads (configs/ida-kf24-cpu.ron)
 # JSON lines land in $OUT; a table prints last.
@@ -57,6 +61,8 @@ for phase in "$@"; do
         --section MemoryWorkloadAnalysis --section LaunchStats \
         "$bin" run --quiet "$out/profile.ron" > "$out/ncu.txt" 2>&1
       grep -E "Duration|Throughput|Achieved Occupancy|Registers|Eligible|Issued Warp|No Eligible|Stall|L1/TEX Hit|L2 Hit|Warp Cycles|Theoretical Occ" "$out/ncu.txt" | head -40 ;;
+    scaling) run_config configs/gpu-ida-scaling.ron gpu-ida-scaling ;;
+    korf) run_config configs/ida-korf100.ron ida-korf100 ;;
     cpu) run_config configs/ida-kf24-cpu.ron ida-kf24-cpu ;;
     *) echo "unknown phase $phase"; exit 2 ;;
   esac

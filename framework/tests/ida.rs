@@ -4,7 +4,7 @@
 
 use frontier_core::grid::{Cell, Grid, Manhattan};
 use frontier_core::rng::SplitMix64;
-use frontier_core::search::ida::{ida, Checkpoint, IdaConfig};
+use frontier_core::search::ida::{ida, Checkpoint, IdaConfig, Partial};
 use frontier_core::{astar, Cost, Domain, Error, Heuristic, Limit, Limits, SearchOptions, Status};
 
 /// A weighted maze of `side`², start top left, goal bottom right.
@@ -35,7 +35,7 @@ fn config(threads: usize, roots_per_thread: usize) -> IdaConfig {
     IdaConfig {
         threads,
         roots_per_thread,
-        checkpoint: None,
+        ..IdaConfig::default()
     }
 }
 
@@ -267,6 +267,111 @@ fn a_stopped_search_resumes_at_its_last_completed_bound() {
         &SearchOptions::default(),
     );
     assert!(matches!(refused, Err(Error::Checkpoint(_))));
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// With segments of a root or two (a tiny `segment_seconds`), a search cut
+/// inside an iteration checkpoints the roots it finished; the next run
+/// skips them, and a chain of runs each cut short still ends at the
+/// optimum. A split that differs (another `roots_per_thread`) ignores the
+/// roots done and still ends there.
+#[test]
+fn an_iteration_cut_midway_resumes_after_its_last_segment() {
+    let dir = std::env::temp_dir().join(format!("frontier-ida-segments-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let grid = open_maze();
+    let start = format!("{}:{:?}", std::any::type_name::<Grid>(), grid.start());
+    let expected = astar(&grid, &HalfManhattan, &SearchOptions::default())
+        .solution()
+        .map(|s| s.cost)
+        .unwrap();
+    let segmented = IdaConfig {
+        checkpoint: Some(dir.clone()),
+        segment_seconds: 1e-9,
+        ..config(2, 16)
+    };
+    let whole = ida(
+        &grid,
+        &HalfManhattan,
+        &config(2, 16),
+        &SearchOptions::default(),
+    )
+    .unwrap();
+    let run = |max_expanded: Option<u64>, config: &IdaConfig| {
+        let limits = Limits {
+            max_expanded,
+            ..Limits::default()
+        };
+        ida(
+            &grid,
+            &HalfManhattan,
+            config,
+            &SearchOptions::with_limits(limits),
+        )
+        .unwrap()
+    };
+
+    // Runs of a tenth of the work each, until one ends with the answer.
+    let step = whole.stats.expanded / 10;
+    let mut cut_inside = 0;
+    for k in 1.. {
+        assert!(k < 100, "the chain of runs does not end");
+        let outcome = run(Some(k * step), &segmented);
+        if outcome.status != Status::LimitReached(Limit::Expansions) {
+            assert_eq!(outcome.solution().map(|s| s.cost), Some(expected));
+            break;
+        }
+        let saved = Checkpoint::load(&dir, &start)
+            .unwrap()
+            .expect("a checkpoint");
+        if let Some(partial) = &saved.partial {
+            assert!(partial.done > 0);
+            assert!(partial.next.is_none_or(|next| next > saved.bound));
+            cut_inside += 1;
+        }
+    }
+    assert!(
+        cut_inside >= 3,
+        "runs cut inside an iteration: {cut_inside}"
+    );
+
+    // The roots done are skipped: less new work than from the iteration's
+    // first root.
+    std::fs::remove_dir_all(&dir).unwrap();
+    let cut = run(Some(whole.stats.expanded * 3 / 4), &segmented);
+    assert_eq!(cut.status, Status::LimitReached(Limit::Expansions));
+    let saved = Checkpoint::load(&dir, &start)
+        .unwrap()
+        .expect("a checkpoint");
+    let Some(Partial { done, .. }) = saved.partial else {
+        panic!("no progress inside the cut iteration: {saved:?}")
+    };
+    assert!(done > 0);
+    let new_work = |checkpoint: &Checkpoint, config: &IdaConfig| {
+        checkpoint.store(&dir).unwrap();
+        let resumed = run(None, config);
+        assert_eq!(resumed.solution().map(|s| s.cost), Some(expected));
+        resumed.stats.expanded - checkpoint.expanded
+    };
+    let skipping = new_work(&saved, &segmented);
+    let whole_iteration = new_work(
+        &Checkpoint {
+            partial: None,
+            ..saved.clone()
+        },
+        &segmented,
+    );
+    assert!(
+        skipping < whole_iteration,
+        "{skipping} vs {whole_iteration}"
+    );
+    // Another split: its roots differ, so the progress is not used (and
+    // the answer is still the optimum).
+    let other_split = IdaConfig {
+        roots_per_thread: 5,
+        ..segmented.clone()
+    };
+    new_work(&saved, &other_split);
     std::fs::remove_dir_all(&dir).unwrap();
 }
 

@@ -55,7 +55,7 @@ fn astar_with_the_gap_heuristic_equals_breadth_first_search_up_to_9_pancakes() {
             let config = frontier_core::IdaConfig {
                 threads: 2,
                 roots_per_thread: 4,
-                checkpoint: None,
+                ..frontier_core::IdaConfig::default()
             };
             let ida = frontier_core::ida(&stack, &Gap, &config, &SearchOptions::default());
             let by_ida = ida.unwrap().solution().map(|s| s.cost);

@@ -264,7 +264,7 @@ fn astar_returns_exact_distances_on_random_8_puzzles_and_replays() {
                 &frontier_core::IdaConfig {
                     threads: 2,
                     roots_per_thread: 4,
-                    checkpoint: None,
+                    ..frontier_core::IdaConfig::default()
                 },
                 &SearchOptions::default(),
             )
@@ -576,8 +576,8 @@ fn gpu_gastar_matches_published_optima_with_pattern_databases() {
 }
 
 /// GPU IDA* returns the exact distance on random 8-puzzles (few roots,
-/// so most of the search is on the GPU; one device listed twice runs the
-/// two-GPU split), and Korf's optima on 15-puzzles with pattern databases;
+/// so most of the search is on the GPU; every other run splits them
+/// between two GPUs, or two sessions on one), and Korf's optima on 15-puzzles with pattern databases;
 /// the CPU replays every path.
 #[test]
 fn gpu_ida_matches_exact_distances_and_published_optima() {
@@ -592,11 +592,16 @@ fn gpu_ida_matches_exact_distances_and_published_optima() {
     let pdb = TilesHeuristic::Pdb(pdb_heuristic(&board, Goal::Standard, "4-4", true, &dir));
     let mut rng = Rng(31);
     let states: Vec<&[u8; 25]> = truth.keys().collect();
+    let two = if frontier_core::gpu::device_count().unwrap_or(0) >= 2 {
+        vec![0, 1]
+    } else {
+        vec![0, 0]
+    };
     for i in 0..40 {
         let cells = states[rng.below(states.len())];
         let puzzle = Tiles::new(board.clone(), state_from(cells, &board), Goal::Standard).unwrap();
         let config = GpuIdaConfig {
-            devices: if i % 2 == 0 { vec![0] } else { vec![0, 0] },
+            devices: if i % 2 == 0 { vec![0] } else { two.clone() },
             roots: 1 + i % 5,
             threads: 2048,
             memory_fraction: 0.05,
@@ -627,6 +632,66 @@ fn gpu_ida_matches_exact_distances_and_published_optima() {
         assert_eq!(solution.cost, *optimum, "#{id}");
         assert!(puzzle.is_goal(&puzzle.replay(&solution.moves).unwrap()));
     }
+}
+
+/// GPU IDA* cut inside its iterations (segments of a few roots, runs of a
+/// fifth of the work each) resumes after its last segment, run after run,
+/// on two GPUs (or two sessions on one), and ends at Korf's optimum.
+#[test]
+fn gpu_ida_cut_inside_iterations_ends_at_the_optimum() {
+    if !frontier_core::gpu::usable_or_skip("gpu_ida_cut_inside_iterations_ends_at_the_optimum") {
+        return;
+    }
+    use frontier_core::search::gpu::{gpu_ida, GpuIdaConfig};
+    use frontier_core::search::ida::Checkpoint;
+    use frontier_core::{Limit, Limits, Status};
+    let dir = tempdir("gpu-ida-segments");
+    let board = Board::new(4, 4).unwrap();
+    let h = TilesHeuristic::Pdb(pdb_heuristic(&board, Goal::Korf, "5-5-5", true, &dir));
+    let (id, korf, _, optimum) = korf100().into_iter().find(|i| i.0 == "1").unwrap();
+    let puzzle = Tiles::parse(&korf, Goal::Korf).unwrap();
+    let two = if frontier_core::gpu::device_count().unwrap_or(0) >= 2 {
+        vec![0, 1]
+    } else {
+        vec![0, 0]
+    };
+    let config = GpuIdaConfig {
+        devices: two,
+        roots: 4096,
+        memory_fraction: 0.1,
+        ..GpuIdaConfig::default()
+    };
+    let whole = gpu_ida(&puzzle, &h, &config, &SearchOptions::default()).unwrap();
+    assert_eq!(whole.solution().map(|s| s.cost), Some(optimum), "#{id}");
+    let checkpoints = dir.join("checkpoints");
+    let segmented = GpuIdaConfig {
+        checkpoint: Some(checkpoints.clone()),
+        segment_seconds: 1e-4,
+        ..config
+    };
+    let start = format!("{}:{:?}", std::any::type_name::<Tiles>(), puzzle.start());
+    let step = whole.stats.expanded / 5;
+    let mut cut_inside = 0;
+    for k in 1.. {
+        assert!(k < 60, "the chain of runs does not end");
+        let limits = Limits {
+            max_expanded: Some(k * step),
+            ..Limits::default()
+        };
+        let outcome =
+            gpu_ida(&puzzle, &h, &segmented, &SearchOptions::with_limits(limits)).unwrap();
+        if outcome.status != Status::LimitReached(Limit::Expansions) {
+            let solution = outcome.solution().expect("solved");
+            assert_eq!(solution.cost, optimum, "#{id}");
+            assert!(puzzle.is_goal(&puzzle.replay(&solution.moves).unwrap()));
+            break;
+        }
+        let saved = Checkpoint::load(&checkpoints, &start)
+            .unwrap()
+            .expect("a checkpoint");
+        cut_inside += usize::from(saved.partial.is_some());
+    }
+    assert!(cut_inside >= 1, "no run was cut inside an iteration");
 }
 
 #[test]

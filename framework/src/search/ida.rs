@@ -17,7 +17,11 @@
 //! With a checkpoint directory, the bound of every completed iteration is
 //! written to a file named after the start state; a search stopped by a
 //! limit (or killed) and started again resumes at that bound instead of
-//! redoing the iterations below it.
+//! redoing the iterations below it. An iteration is itself searched in
+//! segments of roots (in the split's order) of about `segment_seconds`
+//! each, and the roots done are checkpointed after each segment, so an
+//! iteration longer than any one run (a ten-minute command on a lent
+//! machine) still ends, over several runs.
 
 use std::collections::BinaryHeap;
 use std::hash::BuildHasher;
@@ -49,6 +53,11 @@ pub struct IdaConfig {
     /// iteration's bound is kept there, and a search of the same start
     /// resumes from it. `None`: no checkpoints.
     pub checkpoint: Option<PathBuf>,
+    /// With a checkpoint: seconds of search between checkpoints inside
+    /// an iteration (roots are searched in segments of about this long;
+    /// each segment's end waits for its last subtree, so shorter costs
+    /// more). Without a checkpoint an iteration is one segment.
+    pub segment_seconds: f64,
 }
 
 impl Default for IdaConfig {
@@ -57,9 +66,14 @@ impl Default for IdaConfig {
             threads: std::thread::available_parallelism().map_or(2, usize::from),
             roots_per_thread: 64,
             checkpoint: None,
+            segment_seconds: DEFAULT_SEGMENT_SECONDS,
         }
     }
 }
+
+/// Seconds between checkpoints inside an iteration, by default: short
+/// beside a ten-minute run, long beside a segment's tail.
+pub const DEFAULT_SEGMENT_SECONDS: f64 = 60.0;
 
 /// What a checkpoint file holds: the next bound to search and the work
 /// spent so far, so that the final statistics count every run. An
@@ -81,6 +95,22 @@ pub struct Checkpoint {
     pub generated: u64,
     /// Seconds of search so far.
     pub seconds: f64,
+    /// Progress inside the iteration at `bound`, if any was checkpointed.
+    #[serde(default)]
+    pub partial: Option<Partial>,
+}
+
+/// The roots of an iteration searched to the end, in the split's order.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Partial {
+    /// A fingerprint of the split (its roots, their costs and order): a
+    /// resumed search that splits the start otherwise (another `roots`
+    /// setting, another version) starts the iteration again.
+    pub split: u64,
+    /// Roots searched to the end: the split's first `done`.
+    pub done: u64,
+    /// The smallest f above the bound among them (`None`: none yet).
+    pub next: Option<Cost>,
 }
 
 impl Checkpoint {
@@ -156,6 +186,16 @@ impl<D: Domain> Split<D> {
         states.reverse();
         moves.reverse();
         (states, moves)
+    }
+
+    /// A hash of the roots (states, costs, order), naming this split in
+    /// checkpoints of progress inside an iteration.
+    pub(crate) fn fingerprint(&self) -> u64 {
+        let hasher = foldhash::fast::FixedState::with_seed(0x5E67_3A11);
+        self.roots.iter().fold(self.roots.len() as u64, |key, &r| {
+            let node = &self.nodes[r as usize];
+            hasher.hash_one((key, &node.state, node.g, node.h))
+        })
     }
 
     /// The state of `at`'s parent, which its children must not repeat.
@@ -459,11 +499,16 @@ pub fn ida<D: Domain, H: Heuristic<D>>(
         Begun::Search(split, iterations, stats) => (split, iterations, stats),
         Begun::Done(outcome) => return Ok(outcome),
     };
-    let mut bound = iterations.bound;
+    let roots = split.roots.len();
+    let mut segments = Segments::new(config.checkpoint.is_some(), config.segment_seconds, roots);
     let mut worker_expanded = vec![0u64; threads];
+    let mut iteration_started = Instant::now();
     let status = loop {
+        let bound = iterations.bound;
+        let from = iterations.done;
+        let end = segments.end(from, roots);
         let shared = Shared::<D> {
-            next_root: AtomicUsize::new(0),
+            next_root: AtomicUsize::new(from),
             stop: AtomicBool::new(false),
             expanded: AtomicU64::new(stats.expanded),
             generated: AtomicU64::new(0),
@@ -471,12 +516,13 @@ pub fn ida<D: Domain, H: Heuristic<D>>(
             found: Mutex::new(None),
             finished: AtomicUsize::new(0),
         };
-        let iteration_started = Instant::now();
+        let segment_started = Instant::now();
         let mut limit = None;
         std::thread::scope(|scope| {
             let handles: Vec<_> = (0..threads)
                 .map(|_| {
-                    let (shared, split) = (&shared, &split);
+                    let (shared, segment) = (&shared, &split.roots[..end]);
+                    let split = &split;
                     scope.spawn(move || {
                         let mut worker = Worker {
                             domain,
@@ -489,7 +535,7 @@ pub fn ida<D: Domain, H: Heuristic<D>>(
                         };
                         while !shared.stop.load(Ordering::Relaxed) {
                             let i = shared.next_root.fetch_add(1, Ordering::Relaxed);
-                            let Some(&root) = split.roots.get(i) else {
+                            let Some(&root) = segment.get(i) else {
                                 break;
                             };
                             let node = &split.nodes[root as usize];
@@ -522,13 +568,7 @@ pub fn ida<D: Domain, H: Heuristic<D>>(
                 options,
                 bound,
                 || shared.expanded.load(Ordering::Relaxed),
-                || {
-                    split
-                        .roots
-                        .len()
-                        .saturating_sub(shared.next_root.load(Ordering::Relaxed))
-                        as u64
-                },
+                || roots.saturating_sub(shared.next_root.load(Ordering::Relaxed)) as u64,
                 || shared.finished.load(Ordering::Acquire) >= threads,
                 &shared.stop,
             );
@@ -565,8 +605,15 @@ pub fn ida<D: Domain, H: Heuristic<D>>(
             iterations.interrupted(&stats, started)?;
             break Status::LimitReached(limit);
         }
-        let next = shared.next_bound.load(Ordering::Relaxed);
-        if next >= u64::from(Cost::MAX) {
+        segments.measured(end - from, segment_started.elapsed().as_secs_f64());
+        let segment_next = shared
+            .next_bound
+            .load(Ordering::Relaxed)
+            .min(u64::from(Cost::MAX)) as Cost;
+        let Some(next) = iterations.segment_done(end, roots, segment_next, &stats, started)? else {
+            continue;
+        };
+        if next == Cost::MAX {
             break Status::NoSolution;
         }
         tracing::info!(
@@ -576,7 +623,9 @@ pub fn ida<D: Domain, H: Heuristic<D>>(
             expanded = stats.expanded,
             "IDA* iteration done"
         );
-        bound = iterations.completed(next as Cost, &stats, started)?;
+        iterations.completed(next, &stats, started)?;
+        segments.raised();
+        iteration_started = Instant::now();
     };
     iterations.finish(&mut stats, started, &worker_expanded);
     Ok(Outcome { status, stats })
@@ -591,6 +640,13 @@ pub(crate) struct Iterations {
     checkpoint: Option<PathBuf>,
     completed: u32,
     earlier_seconds: f64,
+    /// The split's fingerprint, for [`Partial::split`].
+    split: u64,
+    /// Roots of the current iteration searched to the end (a prefix of
+    /// the split's order).
+    pub(crate) done: usize,
+    /// The smallest f above the bound among those roots.
+    next: Cost,
 }
 
 impl Iterations {
@@ -605,8 +661,33 @@ impl Iterations {
     ) -> Result<Cost, Error> {
         self.completed += 1;
         self.bound = next;
+        self.done = 0;
+        self.next = Cost::MAX;
         self.store(stats, started)?;
         Ok(next)
+    }
+
+    /// Records a segment of the iteration that ended without a goal: the
+    /// roots up to `end` are done, and `next` is the smallest f above the
+    /// bound among the segment's. Returns the smallest such f over the
+    /// whole iteration once `end` is the last root (`Cost::MAX` if no f
+    /// exceeded the bound: nothing is left to search); before that,
+    /// checkpoints the progress and returns `None`.
+    pub(crate) fn segment_done(
+        &mut self,
+        end: usize,
+        roots: usize,
+        next: Cost,
+        stats: &SearchStats,
+        started: Instant,
+    ) -> Result<Option<Cost>, Error> {
+        self.done = end;
+        self.next = self.next.min(next);
+        if end >= roots {
+            return Ok(Some(self.next));
+        }
+        self.store(stats, started)?;
+        Ok(None)
     }
 
     /// Records a search stopped by a limit inside the iteration at
@@ -644,6 +725,11 @@ impl Iterations {
             expanded: stats.expanded,
             generated: stats.generated,
             seconds: self.seconds(started),
+            partial: (self.done > 0).then(|| Partial {
+                split: self.split,
+                done: self.done as u64,
+                next: (self.next < Cost::MAX).then_some(self.next),
+            }),
         }
         .store(dir)
     }
@@ -692,6 +778,9 @@ pub(crate) fn begin<D: Domain, H: Heuristic<D>>(
                 checkpoint: checkpoint.map(Path::to_path_buf),
                 completed: 0,
                 earlier_seconds: 0.0,
+                split: split.fingerprint(),
+                done: 0,
+                next: Cost::MAX,
             };
             if let Some(c) = &resumed {
                 iterations.bound = lowest_f.max(c.bound);
@@ -699,9 +788,20 @@ pub(crate) fn begin<D: Domain, H: Heuristic<D>>(
                 iterations.earlier_seconds = c.seconds;
                 stats.expanded += c.expanded;
                 stats.generated += c.generated;
+                // Roots done inside the iteration count only for the same
+                // bound over the same roots.
+                if let Some(p) = c.partial.as_ref().filter(|p| {
+                    c.bound == iterations.bound
+                        && p.split == iterations.split
+                        && p.done <= split.roots.len() as u64
+                }) {
+                    iterations.done = p.done as usize;
+                    iterations.next = p.next.unwrap_or(Cost::MAX);
+                }
                 tracing::info!(
                     bound = iterations.bound,
                     iterations = c.iterations,
+                    roots_done = iterations.done,
                     "IDA* resumes from its checkpoint"
                 );
             }
@@ -720,6 +820,55 @@ pub(crate) fn begin<D: Domain, H: Heuristic<D>>(
     };
     stats.finish(started.elapsed().as_secs_f64());
     Ok(Begun::Done(Outcome { status, stats }))
+}
+
+/// Cuts an iteration's roots into segments of about a target duration, so
+/// that the checkpoint after each keeps the work of an iteration longer
+/// than any one run. Each segment's end waits for its slowest subtree, so
+/// without a checkpoint an iteration is one segment.
+pub(crate) struct Segments {
+    /// Target seconds per segment; `None`: whole iterations.
+    seconds: Option<f64>,
+    /// Roots in the next segment.
+    size: usize,
+}
+
+impl Segments {
+    /// Segments of about `seconds` when `checkpointing`, over `roots`
+    /// roots. The first segments are small (how long a root takes under
+    /// a resumed bound is unknown) and grow as they are measured.
+    pub(crate) fn new(checkpointing: bool, seconds: f64, roots: usize) -> Segments {
+        Segments {
+            seconds: checkpointing.then_some(seconds.max(1e-3)),
+            size: (roots / 64).max(1),
+        }
+    }
+
+    /// Where the segment that starts at root `from` of `roots` ends.
+    pub(crate) fn end(&self, from: usize, roots: usize) -> usize {
+        match self.seconds {
+            Some(_) => from.saturating_add(self.size).min(roots),
+            None => roots,
+        }
+    }
+
+    /// Sizes the next segment from one of `roots` roots that took
+    /// `seconds`: to the target, by at most 2× up and 8× down a step
+    /// (a root's subtree varies by orders of magnitude along the split's
+    /// order, so a fast segment predicts the next one poorly: on KF #50 a
+    /// 4× step made a 176 s segment of a 60 s target).
+    pub(crate) fn measured(&mut self, roots: usize, seconds: f64) {
+        if let Some(target) = self.seconds {
+            let scale = (target / seconds.max(1e-6)).clamp(0.125, 2.0);
+            self.size = ((roots.max(1) as f64 * scale) as usize).max(1);
+        }
+    }
+
+    /// A new bound: an iteration takes several times the last, and the
+    /// split's first roots (lowest f) take longest, so start smaller.
+    pub(crate) fn raised(&mut self) {
+        self.size = (self.size / 8).max(1);
+    }
 }
 
 /// The busiest worker's expansions over the mean (`None` when none

@@ -27,7 +27,7 @@ use serde::{Deserialize, Serialize};
 use super::{replay, GpuPlugin};
 use crate::domain::{Cost, Heuristic, PackedState};
 use crate::gpu::{device_count, gpu_error, Gpu};
-use crate::search::ida::{begin, watch_iteration, Begun, Split};
+use crate::search::ida::{begin, watch_iteration, Begun, Segments, Split, DEFAULT_SEGMENT_SECONDS};
 use crate::search::{DomainOutcome, Limit, Outcome, SearchOptions, Status};
 use crate::Error;
 
@@ -77,6 +77,9 @@ pub struct GpuIdaConfig {
     pub slice_seconds: f64,
     /// Checkpoint directory, as in [`crate::search::ida::IdaConfig`].
     pub checkpoint: Option<PathBuf>,
+    /// With a checkpoint: seconds between checkpoints inside an
+    /// iteration, as in [`crate::search::ida::IdaConfig`].
+    pub segment_seconds: f64,
 }
 
 impl Default for GpuIdaConfig {
@@ -89,6 +92,7 @@ impl Default for GpuIdaConfig {
             memory_fraction: 0.5,
             slice_seconds: 0.25,
             checkpoint: None,
+            segment_seconds: DEFAULT_SEGMENT_SECONDS,
         }
     }
 }
@@ -101,7 +105,8 @@ struct IdaShard {
     roots: CudaSlice<u32>,
     parents: CudaSlice<u32>,
     root_g: CudaSlice<u32>,
-    /// Which of the split's roots this GPU holds, by its local index.
+    /// Which of the split's roots this GPU holds, by its local index
+    /// (the split's roots `k, k + n, k + 2n, …` on GPU `k` of `n`).
     global_roots: Vec<u32>,
     stack: CudaSlice<u32>,
     thread_root: CudaSlice<u32>,
@@ -237,18 +242,21 @@ impl IdaShard {
         })
     }
 
-    /// Searches this GPU's roots under `bound` in time slices until they
-    /// are done, a goal is found (here or on another GPU: `stop`), or a
-    /// limit sets `stop`. Adds expansions to `expanded` as they happen.
+    /// Searches this GPU's roots `local` (its own indices) under `bound`
+    /// in time slices until they are done, a goal is found (here or on
+    /// another GPU: `stop`), or a limit sets `stop`. Adds expansions to
+    /// `expanded` as they happen.
     fn iterate(
         &mut self,
         bound: Cost,
+        local: std::ops::Range<u32>,
         slice_seconds: f64,
         stop: &AtomicBool,
         expanded: &AtomicU64,
     ) -> Result<ShardEnd, Error> {
         let s = self.gpu.stream.clone();
         let mut ctrl = [0u64; IC_WORDS];
+        ctrl[IC_NEXT_ROOT] = u64::from(local.start);
         ctrl[IC_MIN_F] = u64::MAX;
         ctrl[IC_FOUND] = NOT_FOUND;
         s.memcpy_htod(&ctrl, &mut self.ctrl).map_err(gpu_error)?;
@@ -261,7 +269,8 @@ impl IdaShard {
         // at 0).
         let free: Vec<u32> = (0..self.slots).collect();
         s.memcpy_htod(&free, &mut self.seq).map_err(gpu_error)?;
-        let n_roots = self.global_roots.len() as u32;
+        // The kernel takes roots from IC_NEXT_ROOT up to this.
+        let n_roots = local.end;
         let budget_ns = (slice_seconds.clamp(0.001, 10.0) * 1e9) as u64;
         let config = LaunchConfig {
             grid_dim: (self.threads.div_ceil(BLOCK), 1, 1),
@@ -439,21 +448,27 @@ where
         "IDA* kernels and buffers ready"
     );
 
-    let mut bound = iterations.bound;
+    let roots = split.roots.len();
+    let mut plan = Segments::new(config.checkpoint.is_some(), config.segment_seconds, roots);
     let mut per_gpu = vec![0u64; count];
+    let mut iteration_started = Instant::now();
     let status = loop {
+        let bound = iterations.bound;
+        let from = iterations.done;
+        let end = plan.end(from, roots);
         let stop = AtomicBool::new(false);
         let expanded = AtomicU64::new(stats.expanded);
         let finished = AtomicUsize::new(0);
-        let iteration_started = Instant::now();
+        let segment_started = Instant::now();
         let ends: Mutex<Vec<Option<Result<ShardEnd, Error>>>> =
             Mutex::new((0..count).map(|_| None).collect());
         let mut limit = None;
         std::thread::scope(|scope| {
             for (k, shard) in shards.iter_mut().enumerate() {
                 let (stop, expanded, finished, ends) = (&stop, &expanded, &finished, &ends);
+                let local = local_range(from..end, k, count);
                 scope.spawn(move || {
-                    let end = shard.iterate(bound, config.slice_seconds, stop, expanded);
+                    let end = shard.iterate(bound, local, config.slice_seconds, stop, expanded);
                     if matches!(&end, Ok(e) if e.found.is_some()) || end.is_err() {
                         stop.store(true, Ordering::Relaxed);
                     }
@@ -468,7 +483,7 @@ where
                 options,
                 bound,
                 || expanded.load(Ordering::Relaxed),
-                || 0,
+                || (roots - from) as u64,
                 || finished.load(Ordering::Acquire) >= count,
                 &stop,
             );
@@ -515,7 +530,19 @@ where
             iterations.interrupted(&stats, started)?;
             break Status::LimitReached(limit);
         }
-        if next >= u64::from(Cost::MAX) {
+        plan.measured(end - from, segment_started.elapsed().as_secs_f64());
+        let segment_next = next.min(u64::from(Cost::MAX)) as Cost;
+        let Some(next) = iterations.segment_done(end, roots, segment_next, &stats, started)? else {
+            tracing::info!(
+                bound,
+                roots_done = end,
+                roots,
+                seconds = segment_started.elapsed().as_secs_f64(),
+                "GPU IDA* segment done (checkpointed)"
+            );
+            continue;
+        };
+        if next == Cost::MAX {
             break Status::NoSolution;
         }
         tracing::info!(
@@ -526,8 +553,40 @@ where
             donated,
             "GPU IDA* iteration done"
         );
-        bound = iterations.completed(next as Cost, &stats, started)?;
+        iterations.completed(next, &stats, started)?;
+        plan.raised();
+        iteration_started = Instant::now();
     };
     iterations.finish(&mut stats, started, &per_gpu);
     Ok(Outcome { status, stats })
+}
+
+/// The local indices, on GPU `k` of `count`, of the split's roots
+/// `global` (GPU `k` holds roots `k, k + count, k + 2 count, …`).
+fn local_range(global: std::ops::Range<usize>, k: usize, count: usize) -> std::ops::Range<u32> {
+    let first_at_or_after = |g: usize| g.saturating_sub(k).div_ceil(count) as u32;
+    first_at_or_after(global.start)..first_at_or_after(global.end)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::local_range;
+
+    #[test]
+    fn segments_deal_each_root_to_exactly_one_gpu() {
+        for count in 1..5 {
+            for start in 0..12 {
+                for end in start..12 {
+                    let mut seen = Vec::new();
+                    for k in 0..count {
+                        for local in local_range(start..end, k, count) {
+                            seen.push(k + local as usize * count);
+                        }
+                    }
+                    seen.sort();
+                    assert_eq!(seen, (start..end).collect::<Vec<_>>(), "{count} GPUs");
+                }
+            }
+        }
+    }
 }
