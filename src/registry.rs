@@ -67,18 +67,7 @@ pub trait CliDomain: clap::Args + DeserializeOwned + Clone + Sync {
     /// Reads instances from a file. Default: one per non-empty line, `#`
     /// comments skipped, ids counting from 1.
     fn read_instances(&self, path: &Path) -> Result<Vec<Instance>, CliError> {
-        let text = read_file(path)?;
-        Ok(text
-            .lines()
-            .map(str::trim)
-            .filter(|l| !l.is_empty() && !l.starts_with('#'))
-            .enumerate()
-            .map(|(i, l)| Instance {
-                id: (i + 1).to_string(),
-                text: l.to_string(),
-                ..Instance::default()
-            })
-            .collect())
+        read_lines(path)
     }
 
     /// Parses and solves one instance.
@@ -102,6 +91,23 @@ pub fn no_executor(domain: &str, executor: &ExecutorConfig) -> Result<(), CliErr
             other.name()
         ))),
     }
+}
+
+/// Instances one per non-empty line of `path`, `#` comments skipped, ids
+/// counting from 1.
+pub fn read_lines(path: &Path) -> Result<Vec<Instance>, CliError> {
+    let text = read_file(path)?;
+    Ok(text
+        .lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty() && !l.starts_with('#'))
+        .enumerate()
+        .map(|(i, l)| Instance {
+            id: (i + 1).to_string(),
+            text: l.to_string(),
+            ..Instance::default()
+        })
+        .collect())
 }
 
 /// Reads a whole file, naming it in the error.

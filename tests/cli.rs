@@ -886,3 +886,177 @@ fn every_domain_runs_from_ron_with_its_answers_checked() {
     );
     fails_with(&executors, "boggle runs no search executor");
 }
+
+/// The jobs of `boggle bench`/`anneal`, `nonogram bench` and `wordle
+/// simulate`/`sweep` run from RON too, and agree with the subcommands on the same input.
+#[test]
+fn subcommand_jobs_run_from_ron_and_agree_with_the_subcommands() {
+    shared_data("boggle/enable2k.txt");
+    let run = |name: &str, config: &str| {
+        let path = write_config(name, config);
+        frontier(&["run", "--json", path.to_str().unwrap()])
+    };
+    let bench = json_lines(
+        &run(
+            "boggle-bench.ron",
+            r#"Experiment(domain: Boggle(job: Bench(count: 3000, threads: 1)), instances: Random(size: 0, count: 2, seed: 4), grid: {"letters": ["uniform", "dice"]})"#,
+        ),
+        "boggle bench",
+    );
+    assert_eq!(bench.len(), 4, "two seeds, two letter sets");
+    for row in &bench {
+        assert_eq!(row["status"], "measured");
+        assert_eq!(row["stats"]["expanded"], 3000);
+        assert!(row["value"].as_f64().unwrap() > 0.0, "{row}");
+    }
+    fails_with(
+        &run(
+            "boggle-seed.ron",
+            r#"Experiment(domain: Boggle(job: Bench()), instances: Inline(["perslatgsineters"]))"#,
+        ),
+        "is not a seed",
+    );
+    fails_with(
+        &run(
+            "boggle-random.ron",
+            r#"Experiment(domain: Boggle(), instances: Random(size: 4, count: 1, seed: 1))"#,
+        ),
+        "random instances are seeds",
+    );
+
+    let anneal = json_lines(
+        &run(
+            "boggle-anneal.ron",
+            r#"Experiment(domain: Boggle(job: Anneal(chains: Some(8), steps: Some(3000))), instances: Inline(["5"]))"#,
+        ),
+        "boggle anneal",
+    );
+    let by_flags = json_lines(
+        &frontier(&[
+            "--json", "boggle", "anneal", "--chains", "8", "--steps", "3000", "--seed", "5",
+        ]),
+        "boggle anneal flags",
+    );
+    assert_eq!(
+        anneal[0]["value"].as_f64(),
+        by_flags[0]["best"][0][1].as_f64(),
+        "{}",
+        anneal[0]
+    );
+    assert_eq!(anneal[0]["path"][0], by_flags[0]["best"][0][0]);
+
+    let lines = json_lines(
+        &run(
+            "nonogram-bench.ron",
+            r#"Experiment(domain: Nonogram(job: Bench(count: 500, size: "12x10")), instances: Inline(["9"]), grid: {"threads": [1, 2]})"#,
+        ),
+        "nonogram bench",
+    );
+    let by_flags = json_lines(
+        &frontier(&[
+            "--json", "nonogram", "bench", "--count", "500", "--size", "12x10", "--seed", "9",
+        ]),
+        "nonogram bench flags",
+    );
+    let solved = by_flags[0]["line_solved"].as_u64().unwrap();
+    assert!(solved > 0 && solved < 500, "{}", by_flags[0]);
+    for row in &lines {
+        assert_eq!(
+            row["path"][0],
+            format!("{solved} of 500 line-solved"),
+            "{row}"
+        );
+    }
+    assert_eq!(lines[0]["executor"], "line-1");
+
+    let lines = json_lines(
+        &run(
+            "nonogram-bench.ron",
+            r#"Experiment(domain: Nonogram(job: Bench(count: 500, size: "12x10")), instances: Inline(["9"]), grid: {"threads": [1, 2]})"#,
+        ),
+        "nonogram bench",
+    );
+    let by_flags = json_lines(
+        &frontier(&[
+            "--json", "nonogram", "bench", "--count", "500", "--size", "12x10", "--seed", "9",
+        ]),
+        "nonogram bench flags",
+    );
+    let solved = by_flags[0]["line_solved"].as_u64().unwrap();
+    assert!(solved > 0 && solved < 500, "{}", by_flags[0]);
+    for row in &lines {
+        assert_eq!(
+            row["path"][0],
+            format!("{solved} of 500 line-solved"),
+            "{row}"
+        );
+    }
+    assert_eq!(lines[0]["executor"], "line-1");
+
+    let answers = std::fs::read_to_string(shared_data("wordle/orig_answers_2315.txt")).unwrap();
+    let small: Vec<&str> = answers.lines().take(40).collect();
+    let list = scratch("ron-wordle-jobs").join("small.txt");
+    std::fs::write(&list, small.join("\n")).unwrap();
+    let list = list.to_str().unwrap();
+    let lists = ["--answers", list, "--guesses", list];
+    let simulated = json_lines(
+        &run(
+            "wordle-simulate.ron",
+            &format!(
+                r#"Experiment(domain: Wordle(answers: {list:?}, guesses: {list:?}, job: Simulate()), instances: Inline(["greedy", {:?}]))"#,
+                small[3]
+            ),
+        ),
+        "wordle simulate",
+    );
+    for (row, first) in simulated.iter().zip([None, Some(small[3])]) {
+        let mut args = vec!["--json", "wordle", "simulate"];
+        args.extend_from_slice(&lists);
+        if let Some(first) = first {
+            args.extend_from_slice(&["--first", first]);
+        }
+        let by_flags = json_lines(&frontier(&args), "wordle simulate flags");
+        assert_eq!(row["cost"], by_flags[0]["total"], "{row}");
+        assert_eq!(row["path"][0], by_flags[0]["first"]);
+    }
+    let swept = json_lines(
+        &run(
+            "wordle-sweep.ron",
+            &format!(
+                r#"Experiment(domain: Wordle(answers: {list:?}, guesses: {list:?}, job: Sweep(threads: 2, margin: 2)), instances: Inline(["all", "every:3"]))"#
+            ),
+        ),
+        "wordle sweep",
+    );
+    let mut args = vec![
+        "--json",
+        "wordle",
+        "sweep",
+        "--threads",
+        "2",
+        "--margin",
+        "2",
+    ];
+    args.extend_from_slice(&lists);
+    let by_flags = json_lines(&frontier(&args), "wordle sweep flags");
+    assert_eq!(swept[0]["cost"], by_flags[0]["best"]);
+    assert_eq!(swept[0]["status"], "optimal");
+    let leaders: Vec<String> = by_flags[0]["leaders"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|l| format!("{} {}", l["guess"].as_str().unwrap(), l["total"]))
+        .collect();
+    assert_eq!(swept[0]["path"], serde_json::json!(leaders));
+    // A sample's best is no better than the whole sweep's.
+    assert!(swept[1]["cost"].as_u64() >= swept[0]["cost"].as_u64());
+    fails_with(
+        &run(
+            "wordle-sweep-bad.ron",
+            &format!(
+                r#"Experiment(domain: Wordle(answers: {list:?}, guesses: {list:?}, job: Sweep()), instances: Inline(["most"]))"#
+            ),
+        ),
+        "a sweep's instance is `all` or `every:N`",
+    );
+}

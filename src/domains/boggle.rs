@@ -255,13 +255,8 @@ pub fn run(command: &BoggleCommand, json: bool) -> Result<(), CliError> {
         } => {
             let trie = dict.load()?;
             let shape = Shape::new(shape.0, shape.1);
-            let boards = random_boards(&shape, *count, *letters, *seed);
-            let (scores, seconds, how) = if *gpu {
-                gpu_bench(&trie, &shape, &boards)?
-            } else {
-                cpu_bench(&trie, &shape, &boards, *threads)?
-            };
-            let total: u64 = scores.iter().map(|&s| u64::from(s)).sum();
+            let (total, seconds, how) =
+                bench(&trie, &shape, *count, *letters, *threads, *gpu, *seed)?;
             let rate = *count as f64 / seconds.max(1e-12);
             if json {
                 let value = serde_json::json!({
@@ -298,31 +293,17 @@ pub fn run(command: &BoggleCommand, json: bool) -> Result<(), CliError> {
             dict,
         } => {
             let trie = dict.load()?;
-            let defaults = AnnealConfig::default();
-            let config = AnnealConfig {
-                rows: shape.0,
-                cols: shape.1,
-                chains: chains.unwrap_or(if *gpu { 131_072 } else { defaults.chains }),
-                steps: steps.unwrap_or(defaults.steps),
-                t_start: t_start.unwrap_or(defaults.t_start),
-                t_end: t_end.unwrap_or(defaults.t_end),
-                seed: *seed,
+            let settings = AnnealSettings {
+                shape: format!("{}x{}", shape.0, shape.1),
+                chains: *chains,
+                steps: *steps,
+                t_start: *t_start,
+                t_end: *t_end,
                 target: *target,
                 max_seconds: *max_seconds,
-                keep: *keep,
+                gpu: *gpu,
             };
-            let started = Instant::now();
-            let report = |board: &str, score: u32| {
-                tracing::info!(
-                    "{:>8.2} s  new best {score}: {board}",
-                    started.elapsed().as_secs_f64()
-                );
-            };
-            let result = if *gpu {
-                gpu_anneal(&trie, &config, &report)?
-            } else {
-                anneal(&trie, &config, &report).map_err(boggle_error)?
-            };
+            let result = settings.run(&trie, *seed, *keep)?;
             if json {
                 writeln!(out, "{}", serde_json::to_value(&result).unwrap_or_default())
                     .map_err(io)?;
@@ -430,6 +411,152 @@ fn score_all(trie: &Trie, boards: &[Board], gpu: bool) -> Result<Vec<u32>, CliEr
         }
     }
     Ok(scores)
+}
+
+/// Scores `count` random boards of `shape` (seeded) on the CPU or the
+/// GPU: the sum of their scores, the seconds (kernel time on the GPU) and
+/// what scored them.
+fn bench(
+    trie: &Trie,
+    shape: &Shape,
+    count: usize,
+    letters: Letters,
+    threads: usize,
+    gpu: bool,
+    seed: u64,
+) -> Result<(u64, f64, String), CliError> {
+    let boards = random_boards(shape, count, letters, seed);
+    let (scores, seconds, how) = if gpu {
+        gpu_bench(trie, shape, &boards)?
+    } else {
+        cpu_bench(trie, shape, &boards, threads)?
+    };
+    Ok((scores.iter().map(|&s| u64::from(s)).sum(), seconds, how))
+}
+
+/// How to anneal, as `boggle anneal` flags and the RON `Anneal(…)` job
+/// take it; unset numbers take `AnnealConfig`'s defaults (131,072 chains
+/// on a GPU).
+#[derive(Clone, Debug, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct AnnealSettings {
+    /// Board shape, `4x4`.
+    #[serde(default = "default_shape")]
+    pub shape: String,
+    /// Independent chains.
+    #[serde(default)]
+    pub chains: Option<usize>,
+    /// Moves per chain.
+    #[serde(default)]
+    pub steps: Option<u64>,
+    /// Starting temperature.
+    #[serde(default)]
+    pub t_start: Option<f64>,
+    /// Final temperature.
+    #[serde(default)]
+    pub t_end: Option<f64>,
+    /// Stop once a board scores at least this.
+    #[serde(default)]
+    pub target: Option<u32>,
+    /// Stop after this many seconds.
+    #[serde(default)]
+    pub max_seconds: Option<f64>,
+    /// Run the chains on the GPU.
+    #[serde(default)]
+    pub gpu: bool,
+}
+
+fn default_shape() -> String {
+    "4x4".into()
+}
+
+impl AnnealSettings {
+    /// Anneals from `seed`, keeping the `keep` best boards; new bests are
+    /// logged as they come.
+    fn run(
+        &self,
+        trie: &Trie,
+        seed: u64,
+        keep: usize,
+    ) -> Result<frontier_boggle::AnnealResult, CliError> {
+        let (rows, cols) = parse_shape(&self.shape).map_err(CliError::Input)?;
+        let defaults = AnnealConfig::default();
+        let config = AnnealConfig {
+            rows,
+            cols,
+            chains: self
+                .chains
+                .unwrap_or(if self.gpu { 131_072 } else { defaults.chains }),
+            steps: self.steps.unwrap_or(defaults.steps),
+            t_start: self.t_start.unwrap_or(defaults.t_start),
+            t_end: self.t_end.unwrap_or(defaults.t_end),
+            seed,
+            target: self.target,
+            max_seconds: self.max_seconds,
+            keep,
+        };
+        let started = Instant::now();
+        let report = |board: &str, score: u32| {
+            tracing::info!(
+                "{:>8.2} s  new best {score}: {board}",
+                started.elapsed().as_secs_f64()
+            );
+        };
+        if self.gpu {
+            gpu_anneal(trie, &config, &report)
+        } else {
+            anneal(trie, &config, &report).map_err(boggle_error)
+        }
+    }
+}
+
+/// Random boards scored for a rate, as `boggle bench` takes them.
+#[derive(Clone, Debug, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct BenchSettings {
+    /// Boards to score.
+    #[serde(default = "default_bench_count")]
+    pub count: usize,
+    /// Board shape, `4x4`.
+    #[serde(default = "default_shape")]
+    pub shape: String,
+    /// `uniform` or `dice`.
+    #[serde(default = "default_letters")]
+    pub letters: String,
+    /// CPU threads (1: one core; 0: all).
+    #[serde(default = "default_threads")]
+    pub threads: usize,
+    /// Score on the GPU (every score checked on the CPU).
+    #[serde(default)]
+    pub gpu: bool,
+}
+
+fn default_bench_count() -> usize {
+    1_000_000
+}
+
+fn default_letters() -> String {
+    "uniform".into()
+}
+
+fn default_threads() -> usize {
+    1
+}
+
+/// What each instance of a Boggle experiment is: a board to score, or a
+/// seed for a benchmark or an annealing run.
+#[derive(Clone, Debug, Default, serde::Deserialize)]
+pub enum BoggleJob {
+    /// Instances are boards; the row's value is the score (checked against
+    /// a `score` column).
+    #[default]
+    Score,
+    /// Instances are seeds of random boards; the value is boards scored
+    /// per second.
+    Bench(BenchSettings),
+    /// Instances are seeds; the value is the best score found, the path
+    /// the best board.
+    Anneal(AnnealSettings),
 }
 
 fn cpu_bench(
@@ -540,6 +667,11 @@ pub struct BoggleCli {
     #[arg(long, default_value = "@data/boggle/enable2k.txt")]
     #[serde(default = "default_dict")]
     pub dict: PathBuf,
+    /// What each instance is (RON only; the subcommands `boggle bench` and
+    /// `boggle anneal` do the same from flags).
+    #[arg(skip)]
+    #[serde(default)]
+    pub job: BoggleJob,
 }
 
 fn default_dict() -> PathBuf {
@@ -568,7 +700,39 @@ impl crate::registry::CliDomain for BoggleCli {
         .load()
     }
 
+    fn set_param(&mut self, key: &str, value: &crate::config::GridValue) -> Result<bool, CliError> {
+        match (&mut self.job, key) {
+            (BoggleJob::Bench(b), "threads") => b.threads = value.count(key)? as usize,
+            (BoggleJob::Bench(b), "letters") => b.letters = value.text(key)?,
+            (BoggleJob::Bench(b), "gpu") => b.gpu = value.flag(key)?,
+            (BoggleJob::Bench(b), "shape") => b.shape = value.text(key)?,
+            (BoggleJob::Anneal(a), "gpu") => a.gpu = value.flag(key)?,
+            (BoggleJob::Anneal(a), "chains") => a.chains = Some(value.count(key)? as usize),
+            (BoggleJob::Anneal(a), "shape") => a.shape = value.text(key)?,
+            _ => return Ok(false),
+        }
+        Ok(true)
+    }
+
+    fn random_instance(
+        &self,
+        _size: usize,
+        rng: &mut frontier_core::rng::SplitMix64,
+    ) -> Result<String, CliError> {
+        match self.job {
+            BoggleJob::Score => Err(CliError::Input(
+                "boggle scores the boards it is given: list them inline or in a file \
+                 (random instances are seeds, for Bench(…) and Anneal(…) jobs)"
+                    .into(),
+            )),
+            _ => Ok((rng.next_u64() >> 1).to_string()),
+        }
+    }
+
     fn read_instances(&self, path: &Path) -> Result<Vec<crate::registry::Instance>, CliError> {
+        if !matches!(self.job, BoggleJob::Score) {
+            return crate::registry::read_lines(path);
+        }
         Ok(read_boards(path, None)?
             .into_iter()
             .map(|(board, known)| crate::registry::Instance {
@@ -588,13 +752,73 @@ impl crate::registry::CliDomain for BoggleCli {
         _: &frontier_core::SearchOptions,
     ) -> Result<crate::report::InstanceReport, CliError> {
         crate::registry::no_executor(Self::NAME, executor)?;
+        let seed = || {
+            instance
+                .text
+                .trim()
+                .parse::<u64>()
+                .map_err(|_| CliError::Instance {
+                    id: instance.id.clone(),
+                    message: format!("'{}' is not a seed (a whole number)", instance.text.trim()),
+                })
+        };
+        let mut report = crate::report::InstanceReport::new(Self::NAME, instance, executor);
+        match &self.job {
+            BoggleJob::Score => {}
+            BoggleJob::Bench(bench_settings) => {
+                let (rows, cols) = parse_shape(&bench_settings.shape).map_err(CliError::Input)?;
+                let letters = parse_letters(&bench_settings.letters).map_err(CliError::Input)?;
+                let shape = Shape::new(rows, cols);
+                let count = bench_settings.count;
+                let (_, seconds, how) = bench(
+                    trie,
+                    &shape,
+                    count,
+                    letters,
+                    bench_settings.threads,
+                    bench_settings.gpu,
+                    seed()?,
+                )?;
+                report.executor = if bench_settings.gpu {
+                    "score-gpu".into()
+                } else {
+                    format!("score-{}", bench_settings.threads)
+                };
+                report.status = "measured".into();
+                report.solved = true;
+                report.value = Some(count as f64 / seconds.max(1e-12));
+                report.path = vec![how];
+                report.stats.expanded = count as u64;
+                report.stats.finish(seconds);
+                return Ok(report);
+            }
+            BoggleJob::Anneal(settings) => {
+                let result = settings.run(trie, seed()?, 1)?;
+                let (board, score) = result.best.first().cloned().unwrap_or_default();
+                report.executor = if settings.gpu {
+                    "anneal-gpu".into()
+                } else {
+                    "anneal".into()
+                };
+                report.status = if result.reached_target {
+                    "target reached".into()
+                } else {
+                    "annealed".into()
+                };
+                report.solved = true;
+                report.value = Some(f64::from(score));
+                report.path = vec![board];
+                report.stats.expanded = result.evaluated;
+                report.stats.finish(result.seconds);
+                return Ok(report);
+            }
+        }
         let board = Board::parse(&instance.text, None).map_err(|e| CliError::Instance {
             id: instance.id.clone(),
             message: e.to_string(),
         })?;
         let started = Instant::now();
         let score = score_all(trie, std::slice::from_ref(&board), false)?[0];
-        let mut report = crate::report::InstanceReport::new(Self::NAME, instance, executor);
         report.executor = "score".into();
         report.status = "scored".into();
         report.solved = true;

@@ -193,98 +193,49 @@ pub fn run(command: &NonogramCommand, json: bool) -> Result<(), CliError> {
             threads,
             gpu,
         } => {
-            let (w, h) = size
-                .split_once('x')
-                .and_then(|(w, h)| Some((w.parse::<usize>().ok()?, h.parse::<usize>().ok()?)))
-                .filter(|&(w, h)| w > 0 && h > 0 && w <= 1000 && h <= 1000)
-                .ok_or_else(|| {
-                    CliError::Input(format!("--size {size}: expected WxH, e.g. 30x30"))
-                })?;
-            let mut rng = frontier_core::rng::SplitMix64::new(*seed);
-            let puzzles: Vec<Puzzle> = (0..*count)
-                .map(|_| {
-                    let image: Vec<bool> = (0..w * h).map(|_| rng.below(100) < *density).collect();
-                    Puzzle::from_grid(w, h, &image)
-                })
-                .collect::<Result<_, _>>()
-                .map_err(|e| CliError::Input(e.to_string()))?;
-            let puzzle_of: Vec<u32> = (0..*count as u32).collect();
-            let blank = vec![0u8; count * w * h];
-            let pool = rayon::ThreadPoolBuilder::new()
-                .num_threads(*threads)
-                .build()
-                .map_err(|e| CliError::Input(e.to_string()))?;
-            let mut cpu_grids = blank.clone();
-            let started = std::time::Instant::now();
-            let cpu = pool.install(|| {
-                frontier_nonogram::gpu::propagate_cpu(&puzzles, &puzzle_of, &mut cpu_grids)
-            });
-            let cpu_seconds = started.elapsed().as_secs_f64();
-            let solved = cpu
-                .iter()
-                .filter(|&&p| p == frontier_nonogram::gpu::Propagated::Solved)
-                .count();
+            let bench = LineBench {
+                count: *count,
+                size: size.clone(),
+                density: *density,
+                threads: *threads,
+                gpu: *gpu,
+            };
+            let result = bench.run(*seed)?;
+            let (count, (w, h)) = (result.count, result.size);
             let mut summary = serde_json::json!({
                 "puzzles": count, "width": w, "height": h, "density": density, "seed": seed,
-                "line_solved": solved, "threads": pool.current_num_threads(),
-                "cpu_seconds": cpu_seconds, "cpu_puzzles_per_second": *count as f64 / cpu_seconds,
+                "line_solved": result.solved, "threads": result.threads,
+                "cpu_seconds": result.cpu_seconds, "cpu_puzzles_per_second": count as f64 / result.cpu_seconds,
             });
             if !json {
                 writeln!(
                     out,
-                    "{count} random {w}x{h} puzzles ({density}% filled): line solving alone finishes {solved}; \
-                     CPU ({} threads) {cpu_seconds:.3} s = {:.0} puzzles/s",
-                    pool.current_num_threads(),
-                    *count as f64 / cpu_seconds
+                    "{count} random {w}x{h} puzzles ({density}% filled): line solving alone finishes {}; \
+                     CPU ({} threads) {:.3} s = {:.0} puzzles/s",
+                    result.solved,
+                    result.threads,
+                    result.cpu_seconds,
+                    count as f64 / result.cpu_seconds
                 )
                 .map_err(io)?;
             }
-            if *gpu {
-                let propagator = frontier_nonogram::gpu::GpuPropagator::new(0)
-                    .map_err(|e| CliError::Input(e.to_string()))?;
-                // A first small batch compiles and warms up.
-                let mut warm = blank[..(w * h).min(blank.len())].to_vec();
-                propagator
-                    .propagate(
-                        &puzzles[..1.min(*count)],
-                        &puzzle_of[..1.min(*count)],
-                        &mut warm,
-                    )
-                    .map_err(|e| CliError::Input(e.to_string()))?;
-                let mut gpu_grids = blank.clone();
-                let started = std::time::Instant::now();
-                let (status, kernel) = propagator
-                    .propagate(&puzzles, &puzzle_of, &mut gpu_grids)
-                    .map_err(|e| CliError::Input(e.to_string()))?;
-                let wall = started.elapsed().as_secs_f64();
-                let differ = (0..*count)
-                    .filter(|&i| {
-                        let same_grid = cpu_grids[i * w * h..(i + 1) * w * h]
-                            == gpu_grids[i * w * h..(i + 1) * w * h];
-                        status[i] != cpu[i]
-                            || (cpu[i] != frontier_nonogram::gpu::Propagated::Contradiction
-                                && !same_grid)
-                    })
-                    .count();
+            if let Some(gpu) = &result.gpu {
                 summary["gpu"] = serde_json::json!({
-                    "device": propagator.device_name(), "kernel_seconds": kernel,
-                    "wall_seconds": wall, "differ": differ,
+                    "device": gpu.device, "kernel_seconds": gpu.kernel_seconds,
+                    "wall_seconds": gpu.wall_seconds, "differ": 0,
                 });
                 if !json {
                     writeln!(
                         out,
-                        "GPU {}: kernel {kernel:.3} s = {:.0} puzzles/s; with transfers {wall:.3} s = {:.0} puzzles/s; \
-                         {differ} of {count} differ from the CPU",
-                        propagator.device_name(),
-                        *count as f64 / kernel.max(1e-12),
-                        *count as f64 / wall
+                        "GPU {}: kernel {:.3} s = {:.0} puzzles/s; with transfers {:.3} s = {:.0} puzzles/s; \
+                         0 of {count} differ from the CPU",
+                        gpu.device,
+                        gpu.kernel_seconds,
+                        count as f64 / gpu.kernel_seconds.max(1e-12),
+                        gpu.wall_seconds,
+                        count as f64 / gpu.wall_seconds
                     )
                     .map_err(io)?;
-                }
-                if differ > 0 {
-                    return Err(CliError::Input(format!(
-                        "{differ} grids differ between CPU and GPU"
-                    )));
                 }
             }
             if json {
@@ -404,6 +355,152 @@ pub fn run(command: &NonogramCommand, json: bool) -> Result<(), CliError> {
 /// `.non`), a folder of them, or an `INDEX.tsv` whose `id` names
 /// `<id>.nin`/`<id>.non` beside it and whose `unique` column (yes / no) is
 /// the known verdict, checked.
+/// Line solving of random puzzles for a rate, as `nonogram bench` and the
+/// RON `Bench(…)` job take it.
+#[derive(Clone, Debug, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct LineBench {
+    /// Puzzles (random images turned into clues).
+    #[serde(default = "default_bench_count")]
+    pub count: usize,
+    /// Puzzle size, `WxH` (sides up to 63 on the GPU).
+    #[serde(default = "default_bench_size")]
+    pub size: String,
+    /// Share of filled cells in the random images, in percent.
+    #[serde(default = "default_density")]
+    pub density: u64,
+    /// CPU threads (0: all cores).
+    #[serde(default)]
+    pub threads: usize,
+    /// Also line-solve on the GPU, every grid compared with the CPU's.
+    #[serde(default)]
+    pub gpu: bool,
+}
+
+fn default_bench_count() -> usize {
+    100_000
+}
+
+fn default_bench_size() -> String {
+    "30x30".into()
+}
+
+fn default_density() -> u64 {
+    60
+}
+
+/// What a [`LineBench`] measured.
+struct LineBenchResult {
+    count: usize,
+    size: (usize, usize),
+    /// Puzzles that line solving alone finishes.
+    solved: usize,
+    threads: usize,
+    cpu_seconds: f64,
+    gpu: Option<GpuLineBench>,
+}
+
+struct GpuLineBench {
+    device: String,
+    kernel_seconds: f64,
+    wall_seconds: f64,
+}
+
+impl LineBench {
+    /// Line-solves `count` random puzzles from `seed` on the CPU (and the
+    /// GPU); an error if a GPU grid differs from the CPU's.
+    fn run(&self, seed: u64) -> Result<LineBenchResult, CliError> {
+        let (count, size, density) = (self.count, &self.size, self.density);
+        let (w, h) = size
+            .split_once('x')
+            .and_then(|(w, h)| Some((w.parse::<usize>().ok()?, h.parse::<usize>().ok()?)))
+            .filter(|&(w, h)| w > 0 && h > 0 && w <= 1000 && h <= 1000)
+            .ok_or_else(|| CliError::Input(format!("size {size}: expected WxH, e.g. 30x30")))?;
+        let mut rng = frontier_core::rng::SplitMix64::new(seed);
+        let puzzles: Vec<Puzzle> = (0..count)
+            .map(|_| {
+                let image: Vec<bool> = (0..w * h).map(|_| rng.below(100) < density).collect();
+                Puzzle::from_grid(w, h, &image)
+            })
+            .collect::<Result<_, _>>()
+            .map_err(|e| CliError::Input(e.to_string()))?;
+        let puzzle_of: Vec<u32> = (0..count as u32).collect();
+        let blank = vec![0u8; count * w * h];
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(self.threads)
+            .build()
+            .map_err(|e| CliError::Input(e.to_string()))?;
+        let mut cpu_grids = blank.clone();
+        let started = std::time::Instant::now();
+        let cpu = pool.install(|| {
+            frontier_nonogram::gpu::propagate_cpu(&puzzles, &puzzle_of, &mut cpu_grids)
+        });
+        let cpu_seconds = started.elapsed().as_secs_f64();
+        let solved = cpu
+            .iter()
+            .filter(|&&p| p == frontier_nonogram::gpu::Propagated::Solved)
+            .count();
+        let mut result = LineBenchResult {
+            count,
+            size: (w, h),
+            solved,
+            threads: pool.current_num_threads(),
+            cpu_seconds,
+            gpu: None,
+        };
+        if !self.gpu {
+            return Ok(result);
+        }
+        let propagator = frontier_nonogram::gpu::GpuPropagator::new(0)
+            .map_err(|e| CliError::Input(e.to_string()))?;
+        // A first small batch compiles and warms up.
+        let mut warm = blank[..(w * h).min(blank.len())].to_vec();
+        propagator
+            .propagate(
+                &puzzles[..1.min(count)],
+                &puzzle_of[..1.min(count)],
+                &mut warm,
+            )
+            .map_err(|e| CliError::Input(e.to_string()))?;
+        let mut gpu_grids = blank;
+        let started = std::time::Instant::now();
+        let (status, kernel) = propagator
+            .propagate(&puzzles, &puzzle_of, &mut gpu_grids)
+            .map_err(|e| CliError::Input(e.to_string()))?;
+        let wall = started.elapsed().as_secs_f64();
+        let differ = (0..count)
+            .filter(|&i| {
+                let same_grid =
+                    cpu_grids[i * w * h..(i + 1) * w * h] == gpu_grids[i * w * h..(i + 1) * w * h];
+                status[i] != cpu[i]
+                    || (cpu[i] != frontier_nonogram::gpu::Propagated::Contradiction && !same_grid)
+            })
+            .count();
+        if differ > 0 {
+            return Err(CliError::Input(format!(
+                "{differ} of {count} grids differ between CPU and GPU"
+            )));
+        }
+        result.gpu = Some(GpuLineBench {
+            device: propagator.device_name().to_string(),
+            kernel_seconds: kernel,
+            wall_seconds: wall,
+        });
+        Ok(result)
+    }
+}
+
+/// What each instance of a nonogram experiment is.
+#[derive(Clone, Debug, Default, serde::Deserialize)]
+pub enum NonogramJob {
+    /// Instances are puzzles; the row's verdict is checked against INDEX.tsv.
+    #[default]
+    Solve,
+    /// Instances are seeds of random puzzles, line-solved for a rate; the
+    /// row's value is puzzles per second (the GPU kernel's with `gpu`).
+    Bench(LineBench),
+}
+
 #[derive(Clone, Debug, serde::Deserialize, clap::Args)]
 #[serde(deny_unknown_fields)]
 pub struct NonogramCli {
@@ -415,6 +512,11 @@ pub struct NonogramCli {
     #[arg(long, default_value_t = 2)]
     #[serde(default = "two")]
     pub solutions: usize,
+    /// What each instance is (RON only; `nonogram bench` does the same
+    /// from flags).
+    #[arg(skip)]
+    #[serde(default)]
+    pub job: NonogramJob,
 }
 
 fn default_method() -> String {
@@ -466,17 +568,39 @@ impl crate::registry::CliDomain for NonogramCli {
     }
 
     fn set_param(&mut self, key: &str, value: &crate::config::GridValue) -> Result<bool, CliError> {
-        match key {
-            "method" => self.method = value.text(key)?,
+        match (&mut self.job, key) {
+            (NonogramJob::Solve, "method") => self.method = value.text(key)?,
+            (NonogramJob::Bench(b), "threads") => b.threads = value.count(key)? as usize,
+            (NonogramJob::Bench(b), "gpu") => b.gpu = value.flag(key)?,
+            (NonogramJob::Bench(b), "size") => b.size = value.text(key)?,
+            (NonogramJob::Bench(b), "density") => b.density = value.count(key)?,
             _ => return Ok(false),
         }
         Ok(true)
+    }
+
+    fn random_instance(
+        &self,
+        _size: usize,
+        rng: &mut frontier_core::rng::SplitMix64,
+    ) -> Result<String, CliError> {
+        match self.job {
+            NonogramJob::Solve => Err(CliError::Input(
+                "nonogram solves the puzzles it is given: list them in a file \
+                 (random instances are seeds, for Bench(…) jobs)"
+                    .into(),
+            )),
+            NonogramJob::Bench(_) => Ok((rng.next_u64() >> 1).to_string()),
+        }
     }
 
     fn read_instances(
         &self,
         path: &std::path::Path,
     ) -> Result<Vec<crate::registry::Instance>, CliError> {
+        if matches!(self.job, NonogramJob::Bench(_)) {
+            return crate::registry::read_lines(path);
+        }
         let io = |source| CliError::Io {
             path: path.to_path_buf(),
             source,
@@ -541,6 +665,38 @@ impl crate::registry::CliDomain for NonogramCli {
         options: &frontier_core::SearchOptions,
     ) -> Result<crate::report::InstanceReport, CliError> {
         crate::registry::no_executor(Self::NAME, executor)?;
+        if let NonogramJob::Bench(bench) = &self.job {
+            let seed = instance
+                .text
+                .trim()
+                .parse::<u64>()
+                .map_err(|_| CliError::Instance {
+                    id: instance.id.clone(),
+                    message: format!("'{}' is not a seed (a whole number)", instance.text.trim()),
+                })?;
+            let result = bench.run(seed)?;
+            let mut report = crate::report::InstanceReport::new(Self::NAME, instance, executor);
+            report.status = "measured".into();
+            report.solved = true;
+            report.stats.expanded = result.count as u64;
+            report.path = vec![format!("{} of {} line-solved", result.solved, result.count)];
+            match &result.gpu {
+                Some(gpu) => {
+                    report.executor = "line-gpu".into();
+                    report.stats.finish(gpu.kernel_seconds);
+                    report.path.push(format!(
+                        "{}: {:.3} s with transfers",
+                        gpu.device, gpu.wall_seconds
+                    ));
+                }
+                None => {
+                    report.executor = format!("line-{}", result.threads);
+                    report.stats.finish(result.cpu_seconds);
+                }
+            }
+            report.value = Some(report.stats.expansions_per_second);
+            return Ok(report);
+        }
         // On the command line the instance may be a file's path.
         let text = match std::path::Path::new(&instance.text) {
             p if p.is_file() => crate::registry::read_file(p)?,

@@ -583,6 +583,59 @@ pub struct WordleCli {
     #[arg(long)]
     #[serde(default)]
     pub max_guesses: Option<u8>,
+    /// What each instance is (RON only; `wordle simulate` and `wordle
+    /// sweep` do the same from flags).
+    #[arg(skip)]
+    #[serde(default)]
+    pub job: WordleJob,
+}
+
+/// What each instance of a Wordle experiment is.
+#[derive(Clone, Debug, Default, serde::Deserialize)]
+pub enum WordleJob {
+    /// Instances are first guesses; the row's cost is the proven fewest
+    /// total guesses (checked against a `total` or `hard_total` column).
+    #[default]
+    Prove,
+    /// Instances are first guesses (`greedy`: the policy's own); the row's
+    /// cost is the greedy policy's total over every answer, its value the
+    /// average, its path the first guess and the distribution.
+    Simulate(SimulateSettings),
+    /// Instances are `all` (every guess) or `every:N` (every N-th guess of
+    /// the sweep's order, a sample); the row's cost is the best total, its
+    /// path the guesses within the margin of it.
+    Sweep(SweepSettings),
+}
+
+/// The greedy policy's ranking, as `wordle simulate --rank` takes it.
+#[derive(Clone, Debug, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SimulateSettings {
+    /// `entropy` or `expected-remaining`.
+    #[serde(default = "default_rank")]
+    pub rank: String,
+}
+
+fn default_rank() -> String {
+    "entropy".into()
+}
+
+/// A sweep over first guesses, as `wordle sweep` takes it.
+#[derive(Clone, Debug, Default, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SweepSettings {
+    /// Worker threads (0: all cores).
+    #[serde(default)]
+    pub threads: usize,
+    /// Exact totals for every guess within this many of the best.
+    #[serde(default)]
+    pub margin: u32,
+    /// Start no guess after this many seconds.
+    #[serde(default)]
+    pub seconds: Option<f64>,
+    /// Best total known beforehand, the first budget.
+    #[serde(default)]
+    pub incumbent: Option<u32>,
 }
 
 fn default_answers() -> PathBuf {
@@ -611,12 +664,27 @@ impl crate::registry::CliDomain for WordleCli {
     fn set_param(&mut self, key: &str, value: &crate::config::GridValue) -> Result<bool, CliError> {
         match key {
             "hard" => self.hard = value.flag(key)?,
+            "rank" => match &mut self.job {
+                WordleJob::Simulate(settings) => settings.rank = value.text(key)?,
+                _ => return Ok(false),
+            },
+            "threads" | "margin" => match &mut self.job {
+                WordleJob::Sweep(settings) if key == "threads" => {
+                    settings.threads = value.count(key)? as usize
+                }
+                WordleJob::Sweep(settings) => settings.margin = value.count(key)? as u32,
+                _ => return Ok(false),
+            },
             _ => return Ok(false),
         }
         Ok(true)
     }
 
     fn read_instances(&self, path: &Path) -> Result<Vec<crate::registry::Instance>, CliError> {
+        // Files of first guesses with proven totals are for `Prove`.
+        if !matches!(self.job, WordleJob::Prove) {
+            return crate::registry::read_lines(path);
+        }
         let text = crate::registry::read_file(path)?;
         let mut lines = text
             .lines()
@@ -672,6 +740,80 @@ impl crate::registry::CliDomain for WordleCli {
             id: instance.id.clone(),
             message,
         };
+        let mut report = crate::report::InstanceReport::new(Self::NAME, instance, executor);
+        let mode = if self.hard { "-hard" } else { "" };
+        match &self.job {
+            WordleJob::Prove => {}
+            WordleJob::Simulate(settings) => {
+                let rank = parse_rank(&settings.rank).map_err(CliError::Input)?;
+                let first =
+                    match instance.text.trim() {
+                        "greedy" => None,
+                        text => {
+                            let word: Word = text
+                                .parse()
+                                .map_err(|e: frontier_wordle::WordleError| failed(e.to_string()))?;
+                            Some(table.guess_index(word).ok_or_else(|| {
+                                failed(format!("'{word}' is not in the guess list"))
+                            })?)
+                        }
+                    };
+                let started = std::time::Instant::now();
+                let sim = simulate(table, rank, self.hard, first);
+                report.executor = format!("simulate{mode}");
+                report.status = "played".into();
+                report.solved = true;
+                report.cost = Some(sim.total as u32);
+                report.value = Some(sim.average);
+                let distribution: Vec<String> =
+                    sim.distribution.iter().map(|n| n.to_string()).collect();
+                report.path = vec![sim.first, distribution.join("/")];
+                report.stats.seconds = started.elapsed().as_secs_f64();
+                return Ok(report);
+            }
+            WordleJob::Sweep(settings) => {
+                let every = match instance.text.trim() {
+                    "all" => 1,
+                    text => text
+                        .strip_prefix("every:")
+                        .and_then(|n| n.parse::<usize>().ok())
+                        .filter(|&n| n > 0)
+                        .ok_or_else(|| {
+                            failed(format!(
+                                "'{text}': a sweep's instance is `all` or `every:N`"
+                            ))
+                        })?,
+                };
+                let started = std::time::Instant::now();
+                let sweep_report = sweep::run(
+                    table,
+                    &SweepRun {
+                        hard: self.hard,
+                        max_guesses: limit,
+                        threads: settings.threads,
+                        margin: settings.margin,
+                        checkpoint: None,
+                        every,
+                        seconds: settings.seconds,
+                        incumbent: settings.incumbent,
+                        progress: false,
+                    },
+                )?;
+                let (best, leaders, complete) = sweep_report.summary(table);
+                report.executor = format!("sweep{mode}");
+                report.status = if complete {
+                    "optimal".into()
+                } else {
+                    "time limit".into()
+                };
+                report.solved = complete && best.is_some();
+                report.cost = best;
+                report.value = best.map(|b| f64::from(b) / table.answers.len() as f64);
+                report.path = leaders.iter().map(|(g, c)| format!("{g} {c}")).collect();
+                report.stats.seconds = started.elapsed().as_secs_f64();
+                return Ok(report);
+            }
+        }
         let word: Word = instance
             .text
             .parse()
@@ -692,7 +834,6 @@ impl crate::registry::CliDomain for WordleCli {
             let all: Vec<u32> = (0..table.answers.len() as u32).collect();
             prove(&frontier_wordle::WordleTree::new(table), &all, g, false)
         };
-        let mut report = crate::report::InstanceReport::new(Self::NAME, instance, executor);
         report.executor = if self.hard {
             "prove-hard".into()
         } else {

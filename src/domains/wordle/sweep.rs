@@ -298,6 +298,18 @@ impl SweepReport {
             .count()
     }
 
+    /// The best total proven, and the guesses within the margin of it
+    /// (best first) with their totals; `complete` says whether every
+    /// guess considered was judged.
+    pub fn summary(&self, table: &FeedbackTable) -> (Option<Cost>, Vec<(String, Cost)>, bool) {
+        let leaders = self
+            .leaders()
+            .into_iter()
+            .map(|(g, c)| (table.guesses[g].to_string(), c))
+            .collect();
+        (self.best(), leaders, self.missing() == 0)
+    }
+
     /// The report as JSON.
     pub fn to_json(&self, table: &FeedbackTable) -> serde_json::Value {
         let leaders: Vec<serde_json::Value> = self
