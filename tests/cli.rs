@@ -888,7 +888,7 @@ fn every_domain_runs_from_ron_with_its_answers_checked() {
 }
 
 /// The jobs of `boggle bench`/`anneal`, `nonogram bench` and `wordle
-/// simulate`/`sweep` run from RON too, and agree with the subcommands on the same input.
+/// simulate`/`sweep`/`bench` run from RON too, and agree with the subcommands on the same input.
 #[test]
 fn subcommand_jobs_run_from_ron_and_agree_with_the_subcommands() {
     shared_data("boggle/enable2k.txt");
@@ -1048,6 +1048,20 @@ fn subcommand_jobs_run_from_ron_and_agree_with_the_subcommands() {
         .map(|l| format!("{} {}", l["guess"].as_str().unwrap(), l["total"]))
         .collect();
     assert_eq!(swept[0]["path"], serde_json::json!(leaders));
+    let ranked = json_lines(
+        &run(
+            "wordle-bench.ron",
+            &format!(
+                r#"Experiment(domain: Wordle(answers: {list:?}, guesses: {list:?}, job: Bench(threads: 1, repeat: 1)), instances: Inline(["all"]))"#
+            ),
+        ),
+        "wordle bench",
+    );
+    let mut args = vec!["--json", "wordle", "bench", "--repeat", "1"];
+    args.extend_from_slice(&lists);
+    let by_flags = json_lines(&frontier(&args), "wordle bench flags");
+    assert_eq!(ranked[0]["path"][0], by_flags[0]["best"]);
+    assert!(ranked[0]["value"].as_f64().unwrap() > 0.0);
     // A sample's best is no better than the whole sweep's.
     assert!(swept[1]["cost"].as_u64() >= swept[0]["cost"].as_u64());
     fails_with(

@@ -255,25 +255,8 @@ pub fn run(command: &WordleCommand, json: bool, progress: bool) -> Result<(), Cl
             }
             let table = lists.table()?;
             let all: Vec<u32> = (0..table.answers.len() as u32).collect();
-            let everything = |_: usize| true;
-            let time = |threads: usize| -> Result<(f64, Vec<frontier_wordle::Score>), CliError> {
-                let pool = rayon::ThreadPoolBuilder::new()
-                    .num_threads(threads)
-                    .build()
-                    .map_err(|e| CliError::Input(e.to_string()))?;
-                let mut best = f64::INFINITY;
-                let mut ranking = Vec::new();
-                for _ in 0..(*repeat).max(1) {
-                    let started = std::time::Instant::now();
-                    ranking = pool.install(|| {
-                        best_guesses(&table, &all, lists.rank, &everything, usize::MAX)
-                    });
-                    best = best.min(started.elapsed().as_secs_f64());
-                }
-                Ok((best, ranking))
-            };
-            let (one, ranking) = time(1)?;
-            let (many, _) = time(0)?;
+            let (one, ranking) = time_ranking(&table, lists.rank, 1, *repeat)?;
+            let (many, _) = time_ranking(&table, lists.rank, 0, *repeat)?;
             let top = &table.guesses[ranking[0].guess];
             let mut summary = serde_json::json!({
                 "guesses": table.guesses.len(), "answers": all.len(),
@@ -284,26 +267,12 @@ pub fn run(command: &WordleCommand, json: bool, progress: bool) -> Result<(), Cl
                 writeln!(out, "{} guesses x {} answers: best {top} ({:.4} bits); one core {:.1} ms, all cores {:.1} ms", table.guesses.len(), all.len(), ranking[0].entropy, one * 1e3, many * 1e3).map_err(io)?;
             }
             if *gpu {
-                let ranker =
-                    frontier_wordle::gpu::GpuRanker::new(&table, 0).map_err(wordle_error)?;
-                let mut best = f64::INFINITY;
-                let mut gpu_ranking = Vec::new();
-                for _ in 0..(*repeat).max(1) + 1 {
-                    let (r, seconds) = ranker
-                        .rank(&table, &all, lists.rank)
-                        .map_err(wordle_error)?;
-                    best = best.min(seconds);
-                    gpu_ranking = r;
-                }
-                let same = gpu_ranking == ranking;
+                let (device, best) = time_gpu_ranking(&table, lists.rank, *repeat, &ranking)?;
                 summary["gpu"] = serde_json::json!({
-                    "device": ranker.device_name(), "seconds": best, "equal_to_cpu": same,
+                    "device": device, "seconds": best, "equal_to_cpu": true,
                 });
                 if !json {
-                    writeln!(out, "GPU {}: {:.3} ms by device events (table on the device); ranking equal to the CPU's: {same}", ranker.device_name(), best * 1e3).map_err(io)?;
-                }
-                if !same {
-                    return Err(CliError::Input("GPU and CPU rankings differ".into()));
+                    writeln!(out, "GPU {device}: {:.3} ms by device events (table on the device); ranking equal to the CPU's: true", best * 1e3).map_err(io)?;
                 }
             }
             if json {
@@ -506,6 +475,52 @@ pub fn run(command: &WordleCommand, json: bool, progress: bool) -> Result<(), Cl
     }
 }
 
+/// The best of `repeat` times to rank every guess over every answer on
+/// `threads` threads (0: all cores), and the ranking.
+fn time_ranking(
+    table: &FeedbackTable,
+    rank: Rank,
+    threads: usize,
+    repeat: usize,
+) -> Result<(f64, Vec<frontier_wordle::Score>), CliError> {
+    let all: Vec<u32> = (0..table.answers.len() as u32).collect();
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .map_err(|e| CliError::Input(e.to_string()))?;
+    let mut best = f64::INFINITY;
+    let mut ranking = Vec::new();
+    for _ in 0..repeat.max(1) {
+        let started = std::time::Instant::now();
+        ranking = pool.install(|| best_guesses(table, &all, rank, &|_| true, usize::MAX));
+        best = best.min(started.elapsed().as_secs_f64());
+    }
+    Ok((best, ranking))
+}
+
+/// The GPU's device name and best kernel time over `repeat` rankings (after
+/// one to warm up); an error unless its ranking equals `cpu_ranking`.
+fn time_gpu_ranking(
+    table: &FeedbackTable,
+    rank: Rank,
+    repeat: usize,
+    cpu_ranking: &[frontier_wordle::Score],
+) -> Result<(String, f64), CliError> {
+    let all: Vec<u32> = (0..table.answers.len() as u32).collect();
+    let ranker = frontier_wordle::gpu::GpuRanker::new(table, 0).map_err(wordle_error)?;
+    let mut best = f64::INFINITY;
+    let mut gpu_ranking = Vec::new();
+    for _ in 0..repeat.max(1) + 1 {
+        let (r, seconds) = ranker.rank(table, &all, rank).map_err(wordle_error)?;
+        best = best.min(seconds);
+        gpu_ranking = r;
+    }
+    if gpu_ranking != cpu_ranking {
+        return Err(CliError::Input("GPU and CPU rankings differ".into()));
+    }
+    Ok((ranker.device_name().to_string(), best))
+}
+
 type GuessTree = frontier_core::decision::Tree<usize, u8>;
 
 /// The guess limit of a hard-mode proof: the game's 6 unless `--max-guesses`
@@ -605,6 +620,32 @@ pub enum WordleJob {
     /// the sweep's order, a sample); the row's cost is the best total, its
     /// path the guesses within the margin of it.
     Sweep(SweepSettings),
+    /// Instances are `all` (every guess ranked over every answer); the
+    /// row's value is the best time in seconds, its path the best guess.
+    Bench(RankBench),
+}
+
+/// Timing the ranking of every first guess, as `wordle bench` takes it.
+#[derive(Clone, Debug, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RankBench {
+    /// CPU threads (1: one core; 0: all cores).
+    #[serde(default)]
+    pub threads: usize,
+    /// Rank on the GPU instead (kernel time; the ranking checked against
+    /// one core's).
+    #[serde(default)]
+    pub gpu: bool,
+    /// Repetitions; the best time is reported.
+    #[serde(default = "default_repeat")]
+    pub repeat: usize,
+    /// `entropy` or `expected-remaining`.
+    #[serde(default = "default_rank")]
+    pub rank: String,
+}
+
+fn default_repeat() -> usize {
+    5
 }
 
 /// The greedy policy's ranking, as `wordle simulate --rank` takes it.
@@ -668,6 +709,14 @@ impl crate::registry::CliDomain for WordleCli {
                 WordleJob::Simulate(settings) => settings.rank = value.text(key)?,
                 _ => return Ok(false),
             },
+            "threads" | "gpu" if matches!(self.job, WordleJob::Bench(_)) => {
+                if let WordleJob::Bench(bench) = &mut self.job {
+                    match key {
+                        "gpu" => bench.gpu = value.flag(key)?,
+                        _ => bench.threads = value.count(key)? as usize,
+                    }
+                }
+            }
             "threads" | "margin" => match &mut self.job {
                 WordleJob::Sweep(settings) if key == "threads" => {
                     settings.threads = value.count(key)? as usize
@@ -769,6 +818,47 @@ impl crate::registry::CliDomain for WordleCli {
                     sim.distribution.iter().map(|n| n.to_string()).collect();
                 report.path = vec![sim.first, distribution.join("/")];
                 report.stats.seconds = started.elapsed().as_secs_f64();
+                return Ok(report);
+            }
+            WordleJob::Bench(bench) => {
+                if instance.text.trim() != "all" {
+                    return Err(failed(format!(
+                        "'{}': a bench's instance is `all` (every guess over every answer)",
+                        instance.text.trim()
+                    )));
+                }
+                if self.hard {
+                    return Err(CliError::Input(
+                        "bench ranks first guesses, which hard mode does not restrict: hard does not apply".into(),
+                    ));
+                }
+                let rank = parse_rank(&bench.rank).map_err(CliError::Input)?;
+                let (cpu_seconds, ranking) = time_ranking(
+                    table,
+                    rank,
+                    if bench.gpu { 1 } else { bench.threads },
+                    bench.repeat,
+                )?;
+                let top = ranking
+                    .first()
+                    .ok_or_else(|| failed("no guesses to rank".into()))?;
+                report.path = vec![
+                    table.guesses[top.guess].to_string(),
+                    format!("{:.4} bits", top.entropy),
+                ];
+                let seconds = if bench.gpu {
+                    let (device, seconds) = time_gpu_ranking(table, rank, bench.repeat, &ranking)?;
+                    report.executor = "rank-gpu".into();
+                    report.path.push(device);
+                    seconds
+                } else {
+                    report.executor = format!("rank-{}", bench.threads);
+                    cpu_seconds
+                };
+                report.status = "measured".into();
+                report.solved = true;
+                report.value = Some(seconds);
+                report.stats.seconds = seconds;
                 return Ok(report);
             }
             WordleJob::Sweep(settings) => {
