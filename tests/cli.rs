@@ -1074,3 +1074,34 @@ fn subcommand_jobs_run_from_ron_and_agree_with_the_subcommands() {
         "a sweep's instance is `all` or `every:N`",
     );
 }
+
+/// Random mazes from RON: every executor finds the same cost on each, and
+/// a size that is not a maze side is refused.
+#[test]
+fn random_mazes_run_from_ron_with_equal_costs_on_every_executor() {
+    let path = write_config(
+        "grid-random.ron",
+        r#"Experiment(domain: Grid(), instances: Random(size: 14, count: 6, seed: 5), executors: [Astar, Hda(threads: 2), Ida(threads: 2)], limits: (max_seconds: Some(20.0)))"#,
+    );
+    let rows = json_lines(
+        &frontier(&["run", "--json", path.to_str().unwrap()]),
+        "random mazes",
+    );
+    assert_eq!(rows.len(), 18);
+    for maze in rows.chunks(3) {
+        assert_eq!(maze[0]["cost"], maze[1]["cost"], "{}", maze[0]);
+        assert_eq!(maze[0]["cost"], maze[2]["cost"], "{}", maze[0]);
+    }
+    assert!(
+        rows.iter().any(|r| r["cost"].is_number()),
+        "no maze had a path"
+    );
+    let path = write_config(
+        "grid-random-bad.ron",
+        r#"Experiment(domain: Grid(), instances: Random(size: 1, count: 1, seed: 5))"#,
+    );
+    fails_with(
+        &frontier(&["run", path.to_str().unwrap()]),
+        "a random maze's size is its side",
+    );
+}

@@ -8,6 +8,7 @@
 //! that costs 1 to enter, `1`–`9` a cell that costs that much to enter.
 
 use crate::domain::{Cost, Domain, Edge, Heuristic};
+use crate::rng::SplitMix64;
 use crate::Error;
 
 /// A cell position, row then column.
@@ -38,6 +39,56 @@ pub struct Grid {
 }
 
 impl Grid {
+    /// The text of a random `rows` × `cols` maze (`rows`, `cols` ≥ 1, at
+    /// least two cells): start and goal at the given cells (clamped into
+    /// the maze; the goal moved off the start), every other cell a wall
+    /// with probability `walls_in_10`/10, else `.` (cost 1) with
+    /// probability 4/10, else a cost of 1-9. Seeded, so a failing test's
+    /// maze reproduces; [`Grid::parse`] reads it.
+    ///
+    /// ```
+    /// use frontier_core::{grid::Grid, rng::SplitMix64};
+    /// let text = Grid::random_text(&mut SplitMix64::new(7), 4, 6, 2, (0, 0), (3, 5));
+    /// let grid = Grid::parse(&text).unwrap();
+    /// assert_eq!(grid.size(), (4, 6));
+    /// ```
+    pub fn random_text(
+        rng: &mut SplitMix64,
+        rows: usize,
+        cols: usize,
+        walls_in_10: u64,
+        start: (usize, usize),
+        goal: (usize, usize),
+    ) -> String {
+        let (rows, cols) = (rows.max(1), cols.max(1).max(3 - rows.min(2)));
+        let clamp = |(r, c): (usize, usize)| (r.min(rows - 1), c.min(cols - 1));
+        let start = clamp(start);
+        let mut goal = clamp(goal);
+        if goal == start {
+            goal = if start == (0, 0) {
+                (rows - 1, cols - 1)
+            } else {
+                (0, 0)
+            };
+        }
+        let mut text = String::with_capacity(rows * (cols + 1));
+        for r in 0..rows {
+            for c in 0..cols {
+                text.push(match (r, c) {
+                    at if at == start => 'S',
+                    at if at == goal => 'G',
+                    _ => match rng.below(10) {
+                        roll if roll < walls_in_10 => '#',
+                        roll if roll < walls_in_10 + 4 => '.',
+                        _ => char::from(b'1' + rng.below(9) as u8),
+                    },
+                });
+            }
+            text.push('\n');
+        }
+        text
+    }
+
     /// Parses the text format described in the module docs.
     ///
     /// ```

@@ -4,55 +4,23 @@
 use std::collections::BinaryHeap;
 
 use frontier_core::grid::{Cell, Grid, Manhattan};
+use frontier_core::rng::SplitMix64;
 use frontier_core::{
     astar, Cost, Domain, Edge, Heuristic, Limit, Limits, SearchOptions, Solution, Status,
 };
 
-/// splitmix64: a seeded generator so failures reproduce.
-struct Rng(u64);
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-    fn below(&mut self, n: u64) -> u64 {
-        self.next() % n
-    }
-}
-
-fn random_maze(rng: &mut Rng, rows: usize, cols: usize) -> Grid {
-    let mut text = String::new();
-    let start = (
-        rng.below(rows as u64) as usize,
-        rng.below(cols as u64) as usize,
-    );
-    let mut goal = start;
-    while goal == start {
-        goal = (
+/// A random maze with its start and goal anywhere (seeded, so failures
+/// reproduce).
+fn random_maze(rng: &mut SplitMix64, rows: usize, cols: usize) -> Grid {
+    let mut cell = || {
+        (
             rng.below(rows as u64) as usize,
             rng.below(cols as u64) as usize,
-        );
-    }
-    for r in 0..rows {
-        for c in 0..cols {
-            text.push(if (r, c) == start {
-                'S'
-            } else if (r, c) == goal {
-                'G'
-            } else {
-                match rng.below(10) {
-                    0..=1 => '#',
-                    2..=5 => '.',
-                    _ => char::from(b'1' + rng.below(9) as u8),
-                }
-            });
-        }
-        text.push('\n');
-    }
-    Grid::parse(&text).expect("generated mazes are well formed")
+        )
+    };
+    let (start, goal) = (cell(), cell());
+    Grid::parse(&Grid::random_text(rng, rows, cols, 2, start, goal))
+        .expect("generated mazes are well formed")
 }
 
 /// Dijkstra from `from` over the reversed edges is the same as forward on
@@ -105,7 +73,7 @@ fn replay(grid: &Grid, solution: &Solution<Cell, frontier_core::grid::Step>) -> 
 
 #[test]
 fn astar_matches_dijkstra_on_random_weighted_mazes() {
-    let mut rng = Rng(7);
+    let mut rng = SplitMix64::new(7);
     let mut solved = 0;
     for _ in 0..300 {
         let (rows, cols) = (3 + rng.below(14) as usize, 3 + rng.below(14) as usize);
@@ -144,7 +112,7 @@ impl Heuristic<Grid> for Jittery {
 
 #[test]
 fn astar_stays_optimal_with_inconsistent_heuristics_on_random_mazes() {
-    let mut rng = Rng(11);
+    let mut rng = SplitMix64::new(11);
     let mut reopened = 0;
     for _ in 0..300 {
         let (rows, cols) = (4 + rng.below(12) as usize, 4 + rng.below(12) as usize);

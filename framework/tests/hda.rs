@@ -4,40 +4,25 @@
 use std::time::{Duration, Instant};
 
 use frontier_core::grid::{Grid, Manhattan};
+use frontier_core::rng::SplitMix64;
 use frontier_core::zobrist::{AbstractZobrist, Features};
 use frontier_core::{
     astar, hda, Blind, Domain, DomainOutcome, HdaConfig, Limit, Limits, Partitioner, SearchOptions,
     Status, StdHasher,
 };
 
-struct Rng(u64);
-impl Rng {
-    fn below(&mut self, n: u64) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        (z ^ (z >> 31)) % n
-    }
-}
-
-fn random_maze(rng: &mut Rng, side: usize) -> Grid {
-    let mut text = String::new();
-    for r in 0..side {
-        for c in 0..side {
-            text.push(match (r, c) {
-                (0, 0) => 'S',
-                _ if r == side - 1 && c == side - 1 => 'G',
-                _ => match rng.below(10) {
-                    0..=2 => '#',
-                    3..=6 => '.',
-                    _ => char::from(b'1' + rng.below(9) as u8),
-                },
-            });
-        }
-        text.push('\n');
-    }
-    Grid::parse(&text).unwrap()
+/// A random maze of `side`², start top left, goal bottom right.
+fn random_maze(rng: &mut SplitMix64, side: usize) -> Grid {
+    let corner = side - 1;
+    Grid::parse(&Grid::random_text(
+        rng,
+        side,
+        side,
+        3,
+        (0, 0),
+        (corner, corner),
+    ))
+    .unwrap()
 }
 
 fn config(threads: usize) -> HdaConfig {
@@ -50,7 +35,7 @@ fn config(threads: usize) -> HdaConfig {
 
 #[test]
 fn hda_returns_the_astar_cost_for_1_2_3_and_7_threads_on_random_mazes() {
-    let mut rng = Rng(42);
+    let mut rng = SplitMix64::new(42);
     let mut solved = 0;
     for _ in 0..60 {
         let side = 5 + rng.below(25) as usize;
@@ -127,7 +112,7 @@ impl Features for Walker {
 
 #[test]
 fn abstract_zobrist_partitioning_keeps_costs_and_cuts_communication() {
-    let mut rng = Rng(7);
+    let mut rng = SplitMix64::new(7);
     let maze = loop {
         let m = random_maze(&mut rng, 40);
         if astar(&m, &Manhattan, &SearchOptions::default())
@@ -263,7 +248,7 @@ fn rebalancing_spreads_a_lopsided_partition_and_keeps_the_cost() {
 /// A*'s cost (or none) every time, and finish.
 #[test]
 fn handoffs_keep_astars_cost_on_random_mazes() {
-    let mut rng = Rng(11);
+    let mut rng = SplitMix64::new(11);
     let mut handed = 0.0;
     for case in 0..12 {
         let side = 60 + rng.below(60) as usize;

@@ -22,6 +22,22 @@ impl CliDomain for GridCli {
         Ok(())
     }
 
+    /// A random `size`² maze, start top left, goal bottom right, a fifth
+    /// of the other cells walls (some such mazes have no path).
+    fn random_instance(
+        &self,
+        size: usize,
+        rng: &mut frontier_core::rng::SplitMix64,
+    ) -> Result<String, CliError> {
+        if !(2..=1000).contains(&size) {
+            return Err(CliError::Input(format!(
+                "grid: a random maze's size is its side, 2 to 1000 (not {size})"
+            )));
+        }
+        let text = Grid::random_text(rng, size, size, 2, (0, 0), (size - 1, size - 1));
+        Ok(text.trim_end().replace('\n', "/"))
+    }
+
     fn solve(
         &self,
         _: &(),
