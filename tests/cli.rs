@@ -13,7 +13,8 @@ fn frontier(args: &[&str]) -> Output {
 }
 
 fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("frontier-cli-{name}-{}", std::process::id()));
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join(format!("frontier-cli-{name}-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     dir
 }
@@ -365,7 +366,8 @@ fn flags_of_another_executor_are_refused_not_ignored() {
 /// search is interrupted (the iterations it completed are kept).
 #[test]
 fn ida_solves_from_the_command_line_and_checkpoints_interrupted_searches() {
-    let dir = std::env::temp_dir().join(format!("frontier-cli-ida-{}", std::process::id()));
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join(format!("frontier-cli-ida-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     let korf_1 = "13 6 8 12 15 14 0 10 11 7 4 5 9 1 3 2";
     let dir_arg = dir.to_str().unwrap();
