@@ -716,6 +716,46 @@ fn every_subcommand_prints_json_lines_with_json() {
         "boggle anneal",
     );
     assert!(!anneal.is_empty());
+    let proof = json_lines(
+        &boggle(&[
+            "prove",
+            "--shape",
+            "2x2",
+            "--target",
+            "15",
+            "--letters",
+            "aerst",
+        ]),
+        "boggle prove",
+    );
+    assert_eq!(proof[0]["complete"], true);
+    let boards: Vec<&str> = proof[0]["boards"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|b| b[0].as_str().unwrap())
+        .collect();
+    // Up to symmetry: one of the eight images of each board.
+    assert!(
+        boards.contains(&"aest") && !boards.contains(&"eats"),
+        "{boards:?}"
+    );
+    fails_with(
+        &boggle(&[
+            "prove",
+            "--shape",
+            "3x3",
+            "--target",
+            "1",
+            "--max-seconds",
+            "0.2",
+        ]),
+        "the proof did not finish",
+    );
+    fails_with(
+        &boggle(&["prove", "--target", "1", "--letters", "a1"]),
+        "is not a letter a-z",
+    );
 }
 
 #[test]

@@ -62,6 +62,24 @@ pub enum BoggleCommand {
         #[command(flatten)]
         dict: DictArg,
     },
+    /// Prove every board of a shape scoring at least --target (branch and
+    /// bound over board classes; boards equal under symmetry listed once).
+    Prove {
+        /// Board shape.
+        #[arg(long, default_value = "3x3", value_parser = parse_shape)]
+        shape: (usize, usize),
+        /// Report every board scoring at least this.
+        #[arg(long)]
+        target: u32,
+        /// The letters every cell may take.
+        #[arg(long, default_value = "abcdefghijklmnopqrstuvwxyz")]
+        letters: String,
+        /// Stop after this many seconds (the proof is then incomplete).
+        #[arg(long)]
+        max_seconds: Option<f64>,
+        #[command(flatten)]
+        dict: DictArg,
+    },
     /// Search for high-scoring boards by simulated annealing.
     Anneal {
         /// Board shape.
@@ -276,6 +294,51 @@ pub fn run(command: &BoggleCommand, json: bool) -> Result<(), CliError> {
                     total as f64 / (*count).max(1) as f64
                 )
                 .map_err(io)?;
+            }
+            Ok(())
+        }
+        BoggleCommand::Prove {
+            shape,
+            target,
+            letters,
+            max_seconds,
+            dict,
+        } => {
+            let trie = dict.load()?;
+            let shape = Shape::new(shape.0, shape.1);
+            let start =
+                frontier_boggle::BoardClass::uniform(&shape, letters).map_err(boggle_error)?;
+            let options = frontier_core::SearchOptions::with_limits(frontier_core::Limits {
+                max_seconds: *max_seconds,
+                ..Default::default()
+            });
+            let proof = frontier_boggle::prove(&trie, &shape, &start, *target, false, &options)
+                .map_err(boggle_error)?;
+            if json {
+                let value = serde_json::json!({
+                    "rows": shape.rows, "cols": shape.cols, "target": target,
+                    "boards": proof.boards, "classes": proof.classes,
+                    "complete": proof.complete, "seconds": proof.seconds,
+                });
+                writeln!(out, "{value}").map_err(io)?;
+            } else {
+                for (board, score) in &proof.boards {
+                    writeln!(out, "{score}\t{board}").map_err(io)?;
+                }
+                writeln!(
+                    out,
+                    "{} board(s) of {}x{} scoring at least {target} (up to symmetry); {} classes in {:.1} s{}",
+                    proof.boards.len(),
+                    shape.rows,
+                    shape.cols,
+                    proof.classes,
+                    proof.seconds,
+                    if proof.complete { "" } else { "; INCOMPLETE: stopped by the time limit" }
+                )
+                .map_err(io)?;
+            }
+            if !proof.complete {
+                return Err(CliError::Input("the proof did not finish".into()));
             }
             Ok(())
         }

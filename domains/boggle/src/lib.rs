@@ -1,8 +1,9 @@
 //! # frontier-boggle
 //!
 //! Boggle for frontier: every word on a board of any R×C shape, scored on
-//! the CPU (one board, or many on all cores) and on the GPU, and a search
-//! for high-scoring boards by simulated annealing.
+//! the CPU (one board, or many on all cores) and on the GPU, a search for
+//! high-scoring boards by simulated annealing, and proofs that no board of
+//! a shape scores more (branch and bound over board classes).
 //!
 //! ```
 //! use frontier_boggle::{Board, Scorer, Trie, WordList};
@@ -20,6 +21,7 @@ pub mod board;
 pub mod dict;
 #[cfg(feature = "gpu")]
 pub mod gpu;
+pub mod prove;
 pub mod solve;
 pub mod trie;
 
@@ -29,6 +31,7 @@ pub use anneal::{anneal, AnnealConfig, AnnealResult};
 pub use batch::{random_boards, score_batch};
 pub use board::{Board, Letters, Shape};
 pub use dict::WordList;
+pub use prove::{prove, BoardClass, Bounder, Proof};
 pub use solve::{find_words, Found, Scorer, WordPaths};
 pub use trie::Trie;
 

@@ -411,3 +411,136 @@ fn gpu_annealing_reports_true_scores() {
     }
     assert!(result.best[0].1 >= 2500, "{:?}", result.best);
 }
+
+/// Every board of a shape over `letters`, by enumeration: (letters, score).
+fn all_boards(trie: &Trie, shape: &Shape, letters: &[u8]) -> Vec<(Vec<u8>, u32)> {
+    let cells = shape.cells();
+    let mut scorer = Scorer::new(trie);
+    let mut board = vec![0usize; cells];
+    let mut out = Vec::new();
+    loop {
+        let ls: Vec<u8> = board.iter().map(|&i| letters[i]).collect();
+        let score = scorer.score_letters(shape, &ls);
+        out.push((ls, score));
+        let mut at = 0;
+        loop {
+            if at == cells {
+                return out;
+            }
+            board[at] += 1;
+            if board[at] < letters.len() {
+                break;
+            }
+            board[at] = 0;
+            at += 1;
+        }
+    }
+}
+
+#[test]
+fn class_bounds_hold_for_every_board_of_the_class() {
+    use frontier_boggle::prove::{BoardClass, Bounder};
+    let (_, trie) = enable2k();
+    let mut rng = SplitMix64::new(18);
+    for (rows, cols) in [(2, 2), (2, 3), (3, 3)] {
+        let shape = Shape::new(rows, cols);
+        let mut bounder = Bounder::new(&trie, &shape).unwrap();
+        for _ in 0..30 {
+            // Cells of one to three letters from a common alphabet.
+            let pool = b"aeirstlnop";
+            let class = BoardClass {
+                cells: (0..shape.cells())
+                    .map(|_| {
+                        (0..1 + rng.below(3)).fold(0u32, |m, _| {
+                            m | 1 << (pool[rng.below(pool.len() as u64) as usize] - b'a')
+                        })
+                    })
+                    .collect(),
+            };
+            let max = bounder.max_no_mark(&class);
+            let union = bounder.sum_union(&class);
+            // Every board of the class (all choices), or a sample of them.
+            let mut scorer = Scorer::new(&trie);
+            let mut best = 0;
+            for _ in 0..200 {
+                let letters: Vec<u8> = class
+                    .cells
+                    .iter()
+                    .map(|&m| {
+                        let bits: Vec<u8> = (0..26u8).filter(|l| m >> l & 1 == 1).collect();
+                        bits[rng.below(bits.len() as u64) as usize]
+                    })
+                    .collect();
+                best = best.max(scorer.score_letters(&shape, &letters));
+            }
+            assert!(
+                max >= best && union >= best,
+                "{} {max} {union} < {best}",
+                class.describe(&shape)
+            );
+            // A single board: the union bound is its exact score.
+            let board = BoardClass {
+                cells: class.cells.iter().map(|&m| m & m.wrapping_neg()).collect(),
+            };
+            let letters: Vec<u8> = board
+                .cells
+                .iter()
+                .map(|m| m.trailing_zeros() as u8)
+                .collect();
+            assert_eq!(
+                bounder.sum_union(&board),
+                scorer.score_letters(&shape, &letters)
+            );
+        }
+    }
+}
+
+#[test]
+fn a_proof_finds_exactly_the_boards_enumeration_finds() {
+    use frontier_boggle::prove::{prove, symmetries, BoardClass};
+    let (_, trie) = enable2k();
+    for (rows, cols, letters) in [(2, 2, "aerst"), (2, 3, "aest"), (3, 2, "eprst")] {
+        let shape = Shape::new(rows, cols);
+        let pool: Vec<u8> = letters.bytes().map(|b| b - b'a').collect();
+        let mut boards = all_boards(&trie, &shape, &pool);
+        boards.sort_by_key(|b| std::cmp::Reverse(b.1));
+        // The tenth best score: a target with a handful of boards above.
+        let target = boards[10.min(boards.len() - 1)].1.max(1);
+        let images = symmetries(&shape);
+        let mut expected: Vec<(String, u32)> = boards
+            .iter()
+            .filter(|(ls, score)| {
+                *score >= target
+                    && images.iter().all(|map| {
+                        let mut image = vec![0u8; ls.len()];
+                        for (i, &to) in map.iter().enumerate() {
+                            image[to] = ls[i];
+                        }
+                        ls.as_slice() <= image.as_slice()
+                    })
+            })
+            .map(|(ls, score)| (ls.iter().map(|&l| char::from(b'a' + l)).collect(), *score))
+            .collect();
+        expected.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
+        let start = BoardClass::uniform(&shape, letters).unwrap();
+        let proof = prove(&trie, &shape, &start, target, true, &Default::default()).unwrap();
+        assert!(proof.complete);
+        assert_eq!(
+            proof.boards, expected,
+            "{rows}x{cols} over {letters}, target {target}"
+        );
+        assert!(!expected.is_empty());
+        // Bounds discard classes: fewer classes than boards.
+        assert!(
+            (proof.classes as usize) < boards.len(),
+            "{} classes",
+            proof.classes
+        );
+        assert!(proof.discarded.iter().all(|(_, bound)| *bound < target));
+    }
+    // Bad classes are refused.
+    let shape = Shape::new(2, 2);
+    let wrong = BoardClass { cells: vec![1; 3] };
+    assert!(prove(&trie, &shape, &wrong, 1, false, &Default::default()).is_err());
+    assert!(BoardClass::uniform(&shape, "ab1").is_err());
+}
