@@ -11,7 +11,7 @@
 use arbitrary::Unstructured;
 use frontier_boggle::{find_words, Board, Scorer, Trie};
 use frontier_core::grid::Grid;
-use frontier_core::{Domain, PackedState};
+use frontier_core::PackedState;
 use frontier_nonogram::{solve_cdcl, Puzzle, SolveOptions};
 use frontier_pancake::Pancake;
 use frontier_tiles::{Goal, Tiles};
@@ -131,6 +131,32 @@ fn bytes_of(words: &[u32]) -> Vec<u8> {
     words.iter().flat_map(|w| w.to_le_bytes()).collect()
 }
 
+/// The domain's start state, packed.
+fn packed_start<D: PackedState>(domain: &D) -> Vec<u32> {
+    let mut words = vec![0; domain.packed_words()];
+    domain.pack(&domain.start(), &mut words);
+    words
+}
+
+/// The start packs and unpacks back to itself.
+fn assert_start_round_trips<D: PackedState>(domain: &D, context: &str) {
+    let words = packed_start(domain);
+    assert_eq!(
+        domain.unpack(&words).ok(),
+        Some(domain.start()),
+        "{context:?}"
+    );
+}
+
+/// Words that unpack re-pack to themselves (words that do not are refused).
+fn assert_words_round_trip<D: PackedState>(domain: &D, words: &[u32]) {
+    if let Ok(state) = domain.unpack(words) {
+        let mut again = vec![0; domain.packed_words()];
+        domain.pack(&state, &mut again);
+        assert_eq!(again, words);
+    }
+}
+
 const TILES_TEXT: [&str; 3] = [
     "1 2 3 4 5 6 7 8 0",
     "13 6 8 12 15 14 0 10 11 7 4 5 9 1 3 2",
@@ -145,9 +171,7 @@ pub fn tiles_instance(data: &[u8]) {
     };
     for goal in [Goal::Korf, Goal::Standard] {
         if let Ok(puzzle) = Tiles::parse(text, goal) {
-            let mut words = vec![0; puzzle.packed_words()];
-            puzzle.pack(&puzzle.start(), &mut words);
-            assert_eq!(puzzle.unpack(&words).ok(), Some(puzzle.start()), "{text:?}");
+            assert_start_round_trips(&puzzle, text);
         }
     }
 }
@@ -161,13 +185,8 @@ fn tiles_seeds() -> Vec<Vec<u8>> {
 pub fn tiles_codec(data: &[u8]) {
     let words = words_of(data);
     for text in &TILES_TEXT[..2] {
-        let Ok(puzzle) = Tiles::parse(text, Goal::Standard) else {
-            continue;
-        };
-        if let Ok(state) = puzzle.unpack(&words) {
-            let mut again = vec![0; puzzle.packed_words()];
-            puzzle.pack(&state, &mut again);
-            assert_eq!(again, words);
+        if let Ok(puzzle) = Tiles::parse(text, Goal::Standard) {
+            assert_words_round_trip(&puzzle, &words);
         }
     }
 }
@@ -176,11 +195,7 @@ fn tiles_codec_seeds() -> Vec<Vec<u8>> {
     TILES_TEXT[..2]
         .iter()
         .filter_map(|text| Tiles::parse(text, Goal::Standard).ok())
-        .map(|puzzle| {
-            let mut words = vec![0; puzzle.packed_words()];
-            puzzle.pack(&puzzle.start(), &mut words);
-            bytes_of(&words)
-        })
+        .map(|puzzle| bytes_of(&packed_start(&puzzle)))
         .collect()
 }
 
@@ -268,29 +283,20 @@ fn boggle_seeds() -> Vec<Vec<u8>> {
 /// itself, or is refused; arbitrary packed words unpack to a 7-stack that
 /// re-packs to the same words, or are refused.
 pub fn pancake_input(data: &[u8]) {
-    if let Ok(stack) = Pancake::parse(&String::from_utf8_lossy(data)) {
-        let mut words = vec![0; stack.packed_words()];
-        stack.pack(&stack.start(), &mut words);
-        assert_eq!(stack.unpack(&words).ok(), Some(stack.start()));
+    let text = String::from_utf8_lossy(data);
+    if let Ok(stack) = Pancake::parse(&text) {
+        assert_start_round_trips(&stack, &text);
         assert_eq!(Pancake::parse(&stack.text()).ok(), Some(stack));
     }
-    let words = words_of(data);
-    let Ok(seven) = Pancake::parse("5 3 1 2 4 6 7") else {
-        return;
-    };
-    if let Ok(state) = seven.unpack(&words) {
-        let mut again = vec![0; seven.packed_words()];
-        seven.pack(&state, &mut again);
-        assert_eq!(again, words);
+    if let Ok(seven) = Pancake::parse("5 3 1 2 4 6 7") {
+        assert_words_round_trip(&seven, &words_of(data));
     }
 }
 
 fn pancake_seeds() -> Vec<Vec<u8>> {
     let mut seeds = vec![b"5 3 1 2 4 6 7".to_vec(), b"3,1,2".to_vec()];
     if let Ok(seven) = Pancake::parse("5 3 1 2 4 6 7") {
-        let mut words = vec![0; seven.packed_words()];
-        seven.pack(&seven.start(), &mut words);
-        seeds.push(bytes_of(&words));
+        seeds.push(bytes_of(&packed_start(&seven)));
     }
     seeds
 }

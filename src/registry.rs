@@ -33,6 +33,26 @@ pub struct Instance {
     pub known_verdict: Option<String>,
 }
 
+impl Instance {
+    /// The instance as a seed, for jobs whose instances are seeds (random
+    /// boards, random puzzles).
+    pub fn seed(&self) -> Result<u64, CliError> {
+        self.text
+            .trim()
+            .parse::<u64>()
+            .map_err(|_| CliError::Instance {
+                id: self.id.clone(),
+                message: format!("'{}' is not a seed (a whole number)", self.text.trim()),
+            })
+    }
+}
+
+/// A random seed as an instance's text, for `Random(…)` sources of jobs
+/// whose instances are seeds.
+pub fn random_seed(rng: &mut frontier_core::rng::SplitMix64) -> String {
+    (rng.next_u64() >> 1).to_string()
+}
+
 /// What a domain implements to be run from the command line and configs.
 pub trait CliDomain: clap::Args + DeserializeOwned + Clone + Sync {
     /// Name in output and on the command line.

@@ -1011,30 +1011,6 @@ fn subcommand_jobs_run_from_ron_and_agree_with_the_subcommands() {
     }
     assert_eq!(lines[0]["executor"], "line-1");
 
-    let lines = json_lines(
-        &run(
-            "nonogram-bench.ron",
-            r#"Experiment(domain: Nonogram(job: Bench(count: 500, size: "12x10")), instances: Inline(["9"]), grid: {"threads": [1, 2]})"#,
-        ),
-        "nonogram bench",
-    );
-    let by_flags = json_lines(
-        &frontier(&[
-            "--json", "nonogram", "bench", "--count", "500", "--size", "12x10", "--seed", "9",
-        ]),
-        "nonogram bench flags",
-    );
-    let solved = by_flags[0]["line_solved"].as_u64().unwrap();
-    assert!(solved > 0 && solved < 500, "{}", by_flags[0]);
-    for row in &lines {
-        assert_eq!(
-            row["path"][0],
-            format!("{solved} of 500 line-solved"),
-            "{row}"
-        );
-    }
-    assert_eq!(lines[0]["executor"], "line-1");
-
     let answers = std::fs::read_to_string(shared_data("wordle/orig_answers_2315.txt")).unwrap();
     let small: Vec<&str> = answers.lines().take(40).collect();
     let list = scratch("ron-wordle-jobs").join("small.txt");

@@ -171,15 +171,22 @@ impl Heuristic<Grid> for HalfManhattan {
     }
 }
 
-#[test]
-fn a_stopped_search_resumes_at_its_last_completed_bound() {
-    let dir = std::env::temp_dir().join(format!("frontier-ida-{}", std::process::id()));
+/// A fresh checkpoint directory named `name`, the open maze, and its
+/// optimal cost under `HalfManhattan` (by A*).
+fn checkpoint_case(name: &str) -> (std::path::PathBuf, Grid, Cost) {
+    let dir = std::env::temp_dir().join(format!("{name}-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     let grid = open_maze();
     let expected = astar(&grid, &HalfManhattan, &SearchOptions::default())
         .solution()
         .map(|s| s.cost)
         .unwrap();
+    (dir, grid, expected)
+}
+
+#[test]
+fn a_stopped_search_resumes_at_its_last_completed_bound() {
+    let (dir, grid, expected) = checkpoint_case("frontier-ida");
     let with_checkpoint = IdaConfig {
         checkpoint: Some(dir.clone()),
         ..config(2, 2)
@@ -207,7 +214,7 @@ fn a_stopped_search_resumes_at_its_last_completed_bound() {
     )
     .unwrap();
     assert_eq!(stopped.status, Status::LimitReached(Limit::Expansions));
-    let start = format!("{}:{:?}", std::any::type_name::<Grid>(), grid.start());
+    let start = Checkpoint::key(&grid);
     let saved = Checkpoint::load(&dir, &start)
         .unwrap()
         .expect("a checkpoint");
@@ -268,14 +275,8 @@ fn a_stopped_search_resumes_at_its_last_completed_bound() {
 /// roots done and still ends there.
 #[test]
 fn an_iteration_cut_midway_resumes_after_its_last_segment() {
-    let dir = std::env::temp_dir().join(format!("frontier-ida-segments-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    let grid = open_maze();
-    let start = format!("{}:{:?}", std::any::type_name::<Grid>(), grid.start());
-    let expected = astar(&grid, &HalfManhattan, &SearchOptions::default())
-        .solution()
-        .map(|s| s.cost)
-        .unwrap();
+    let (dir, grid, expected) = checkpoint_case("frontier-ida-segments");
+    let start = Checkpoint::key(&grid);
     let segmented = IdaConfig {
         checkpoint: Some(dir.clone()),
         segment_seconds: 1e-9,

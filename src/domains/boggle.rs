@@ -788,7 +788,7 @@ impl crate::registry::CliDomain for BoggleCli {
                  (random instances are seeds, for Bench(…) and Anneal(…) jobs)"
                     .into(),
             )),
-            _ => Ok((rng.next_u64() >> 1).to_string()),
+            _ => Ok(crate::registry::random_seed(rng)),
         }
     }
 
@@ -815,16 +815,6 @@ impl crate::registry::CliDomain for BoggleCli {
         _: &frontier_core::SearchOptions,
     ) -> Result<crate::report::InstanceReport, CliError> {
         crate::registry::no_executor(Self::NAME, executor)?;
-        let seed = || {
-            instance
-                .text
-                .trim()
-                .parse::<u64>()
-                .map_err(|_| CliError::Instance {
-                    id: instance.id.clone(),
-                    message: format!("'{}' is not a seed (a whole number)", instance.text.trim()),
-                })
-        };
         let mut report = crate::report::InstanceReport::new(Self::NAME, instance, executor);
         match &self.job {
             BoggleJob::Score => {}
@@ -840,7 +830,7 @@ impl crate::registry::CliDomain for BoggleCli {
                     letters,
                     bench_settings.threads,
                     bench_settings.gpu,
-                    seed()?,
+                    instance.seed()?,
                 )?;
                 report.executor = if bench_settings.gpu {
                     "score-gpu".into()
@@ -856,7 +846,7 @@ impl crate::registry::CliDomain for BoggleCli {
                 return Ok(report);
             }
             BoggleJob::Anneal(settings) => {
-                let result = settings.run(trie, seed()?, 1)?;
+                let result = settings.run(trie, instance.seed()?, 1)?;
                 let (board, score) = result.best.first().cloned().unwrap_or_default();
                 report.executor = if settings.gpu {
                     "anneal-gpu".into()

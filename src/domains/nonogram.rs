@@ -590,7 +590,7 @@ impl crate::registry::CliDomain for NonogramCli {
                  (random instances are seeds, for Bench(…) jobs)"
                     .into(),
             )),
-            NonogramJob::Bench(_) => Ok((rng.next_u64() >> 1).to_string()),
+            NonogramJob::Bench(_) => Ok(crate::registry::random_seed(rng)),
         }
     }
 
@@ -666,15 +666,7 @@ impl crate::registry::CliDomain for NonogramCli {
     ) -> Result<crate::report::InstanceReport, CliError> {
         crate::registry::no_executor(Self::NAME, executor)?;
         if let NonogramJob::Bench(bench) = &self.job {
-            let seed = instance
-                .text
-                .trim()
-                .parse::<u64>()
-                .map_err(|_| CliError::Instance {
-                    id: instance.id.clone(),
-                    message: format!("'{}' is not a seed (a whole number)", instance.text.trim()),
-                })?;
-            let result = bench.run(seed)?;
+            let result = bench.run(instance.seed()?)?;
             let mut report = crate::report::InstanceReport::new(Self::NAME, instance, executor);
             report.status = "measured".into();
             report.solved = true;

@@ -703,27 +703,16 @@ impl crate::registry::CliDomain for WordleCli {
     }
 
     fn set_param(&mut self, key: &str, value: &crate::config::GridValue) -> Result<bool, CliError> {
-        match key {
-            "hard" => self.hard = value.flag(key)?,
-            "rank" => match &mut self.job {
-                WordleJob::Simulate(settings) => settings.rank = value.text(key)?,
-                _ => return Ok(false),
-            },
-            "threads" | "gpu" if matches!(self.job, WordleJob::Bench(_)) => {
-                if let WordleJob::Bench(bench) = &mut self.job {
-                    match key {
-                        "gpu" => bench.gpu = value.flag(key)?,
-                        _ => bench.threads = value.count(key)? as usize,
-                    }
-                }
-            }
-            "threads" | "margin" => match &mut self.job {
-                WordleJob::Sweep(settings) if key == "threads" => {
-                    settings.threads = value.count(key)? as usize
-                }
-                WordleJob::Sweep(settings) => settings.margin = value.count(key)? as u32,
-                _ => return Ok(false),
-            },
+        if key == "hard" {
+            self.hard = value.flag(key)?;
+            return Ok(true);
+        }
+        match (&mut self.job, key) {
+            (WordleJob::Simulate(settings), "rank") => settings.rank = value.text(key)?,
+            (WordleJob::Bench(bench), "gpu") => bench.gpu = value.flag(key)?,
+            (WordleJob::Bench(bench), "threads") => bench.threads = value.count(key)? as usize,
+            (WordleJob::Sweep(sweep), "threads") => sweep.threads = value.count(key)? as usize,
+            (WordleJob::Sweep(sweep), "margin") => sweep.margin = value.count(key)? as u32,
             _ => return Ok(false),
         }
         Ok(true)

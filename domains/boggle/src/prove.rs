@@ -121,26 +121,41 @@ impl<'t> Bounder<'t> {
 
     fn max_from(&self, cells: &[u32], cell: usize, node: Node, used: u64) -> u32 {
         let mut best = 0;
-        let mut letters = cells[cell] & node.info & LETTER_BITS;
-        while letters != 0 {
-            let letter = letters.trailing_zeros() as u8;
-            letters &= letters - 1;
-            // The letter is among the node's children: `child` is some.
-            let Some(index) = node.child(letter) else {
-                continue;
-            };
-            let child = self.nodes[index as usize];
+        for (_, child) in self.children(cells[cell], node) {
             let mut total = child.points();
             if child.has_children() {
-                for &next in self.shape.neighbors_of(cell) {
-                    if used >> next & 1 == 0 {
-                        total += self.max_from(cells, next as usize, child, used | 1 << next);
-                    }
+                for next in self.free_neighbors(cell, used) {
+                    total += self.max_from(cells, next, child, used | 1 << next);
                 }
             }
             best = best.max(total);
         }
         best
+    }
+
+    /// The trie children of `node` for the letters of `mask`, as (index,
+    /// node); owns what it reads, so `self` stays free to mutate.
+    fn children(&self, mask: u32, node: Node) -> impl Iterator<Item = (usize, Node)> + 't {
+        let nodes = self.nodes;
+        let mut letters = mask & node.info & LETTER_BITS;
+        std::iter::from_fn(move || {
+            let letter = (letters != 0).then(|| letters.trailing_zeros() as u8)?;
+            letters &= letters - 1;
+            // The letter is among the node's children, so `child` is some.
+            let index = node.child(letter)? as usize;
+            Some((index, nodes[index]))
+        })
+    }
+
+    /// The neighbours of `cell` not in `used`, from the shape's neighbour
+    /// masks (proof shapes have at most 64 cells, so they have masks).
+    fn free_neighbors(&self, cell: usize, used: u64) -> impl Iterator<Item = usize> {
+        let mut free = self.shape.neighbor_masks[cell] & !used;
+        std::iter::from_fn(move || {
+            let next = (free != 0).then(|| free.trailing_zeros() as usize)?;
+            free &= free - 1;
+            Some(next)
+        })
     }
 
     /// The sum/union bound (see the module docs).
@@ -158,24 +173,14 @@ impl<'t> Bounder<'t> {
     }
 
     fn union_from(&mut self, cells: &[u32], cell: usize, node: Node, used: u64, total: &mut u32) {
-        let mut letters = cells[cell] & node.info & LETTER_BITS;
-        while letters != 0 {
-            let letter = letters.trailing_zeros() as u8;
-            letters &= letters - 1;
-            let Some(index) = node.child(letter) else {
-                continue;
-            };
-            let child = self.nodes[index as usize];
-            if child.points() > 0 && self.stamp[index as usize] != self.pass {
-                self.stamp[index as usize] = self.pass;
+        for (index, child) in self.children(cells[cell], node) {
+            if child.points() > 0 && self.stamp[index] != self.pass {
+                self.stamp[index] = self.pass;
                 *total += child.points();
             }
             if child.has_children() {
-                for i in 0..self.shape.neighbors_of(cell).len() {
-                    let next = self.shape.neighbors_of(cell)[i];
-                    if used >> next & 1 == 0 {
-                        self.union_from(cells, next as usize, child, used | 1 << next, total);
-                    }
+                for next in self.free_neighbors(cell, used) {
+                    self.union_from(cells, next, child, used | 1 << next, total);
                 }
             }
         }

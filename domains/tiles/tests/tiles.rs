@@ -592,11 +592,7 @@ fn gpu_ida_matches_exact_distances_and_published_optima() {
     let pdb = TilesHeuristic::Pdb(pdb_heuristic(&board, Goal::Standard, "4-4", true, &dir));
     let mut rng = Rng(31);
     let states: Vec<&[u8; 25]> = truth.keys().collect();
-    let two = if frontier_core::gpu::device_count().unwrap_or(0) >= 2 {
-        vec![0, 1]
-    } else {
-        vec![0, 0]
-    };
+    let two = two_devices();
     for i in 0..40 {
         let cells = states[rng.below(states.len())];
         let puzzle = Tiles::new(board.clone(), state_from(cells, &board), Goal::Standard).unwrap();
@@ -650,11 +646,7 @@ fn gpu_ida_cut_inside_iterations_ends_at_the_optimum() {
     let h = TilesHeuristic::Pdb(pdb_heuristic(&board, Goal::Korf, "5-5-5", true, &dir));
     let (id, korf, _, optimum) = korf100().into_iter().find(|i| i.0 == "1").unwrap();
     let puzzle = Tiles::parse(&korf, Goal::Korf).unwrap();
-    let two = if frontier_core::gpu::device_count().unwrap_or(0) >= 2 {
-        vec![0, 1]
-    } else {
-        vec![0, 0]
-    };
+    let two = two_devices();
     let config = GpuIdaConfig {
         devices: two,
         roots: 4096,
@@ -669,7 +661,7 @@ fn gpu_ida_cut_inside_iterations_ends_at_the_optimum() {
         segment_seconds: 1e-4,
         ..config
     };
-    let start = format!("{}:{:?}", std::any::type_name::<Tiles>(), puzzle.start());
+    let start = Checkpoint::key(&puzzle);
     let step = whole.stats.expanded / 5;
     let mut cut_inside = 0;
     for k in 1.. {
@@ -720,10 +712,18 @@ fn gpu_running_out_of_device_memory_is_an_outcome() {
 /// and always two shards on device 0, so states cross between shards of
 /// one GPU as well as between GPUs (the exchange is the same code).
 fn test_devices() -> Vec<usize> {
+    let mut devices = two_devices();
+    devices.push(0);
+    devices
+}
+
+/// Two GPUs where the machine has them, else two sessions on device 0
+/// (the split between GPUs is the same code).
+fn two_devices() -> Vec<usize> {
     if frontier_core::gpu::device_count().unwrap_or(0) >= 2 {
-        vec![0, 1, 0]
+        vec![0, 1]
     } else {
-        vec![0, 0, 0]
+        vec![0, 0]
     }
 }
 

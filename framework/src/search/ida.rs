@@ -114,6 +114,12 @@ pub struct Partial {
 }
 
 impl Checkpoint {
+    /// The start state's name in checkpoints (`start` and the file name):
+    /// the domain's type and the state as `Debug` prints it.
+    pub fn key<D: Domain>(domain: &D) -> String {
+        format!("{}:{:?}", std::any::type_name::<D>(), domain.start())
+    }
+
     /// The file in `dir` that holds the checkpoint of a search from `start`.
     pub fn path(dir: &Path, start: &str) -> PathBuf {
         let key = foldhash::fast::FixedState::with_seed(0x1DA5_7A12).hash_one(start);
@@ -756,7 +762,7 @@ pub(crate) fn begin<D: Domain, H: Heuristic<D>>(
     started: Instant,
 ) -> Result<Begun<D>, Error> {
     let mut stats = SearchStats::default();
-    let start_key = format!("{}:{:?}", std::any::type_name::<D>(), domain.start());
+    let start_key = Checkpoint::key(domain);
     let resumed = match checkpoint {
         Some(dir) => Checkpoint::load(dir, &start_key)?,
         None => None,
@@ -778,7 +784,9 @@ pub(crate) fn begin<D: Domain, H: Heuristic<D>>(
                 checkpoint: checkpoint.map(Path::to_path_buf),
                 completed: 0,
                 earlier_seconds: 0.0,
-                split: split.fingerprint(),
+                // Hashing a million roots is only worth it when progress
+                // inside an iteration is checkpointed.
+                split: checkpoint.map_or(0, |_| split.fingerprint()),
                 done: 0,
                 next: Cost::MAX,
             };
