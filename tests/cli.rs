@@ -756,6 +756,30 @@ fn every_subcommand_prints_json_lines_with_json() {
         &boggle(&["prove", "--target", "1", "--letters", "a1"]),
         "is not a letter a-z",
     );
+    // A certificate written, verified, and refused once tampered with.
+    let cert = scratch("boggle").join("proof.cert");
+    let cert_arg = cert.to_str().unwrap();
+    let args = [
+        "prove",
+        "--shape",
+        "2x2",
+        "--target",
+        "15",
+        "--buckets",
+        "ae rst",
+    ];
+    let written = boggle(&[&args[..], &["--certificate", cert_arg]].concat());
+    assert!(written.status.success(), "{}", stderr(&written));
+    let verified = json_lines(&boggle(&["verify", cert_arg]), "boggle verify");
+    assert_eq!(verified[0]["verified"], true);
+    assert_eq!(verified[0]["boards"], proof[0]["boards"]);
+    let text = std::fs::read_to_string(&cert).unwrap();
+    std::fs::write(&cert, text.replace("target 15", "target 10")).unwrap();
+    fails_with(&boggle(&["verify", cert_arg]), "certificate refused");
+    fails_with(
+        &boggle(&[&args[..], &["--sample", "1", "--certificate", cert_arg]].concat()),
+        "cannot be used with",
+    );
 }
 
 #[test]
@@ -986,6 +1010,33 @@ fn subcommand_jobs_run_from_ron_and_agree_with_the_subcommands() {
         anneal[0]
     );
     assert_eq!(anneal[0]["path"][0], by_flags[0]["best"][0][0]);
+
+    let proof = json_lines(
+        &run(
+            "boggle-prove.ron",
+            r#"Experiment(domain: Boggle(job: Prove(shape: "2x3", target: 40, buckets: "ae rst")), instances: Inline(["1"]))"#,
+        ),
+        "boggle prove job",
+    );
+    let by_flags = json_lines(
+        &frontier(&[
+            "--json",
+            "boggle",
+            "prove",
+            "--shape",
+            "2x3",
+            "--target",
+            "40",
+            "--buckets",
+            "ae rst",
+        ]),
+        "boggle prove flags",
+    );
+    let boards = by_flags[0]["boards"].as_array().unwrap();
+    assert!(!boards.is_empty(), "{}", by_flags[0]);
+    assert_eq!(proof[0]["value"].as_f64(), boards[0][1].as_f64());
+    assert_eq!(proof[0]["path"].as_array().unwrap().len(), boards.len());
+    assert_eq!(proof[0]["status"], "proven");
 
     let lines = json_lines(
         &run(

@@ -18,9 +18,11 @@
 pub mod anneal;
 pub mod batch;
 pub mod board;
+pub mod certificate;
 pub mod dict;
 #[cfg(feature = "gpu")]
 pub mod gpu;
+pub mod orderly;
 pub mod prove;
 pub mod solve;
 pub mod trie;
@@ -31,7 +33,7 @@ pub use anneal::{anneal, AnnealConfig, AnnealResult};
 pub use batch::{random_boards, score_batch};
 pub use board::{Board, Letters, Shape};
 pub use dict::WordList;
-pub use prove::{prove, BoardClass, Bounder, Proof};
+pub use prove::{prove, BoardClass, Bounder, Buckets, Proof, ProofSettings};
 pub use solve::{find_words, Found, Scorer, WordPaths};
 pub use trie::Trie;
 

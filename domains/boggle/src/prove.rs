@@ -1,23 +1,35 @@
 //! Proving the best boards: branch and bound over *board classes* (every
-//! cell a set of letters), searched by the framework's depth-first
-//! [`walk()`].
+//! cell a set of letters).
 //!
-//! A class's upper bound is the smaller of two bounds that hold for every
-//! board in it:
-//! - **max/no-mark**: for each path of cells, the best letter at each cell
-//!   (chosen per path) and every word counted as often as it is spelled;
-//! - **sum/union**: every word that some board of the class spells, each
-//!   counted once.
+//! Three upper bounds on the best score of any board in a class:
+//! - **max/no-mark** ([`Bounder::max_no_mark`]): for each path of cells,
+//!   the best letter at each cell (chosen per path) and every word counted
+//!   as often as it is spelled;
+//! - **sum/union** ([`Bounder::sum_union`]): every word that some board of
+//!   the class spells, each counted once;
+//! - **orderly sum/choice trees** ([`crate::orderly`]): each word's cells in
+//!   one fixed order, so a path keeps one letter per cell; far tighter than
+//!   the other two on wide classes, and cheap to update when one cell is
+//!   fixed. The proof splits by it.
 //!
-//! A class whose bound is below the target is discarded whole; otherwise
-//! its widest cell is split into two halves of its letters. A class of
-//! single letters is a board, scored exactly. Boards equal under the
-//! symmetries of the rectangle (8 for a square, 4 otherwise) are reported
-//! once, as the least of their images.
+//! [`prove`] cuts the boards into top-level classes by letter buckets
+//! ([`Buckets`]; one class per symmetry class of bucket assignments),
+//! builds each class's orderly tree, and walks its subclasses with the
+//! framework's depth-first [`walk()`], fixing one cell's letter per level
+//! in split order and discarding every subclass whose bound falls below
+//! the target. Subclasses with every cell fixed are boards, scored
+//! exactly. Boards equal under the symmetries of the rectangle (8 for a
+//! square, 4 otherwise) are reported once, as the least of their images.
+//! Classes run on all cores; with a certificate, every discarded subclass
+//! is kept with its bound for [`crate::certificate::verify`].
 
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::Instant;
 
 use frontier_core::{walk, Domain, Edge, SearchOptions, Visit, WalkEnd};
+use rayon::prelude::*;
+
+use crate::orderly::{split_order, OrderlyBound, OrderlyBuilder, OrderlyTree, MAX_ORDERLY_CELLS};
 
 use crate::board::Shape;
 use crate::trie::{Node, Trie, LETTER_BITS};
@@ -58,14 +70,6 @@ impl BoardClass {
             .map(|row| row.iter().map(|&m| cell(m)).collect::<Vec<_>>().join(" "))
             .collect::<Vec<_>>()
             .join(" / ")
-    }
-
-    /// The letters of a class of single letters (a board), else `None`.
-    fn board(&self) -> Option<Vec<u8>> {
-        self.cells
-            .iter()
-            .map(|&m| (m.count_ones() == 1).then(|| m.trailing_zeros() as u8))
-            .collect()
     }
 }
 
@@ -197,132 +201,521 @@ impl<'t> Bounder<'t> {
     }
 }
 
-/// The tree of classes below a start class: a class's children split its
-/// widest cell into two halves of its letters.
-struct ClassTree {
-    start: BoardClass,
+/// Letter buckets: the letter sets a top-level class gives each cell.
+/// Every board's cells fall in exactly one bucket each, so the top-level
+/// classes partition the boards over the buckets' alphabet.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Buckets {
+    /// The sets of every cell not covered by `corner` or `edge`.
+    pub sets: Vec<u32>,
+    /// Sets of the four corner cells, when they differ.
+    pub corner: Option<Vec<u32>>,
+    /// Sets of the other border cells, when they differ.
+    pub edge: Option<Vec<u32>>,
 }
 
-impl Domain for ClassTree {
-    type State = BoardClass;
-    /// The cell whose letters the child halved.
-    type Move = usize;
-
-    fn start(&self) -> BoardClass {
-        self.start.clone()
+impl Buckets {
+    /// Parses `"aeiou lnrsy chkmpt bdfgjqvwxz"` (sets split by spaces),
+    /// optionally followed by `", corner: <sets>"` and `", edge: <sets>"`
+    /// for the corner and the other border cells. The sets of one list
+    /// must not share letters, and every list must cover the same letters
+    /// (a single set of the whole alphabet leaves those cells to the
+    /// letter-by-letter search).
+    pub fn parse(text: &str) -> Result<Buckets, BoggleError> {
+        let list = |sets: &str| -> Result<Vec<u32>, BoggleError> {
+            let masks = sets
+                .split_whitespace()
+                .map(letter_mask)
+                .collect::<Result<Vec<u32>, _>>()?;
+            if masks.is_empty() {
+                return Err(BoggleError::Config(format!("buckets '{text}': no sets")));
+            }
+            let mut seen = 0u32;
+            for &m in &masks {
+                if seen & m != 0 {
+                    return Err(BoggleError::Config(format!(
+                        "buckets '{text}': letter '{}' is in two sets",
+                        char::from(b'a' + (seen & m).trailing_zeros() as u8)
+                    )));
+                }
+                seen |= m;
+            }
+            Ok(masks)
+        };
+        let mut parts = text.split(',');
+        let mut buckets = Buckets {
+            sets: list(parts.next().unwrap_or_default())?,
+            corner: None,
+            edge: None,
+        };
+        for part in parts {
+            let part = part.trim();
+            let (slot, sets) = if let Some(sets) = part.strip_prefix("corner:") {
+                (&mut buckets.corner, sets)
+            } else if let Some(sets) = part.strip_prefix("edge:") {
+                (&mut buckets.edge, sets)
+            } else {
+                return Err(BoggleError::Config(format!(
+                    "buckets '{text}': after a comma expected 'corner: <sets>' or 'edge: <sets>'"
+                )));
+            };
+            if slot.is_some() {
+                return Err(BoggleError::Config(format!(
+                    "buckets '{text}': '{part}' given twice"
+                )));
+            }
+            *slot = Some(list(sets)?);
+        }
+        let union = |sets: &[u32]| sets.iter().fold(0, |a, m| a | m);
+        for other in [&buckets.corner, &buckets.edge].into_iter().flatten() {
+            if union(other) != union(&buckets.sets) {
+                return Err(BoggleError::Config(format!(
+                    "buckets '{text}': the corner or edge sets cover other letters than the rest"
+                )));
+            }
+        }
+        Ok(buckets)
     }
 
-    fn is_goal(&self, _: &BoardClass) -> bool {
+    /// One bucket of `letters`: the top-level class is every board.
+    pub fn single(letters: &str) -> Result<Buckets, BoggleError> {
+        Ok(Buckets {
+            sets: vec![letter_mask(letters)?],
+            corner: None,
+            edge: None,
+        })
+    }
+
+    /// The letters the buckets cover.
+    pub fn alphabet(&self) -> u32 {
+        self.sets.iter().fold(0, |a, m| a | m)
+    }
+
+    /// The sets as [`Buckets::parse`] reads them.
+    pub fn describe(&self) -> String {
+        let list = |sets: &[u32]| {
+            sets.iter()
+                .map(|&m| letters_of(m))
+                .collect::<Vec<_>>()
+                .join(" ")
+        };
+        let mut text = list(&self.sets);
+        for (name, sets) in [("corner", &self.corner), ("edge", &self.edge)] {
+            if let Some(sets) = sets {
+                text += &format!(", {name}: {}", list(sets));
+            }
+        }
+        text
+    }
+
+    /// The sets cell `cell` of `shape` chooses from.
+    pub(crate) fn sets_of(&self, shape: &Shape, cell: usize) -> &[u32] {
+        let (r, c) = (cell / shape.cols, cell % shape.cols);
+        let row_edge = r == 0 || r + 1 == shape.rows;
+        let col_edge = c == 0 || c + 1 == shape.cols;
+        match (&self.corner, &self.edge) {
+            (Some(corner), _) if row_edge && col_edge => corner,
+            (_, Some(edge)) if (row_edge || col_edge) && !(row_edge && col_edge) => edge,
+            _ => &self.sets,
+        }
+    }
+}
+
+fn letters_of(mask: u32) -> String {
+    (0..26u8)
+        .filter(|l| mask >> l & 1 == 1)
+        .map(|l| char::from(b'a' + l))
+        .collect()
+}
+
+/// The top-level classes of a proof: one bucket index per cell, only the
+/// least of each class's symmetric images (a board's images lie in the
+/// images of its class, so one of them lies in the class kept).
+pub fn top_classes(shape: &Shape, buckets: &Buckets) -> Result<Vec<Vec<u8>>, BoggleError> {
+    let radix: Vec<usize> = (0..shape.cells())
+        .map(|cell| buckets.sets_of(shape, cell).len())
+        .collect();
+    let total = radix
+        .iter()
+        .try_fold(1u64, |a, &r| a.checked_mul(r as u64))
+        .filter(|&t| t <= 1 << 32)
+        .ok_or_else(|| {
+            BoggleError::Config(format!(
+                "{}x{} with {} buckets makes too many top-level classes to list",
+                shape.rows,
+                shape.cols,
+                buckets.sets.len()
+            ))
+        })?;
+    let images = symmetries(shape);
+    let mut classes = Vec::new();
+    let mut digits = vec![0u8; shape.cells()];
+    for _ in 0..total {
+        if is_least_image(&digits, &images) {
+            classes.push(digits.clone());
+        }
+        // The next assignment, last cell fastest.
+        for (d, &r) in digits.iter_mut().zip(&radix).rev() {
+            *d += 1;
+            if (*d as usize) < r {
+                break;
+            }
+            *d = 0;
+        }
+    }
+    Ok(classes)
+}
+
+/// What a proof is asked.
+#[derive(Clone, Debug)]
+pub struct ProofSettings {
+    /// The board shape (at most [`MAX_ORDERLY_CELLS`] cells).
+    pub shape: Shape,
+    /// Boards scoring at least this are reported; classes bounded below it
+    /// are discarded.
+    pub target: u32,
+    /// The top-level classes' letter sets.
+    pub buckets: Buckets,
+    /// Stop after this many seconds (the proof is then incomplete).
+    pub max_seconds: Option<f64>,
+    /// Keep the discarded subclasses with their bounds (a certificate).
+    pub certificate: bool,
+    /// Search only this many top-level classes drawn at random (with this
+    /// seed): a sample to project the whole proof's time from.
+    pub sample: Option<(usize, u64)>,
+}
+
+/// A subclass discarded by its bound: the letters of the first `letters.len()`
+/// cells in split order fixed, the rest their bucket's sets. With every
+/// cell fixed it is a board, and `bound` its score when that reaches the
+/// target.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Discarded {
+    /// Letters fixed, in split order.
+    pub letters: Vec<u8>,
+    /// Its orderly bound (a board's: its score).
+    pub bound: u32,
+}
+
+/// One top-level class as the proof left it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ClassRecord {
+    /// Bucket index per cell.
+    pub buckets: Vec<u8>,
+    /// The class's orderly bound.
+    pub bound: u32,
+    /// In depth-first order, the subclasses that cover it, each discarded
+    /// or a board at or above the target (empty when `bound` is below the
+    /// target).
+    pub pieces: Vec<Discarded>,
+}
+
+/// What a proof found.
+#[derive(Clone, Debug)]
+pub struct Proof {
+    /// The shape proven.
+    pub shape: Shape,
+    /// The target.
+    pub target: u32,
+    /// The top-level classes' buckets.
+    pub buckets: Buckets,
+    /// Every board scoring at least the target, once per symmetry class
+    /// (the least of its images, row-major letters), best first.
+    pub boards: Vec<(String, u32)>,
+    /// Top-level classes searched (one per symmetry class).
+    pub classes: u64,
+    /// Top-level classes of the whole proof (more than `classes` when
+    /// sampling).
+    pub classes_total: u64,
+    /// Top-level classes discarded by their root bound.
+    pub classes_discarded: u64,
+    /// Subclasses bounded below the top level.
+    pub subclasses: u64,
+    /// Boards scored exactly (their orderly bound reached the target).
+    pub boards_scored: u64,
+    /// Orderly-tree nodes built, over all classes.
+    pub tree_nodes: u64,
+    /// The highest top-level bound.
+    pub max_bound: u32,
+    /// The split order: cells in the order their letters are fixed.
+    pub order: Vec<usize>,
+    /// With [`ProofSettings::certificate`], every class searched.
+    pub certificate: Vec<ClassRecord>,
+    /// Whether every class was searched (false when the time limit cut it).
+    pub complete: bool,
+    /// Seconds.
+    pub seconds: f64,
+}
+
+/// The subclasses of one top-level class: positions of the split order
+/// fixed one letter at a time, depth first.
+struct Subclasses {
+    /// Letter set of each split-order position.
+    masks: Vec<u32>,
+}
+
+/// The letters fixed so far, in split order.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+struct Fixed {
+    letters: [u8; MAX_ORDERLY_CELLS],
+    depth: u8,
+}
+
+impl Domain for Subclasses {
+    type State = Fixed;
+    /// The letter fixed.
+    type Move = u8;
+
+    fn start(&self) -> Fixed {
+        Fixed {
+            letters: [0; MAX_ORDERLY_CELLS],
+            depth: 0,
+        }
+    }
+
+    fn is_goal(&self, _: &Fixed) -> bool {
         false
     }
 
-    fn expand(&self, class: &BoardClass, out: &mut Vec<Edge<BoardClass, usize>>) {
-        let Some((cell, &mask)) = class
-            .cells
-            .iter()
-            .enumerate()
-            .filter(|(_, m)| m.count_ones() > 1)
-            .max_by_key(|(i, m)| (m.count_ones(), std::cmp::Reverse(*i)))
-        else {
+    fn expand(&self, fixed: &Fixed, out: &mut Vec<Edge<Fixed, u8>>) {
+        let depth = fixed.depth as usize;
+        let Some(&mask) = self.masks.get(depth) else {
             return;
         };
-        // The lower half of the set bits, and the rest.
-        let mut low = 0u32;
-        let mut rest = mask;
-        for _ in 0..mask.count_ones() / 2 {
-            low |= rest & rest.wrapping_neg();
-            rest &= rest - 1;
-        }
-        for half in [low, rest] {
-            let mut child = class.clone();
-            child.cells[cell] = half;
+        let mut letters = mask;
+        while letters != 0 {
+            let letter = letters.trailing_zeros() as u8;
+            letters &= letters - 1;
+            let mut child = fixed.clone();
+            child.letters[depth] = letter;
+            child.depth += 1;
             out.push(Edge {
                 state: child,
-                mv: cell,
+                mv: letter,
                 cost: 1,
             });
         }
     }
 }
 
-/// What a proof found.
-#[derive(Clone, Debug, Default)]
-pub struct Proof {
-    /// Every board scoring at least the target, once per symmetry class
-    /// (the least of its images, row-major letters), best first.
-    pub boards: Vec<(String, u32)>,
-    /// Classes whose bound was computed.
-    pub classes: u64,
-    /// Classes discarded by their bound, with the bound, as a certificate:
-    /// with the boards above they cover the start class.
-    pub discarded: Vec<(BoardClass, u32)>,
-    /// Whether the search covered the whole start class (false when a
-    /// limit stopped it).
-    pub complete: bool,
-    /// Seconds.
-    pub seconds: f64,
+/// One thread's buffers.
+struct Worker<'t> {
+    builder: OrderlyBuilder<'t>,
+    tree: OrderlyTree,
+    bound: OrderlyBound,
+    scorer: Scorer<'t>,
 }
 
-/// Finds every board of `start` (a class of `shape`) scoring at least
-/// `target`, discarding classes whose bound is below it. With
-/// `certificate`, the discarded classes are kept in the proof.
+/// What searching one top-level class gave.
+#[derive(Default)]
+struct ClassOutcome {
+    boards: Vec<(Vec<u8>, u32)>,
+    subclasses: u64,
+    boards_scored: u64,
+    tree_nodes: u64,
+    record: Option<ClassRecord>,
+    complete: bool,
+    bound: u32,
+}
+
+/// Finds every board of `settings.shape` scoring at least the target, by
+/// branch and bound: each top-level class (up to symmetry, on all cores
+/// of the current rayon pool) gets its orderly tree, and its subclasses
+/// are walked depth first by [`walk()`], fixing cells in split order and
+/// discarding every subclass whose bound falls below the target.
+/// `progress` is called now and then with (classes done, classes).
 pub fn prove(
     trie: &Trie,
-    shape: &Shape,
-    start: &BoardClass,
-    target: u32,
-    certificate: bool,
-    options: &SearchOptions,
+    settings: &ProofSettings,
+    progress: &(dyn Fn(u64, u64) + Sync),
 ) -> Result<Proof, BoggleError> {
-    if start.cells.len() != shape.cells() || start.cells.iter().any(|&m| m == 0 || m >> 26 != 0) {
+    let shape = &settings.shape;
+    if shape.cells() == 0 || shape.cells() > MAX_ORDERLY_CELLS {
         return Err(BoggleError::Config(format!(
-            "a class of a {}x{} board needs {} non-empty letter sets",
-            shape.rows,
-            shape.cols,
-            shape.cells()
+            "proofs take boards of 1 to {MAX_ORDERLY_CELLS} cells, not {}x{}",
+            shape.rows, shape.cols
         )));
     }
     let started = Instant::now();
-    let mut bounder = Bounder::new(trie, shape)?;
-    let mut scorer = Scorer::new(trie);
+    let mut classes = top_classes(shape, &settings.buckets)?;
+    let classes_total = classes.len() as u64;
+    if let Some((count, seed)) = settings.sample {
+        let mut rng = frontier_core::rng::SplitMix64::new(seed);
+        for i in (1..classes.len()).rev() {
+            classes.swap(i, rng.below(i as u64 + 1) as usize);
+        }
+        classes.truncate(count);
+    }
+    let order = split_order(shape);
+    // Checks the shape and dictionary once, so workers cannot fail.
+    let builder = OrderlyBuilder::new(trie, shape, &order)?;
+    let done = AtomicU64::new(0);
+    let stop = AtomicBool::new(false);
+    let total = classes.len() as u64;
+    let outcomes: Vec<ClassOutcome> = classes
+        .par_iter()
+        .map_init(
+            || Worker {
+                builder: builder.clone(),
+                tree: OrderlyTree::default(),
+                bound: OrderlyBound::new(shape.cells()),
+                scorer: Scorer::new(trie),
+            },
+            |worker, class| {
+                if stop.load(Ordering::Relaxed) {
+                    return ClassOutcome::default();
+                }
+                let outcome = search_class(worker, settings, class, started, &stop);
+                let n = done.fetch_add(1, Ordering::Relaxed) + 1;
+                progress(n, total);
+                outcome
+            },
+        )
+        .collect();
     let images = symmetries(shape);
-    let mut proof = Proof::default();
-    let tree = ClassTree {
-        start: start.clone(),
+    let mut proof = Proof {
+        shape: shape.clone(),
+        target: settings.target,
+        buckets: settings.buckets.clone(),
+        boards: Vec::new(),
+        classes: 0,
+        classes_total,
+        classes_discarded: 0,
+        subclasses: 0,
+        boards_scored: 0,
+        tree_nodes: 0,
+        max_bound: 0,
+        order,
+        certificate: Vec::new(),
+        complete: true,
+        seconds: 0.0,
     };
-    // A class's bound can take milliseconds: the time limit is checked at
-    // every class, not every few thousand as the walk does.
-    let deadline = options.limits.max_seconds;
-    let (end, _) = walk(&tree, options, |class, _| {
-        if deadline.is_some_and(|d| started.elapsed().as_secs_f64() > d) {
-            return Visit::Stop;
+    let mut boards = std::collections::BTreeMap::new();
+    for outcome in outcomes {
+        proof.complete &= outcome.complete;
+        if !outcome.complete {
+            continue;
         }
         proof.classes += 1;
-        if let Some(letters) = class.board() {
-            let score = scorer.score_letters(shape, &letters);
-            if score >= target && is_least_image(&letters, &images) {
-                let text: String = letters.iter().map(|&l| char::from(b'a' + l)).collect();
-                proof.boards.push((text, score));
-            } else if score < target && certificate {
-                proof.discarded.push((class.clone(), score));
-            }
-            return Visit::Prune;
+        proof.classes_discarded += u64::from(outcome.bound < settings.target);
+        proof.subclasses += outcome.subclasses;
+        proof.boards_scored += outcome.boards_scored;
+        proof.tree_nodes += outcome.tree_nodes;
+        proof.max_bound = proof.max_bound.max(outcome.bound);
+        for (letters, score) in outcome.boards {
+            let least = least_image(&letters, &images);
+            boards.insert(
+                least
+                    .iter()
+                    .map(|&l| char::from(b'a' + l))
+                    .collect::<String>(),
+                score,
+            );
         }
-        let bound = bounder.bound(class, target);
-        if bound < target {
-            if certificate {
-                proof.discarded.push((class.clone(), bound));
-            }
-            return Visit::Prune;
-        }
-        Visit::Descend
-    });
-    proof.complete = end == WalkEnd::Complete;
+        proof.certificate.extend(outcome.record);
+    }
+    proof.boards = boards.into_iter().collect();
     proof
         .boards
         .sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
     proof.seconds = started.elapsed().as_secs_f64();
     Ok(proof)
+}
+
+/// Searches one top-level class (bucket index per cell).
+fn search_class(
+    worker: &mut Worker,
+    settings: &ProofSettings,
+    class: &[u8],
+    started: Instant,
+    stop: &AtomicBool,
+) -> ClassOutcome {
+    let shape = &settings.shape;
+    let target = settings.target;
+    let masks: Vec<u32> = (0..shape.cells())
+        .map(|cell| settings.buckets.sets_of(shape, cell)[class[cell] as usize])
+        .collect();
+    let order = worker.builder.order().to_vec();
+    let bound = worker.builder.build(&masks, &mut worker.tree);
+    let mut outcome = ClassOutcome {
+        tree_nodes: worker.tree.node_count() as u64,
+        bound,
+        complete: true,
+        ..ClassOutcome::default()
+    };
+    let mut pieces = Vec::new();
+    if bound >= target {
+        let domain = Subclasses {
+            masks: order.iter().map(|&cell| masks[cell]).collect(),
+        };
+        let cells = shape.cells();
+        let Worker {
+            tree,
+            bound: evaluator,
+            scorer,
+            ..
+        } = worker;
+        let mut board = vec![0u8; cells];
+        // Per depth, the bounds of its children (see `child_bounds`).
+        let mut ahead = vec![[0u32; 26]; cells];
+        let (end, _) = walk(&domain, &SearchOptions::default(), |fixed, depth| {
+            if depth == 0 {
+                evaluator.start(tree);
+                evaluator.child_bounds(tree, 0, &mut ahead[0]);
+                return Visit::Descend;
+            }
+            outcome.subclasses += 1;
+            if outcome.subclasses % 65536 == 0 && out_of_time(settings, started, stop) {
+                return Visit::Stop;
+            }
+            let letter = fixed.letters[depth - 1];
+            let mut bound = ahead[depth - 1][letter as usize];
+            if depth == cells && bound >= target {
+                for (p, &cell) in order.iter().enumerate() {
+                    board[cell] = fixed.letters[p];
+                }
+                outcome.boards_scored += 1;
+                bound = scorer.score_letters(shape, &board);
+                if bound >= target {
+                    outcome.boards.push((board.clone(), bound));
+                }
+            }
+            if bound < target || depth == cells {
+                if settings.certificate {
+                    pieces.push(Discarded {
+                        letters: fixed.letters[..depth].to_vec(),
+                        bound,
+                    });
+                }
+                return Visit::Prune;
+            }
+            evaluator.fix(tree, depth, letter);
+            evaluator.child_bounds(tree, depth, &mut ahead[depth]);
+            Visit::Descend
+        });
+        outcome.complete = end == WalkEnd::Complete;
+    }
+    if settings.certificate {
+        outcome.record = Some(ClassRecord {
+            buckets: class.to_vec(),
+            bound,
+            pieces,
+        });
+    }
+    outcome
+}
+
+fn out_of_time(settings: &ProofSettings, started: Instant, stop: &AtomicBool) -> bool {
+    if stop.load(Ordering::Relaxed) {
+        return true;
+    }
+    let late = settings
+        .max_seconds
+        .is_some_and(|limit| started.elapsed().as_secs_f64() > limit);
+    if late {
+        stop.store(true, Ordering::Relaxed);
+    }
+    late
 }
 
 /// The cell permutations of the rectangle's symmetries: `image[i]` is the
@@ -354,11 +747,20 @@ pub fn symmetries(shape: &Shape) -> Vec<Vec<usize>> {
 
 /// Whether `letters` is the least (row-major) of its images.
 fn is_least_image(letters: &[u8], images: &[Vec<usize>]) -> bool {
+    least_image(letters, images) == letters
+}
+
+/// The least (row-major) of `letters`' images under `images`.
+pub fn least_image(letters: &[u8], images: &[Vec<usize>]) -> Vec<u8> {
+    let mut least = letters.to_vec();
     let mut image = vec![0u8; letters.len()];
-    images.iter().all(|map| {
+    for map in images {
         for (i, &to) in map.iter().enumerate() {
             image[to] = letters[i];
         }
-        letters <= image.as_slice()
-    })
+        if image < least {
+            least.copy_from_slice(&image);
+        }
+    }
+    least
 }

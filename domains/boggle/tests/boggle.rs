@@ -496,51 +496,203 @@ fn class_bounds_hold_for_every_board_of_the_class() {
 }
 
 #[test]
-fn a_proof_finds_exactly_the_boards_enumeration_finds() {
-    use frontier_boggle::prove::{prove, symmetries, BoardClass};
+fn orderly_bounds_hold_and_fixing_a_cell_matches_a_fresh_tree() {
+    use frontier_boggle::orderly::{split_order, OrderlyBound, OrderlyBuilder, OrderlyTree};
     let (_, trie) = enable2k();
-    for (rows, cols, letters) in [(2, 2, "aerst"), (2, 3, "aest"), (3, 2, "eprst")] {
+    let mut rng = SplitMix64::new(7);
+    let pool = b"aeirstlnopcd";
+    for (rows, cols) in [(2, 2), (2, 3), (3, 3), (3, 4)] {
         let shape = Shape::new(rows, cols);
-        let pool: Vec<u8> = letters.bytes().map(|b| b - b'a').collect();
-        let mut boards = all_boards(&trie, &shape, &pool);
-        boards.sort_by_key(|b| std::cmp::Reverse(b.1));
-        // The tenth best score: a target with a handful of boards above.
-        let target = boards[10.min(boards.len() - 1)].1.max(1);
-        let images = symmetries(&shape);
-        let mut expected: Vec<(String, u32)> = boards
-            .iter()
-            .filter(|(ls, score)| {
-                *score >= target
-                    && images.iter().all(|map| {
-                        let mut image = vec![0u8; ls.len()];
-                        for (i, &to) in map.iter().enumerate() {
-                            image[to] = ls[i];
-                        }
-                        ls.as_slice() <= image.as_slice()
+        let order = split_order(&shape);
+        let builder = OrderlyBuilder::new(&trie, &shape, &order).unwrap();
+        let (mut tree, mut fresh) = (OrderlyTree::default(), OrderlyTree::default());
+        let mut evaluator = OrderlyBound::new(shape.cells());
+        let mut scorer = Scorer::new(&trie);
+        for _ in 0..20 {
+            let masks: Vec<u32> = (0..shape.cells())
+                .map(|_| {
+                    (0..1 + rng.below(4)).fold(0u32, |m, _| {
+                        m | 1 << (pool[rng.below(pool.len() as u64) as usize] - b'a')
                     })
-            })
-            .map(|(ls, score)| (ls.iter().map(|&l| char::from(b'a' + l)).collect(), *score))
-            .collect();
-        expected.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
-        let start = BoardClass::uniform(&shape, letters).unwrap();
-        let proof = prove(&trie, &shape, &start, target, true, &Default::default()).unwrap();
-        assert!(proof.complete);
-        assert_eq!(
-            proof.boards, expected,
-            "{rows}x{cols} over {letters}, target {target}"
-        );
-        assert!(!expected.is_empty());
-        // Bounds discard classes: fewer classes than boards.
-        assert!(
-            (proof.classes as usize) < boards.len(),
-            "{} classes",
-            proof.classes
-        );
-        assert!(proof.discarded.iter().all(|(_, bound)| *bound < target));
+                })
+                .collect();
+            let bound = builder.build(&masks, &mut tree);
+            assert_eq!(evaluator.start(&tree), bound);
+            // Fix the cells in split order to random letters of their sets;
+            // each step's bound must equal a fresh tree's of that subclass,
+            // what `child_bounds` foretold, and hold for a board in it.
+            let mut fixed = masks.clone();
+            let mut ahead = [0u32; 26];
+            for depth in 1..=shape.cells() {
+                let cell = order[depth - 1];
+                let letters: Vec<u8> = (0..26u8).filter(|l| masks[cell] >> l & 1 == 1).collect();
+                let letter = letters[rng.below(letters.len() as u64) as usize];
+                evaluator.child_bounds(&tree, depth - 1, &mut ahead);
+                let step = evaluator.fix(&tree, depth, letter);
+                fixed[cell] = 1 << letter;
+                assert_eq!(step, ahead[letter as usize]);
+                assert_eq!(step, builder.build(&fixed, &mut fresh), "depth {depth}");
+                let board: Vec<u8> = fixed
+                    .iter()
+                    .zip(&masks)
+                    .map(|(&f, &m)| {
+                        if f.count_ones() == 1 {
+                            f
+                        } else {
+                            m & m.wrapping_neg()
+                        }
+                    })
+                    .map(|m| m.trailing_zeros() as u8)
+                    .collect();
+                assert!(step >= scorer.score_letters(&shape, &board));
+            }
+        }
     }
-    // Bad classes are refused.
-    let shape = Shape::new(2, 2);
-    let wrong = BoardClass { cells: vec![1; 3] };
-    assert!(prove(&trie, &shape, &wrong, 1, false, &Default::default()).is_err());
-    assert!(BoardClass::uniform(&shape, "ab1").is_err());
+}
+
+/// Every board over `letters` scoring at least the tenth best score, the
+/// least of its images, best first; and that target.
+fn boards_by_enumeration(trie: &Trie, shape: &Shape, letters: &str) -> (Vec<(String, u32)>, u32) {
+    use frontier_boggle::prove::{least_image, symmetries};
+    let pool: Vec<u8> = letters.bytes().map(|b| b - b'a').collect();
+    let mut boards = all_boards(trie, shape, &pool);
+    boards.sort_by_key(|b| std::cmp::Reverse(b.1));
+    let target = boards[10.min(boards.len() - 1)].1.max(1);
+    let images = symmetries(shape);
+    let mut expected: Vec<(String, u32)> = boards
+        .iter()
+        .filter(|(ls, score)| *score >= target && least_image(ls, &images) == *ls)
+        .map(|(ls, score)| (ls.iter().map(|&l| char::from(b'a' + l)).collect(), *score))
+        .collect();
+    expected.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
+    (expected, target)
+}
+
+#[test]
+fn a_proof_finds_exactly_the_boards_enumeration_finds_and_its_certificate_verifies() {
+    use frontier_boggle::certificate;
+    use frontier_boggle::prove::{prove, Buckets, ProofSettings};
+    let (_, trie) = enable2k();
+    for (rows, cols, letters, buckets) in [
+        (2, 2, "aerst", "ae rst"),
+        (2, 3, "aest", "ae st, corner: aest"),
+        (3, 2, "eprst", "e prst, edge: ep rst"),
+    ] {
+        let shape = Shape::new(rows, cols);
+        let (expected, target) = boards_by_enumeration(&trie, &shape, letters);
+        assert!(!expected.is_empty());
+        for buckets in [
+            Buckets::single(letters).unwrap(),
+            Buckets::parse(buckets).unwrap(),
+        ] {
+            let settings = ProofSettings {
+                shape: shape.clone(),
+                target,
+                buckets: buckets.clone(),
+                max_seconds: None,
+                certificate: true,
+                sample: None,
+            };
+            let proof = prove(&trie, &settings, &|_, _| {}).unwrap();
+            let what = format!("{rows}x{cols}, buckets {}", buckets.describe());
+            assert!(proof.complete, "{what}");
+            assert_eq!(proof.boards, expected, "{what}, target {target}");
+            // The certificate re-checks, and finds the same boards.
+            let text = certificate::write(&trie, &proof);
+            let parsed = certificate::parse(&text).unwrap();
+            let verified = certificate::verify(&trie, &parsed).unwrap();
+            assert_eq!(verified.boards, expected, "{what}");
+            assert_eq!(verified.classes as u64, proof.classes);
+        }
+    }
+}
+
+#[test]
+fn a_tampered_certificate_is_refused() {
+    use frontier_boggle::certificate;
+    use frontier_boggle::prove::{prove, Buckets, ProofSettings};
+    let (_, trie) = enable2k();
+    let shape = Shape::new(2, 3);
+    let (_, target) = boards_by_enumeration(&trie, &shape, "aest");
+    let settings = ProofSettings {
+        shape,
+        target,
+        buckets: Buckets::parse("ae st").unwrap(),
+        max_seconds: None,
+        certificate: true,
+        sample: None,
+    };
+    let proof = prove(&trie, &settings, &|_, _| {}).unwrap();
+    let text = certificate::write(&trie, &proof);
+    let check = |text: &str| certificate::parse(text).and_then(|c| certificate::verify(&trie, &c));
+    assert!(check(&text).is_ok());
+    let lines: Vec<&str> = text.lines().collect();
+    // The first line after a class line that is not a class (the header ends
+    // before the first class).
+    let first_class = lines.iter().position(|l| l.starts_with("class")).unwrap();
+    let piece = (first_class..lines.len())
+        .find(|&i| !lines[i].starts_with("class") && !lines[i].starts_with("end"))
+        .expect("a piece line");
+    // A lowered bound, a dropped piece, a dropped class, another target.
+    let (letters, bound) = lines[piece].split_once(' ').unwrap();
+    let lowered = format!(
+        "{letters} {}",
+        bound.parse::<u32>().unwrap().saturating_sub(1)
+    );
+    let mut edits: Vec<(String, &str)> = Vec::new();
+    let replace = |i: usize, with: Option<&str>| -> String {
+        let mut out: Vec<&str> = lines.clone();
+        match with {
+            Some(w) => out[i] = w,
+            None => {
+                out.remove(i);
+            }
+        }
+        out.join("\n") + "\n"
+    };
+    edits.push((replace(piece, Some(&lowered)), "bound"));
+    edits.push((replace(piece, None), "cover"));
+    let class = lines.iter().rposition(|l| l.starts_with("class")).unwrap();
+    let end = lines.len() - 1;
+    let fewer = replace(class, None).replace(lines[end], &format!("end {}", proof.classes - 1));
+    edits.push((fewer, "classes"));
+    edits.push((
+        text.replace(
+            &format!("target {target}"),
+            &format!("target {}", target + 50),
+        ),
+        "target",
+    ));
+    for (edited, what) in &edits {
+        let err = check(edited).expect_err(what).to_string();
+        assert!(
+            err.contains("class") || err.contains("bound"),
+            "{what}: {err}"
+        );
+    }
+    // Another dictionary.
+    let other = Trie::build(&WordList::parse(b"tea\nseat\neats\n"));
+    let err = certificate::verify(&other, &certificate::parse(&text).unwrap()).unwrap_err();
+    assert!(err.to_string().contains("another dictionary"), "{err}");
+    // Malformed text names its line.
+    let err = certificate::parse(&text.replace("shape 2x3", "shape 2y3")).unwrap_err();
+    assert!(err.to_string().contains("line 2"), "{err}");
+}
+
+#[test]
+fn buckets_are_checked() {
+    use frontier_boggle::prove::Buckets;
+    let b = Buckets::parse("aeiou bcd, corner: abcdeiou, edge: ab cdeiou").unwrap();
+    assert_eq!(b.describe(), "aeiou bcd, corner: abcdeiou, edge: ab cdeiou");
+    for (text, says) in [
+        ("ab bc", "in two sets"),
+        ("ab c1", "not a letter"),
+        ("ab cd, corner: abc", "other letters"),
+        ("ab cd, middle: abcd", "corner:"),
+        ("ab cd, edge: abcd, edge: abcd", "given twice"),
+        ("", "no sets"),
+    ] {
+        let err = Buckets::parse(text).unwrap_err().to_string();
+        assert!(err.contains(says), "{text}: {err}");
+    }
 }

@@ -1,0 +1,396 @@
+//! Proof certificates: what a proof discarded, written as text that
+//! [`verify`] re-checks without trusting the proof's search.
+//!
+//! ```text
+//! frontier-boggle-certificate 1
+//! shape 3x3
+//! target 500
+//! buckets aeiou lnrsy chkmpt bdfgjqvwxz
+//! order 4 1 3 5 7 0 2 6 8
+//! dictionary 172823 9f0c2d7e5a4b1c33
+//! class 000000000 12
+//! class 000000001 611
+//! e 480
+//! ...
+//! end 34960
+//! ```
+//!
+//! Each `class` line is a top-level class (one bucket index per cell, base
+//! 36) and its orderly bound. A class bounded at or above the target is
+//! followed by the subclasses that cover it, depth first: the letters of
+//! the first cells in split order, and the subclass's bound (for a whole
+//! board at or above the target, its score).
+//!
+//! [`verify`] checks that the classes are exactly the top-level classes up
+//! to symmetry, that each class's pieces cover it, and recomputes every
+//! bound from a fresh orderly tree of the subclass (a whole board it
+//! scores with the plain scorer instead). The proof's incremental bounds equal a
+//! fresh tree's because fixing cells in split order only resolves choice
+//! nodes (see [`crate::orderly`]).
+
+use std::fmt::Write as _;
+
+use rayon::prelude::*;
+
+use crate::board::Shape;
+use crate::orderly::{OrderlyBuilder, OrderlyTree};
+use crate::prove::{least_image, symmetries, top_classes, Buckets, ClassRecord, Discarded, Proof};
+use crate::{BoggleError, Scorer, Trie};
+
+const MAGIC: &str = "frontier-boggle-certificate 1";
+
+/// A fingerprint of the dictionary (FNV-1a over the trie's nodes), so a
+/// certificate is not checked against another word list.
+pub fn dictionary_fingerprint(trie: &Trie) -> u64 {
+    let mut hash = 0xcbf2_9ce4_8422_2325u64;
+    for node in trie.nodes() {
+        for word in [node.info, node.first] {
+            for byte in word.to_le_bytes() {
+                hash = (hash ^ u64::from(byte)).wrapping_mul(0x100_0000_01b3);
+            }
+        }
+    }
+    hash
+}
+
+/// The certificate of `proof` (made with `certificate` set) as text.
+pub fn write(trie: &Trie, proof: &Proof) -> String {
+    let mut out = String::new();
+    let order: Vec<String> = proof.order.iter().map(|c| c.to_string()).collect();
+    // Writing to a String cannot fail.
+    let _ = writeln!(
+        out,
+        "{MAGIC}\nshape {}x{}\ntarget {}\nbuckets {}\norder {}\ndictionary {} {:016x}",
+        proof.shape.rows,
+        proof.shape.cols,
+        proof.target,
+        proof.buckets.describe(),
+        order.join(" "),
+        trie.words(),
+        dictionary_fingerprint(trie)
+    );
+    for record in &proof.certificate {
+        let digits: String = record
+            .buckets
+            .iter()
+            .map(|&b| char::from_digit(u32::from(b), 36).unwrap_or('?'))
+            .collect();
+        let _ = writeln!(out, "class {digits} {}", record.bound);
+        for piece in &record.pieces {
+            let letters: String = piece
+                .letters
+                .iter()
+                .map(|&l| char::from(b'a' + l))
+                .collect();
+            let _ = writeln!(out, "{letters} {}", piece.bound);
+        }
+    }
+    let _ = writeln!(out, "end {}", proof.certificate.len());
+    out
+}
+
+/// A certificate read back.
+#[derive(Clone, Debug)]
+pub struct Certificate {
+    /// The shape.
+    pub shape: Shape,
+    /// The target.
+    pub target: u32,
+    /// The buckets.
+    pub buckets: Buckets,
+    /// The split order.
+    pub order: Vec<usize>,
+    /// Words and fingerprint of the dictionary it was made with.
+    pub dictionary: (u32, u64),
+    /// The classes.
+    pub classes: Vec<ClassRecord>,
+}
+
+/// Reads a certificate; every malformed line is an error naming it.
+pub fn parse(text: &str) -> Result<Certificate, BoggleError> {
+    let bad =
+        |line: usize, why: &str| BoggleError::Config(format!("certificate line {line}: {why}"));
+    let mut lines = text.lines().enumerate().map(|(i, l)| (i + 1, l.trim()));
+    let mut header = |key: &str| -> Result<(usize, String), BoggleError> {
+        let (n, line) = lines.next().ok_or_else(|| bad(0, "ends early"))?;
+        if key.is_empty() {
+            return Ok((n, line.to_string()));
+        }
+        line.strip_prefix(key)
+            .and_then(|rest| rest.strip_prefix(' '))
+            .map(|rest| (n, rest.to_string()))
+            .ok_or_else(|| bad(n, &format!("expected '{key} …'")))
+    };
+    let (n, magic) = header("")?;
+    if magic != MAGIC {
+        return Err(bad(n, &format!("not a certificate (expected '{MAGIC}')")));
+    }
+    let (n, shape) = header("shape")?;
+    let (rows, cols) = shape
+        .split_once('x')
+        .and_then(|(r, c)| Some((r.parse::<usize>().ok()?, c.parse::<usize>().ok()?)))
+        .filter(|&(r, c)| r * c >= 1 && r * c <= crate::orderly::MAX_ORDERLY_CELLS)
+        .ok_or_else(|| bad(n, "shape is not RxC of 1 to 16 cells"))?;
+    let shape = Shape::new(rows, cols);
+    let (n, target) = header("target")?;
+    let target = target
+        .parse()
+        .map_err(|_| bad(n, "target is not a number"))?;
+    let (n, buckets) = header("buckets")?;
+    let buckets = Buckets::parse(&buckets).map_err(|e| bad(n, &e.to_string()))?;
+    let (n, order) = header("order")?;
+    let order: Vec<usize> = order
+        .split_whitespace()
+        .map(|c| c.parse::<usize>().ok().filter(|&c| c < shape.cells()))
+        .collect::<Option<_>>()
+        .ok_or_else(|| bad(n, "order holds a cell off the board"))?;
+    let mut sorted = order.clone();
+    sorted.sort_unstable();
+    if sorted != (0..shape.cells()).collect::<Vec<_>>() {
+        return Err(bad(n, "order is not a permutation of the cells"));
+    }
+    let (n, dictionary) = header("dictionary")?;
+    let dictionary = dictionary
+        .split_once(' ')
+        .and_then(|(w, f)| Some((w.parse().ok()?, u64::from_str_radix(f, 16).ok()?)))
+        .ok_or_else(|| bad(n, "expected 'dictionary <words> <hex fingerprint>'"))?;
+    let mut classes: Vec<ClassRecord> = Vec::new();
+    for (n, line) in lines {
+        let (head, value) = line
+            .rsplit_once(' ')
+            .ok_or_else(|| bad(n, "expected '<what> <number>'"))?;
+        let value: u32 = value
+            .parse()
+            .map_err(|_| bad(n, "the last field is not a number"))?;
+        if head == "end" {
+            if value as usize != classes.len() {
+                return Err(bad(n, "the class count differs from the classes listed"));
+            }
+            return Ok(Certificate {
+                shape,
+                target,
+                buckets,
+                order,
+                dictionary,
+                classes,
+            });
+        }
+        if let Some(digits) = head.strip_prefix("class ") {
+            let buckets = digits
+                .chars()
+                .map(|d| d.to_digit(36).map(|d| d as u8))
+                .collect::<Option<Vec<u8>>>()
+                .filter(|b| b.len() == shape.cells())
+                .ok_or_else(|| bad(n, "a class needs one base-36 digit per cell"))?;
+            classes.push(ClassRecord {
+                buckets,
+                bound: value,
+                pieces: Vec::new(),
+            });
+            continue;
+        }
+        let letters = head
+            .bytes()
+            .map(|b| b.is_ascii_lowercase().then(|| b - b'a'))
+            .collect::<Option<Vec<u8>>>()
+            .filter(|l| l.len() <= shape.cells())
+            .ok_or_else(|| bad(n, "a piece is up to one letter a-z per cell"))?;
+        let class = classes
+            .last_mut()
+            .ok_or_else(|| bad(n, "a piece before any class"))?;
+        class.pieces.push(Discarded {
+            letters,
+            bound: value,
+        });
+    }
+    Err(bad(0, "no 'end' line: the certificate is cut short"))
+}
+
+/// What [`verify`] checked.
+#[derive(Clone, Debug)]
+pub struct Verified {
+    /// Classes checked.
+    pub classes: usize,
+    /// Pieces checked.
+    pub pieces: usize,
+    /// Boards at or above the target, up to symmetry, best first.
+    pub boards: Vec<(String, u32)>,
+}
+
+/// Re-checks a certificate against `trie` (see the module docs); the
+/// first failure is the error.
+pub fn verify(trie: &Trie, certificate: &Certificate) -> Result<Verified, BoggleError> {
+    let fingerprint = (trie.words(), dictionary_fingerprint(trie));
+    if fingerprint != certificate.dictionary {
+        return Err(BoggleError::Config(format!(
+            "the certificate was made with another dictionary ({} words, fingerprint {:016x}; \
+             this one: {} words, {:016x})",
+            certificate.dictionary.0, certificate.dictionary.1, fingerprint.0, fingerprint.1
+        )));
+    }
+    let shape = &certificate.shape;
+    let expected = top_classes(shape, &certificate.buckets)?;
+    let listed: Vec<&[u8]> = certificate
+        .classes
+        .iter()
+        .map(|c| c.buckets.as_slice())
+        .collect();
+    if listed != expected.iter().map(Vec::as_slice).collect::<Vec<_>>() {
+        return Err(BoggleError::Config(format!(
+            "the certificate lists {} classes, not the {} top-level classes up to symmetry",
+            listed.len(),
+            expected.len()
+        )));
+    }
+    let builder = OrderlyBuilder::new(trie, shape, &certificate.order)?;
+    let boards: Vec<Vec<(Vec<u8>, u32)>> = certificate
+        .classes
+        .par_iter()
+        .map_init(
+            || (builder.clone(), OrderlyTree::default(), Scorer::new(trie)),
+            |(builder, tree, scorer), class| check_class(certificate, builder, tree, scorer, class),
+        )
+        .collect::<Result<_, _>>()?;
+    let images = symmetries(shape);
+    let mut found = std::collections::BTreeMap::new();
+    for (letters, score) in boards.into_iter().flatten() {
+        let least = least_image(&letters, &images);
+        found.insert(
+            least
+                .iter()
+                .map(|&l| char::from(b'a' + l))
+                .collect::<String>(),
+            score,
+        );
+    }
+    let mut boards: Vec<(String, u32)> = found.into_iter().collect();
+    boards.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
+    Ok(Verified {
+        classes: certificate.classes.len(),
+        pieces: certificate.classes.iter().map(|c| c.pieces.len()).sum(),
+        boards,
+    })
+}
+
+/// Checks one class; returns its boards at or above the target.
+fn check_class(
+    certificate: &Certificate,
+    builder: &OrderlyBuilder,
+    tree: &mut OrderlyTree,
+    scorer: &mut Scorer,
+    class: &ClassRecord,
+) -> Result<Vec<(Vec<u8>, u32)>, BoggleError> {
+    let shape = &certificate.shape;
+    let order = &certificate.order;
+    let describe = || -> String {
+        class
+            .buckets
+            .iter()
+            .map(|&b| char::from_digit(u32::from(b), 36).unwrap_or('?'))
+            .collect()
+    };
+    let fail = |why: String| BoggleError::Config(format!("class {}: {why}", describe()));
+    let sets: Vec<u32> = (0..shape.cells())
+        .map(|cell| {
+            certificate
+                .buckets
+                .sets_of(shape, cell)
+                .get(class.buckets[cell] as usize)
+                .copied()
+                .ok_or_else(|| fail(format!("cell {cell} names a bucket that does not exist")))
+        })
+        .collect::<Result<_, _>>()?;
+    let bound = builder.build(&sets, tree);
+    if bound != class.bound {
+        return Err(fail(format!(
+            "bound {bound}, the certificate says {}",
+            class.bound
+        )));
+    }
+    if bound < certificate.target {
+        return if class.pieces.is_empty() {
+            Ok(Vec::new())
+        } else {
+            Err(fail("pieces under a class already below the target".into()))
+        };
+    }
+    // The pieces, depth first, must cover the class: a piece is taken when
+    // the prefix matches it, else the prefix is split on its next cell.
+    let position_sets: Vec<u32> = order.iter().map(|&cell| sets[cell]).collect();
+    let mut next = 0;
+    let mut prefix = Vec::new();
+    cover(&position_sets, &class.pieces, &mut next, &mut prefix)
+        .then_some(())
+        .filter(|_| next == class.pieces.len())
+        .ok_or_else(|| {
+            fail(format!(
+                "the pieces do not cover the class (at piece {next})"
+            ))
+        })?;
+    let mut boards = Vec::new();
+    let mut masks = vec![0u32; shape.cells()];
+    let mut board = vec![0u8; shape.cells()];
+    for piece in &class.pieces {
+        let letters: String = piece
+            .letters
+            .iter()
+            .map(|&l| char::from(b'a' + l))
+            .collect();
+        if piece.letters.len() == shape.cells() {
+            for (p, &cell) in order.iter().enumerate() {
+                board[cell] = piece.letters[p];
+            }
+            // A board's piece holds its score when it reached the target, else
+            // its orderly bound; either way the score decides.
+            let score = scorer.score_letters(shape, &board);
+            let target = certificate.target;
+            if (piece.bound >= target && score != piece.bound)
+                || (piece.bound < target && score >= target)
+            {
+                return Err(fail(format!(
+                    "board {letters} scores {score}; the certificate says {}",
+                    piece.bound
+                )));
+            }
+            if score >= target {
+                boards.push((board.clone(), score));
+            }
+            continue;
+        }
+        for (p, &cell) in order.iter().enumerate() {
+            masks[cell] = piece.letters.get(p).map_or(sets[cell], |&l| 1 << l);
+        }
+        let bound = builder.build(&masks, tree);
+        if bound != piece.bound || bound >= certificate.target {
+            return Err(fail(format!(
+                "subclass {letters}: bound {bound} (certificate: {}, target {})",
+                piece.bound, certificate.target
+            )));
+        }
+    }
+    Ok(boards)
+}
+
+/// Whether pieces from `*next` on cover the subclass `prefix` (letters of
+/// the first positions), consuming them.
+fn cover(sets: &[u32], pieces: &[Discarded], next: &mut usize, prefix: &mut Vec<u8>) -> bool {
+    if pieces.get(*next).is_some_and(|p| p.letters == *prefix) {
+        *next += 1;
+        return true;
+    }
+    let depth = prefix.len();
+    if depth == sets.len() {
+        return false;
+    }
+    let mut letters = sets[depth];
+    while letters != 0 {
+        prefix.push(letters.trailing_zeros() as u8);
+        letters &= letters - 1;
+        let covered = cover(sets, pieces, next, prefix);
+        prefix.pop();
+        if !covered {
+            return false;
+        }
+    }
+    true
+}
