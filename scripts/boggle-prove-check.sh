@@ -1,0 +1,40 @@
+#!/usr/bin/env bash
+# Boggle proofs on the GPU machine's host cores (issue 18); builds nothing.
+# Usage: scripts/boggle-prove-check.sh [phase ...]; phases: 3x3, 3x4, 4x4.
+# Expects .devdata/bin/frontier and .devdata/data/boggle/enable2k.txt.
+set -u
+BIN=${FRONTIER_BIN:-.devdata/bin/frontier}
+DICT=${FRONTIER_DICT:-.devdata/data/boggle/enable2k.txt}
+OUT=${OUT:-/tmp}
+ALL=abcdefghijklmnopqrstuvwxyz
+phases=${*:-3x3 3x4}
+summary=()
+run() { # label, seconds cap, args...
+  local label=$1 cap=$2; shift 2
+  local log="$OUT/prove-$label.log"
+  local start=$(date +%s.%N)
+  timeout "$cap" "$BIN" boggle prove --dict "$DICT" "$@" >"$log" 2>&1
+  local rc=$? end=$(date +%s.%N)
+  tail -3 "$log"
+  summary+=("$(printf '%-28s rc=%-3s %7.1f s  %s' "$label" "$rc" "$(awk "BEGIN{print $end - $start}")" "$(grep -E 'board\(s\)|sample:' "$log" | tr '\n' ' ' | cut -c1-150)")")
+}
+for phase in $phases; do
+  case $phase in
+    3x3)
+      run 3x3-1core 300 --shape 3x3 --target 500 --threads 1
+      run 3x3-16cores 300 --shape 3x3 --target 500 --threads 16
+      ;;
+    3x4)
+      run 3x4-sample-cornerfull 280 --shape 3x4 --target 1500 --threads 16 --sample 64 --seed 1
+      run 3x4-sample-cornerbuckets 280 --shape 3x4 --target 1500 --threads 16 --sample 64 --seed 1 \
+        --buckets "aeijou bcdfgmpqvwxz hklnrsty, corner: aeiosuy bcdfghjklmnpqrtvwxz"
+      ;;
+    4x4)
+      run 4x4-sample 560 --shape 4x4 --target 3625 --threads 16 --sample 16 --seed 1 \
+        --buckets "aeijou bcdfgmpqvwxz hklnrsty" --max-seconds 500
+      ;;
+    *) echo "unknown phase $phase"; exit 2 ;;
+  esac
+done
+echo "== summary"
+printf '%s\n' "${summary[@]}"
