@@ -47,6 +47,21 @@ impl Instance {
     }
 }
 
+/// A pool of `threads` CPU threads (0: one per core) for a command's
+/// rayon work. Absurd counts are refused rather than spawned.
+pub fn thread_pool(threads: usize) -> Result<rayon::ThreadPool, CliError> {
+    const MOST: usize = 4096;
+    if threads > MOST {
+        return Err(CliError::Input(format!(
+            "--threads {threads}: at most {MOST} (0 for one per core)"
+        )));
+    }
+    rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .map_err(|e| CliError::Input(format!("cannot start {threads} threads: {e}")))
+}
+
 /// A random seed as an instance's text, for `Random(…)` sources of jobs
 /// whose instances are seeds.
 pub fn random_seed(rng: &mut frontier_core::rng::SplitMix64) -> String {

@@ -353,8 +353,7 @@ pub fn run(command: &BoggleCommand, json: bool) -> Result<(), CliError> {
                 sample: *sample,
                 seed: *seed,
             };
-            let proof = settings.run(&trie, certificate.is_some())?;
-            let proof_threads = settings.pool()?.current_num_threads();
+            let (proof, proof_threads) = settings.run(&trie, certificate.is_some())?;
             // The whole proof's time on one core, from the classes searched.
             let projection = (proof.classes > 0).then(|| {
                 proof.seconds * proof_threads as f64 * proof.classes_total as f64
@@ -433,10 +432,7 @@ pub fn run(command: &BoggleCommand, json: bool) -> Result<(), CliError> {
                 .map_err(|e| CliError::Input(format!("{}: {e}", certificate.display())))?;
             let parsed = frontier_boggle::certificate::parse(&text).map_err(boggle_error)?;
             let started = Instant::now();
-            let pool = rayon::ThreadPoolBuilder::new()
-                .num_threads(*threads)
-                .build()
-                .map_err(|e| CliError::Input(format!("cannot start {threads} threads: {e}")))?;
+            let pool = crate::registry::thread_pool(*threads)?;
             let verified = pool
                 .install(|| frontier_boggle::certificate::verify(&trie, &parsed))
                 .map_err(|e| CliError::Input(format!("certificate refused: {e}")))?;
@@ -738,17 +734,13 @@ fn default_buckets() -> String {
 }
 
 impl ProveSettings {
-    /// The thread pool the proof runs on.
-    fn pool(&self) -> Result<rayon::ThreadPool, CliError> {
-        rayon::ThreadPoolBuilder::new()
-            .num_threads(self.threads)
-            .build()
-            .map_err(|e| CliError::Input(format!("cannot start {} threads: {e}", self.threads)))
-    }
-
     /// Runs the proof on `threads` cores, logging progress every ten
-    /// seconds.
-    fn run(&self, trie: &Trie, certificate: bool) -> Result<frontier_boggle::Proof, CliError> {
+    /// seconds; returns it with the number of threads it ran on.
+    fn run(
+        &self,
+        trie: &Trie,
+        certificate: bool,
+    ) -> Result<(frontier_boggle::Proof, usize), CliError> {
         let (rows, cols) = parse_shape(&self.shape).map_err(CliError::Input)?;
         let buckets = match self.buckets.strip_prefix('=') {
             Some(letters) => frontier_boggle::Buckets::single(letters),
@@ -763,7 +755,7 @@ impl ProveSettings {
             certificate,
             sample: self.sample.map(|n| (n, self.seed)),
         };
-        let pool = self.pool()?;
+        let pool = crate::registry::thread_pool(self.threads)?;
         let started = Instant::now();
         let last = std::sync::Mutex::new(0u64);
         let progress = |done: u64, total: u64| {
@@ -774,8 +766,10 @@ impl ProveSettings {
                 tracing::info!("{seconds:>6} s  {done}/{total} top-level classes");
             }
         };
-        pool.install(|| frontier_boggle::prove(trie, &settings, &progress))
-            .map_err(boggle_error)
+        let proof = pool
+            .install(|| frontier_boggle::prove(trie, &settings, &progress))
+            .map_err(boggle_error)?;
+        Ok((proof, pool.current_num_threads()))
     }
 }
 
@@ -851,10 +845,7 @@ fn cpu_bench(
             "1 CPU thread".into(),
         ));
     }
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(threads)
-        .build()
-        .map_err(|e| CliError::Input(format!("cannot start {threads} threads: {e}")))?;
+    let pool = crate::registry::thread_pool(threads)?;
     let started = Instant::now();
     let scores = pool.install(|| score_batch(trie, shape, boards));
     let seconds = started.elapsed().as_secs_f64();
@@ -1084,8 +1075,8 @@ impl crate::registry::CliDomain for BoggleCli {
                     seed: instance.seed()?,
                     ..settings.clone()
                 };
-                let proof = settings.run(trie, false)?;
-                report.executor = format!("prove-{}", settings.pool()?.current_num_threads());
+                let (proof, threads) = settings.run(trie, false)?;
+                report.executor = format!("prove-{threads}");
                 report.status = match (proof.complete, settings.sample) {
                     (false, _) => "incomplete".into(),
                     (true, Some(_)) => "sampled".into(),

@@ -426,10 +426,7 @@ impl LineBench {
             .map_err(|e| CliError::Input(e.to_string()))?;
         let puzzle_of: Vec<u32> = (0..count as u32).collect();
         let blank = vec![0u8; count * w * h];
-        let pool = rayon::ThreadPoolBuilder::new()
-            .num_threads(self.threads)
-            .build()
-            .map_err(|e| CliError::Input(e.to_string()))?;
+        let pool = crate::registry::thread_pool(self.threads)?;
         let mut cpu_grids = blank.clone();
         let started = std::time::Instant::now();
         let cpu = pool.install(|| {

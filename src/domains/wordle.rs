@@ -484,10 +484,7 @@ fn time_ranking(
     repeat: usize,
 ) -> Result<(f64, Vec<frontier_wordle::Score>), CliError> {
     let all: Vec<u32> = (0..table.answers.len() as u32).collect();
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(threads)
-        .build()
-        .map_err(|e| CliError::Input(e.to_string()))?;
+    let pool = crate::registry::thread_pool(threads)?;
     let mut best = f64::INFINITY;
     let mut ranking = Vec::new();
     for _ in 0..repeat.max(1) {

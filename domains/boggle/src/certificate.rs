@@ -34,10 +34,21 @@ use rayon::prelude::*;
 
 use crate::board::Shape;
 use crate::orderly::{OrderlyBuilder, OrderlyTree};
-use crate::prove::{least_image, symmetries, top_classes, Buckets, ClassRecord, Discarded, Proof};
+use crate::prove::{
+    boards_up_to_symmetry, letter_text, place_in_order, top_classes, Buckets, ClassRecord,
+    Discarded, Proof,
+};
 use crate::{BoggleError, Scorer, Trie};
 
 const MAGIC: &str = "frontier-boggle-certificate 1";
+
+/// A class's bucket indexes as base-36 digits, one per cell.
+fn class_digits(buckets: &[u8]) -> String {
+    buckets
+        .iter()
+        .map(|&b| char::from_digit(u32::from(b), 36).unwrap_or('?'))
+        .collect()
+}
 
 /// A fingerprint of the dictionary (FNV-1a over the trie's nodes), so a
 /// certificate is not checked against another word list.
@@ -70,19 +81,14 @@ pub fn write(trie: &Trie, proof: &Proof) -> String {
         dictionary_fingerprint(trie)
     );
     for record in &proof.certificate {
-        let digits: String = record
-            .buckets
-            .iter()
-            .map(|&b| char::from_digit(u32::from(b), 36).unwrap_or('?'))
-            .collect();
-        let _ = writeln!(out, "class {digits} {}", record.bound);
+        let _ = writeln!(
+            out,
+            "class {} {}",
+            class_digits(&record.buckets),
+            record.bound
+        );
         for piece in &record.pieces {
-            let letters: String = piece
-                .letters
-                .iter()
-                .map(|&l| char::from(b'a' + l))
-                .collect();
-            let _ = writeln!(out, "{letters} {}", piece.bound);
+            let _ = writeln!(out, "{} {}", letter_text(&piece.letters), piece.bound);
         }
     }
     let _ = writeln!(out, "end {}", proof.certificate.len());
@@ -251,20 +257,7 @@ pub fn verify(trie: &Trie, certificate: &Certificate) -> Result<Verified, Boggle
             |(builder, tree, scorer), class| check_class(certificate, builder, tree, scorer, class),
         )
         .collect::<Result<_, _>>()?;
-    let images = symmetries(shape);
-    let mut found = std::collections::BTreeMap::new();
-    for (letters, score) in boards.into_iter().flatten() {
-        let least = least_image(&letters, &images);
-        found.insert(
-            least
-                .iter()
-                .map(|&l| char::from(b'a' + l))
-                .collect::<String>(),
-            score,
-        );
-    }
-    let mut boards: Vec<(String, u32)> = found.into_iter().collect();
-    boards.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
+    let boards = boards_up_to_symmetry(shape, boards.into_iter().flatten());
     Ok(Verified {
         classes: certificate.classes.len(),
         pieces: certificate.classes.iter().map(|c| c.pieces.len()).sum(),
@@ -282,14 +275,8 @@ fn check_class(
 ) -> Result<Vec<(Vec<u8>, u32)>, BoggleError> {
     let shape = &certificate.shape;
     let order = &certificate.order;
-    let describe = || -> String {
-        class
-            .buckets
-            .iter()
-            .map(|&b| char::from_digit(u32::from(b), 36).unwrap_or('?'))
-            .collect()
-    };
-    let fail = |why: String| BoggleError::Config(format!("class {}: {why}", describe()));
+    let fail =
+        |why: String| BoggleError::Config(format!("class {}: {why}", class_digits(&class.buckets)));
     let sets: Vec<u32> = (0..shape.cells())
         .map(|cell| {
             certificate
@@ -331,15 +318,9 @@ fn check_class(
     let mut masks = vec![0u32; shape.cells()];
     let mut board = vec![0u8; shape.cells()];
     for piece in &class.pieces {
-        let letters: String = piece
-            .letters
-            .iter()
-            .map(|&l| char::from(b'a' + l))
-            .collect();
+        let letters = letter_text(&piece.letters);
         if piece.letters.len() == shape.cells() {
-            for (p, &cell) in order.iter().enumerate() {
-                board[cell] = piece.letters[p];
-            }
+            place_in_order(order, &piece.letters, &mut board);
             // A board's piece holds its score when it reached the target, else
             // its orderly bound; either way the score decides.
             let score = scorer.score_letters(shape, &board);

@@ -55,10 +55,7 @@ impl BoardClass {
     /// Cells as letter sets: `{aei} b {rst}` row by row, rows split by `/`.
     pub fn describe(&self, shape: &Shape) -> String {
         let cell = |mask: u32| {
-            let letters: String = (0..26u8)
-                .filter(|l| mask >> l & 1 == 1)
-                .map(|l| char::from(b'a' + l))
-                .collect();
+            let letters = letters_of(mask);
             if letters.len() == 1 {
                 letters
             } else {
@@ -321,6 +318,34 @@ impl Buckets {
     }
 }
 
+/// Letters (0 = a) as text, `q` for Qu as boards are written.
+pub(crate) fn letter_text(letters: &[u8]) -> String {
+    letters.iter().map(|&l| char::from(b'a' + l)).collect()
+}
+
+/// Lays letters given in split order out on the board's cells.
+pub(crate) fn place_in_order(order: &[usize], letters: &[u8], board: &mut [u8]) {
+    for (&cell, &letter) in order.iter().zip(letters) {
+        board[cell] = letter;
+    }
+}
+
+/// Boards found (row-major letters, score) as the proof reports them: the
+/// least of each one's symmetric images, once, best first.
+pub(crate) fn boards_up_to_symmetry(
+    shape: &Shape,
+    boards: impl IntoIterator<Item = (Vec<u8>, u32)>,
+) -> Vec<(String, u32)> {
+    let images = symmetries(shape);
+    let unique: std::collections::BTreeMap<String, u32> = boards
+        .into_iter()
+        .map(|(letters, score)| (letter_text(&least_image(&letters, &images)), score))
+        .collect();
+    let mut boards: Vec<(String, u32)> = unique.into_iter().collect();
+    boards.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
+    boards
+}
+
 fn letters_of(mask: u32) -> String {
     (0..26u8)
         .filter(|l| mask >> l & 1 == 1)
@@ -562,7 +587,9 @@ pub fn prove(
                 scorer: Scorer::new(trie),
             },
             |worker, class| {
-                if stop.load(Ordering::Relaxed) {
+                // The limit is checked before each class as well as inside
+                // the walk, so a short limit stops even a proof of small classes.
+                if out_of_time(settings, started, &stop) {
                     return ClassOutcome::default();
                 }
                 let outcome = search_class(worker, settings, class, started, &stop);
@@ -572,7 +599,6 @@ pub fn prove(
             },
         )
         .collect();
-    let images = symmetries(shape);
     let mut proof = Proof {
         shape: shape.clone(),
         target: settings.target,
@@ -590,7 +616,7 @@ pub fn prove(
         complete: true,
         seconds: 0.0,
     };
-    let mut boards = std::collections::BTreeMap::new();
+    let mut boards = Vec::new();
     for outcome in outcomes {
         proof.complete &= outcome.complete;
         if !outcome.complete {
@@ -602,22 +628,10 @@ pub fn prove(
         proof.boards_scored += outcome.boards_scored;
         proof.tree_nodes += outcome.tree_nodes;
         proof.max_bound = proof.max_bound.max(outcome.bound);
-        for (letters, score) in outcome.boards {
-            let least = least_image(&letters, &images);
-            boards.insert(
-                least
-                    .iter()
-                    .map(|&l| char::from(b'a' + l))
-                    .collect::<String>(),
-                score,
-            );
-        }
+        boards.extend(outcome.boards);
         proof.certificate.extend(outcome.record);
     }
-    proof.boards = boards.into_iter().collect();
-    proof
-        .boards
-        .sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
+    proof.boards = boards_up_to_symmetry(shape, boards);
     proof.seconds = started.elapsed().as_secs_f64();
     Ok(proof)
 }
@@ -635,10 +649,16 @@ fn search_class(
     let masks: Vec<u32> = (0..shape.cells())
         .map(|cell| settings.buckets.sets_of(shape, cell)[class[cell] as usize])
         .collect();
-    let order = worker.builder.order().to_vec();
-    let bound = worker.builder.build(&masks, &mut worker.tree);
+    let Worker {
+        builder,
+        tree,
+        bound: evaluator,
+        scorer,
+    } = worker;
+    let order = builder.order();
+    let bound = builder.build(&masks, tree);
     let mut outcome = ClassOutcome {
-        tree_nodes: worker.tree.node_count() as u64,
+        tree_nodes: tree.node_count() as u64,
         bound,
         complete: true,
         ..ClassOutcome::default()
@@ -649,12 +669,6 @@ fn search_class(
             masks: order.iter().map(|&cell| masks[cell]).collect(),
         };
         let cells = shape.cells();
-        let Worker {
-            tree,
-            bound: evaluator,
-            scorer,
-            ..
-        } = worker;
         let mut board = vec![0u8; cells];
         // Per depth, the bounds of its children (see `child_bounds`).
         let mut ahead = vec![[0u32; 26]; cells];
@@ -671,9 +685,7 @@ fn search_class(
             let letter = fixed.letters[depth - 1];
             let mut bound = ahead[depth - 1][letter as usize];
             if depth == cells && bound >= target {
-                for (p, &cell) in order.iter().enumerate() {
-                    board[cell] = fixed.letters[p];
-                }
+                place_in_order(order, &fixed.letters, &mut board);
                 outcome.boards_scored += 1;
                 bound = scorer.score_letters(shape, &board);
                 if bound >= target {
