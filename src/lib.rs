@@ -21,6 +21,7 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand, ValueEnum};
 use frontier_core::search::gpu::{GpuIdaConfig, MultiGpuConfig};
+use frontier_core::search::{mpi, MpiHdaConfig};
 use frontier_core::{ExecutorConfig, HdaConfig, IdaConfig, Limits};
 use tracing_indicatif::filter::IndicatifFilter;
 use tracing_indicatif::IndicatifLayer;
@@ -151,6 +152,10 @@ enum ExecutorName {
     MultiGpu,
     /// IDA* on the GPUs of this host (--gpus, --checkpoint): memory-bounded.
     GpuIda,
+    /// HDA* over the processes of an MPI job, one worker per rank
+    /// (`mpirun -np N frontier solve ... --executor mpi-hda`; --partition;
+    /// a build with `--features mpi`).
+    MpiHda,
 }
 
 impl SearchFlags {
@@ -180,9 +185,12 @@ impl SearchFlags {
             return Err(CliError::Input("--gpus must be at least 1".into()));
         }
         if self.partition != "hash"
-            && !matches!(self.executor, ExecutorName::Hda | ExecutorName::MultiGpu)
+            && !matches!(
+                self.executor,
+                ExecutorName::Hda | ExecutorName::MultiGpu | ExecutorName::MpiHda
+            )
         {
-            return refuse("--partition", "hda or multi-gpu");
+            return refuse("--partition", "hda, multi-gpu or mpi-hda");
         }
         Ok(match self.executor {
             ExecutorName::Astar => ExecutorConfig::Astar,
@@ -203,6 +211,10 @@ impl SearchFlags {
                 })
             }
             ExecutorName::Gpu => ExecutorConfig::Gpu(Default::default()),
+            ExecutorName::MpiHda => ExecutorConfig::MpiHda(MpiHdaConfig {
+                partition: self.partition.clone(),
+                ..MpiHdaConfig::default()
+            }),
             ExecutorName::GpuIda => ExecutorConfig::GpuIda(GpuIdaConfig {
                 devices: self.gpus.map(|n| (0..n).collect()).unwrap_or_default(),
                 checkpoint: self.checkpoint.clone(),
@@ -264,13 +276,41 @@ pub enum CliError {
 pub fn main() -> ExitCode {
     let cli = Cli::parse();
     init_logging(cli.verbose);
-    match execute(&cli) {
-        Ok(()) => ExitCode::SUCCESS,
-        Err(e) => {
+    // Under mpirun every rank starts MPI first, so that it knows its rank
+    // before it prints or writes anything.
+    #[cfg(feature = "mpi")]
+    if mpi::launched_by_mpirun() {
+        if let Err(e) = mpi::init() {
             eprintln!("error: {e}");
+            return ExitCode::FAILURE;
+        }
+    }
+    let result = execute(&cli);
+    match (result, mpi::rank_and_size()) {
+        (Ok(()), _) => {
+            mpi::finalize();
+            ExitCode::SUCCESS
+        }
+        // One rank failing alone would leave the others waiting for it:
+        // end the whole job.
+        #[cfg(feature = "mpi")]
+        (Err(e), Some((rank, ranks))) if ranks > 1 => {
+            eprintln!("error: rank {rank} of {ranks}: {e}");
+            mpi::abort(1)
+        }
+        (Err(e), _) => {
+            eprintln!("error: {e}");
+            mpi::finalize();
             ExitCode::FAILURE
         }
     }
+}
+
+/// Whether this process prints results and writes output files: always,
+/// except on the ranks after the first of an MPI job, which compute the
+/// same results.
+fn prints_results() -> bool {
+    mpi::rank_and_size().is_none_or(|(rank, _)| rank == 0)
 }
 
 fn init_logging(verbose: u8) {
@@ -311,7 +351,19 @@ fn execute(cli: &Cli) -> Result<(), CliError> {
                 limits: experiment.limits,
                 progress,
             };
-            let output = output.clone().or(experiment.output.clone());
+            let mut output = output.clone().or(experiment.output.clone());
+            if mpi::rank_and_size().is_some_and(|(_, ranks)| ranks > 1) {
+                if *resume {
+                    // Every rank must plan the same runs, and only the first
+                    // writes the file it would read them from.
+                    return Err(CliError::Input(
+                        "--resume is not supported under mpirun: resume with one process".into(),
+                    ));
+                }
+                if !prints_results() {
+                    output = None;
+                }
+            }
             let (mut file, done) = match &output {
                 Some(path) => {
                     let (file, done) = Output::open(path, *resume)?;
@@ -391,8 +443,9 @@ fn report_all(
     mut keep: impl FnMut(&InstanceReport) -> Result<(), CliError>,
 ) -> Result<(), CliError> {
     let mut reports: Vec<InstanceReport> = Vec::new();
+    let printing = prints_results();
     let mut sink = |report: InstanceReport| -> Result<(), CliError> {
-        if json {
+        if json && printing {
             let mut out = std::io::stdout().lock();
             writeln!(out, "{}", report::json_line(&report)).map_err(stdout_error)?;
             out.flush().map_err(stdout_error)?;
@@ -414,7 +467,7 @@ fn report_all(
         Ok(())
     };
     jobs(&mut sink)?;
-    if !json {
+    if !json && printing {
         report::print_table(&reports, &mut std::io::stdout().lock()).map_err(stdout_error)?;
     }
     let disagreeing = reports.iter().filter(|r| !r.agrees_with_known()).count();

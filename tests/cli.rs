@@ -1174,3 +1174,36 @@ fn random_mazes_run_from_ron_with_equal_costs_on_every_executor() {
         "a random maze's size is its side",
     );
 }
+
+#[cfg(not(feature = "mpi"))]
+#[test]
+fn mpi_hda_without_the_mpi_feature_says_how_to_build_it() {
+    let out = frontier(&["solve", "--executor", "mpi-hda", "grid", "S.G"]);
+    assert!(!out.status.success());
+    assert!(stderr(&out).contains("--features mpi"), "{}", stderr(&out));
+    let config = write_config(
+        "mpi-without-feature.ron",
+        "Experiment(domain: Grid(), instances: Inline([\"S.G\"]), executors: [MpiHda(batch: 8)])",
+    );
+    let out = frontier(&["run", config.to_str().unwrap()]);
+    assert!(stderr(&out).contains("--features mpi"), "{}", stderr(&out));
+}
+
+#[test]
+fn mpi_hda_refuses_threads() {
+    let out = frontier(&[
+        "solve",
+        "--executor",
+        "mpi-hda",
+        "--threads",
+        "2",
+        "grid",
+        "S.G",
+    ]);
+    assert!(!out.status.success());
+    assert!(
+        stderr(&out).contains("--threads applies to"),
+        "{}",
+        stderr(&out)
+    );
+}

@@ -19,6 +19,9 @@ pub enum ExecutorConfig {
     Hda(#[serde(default)] HdaConfig),
     /// Parallel IDA* on threads: memory-bounded (checkpoints, resume).
     Ida(#[serde(default)] IdaConfig),
+    /// HDA* over the ranks of an MPI job (`mpirun -np N frontier ...`):
+    /// domains whose states pack into words; needs the `mpi` feature.
+    MpiHda(#[serde(default)] crate::search::MpiHdaConfig),
     /// GA* on one GPU (domains with a GPU plugin).
     #[cfg(feature = "gpu")]
     Gpu(#[serde(default)] crate::search::gpu::GastarConfig),
@@ -49,6 +52,10 @@ impl ExecutorConfig {
                 format!("hda-{}-{}{gate}{fixed}", c.threads, c.partition)
             }
             ExecutorConfig::Ida(c) => format!("ida-{}", c.threads),
+            ExecutorConfig::MpiHda(c) => match crate::search::mpi::rank_and_size() {
+                Some((_, ranks)) => format!("mpi-hda-{ranks}-{}", c.partition),
+                None => format!("mpi-hda-{}", c.partition),
+            },
             #[cfg(feature = "gpu")]
             ExecutorConfig::Gpu(_) => "gpu".into(),
             #[cfg(feature = "gpu")]
@@ -72,6 +79,7 @@ impl ExecutorConfig {
     pub fn partition(&self) -> Option<&str> {
         match self {
             ExecutorConfig::Hda(c) => Some(&c.partition),
+            ExecutorConfig::MpiHda(c) => Some(&c.partition),
             #[cfg(feature = "gpu")]
             ExecutorConfig::MultiGpu(c) => Some(&c.partition),
             _ => None,
@@ -92,6 +100,10 @@ impl ExecutorConfig {
             ExecutorConfig::Astar => Ok(astar(domain, heuristic, options)),
             ExecutorConfig::Hda(config) => Ok(hda(domain, heuristic, partitioner, config, options)),
             ExecutorConfig::Ida(config) => ida(domain, heuristic, config, options),
+            ExecutorConfig::MpiHda(_) => Err(Error::ExecutorUnavailable {
+                executor: "mpi-hda",
+                reason: "this domain's states have no packed encoding (PackedState)".into(),
+            }),
             #[cfg(feature = "gpu")]
             ExecutorConfig::Gpu(_) => Err(Error::ExecutorUnavailable {
                 executor: "gpu",
@@ -151,6 +163,29 @@ impl ExecutorConfig {
                     config.partition
                 ),
             }),
+            _ => self.run_packed(domain, heuristic, partitioner, options),
+        }
+    }
+
+    /// Like [`Self::run`], for domains whose states pack into words
+    /// ([`crate::PackedState`]), which can also travel between the
+    /// processes of `mpi-hda`.
+    pub fn run_packed<D, H, P>(
+        &self,
+        domain: &D,
+        heuristic: &H,
+        partitioner: &P,
+        options: &SearchOptions,
+    ) -> Result<DomainOutcome<D>, Error>
+    where
+        D: crate::PackedState,
+        H: Heuristic<D>,
+        P: Partitioner<D>,
+    {
+        match self {
+            ExecutorConfig::MpiHda(config) => {
+                crate::search::mpi_hda(domain, heuristic, partitioner, config, options)
+            }
             _ => self.run(domain, heuristic, partitioner, options),
         }
     }

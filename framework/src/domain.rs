@@ -186,4 +186,16 @@ pub trait PackedState: Domain {
     fn pack(&self, state: &Self::State, out: &mut [u32]);
     /// Reads a state back, validating everything.
     fn unpack(&self, words: &[u32]) -> Result<Self::State, CodecError>;
+
+    /// What a state carries beyond its identity, for executors that move
+    /// whole states between processes (`mpi-hda`): the sliding tiles' last
+    /// move, say, without which the successors would include the parent
+    /// again. Equal states may differ here. Default: nothing.
+    fn pack_extra(&self, _state: &Self::State) -> u32 {
+        0
+    }
+
+    /// Restores what [`Self::pack_extra`] wrote into an unpacked state;
+    /// values it cannot have written are ignored.
+    fn unpack_extra(&self, _state: &mut Self::State, _extra: u32) {}
 }

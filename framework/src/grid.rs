@@ -7,7 +7,7 @@
 //! Text format, one line per row: `S` start, `G` goal, `#` wall, `.` a cell
 //! that costs 1 to enter, `1`–`9` a cell that costs that much to enter.
 
-use crate::domain::{Cost, Domain, Edge, Heuristic};
+use crate::domain::{CodecError, Cost, Domain, Edge, Heuristic, PackedState};
 use crate::rng::SplitMix64;
 use crate::Error;
 
@@ -219,6 +219,35 @@ impl Domain for Grid {
 
     fn is_goal(&self, cell: &Cell) -> bool {
         *cell == self.goal
+    }
+}
+
+/// A cell packs into one word, row in the high half: mazes travel between
+/// the processes of `mpi-hda` like any other domain's states.
+impl PackedState for Grid {
+    fn packed_words(&self) -> usize {
+        1
+    }
+
+    fn pack(&self, &(row, col): &Cell, out: &mut [u32]) {
+        out[0] = (u32::from(row) << 16) | u32::from(col);
+    }
+
+    fn unpack(&self, words: &[u32]) -> Result<Cell, CodecError> {
+        let [word] = words else {
+            return Err(CodecError::Length {
+                expected: 1,
+                got: words.len(),
+            });
+        };
+        let cell = ((word >> 16) as u16, (word & 0xFFFF) as u16);
+        match self.enter_cost(cell) {
+            Some(_) => Ok(cell),
+            None => Err(CodecError::Invalid(format!(
+                "cell ({}, {}) is a wall or off the {}x{} maze",
+                cell.0, cell.1, self.rows, self.cols
+            ))),
+        }
     }
 }
 

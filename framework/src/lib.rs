@@ -78,6 +78,9 @@ pub enum Error {
         /// Why, and what to do instead.
         reason: String,
     },
+    /// MPI failed, or the ranks of an `mpi-hda` job disagree.
+    #[error("MPI: {0}")]
+    Mpi(String),
     /// An IDA* checkpoint could not be read, parsed or written.
     #[error("checkpoint {0}")]
     Checkpoint(String),

@@ -55,7 +55,7 @@ impl CliDomain for GridCli {
                 "grid has no partition '{name}' (use hash)"
             )));
         }
-        let outcome = executor.run(&grid, &Manhattan, &StdHasher, options)?;
+        let outcome = executor.run_packed(&grid, &Manhattan, &StdHasher, options)?;
         Ok(report::<Grid>(
             Self::NAME,
             instance,

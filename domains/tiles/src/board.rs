@@ -471,4 +471,20 @@ impl PackedState for Tiles {
             .collect();
         TileState::from_tiles(&self.board, &tiles).map_err(|e| CodecError::Invalid(e.to_string()))
     }
+
+    /// The last move (0 for none, else the direction plus one), so that a
+    /// state sent to another process does not generate its parent again.
+    fn pack_extra(&self, state: &TileState) -> u32 {
+        state.came_from.map_or(0, |d| d as u32 + 1)
+    }
+
+    fn unpack_extra(&self, state: &mut TileState, extra: u32) {
+        state.came_from = match extra {
+            1 => Some(Dir::Up),
+            2 => Some(Dir::Down),
+            3 => Some(Dir::Left),
+            4 => Some(Dir::Right),
+            _ => None,
+        };
+    }
 }

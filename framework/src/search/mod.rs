@@ -8,6 +8,7 @@ pub mod astar;
 pub mod gpu;
 pub mod hda;
 pub mod ida;
+pub mod mpi;
 pub mod walk;
 
 use std::sync::Arc;
@@ -21,6 +22,7 @@ use crate::stats::SearchStats;
 pub use astar::astar;
 pub use hda::{hda, HdaConfig};
 pub use ida::{ida, IdaConfig};
+pub use mpi::{mpi_hda, MpiHdaConfig};
 pub use walk::{walk, Visit, WalkEnd};
 
 /// Resource limits. `None` means unlimited.
@@ -231,4 +233,33 @@ impl Watch {
         }
         None
     }
+}
+
+/// Turns a path of states into a solution: each step must be an edge of
+/// the domain, whose move and cost it takes. Returns the first step that
+/// is not an edge otherwise.
+pub fn replay<D: Domain>(
+    domain: &D,
+    states: Vec<D::State>,
+) -> Result<Solution<D::State, D::Move>, usize> {
+    let mut cost = 0;
+    let mut moves = Vec::with_capacity(states.len().saturating_sub(1));
+    let mut edges = Vec::new();
+    for (i, pair) in states.windows(2).enumerate() {
+        edges.clear();
+        domain.expand(&pair[0], &mut edges);
+        // The cheapest edge: parallel edges of different cost may exist.
+        let edge = edges
+            .iter()
+            .filter(|e| e.state == pair[1])
+            .min_by_key(|e| e.cost)
+            .ok_or(i)?;
+        cost += edge.cost;
+        moves.push(edge.mv.clone());
+    }
+    Ok(Solution {
+        cost,
+        states,
+        moves,
+    })
 }

@@ -15,7 +15,6 @@ pub use multi::{device_owners, multi_gpu, MultiGpuConfig, MultiGpuSession};
 pub use partition::{packed_hash, GpuPartitioner, PackedHasher};
 
 use crate::domain::PackedState;
-use crate::search::Solution;
 
 /// A domain's (and heuristic's) GPU side: CUDA source and lookup tables.
 /// Moves need no device encoding: the host finds them again when it
@@ -33,31 +32,4 @@ pub trait GpuPlugin<D: PackedState>: Send + Sync {
     fn tables<'a>(&'a self, domain: &D) -> Vec<&'a [u8]>;
 }
 
-/// Turns a path of states into a solution: each step must be an edge of
-/// the domain, whose move and cost it takes. Returns the first step that
-/// is not an edge otherwise.
-pub fn replay<D: crate::Domain>(
-    domain: &D,
-    states: Vec<D::State>,
-) -> Result<Solution<D::State, D::Move>, usize> {
-    let mut cost = 0;
-    let mut moves = Vec::with_capacity(states.len().saturating_sub(1));
-    let mut edges = Vec::new();
-    for (i, pair) in states.windows(2).enumerate() {
-        edges.clear();
-        domain.expand(&pair[0], &mut edges);
-        // The cheapest edge: parallel edges of different cost may exist.
-        let edge = edges
-            .iter()
-            .filter(|e| e.state == pair[1])
-            .min_by_key(|e| e.cost)
-            .ok_or(i)?;
-        cost += edge.cost;
-        moves.push(edge.mv.clone());
-    }
-    Ok(Solution {
-        cost,
-        states,
-        moves,
-    })
-}
+pub use crate::search::replay;

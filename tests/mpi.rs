@@ -1,0 +1,268 @@
+//! `mpi-hda` under `mpirun`: the same optimal costs as A* on random
+//! 15-puzzles and mazes with 2 and 3 ranks (3 oversubscribes a 2-core
+//! machine), and a failing rank ending the job instead of hanging it.
+//! Built with the `mpi` feature only (`cargo test --features mpi --test
+//! mpi`, which .ci/run does); needs OpenMPI's `mpirun` on the PATH.
+#![cfg(feature = "mpi")]
+
+use std::path::PathBuf;
+use std::process::{Command, Output, Stdio};
+use std::time::{Duration, Instant};
+
+use frontier_core::rng::SplitMix64;
+use serde_json::Value;
+
+const BIN: &str = env!("CARGO_BIN_EXE_frontier");
+
+fn scratch(name: &str) -> PathBuf {
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join(format!("frontier-mpi-{name}-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// Runs `mpirun` with `args`, killing it after two minutes: a hung job
+/// fails the test instead of the whole CI run.
+fn mpirun(args: &[&str]) -> Output {
+    let mut child = Command::new("mpirun")
+        // CI runs as root, which OpenMPI refuses unless told twice.
+        .env("OMPI_ALLOW_RUN_AS_ROOT", "1")
+        .env("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1")
+        .env("XDG_CACHE_HOME", scratch("cache"))
+        .arg("--oversubscribe")
+        .args(args)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap_or_else(|e| {
+            panic!("mpirun could not start ({e}): install OpenMPI (Debian: openmpi-bin)")
+        });
+    let started = Instant::now();
+    loop {
+        if child.try_wait().expect("mpirun can be waited on").is_some() {
+            return child.wait_with_output().expect("mpirun's output");
+        }
+        if started.elapsed() > Duration::from_secs(120) {
+            let _ = child.kill();
+            let out = child.wait_with_output().expect("mpirun's output");
+            panic!(
+                "mpirun {args:?} hung for two minutes; stderr:\n{}",
+                String::from_utf8_lossy(&out.stderr)
+            );
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}
+
+fn frontier(args: &[&str]) -> Output {
+    Command::new(BIN)
+        .args(args)
+        .env("XDG_CACHE_HOME", scratch("cache"))
+        .output()
+        .expect("the binary runs")
+}
+
+fn write_config(name: &str, text: &str) -> String {
+    let path = scratch("configs").join(name);
+    std::fs::write(&path, text).unwrap();
+    path.display().to_string()
+}
+
+/// (instance, status, cost) of every JSON line.
+fn results(out: &Output) -> Vec<(String, String, Option<u64>)> {
+    assert!(
+        out.status.success(),
+        "failed: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .map(|line| {
+            let v: Value = serde_json::from_str(line).expect("a JSON line");
+            (
+                v["instance"].as_str().unwrap().to_string(),
+                v["status"].as_str().unwrap().to_string(),
+                v["cost"].as_u64(),
+            )
+        })
+        .collect()
+}
+
+/// A 15-puzzle `moves` random moves away from the standard goal (no move
+/// undoing the one before), as the tiles domain writes it.
+fn scrambled_15_puzzle(rng: &mut SplitMix64, moves: usize) -> String {
+    let mut cells: Vec<u8> = (1..16).chain([0]).collect();
+    let mut blank = 15usize;
+    let mut previous = usize::MAX;
+    for _ in 0..moves {
+        let (row, col) = (blank / 4, blank % 4);
+        let mut options = Vec::new();
+        if row > 0 {
+            options.push(blank - 4);
+        }
+        if row < 3 {
+            options.push(blank + 4);
+        }
+        if col > 0 {
+            options.push(blank - 1);
+        }
+        if col < 3 {
+            options.push(blank + 1);
+        }
+        options.retain(|&cell| cell != previous);
+        let next = options[rng.below(options.len() as u64) as usize];
+        cells.swap(blank, next);
+        previous = blank;
+        blank = next;
+    }
+    cells
+        .iter()
+        .map(u8::to_string)
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+fn config(domain: &str, instances: &str, executor: &str) -> String {
+    format!("Experiment(domain: {domain}, instances: {instances}, executors: [{executor}])")
+}
+
+#[test]
+fn two_and_three_ranks_find_astars_costs_on_random_15_puzzles() {
+    let mut rng = SplitMix64::new(0x15);
+    let puzzles: Vec<String> = (0..4)
+        .map(|_| format!("{:?}", scrambled_15_puzzle(&mut rng, 60)))
+        .collect();
+    let instances = format!("Inline([{}])", puzzles.join(", "));
+    let domain = "Tiles(goal: Standard)";
+    let astar = write_config("tiles-astar.ron", &config(domain, &instances, "Astar"));
+    let expected = results(&frontier(&["run", "--json", &astar]));
+    assert_eq!(expected.len(), 4);
+    assert!(expected.iter().all(|(_, status, _)| status == "optimal"));
+    for (ranks, partition) in [("2", "hash"), ("3", "split"), ("3", "hash")] {
+        let executor = format!("MpiHda(partition: {partition:?}, batch: 16)");
+        let mpi = write_config(
+            &format!("tiles-mpi-{partition}.ron"),
+            &config(domain, &instances, &executor),
+        );
+        let got = results(&mpirun(&["-np", ranks, BIN, "run", "--json", &mpi]));
+        assert_eq!(got, expected, "{ranks} ranks, partition {partition}");
+    }
+}
+
+#[test]
+fn two_and_three_ranks_find_astars_costs_on_random_mazes() {
+    // Some of these mazes have no path: every rank must agree on that too.
+    let instances = "Random(size: 40, count: 6, seed: 3)";
+    let astar = write_config("grid-astar.ron", &config("Grid()", instances, "Astar"));
+    let expected = results(&frontier(&["run", "--json", &astar]));
+    assert_eq!(expected.len(), 6);
+    let mpi = write_config("grid-mpi.ron", &config("Grid()", instances, "MpiHda()"));
+    for ranks in ["2", "3"] {
+        let got = results(&mpirun(&["-np", ranks, BIN, "run", "--json", &mpi]));
+        assert_eq!(got, expected, "{ranks} ranks");
+    }
+}
+
+#[test]
+fn only_the_first_rank_prints_and_names_the_rank_count() {
+    let out = mpirun(&[
+        "-np",
+        "3",
+        BIN,
+        "solve",
+        "--json",
+        "--executor",
+        "mpi-hda",
+        "grid",
+        "S..#/..#G/....",
+    ]);
+    let lines = results(&out);
+    assert_eq!(lines, [("1".into(), "optimal".into(), Some(6))]);
+    let v: Value = serde_json::from_str(String::from_utf8_lossy(&out.stdout).trim()).unwrap();
+    assert_eq!(v["executor"], "mpi-hda-3-hash");
+    assert_eq!(v["path"].as_array().map(Vec::len), Some(6));
+}
+
+#[test]
+fn a_rank_with_bad_input_ends_the_job_with_its_error() {
+    // Two programs in one job: rank 1 is given a maze with no start.
+    let started = Instant::now();
+    let out = mpirun(&[
+        "-np",
+        "1",
+        BIN,
+        "solve",
+        "--executor",
+        "mpi-hda",
+        "grid",
+        "S..#/..#G/....",
+        ":",
+        "-np",
+        "1",
+        BIN,
+        "solve",
+        "--executor",
+        "mpi-hda",
+        "grid",
+        "...#/..#G/....",
+    ]);
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("rank 1 of 2"), "{err}");
+    assert!(err.contains("start"), "{err}");
+    assert!(started.elapsed() < Duration::from_secs(60));
+}
+
+#[test]
+fn ranks_given_different_instances_refuse_to_search() {
+    let out = mpirun(&[
+        "-np",
+        "1",
+        BIN,
+        "solve",
+        "--executor",
+        "mpi-hda",
+        "grid",
+        "S..#/..#G/....",
+        ":",
+        "-np",
+        "1",
+        BIN,
+        "solve",
+        "--executor",
+        "mpi-hda",
+        "grid",
+        "S...#/...#G/.....",
+    ]);
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("different instances"), "{err}");
+}
+
+#[test]
+fn without_mpirun_the_executor_is_a_job_of_one_rank() {
+    let out = frontier(&[
+        "solve",
+        "--json",
+        "--executor",
+        "mpi-hda",
+        "tiles",
+        "8 6 7 2 5 4 3 0 1",
+    ]);
+    let lines = results(&out);
+    assert_eq!(lines, [("1".into(), "optimal".into(), Some(31))]);
+}
+
+#[test]
+fn resume_is_refused_under_mpirun() {
+    let path = write_config(
+        "resume.ron",
+        &config("Grid()", "Inline([\"S.G\"])", "MpiHda()"),
+    );
+    let output = scratch("out").join("rows.csv").display().to_string();
+    let out = mpirun(&[
+        "-np", "2", BIN, "run", &path, "--output", &output, "--resume",
+    ]);
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("--resume is not supported under mpirun"));
+}
