@@ -354,7 +354,7 @@ fn flags_of_another_executor_are_refused_not_ignored() {
     );
     fails_with(
         &run(&["--partition", "split"]),
-        "--partition applies to --executor hda or multi-gpu only",
+        "--partition applies to --executor hda, multi-gpu or mpi-hda only",
     );
     fails_with(
         &run(&["--executor", "multi-gpu", "--gpus", "0"]),

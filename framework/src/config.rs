@@ -52,10 +52,13 @@ impl ExecutorConfig {
                 format!("hda-{}-{}{gate}{fixed}", c.threads, c.partition)
             }
             ExecutorConfig::Ida(c) => format!("ida-{}", c.threads),
-            ExecutorConfig::MpiHda(c) => match crate::search::mpi::rank_and_size() {
-                Some((_, ranks)) => format!("mpi-hda-{ranks}-{}", c.partition),
-                None => format!("mpi-hda-{}", c.partition),
-            },
+            ExecutorConfig::MpiHda(c) => {
+                let fixed = if c.rebalance { "" } else { "-fixed" };
+                match crate::search::mpi::rank_and_size() {
+                    Some((_, ranks)) => format!("mpi-hda-{ranks}-{}{fixed}", c.partition),
+                    None => format!("mpi-hda-{}{fixed}", c.partition),
+                }
+            }
             #[cfg(feature = "gpu")]
             ExecutorConfig::Gpu(_) => "gpu".into(),
             #[cfg(feature = "gpu")]

@@ -262,3 +262,28 @@ impl Heuristic<Grid> for Manhattan {
         Cost::from(r.abs_diff(gr)) + Cost::from(c.abs_diff(gc))
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn cells_round_trip_and_walls_or_strays_are_refused() {
+        let maze = Grid::parse("S.#\n..G").unwrap();
+        let mut word = [0u32];
+        for cell in [(0, 0), (0, 1), (1, 0), (1, 2)] {
+            maze.pack(&cell, &mut word);
+            assert_eq!(maze.unpack(&word), Ok(cell));
+        }
+        maze.pack(&(0, 2), &mut word);
+        assert!(maze.unpack(&word).is_err(), "(0, 2) is a wall");
+        assert!(maze.unpack(&[5 << 16]).is_err(), "row 5 is off the maze");
+        assert_eq!(
+            maze.unpack(&[0, 0]),
+            Err(CodecError::Length {
+                expected: 1,
+                got: 2
+            })
+        );
+    }
+}

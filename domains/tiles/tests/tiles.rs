@@ -115,6 +115,18 @@ fn packed_states_round_trip_and_garbage_is_rejected() {
         assert!(puzzle
             .unpack(&vec![u32::MAX; puzzle.packed_words()])
             .is_err());
+        // The last move travels beside the packed words (mpi-hda), so a
+        // state sent away does not generate its parent again.
+        let mut children = Vec::new();
+        puzzle.expand(&puzzle.start(), &mut children);
+        for child in children {
+            puzzle.pack(&child.state, &mut words);
+            let mut back = puzzle.unpack(&words).unwrap();
+            assert_eq!(back.came_from, None);
+            puzzle.unpack_extra(&mut back, puzzle.pack_extra(&child.state));
+            assert_eq!(back.came_from, child.state.came_from);
+            assert!(back.came_from.is_some());
+        }
     }
 }
 

@@ -29,6 +29,9 @@
 
 mod balance;
 
+#[cfg(feature = "mpi")]
+pub(crate) use balance::plan_moves;
+
 use balance::{Handoff, LastPlan};
 mod counts;
 mod incumbent;

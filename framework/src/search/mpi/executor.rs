@@ -1,7 +1,7 @@
 //! The `mpi-hda` executor itself (with the `mpi` feature); the module
 //! docs of [`super`] describe the algorithm.
 
-use std::collections::{BTreeMap, BinaryHeap};
+use std::collections::{BTreeMap, BinaryHeap, HashMap};
 use std::hash::BuildHasher;
 use std::time::Instant;
 
@@ -11,20 +11,30 @@ use mpi::traits::{Communicator, CommunicatorCollectives, Root};
 use super::comm::{abort, init, Transport, Vote, MINS, SUMS};
 use super::MpiHdaConfig;
 use crate::domain::{Cost, Heuristic, Partitioner};
-use crate::search::hda::{summarize, WorkerCounts};
+use crate::search::hda::{plan_moves, summarize, WorkerCounts};
 use crate::search::{replay, DomainOutcome, Limit, Outcome, Progress, SearchOptions, Status};
 use crate::{Error, PackedState};
 
 /// Buckets of the partition, as in the thread executor.
 const BUCKETS: u32 = 4096;
-/// A node's parent: its rank in the high half, its index there in the low.
-const NO_PARENT: u64 = u64::MAX;
-/// Words before the records of a batch: the sender's epoch and incumbent
-/// (so that a goal's cost spreads with the traffic, long before a vote).
-const HEADER: usize = 2;
-/// Words after a record's state: its extra word, g, h, parent rank,
-/// parent index.
-const TRAILER: usize = 5;
+/// A node: its bucket in the high half, its index in the bucket's arena in
+/// the low half. Arenas move with their bucket, so references survive a
+/// bucket changing rank.
+type NodeRef = u64;
+const NO_PARENT: NodeRef = u64::MAX;
+/// Words before the records of a message: the sender's epoch and
+/// incumbent (so that a goal's cost spreads with the traffic, long before
+/// a vote), then for a whole bucket its number and expansion count (two
+/// words), else `STATES` and two zeros.
+const HEADER: usize = 5;
+/// The bucket word of a message of states.
+const STATES: u32 = u32::MAX;
+/// Words after a state in a message of states: its extra word, g, h,
+/// bucket, parent reference (two words).
+const TRAILER: usize = 6;
+/// Words after a state in a message of a whole bucket: its extra word, g,
+/// h, parent reference (two words), closed.
+const NODE_TRAILER: usize = 6;
 /// Expansions between looks at the inbox and the pending vote.
 const POLL_EVERY: u64 = 8;
 /// Flush partial outboxes this often, so other ranks are not starved.
@@ -32,13 +42,37 @@ const FLUSH_EVERY: u64 = 256;
 
 struct Node<S> {
     state: S,
-    parent: u64,
+    parent: NodeRef,
     g: Cost,
     h: Cost,
     closed: bool,
 }
 
-type OpenEntry = crate::search::astar::OpenEntry<u32>;
+/// The closed table and arena of one bucket, held by one rank at a time.
+struct Store<S> {
+    nodes: Vec<Node<S>>,
+    index: HashTable<u32>,
+    /// Expansions of this bucket's states so far.
+    expanded: u64,
+}
+
+/// A state that arrived for a bucket whose store is still on its way.
+struct Waiting<S> {
+    state: S,
+    parent: NodeRef,
+    g: Cost,
+    h: Cost,
+}
+
+fn node_ref(bucket: usize, index: usize) -> NodeRef {
+    ((bucket as u64) << 32) | index as u64
+}
+
+fn split_ref(at: NodeRef) -> (usize, usize) {
+    ((at >> 32) as usize, (at & 0xFFFF_FFFF) as usize)
+}
+
+type OpenEntry = crate::search::astar::OpenEntry<NodeRef>;
 
 /// How a vote ended the search.
 enum Verdict {
@@ -98,9 +132,14 @@ where
             .map(|b| (b * transport.size / BUCKETS as usize) as u32)
             .collect(),
         outboxes: (0..transport.size).map(|_| vec![0; HEADER]).collect(),
+        stores: (0..BUCKETS as usize)
+            .map(|b| (b * transport.size / BUCKETS as usize == transport.rank).then(Box::default))
+            .collect(),
+        pending: HashMap::new(),
+        held: 0,
+        last_loads: vec![0; BUCKETS as usize],
+        last_work: 0,
         transport,
-        nodes: Vec::new(),
-        index: HashTable::new(),
         hasher: hashbrown::DefaultHashBuilder::default(),
         open: BinaryHeap::new(),
         layer: h0,
@@ -118,9 +157,9 @@ where
         started,
         successors: Vec::new(),
     };
-    let home = rank.owner(&start);
-    if home == rank.transport.rank {
-        rank.insert(start, NO_PARENT, 0, h0);
+    let bucket = rank.bucket_of(&start);
+    if rank.stores[bucket].is_some() {
+        rank.insert(bucket, start, NO_PARENT, 0, h0);
     }
     let verdict = match rank.search() {
         Ok(verdict) => verdict,
@@ -153,7 +192,14 @@ fn agree_on_instance(
     // in every process of one build.
     use std::hash::{Hash, Hasher};
     let mut hasher = std::collections::hash_map::DefaultHasher::new();
-    (h0, config.batch, &config.partition, packed).hash(&mut hasher);
+    (
+        h0,
+        config.batch,
+        &config.partition,
+        config.rebalance,
+        packed,
+    )
+        .hash(&mut hasher);
     let fingerprint = hasher.finish();
     let mut low = 0u64;
     let mut high = 0u64;
@@ -175,6 +221,16 @@ fn agree_on_instance(
     Ok(())
 }
 
+impl<S> Default for Store<S> {
+    fn default() -> Self {
+        Store {
+            nodes: Vec::new(),
+            index: HashTable::new(),
+            expanded: 0,
+        }
+    }
+}
+
 struct Rank<'a, D: PackedState, H, P> {
     domain: &'a D,
     heuristic: &'a H,
@@ -183,12 +239,21 @@ struct Rank<'a, D: PackedState, H, P> {
     options: &'a SearchOptions,
     words: usize,
     transport: Transport,
-    /// The rank owning each bucket.
+    /// The rank owning each bucket: the same on every rank, changed only
+    /// by plans that every rank makes at the same vote.
     owner_of: Vec<u32>,
     /// Per destination rank: the header, then records.
     outboxes: Vec<Vec<u32>>,
-    nodes: Vec<Node<D::State>>,
-    index: HashTable<u32>,
+    /// `stores[b]` is `Some` while this rank holds bucket `b`.
+    stores: Vec<Option<Box<Store<D::State>>>>,
+    /// States of buckets whose store has not arrived yet.
+    pending: HashMap<usize, Vec<Waiting<D::State>>>,
+    /// Nodes in all held stores.
+    held: u64,
+    /// Every bucket's expansions when the last plan was made, and the
+    /// work that plan balanced.
+    last_loads: Vec<u64>,
+    last_work: u64,
     hasher: hashbrown::DefaultHashBuilder,
     open: BinaryHeap<OpenEntry>,
     /// The f-layer being expanded.
@@ -199,12 +264,13 @@ struct Rank<'a, D: PackedState, H, P> {
     /// The cheapest goal of any rank as of the last vote.
     agreed: Cost,
     /// This rank's cheapest goal: its cost and node.
-    best_goal: Option<(Cost, u32)>,
+    best_goal: Option<(Cost, NodeRef)>,
     /// Seconds at which a vote first showed the final incumbent.
     found_at: Option<f64>,
     votes_entered: u32,
+    /// States (and whole buckets, one each) sent so far.
     sent_states: u64,
-    /// States received, by their sender's epoch.
+    /// States (and whole buckets) received, by their sender's epoch.
     received: BTreeMap<u32, u64>,
     vote: Option<Vote>,
     /// Seconds at which the last vote completed.
@@ -216,9 +282,13 @@ struct Rank<'a, D: PackedState, H, P> {
 }
 
 impl<D: PackedState, H: Heuristic<D>, P: Partitioner<D>> Rank<'_, D, H, P> {
-    fn owner(&self, state: &D::State) -> usize {
-        let bucket = self.partitioner.owner(self.domain, state, BUCKETS);
-        self.owner_of[bucket as usize % BUCKETS as usize] as usize
+    fn bucket_of(&self, state: &D::State) -> usize {
+        self.partitioner.owner(self.domain, state, BUCKETS) as usize % BUCKETS as usize
+    }
+
+    fn node(&self, at: NodeRef) -> Option<&Node<D::State>> {
+        let (bucket, index) = split_ref(at);
+        self.stores.get(bucket)?.as_ref()?.nodes.get(index)
     }
 
     fn seconds(&self) -> f64 {
@@ -239,7 +309,7 @@ impl<D: PackedState, H: Heuristic<D>, P: Partitioner<D>> Rank<'_, D, H, P> {
                 if let Some(vote) = self.vote.as_mut() {
                     if let Some((sums, mins)) = vote.test()? {
                         self.vote = None;
-                        if let Some(verdict) = self.decide(sums, mins) {
+                        if let Some(verdict) = self.decide(sums, mins)? {
                             break verdict;
                         }
                     }
@@ -280,79 +350,89 @@ impl<D: PackedState, H: Heuristic<D>, P: Partitioner<D>> Rank<'_, D, H, P> {
         Ok(verdict)
     }
 
-    /// The best live open entry at f ≤ the layer and below the incumbent.
-    fn pop(&mut self) -> Option<OpenEntry> {
+    /// Drops stale entries (closed, superseded, or of a bucket handed
+    /// over) from the top of the open list.
+    fn live_top(&mut self) -> Option<OpenEntry> {
         while let Some(&entry) = self.open.peek() {
-            let node = &self.nodes[entry.node as usize];
-            if node.closed || entry.g != node.g {
-                self.open.pop();
-                continue;
+            match self.node(entry.node) {
+                Some(node) if !node.closed && entry.g == node.g => return Some(entry),
+                _ => {
+                    self.open.pop();
+                }
             }
-            if entry.f > self.layer || entry.f >= self.incumbent {
-                return None;
-            }
-            self.open.pop();
-            return Some(entry);
         }
         None
     }
 
-    /// The lowest f of a live open entry (`Cost::MAX` with none).
-    fn lowest_open_f(&mut self) -> Cost {
-        while let Some(&entry) = self.open.peek() {
-            let node = &self.nodes[entry.node as usize];
-            if node.closed || entry.g != node.g {
-                self.open.pop();
-                continue;
-            }
-            return entry.f;
+    /// The best live open entry at f ≤ the layer and below the incumbent.
+    fn pop(&mut self) -> Option<OpenEntry> {
+        let entry = self.live_top()?;
+        if entry.f > self.layer || entry.f >= self.incumbent {
+            return None;
         }
-        Cost::MAX
+        self.open.pop();
+        Some(entry)
     }
 
     fn expand(&mut self, entry: OpenEntry) -> Result<(), Error> {
-        let at = entry.node as usize;
-        if self.domain.is_goal(&self.nodes[at].state) {
-            let g = self.nodes[at].g;
+        let me = entry.node;
+        let (bucket, index) = split_ref(me);
+        let Some(store) = self.stores[bucket].as_deref_mut() else {
+            return Ok(()); // pop returns entries of held buckets only
+        };
+        let parent = &mut store.nodes[index];
+        if self.domain.is_goal(&parent.state) {
+            let g = parent.g;
             if g < self.incumbent {
                 self.incumbent = g;
-                self.best_goal = Some((g, entry.node));
+                self.best_goal = Some((g, me));
                 // Tell every rank now, so that none expands past the goal's
                 // cost until the next vote: one short message each.
-                let me = self.transport.rank;
-                for to in (0..self.transport.size).filter(|&to| to != me) {
+                let rank = self.transport.rank;
+                for to in (0..self.transport.size).filter(|&to| to != rank) {
                     self.flush_even_empty(to)?;
                 }
             }
             return Ok(());
         }
-        self.nodes[at].closed = true;
+        parent.closed = true;
+        store.expanded += 1;
         self.stats.expanded += 1;
+        let (parent_g, parent_h) = (parent.g, parent.h);
         let mut successors = std::mem::take(&mut self.successors);
         successors.clear();
-        self.domain.expand(&self.nodes[at].state, &mut successors);
+        self.domain.expand(&parent.state, &mut successors);
         self.stats.generated += successors.len() as u64;
-        let (parent_g, parent_h) = (self.nodes[at].g, self.nodes[at].h);
-        let me = ((self.transport.rank as u64) << 32) | u64::from(entry.node);
         for edge in successors.drain(..) {
             let g = parent_g.saturating_add(edge.cost);
-            let h =
-                self.heuristic
-                    .h_child(self.domain, &self.nodes[at].state, parent_h, &edge.state);
+            let Some(parent) = self.node(me) else {
+                break; // the parent's bucket is held throughout its expansion
+            };
+            let h = self
+                .heuristic
+                .h_child(self.domain, &parent.state, parent_h, &edge.state);
             if g.saturating_add(h) >= self.incumbent {
                 continue;
             }
-            let to = self.owner(&edge.state);
+            let child_bucket = self.bucket_of(&edge.state);
+            let to = self.owner_of[child_bucket] as usize;
             if to == self.transport.rank {
-                self.insert(edge.state, me, g, h);
+                self.insert(child_bucket, edge.state, me, g, h);
                 continue;
             }
+            let extra = self.domain.pack_extra(&edge.state);
             let outbox = &mut self.outboxes[to];
             let from = outbox.len();
             outbox.resize(from + self.words, 0);
             self.domain.pack(&edge.state, &mut outbox[from..]);
-            let extra = self.domain.pack_extra(&edge.state);
-            outbox.extend_from_slice(&[extra, g, h, self.transport.rank as u32, entry.node]);
+            outbox.extend_from_slice(&[
+                extra,
+                g,
+                h,
+                child_bucket as u32,
+                (me >> 32) as u32,
+                me as u32,
+            ]);
             if (outbox.len() - HEADER) / (self.words + TRAILER) >= self.config.batch {
                 self.flush(to)?;
             }
@@ -361,12 +441,22 @@ impl<D: PackedState, H: Heuristic<D>, P: Partitioner<D>> Rank<'_, D, H, P> {
         Ok(())
     }
 
-    /// Adds a state to the closed table and open list, unless it is known
-    /// at an equal or better g.
-    fn insert(&mut self, state: D::State, parent: u64, g: Cost, h: Cost) {
+    /// Adds a state of `bucket` to its closed table and the open list,
+    /// unless it is known at an equal or better g; keeps it for later when
+    /// the bucket's store is still on its way here.
+    fn insert(&mut self, bucket: usize, state: D::State, parent: NodeRef, g: Cost, h: Cost) {
         let hash = self.hasher.hash_one(&state);
-        let nodes = &mut self.nodes;
-        let found = self
+        let Some(store) = self.stores[bucket].as_deref_mut() else {
+            self.pending.entry(bucket).or_default().push(Waiting {
+                state,
+                parent,
+                g,
+                h,
+            });
+            return;
+        };
+        let nodes = &mut store.nodes;
+        let found = store
             .index
             .find(hash, |&i| nodes[i as usize].state == state)
             .copied();
@@ -385,13 +475,14 @@ impl<D: PackedState, H: Heuristic<D>, P: Partitioner<D>> Rank<'_, D, H, P> {
                 known.parent = parent;
                 // The new path's state: its extra (last move) belongs to it.
                 known.state = state;
-                i
+                i as usize
             }
             None => {
-                let i = nodes.len() as u32;
+                let i = nodes.len();
                 let hasher = &self.hasher;
-                self.index
-                    .insert_unique(hash, i, |&j| hasher.hash_one(&nodes[j as usize].state));
+                store.index.insert_unique(hash, i as u32, |&j| {
+                    hasher.hash_one(&nodes[j as usize].state)
+                });
                 nodes.push(Node {
                     state,
                     parent,
@@ -399,14 +490,15 @@ impl<D: PackedState, H: Heuristic<D>, P: Partitioner<D>> Rank<'_, D, H, P> {
                     h,
                     closed: false,
                 });
+                self.held += 1;
                 i
             }
         };
-        let node = &self.nodes[at as usize];
+        let node = &nodes[at];
         self.open.push(OpenEntry {
             f: node.g.saturating_add(node.h),
             g: node.g,
-            node: at,
+            node: node_ref(bucket, at),
         });
         self.stats.peak_open = self.stats.peak_open.max(self.open.len() as u64);
     }
@@ -419,15 +511,26 @@ impl<D: PackedState, H: Heuristic<D>, P: Partitioner<D>> Rank<'_, D, H, P> {
         self.flush_even_empty(to)
     }
 
+    /// A buffer holding a header for this rank's epoch and incumbent.
+    fn fresh_message(&mut self, bucket: u32, expanded: u64) -> Vec<u32> {
+        let mut words = self.transport.spare.pop().unwrap_or_default();
+        words.clear();
+        words.extend_from_slice(&[
+            self.votes_entered,
+            self.incumbent,
+            bucket,
+            expanded as u32,
+            (expanded >> 32) as u32,
+        ]);
+        words
+    }
+
     /// Sends rank `to`'s outbox stamped with this rank's epoch and
     /// incumbent, also when it holds no state.
     fn flush_even_empty(&mut self, to: usize) -> Result<(), Error> {
-        let mut fresh = self.transport.spare.pop().unwrap_or_default();
-        fresh.clear();
-        fresh.resize(HEADER, 0);
+        let fresh = self.fresh_message(STATES, 0);
         let mut batch = std::mem::replace(&mut self.outboxes[to], fresh);
-        batch[0] = self.votes_entered;
-        batch[1] = self.incumbent;
+        batch[..HEADER].copy_from_slice(&[self.votes_entered, self.incumbent, STATES, 0, 0]);
         let states = ((batch.len() - HEADER) / (self.words + TRAILER)) as u64;
         self.stats.sent += states;
         self.sent_states += states;
@@ -441,6 +544,32 @@ impl<D: PackedState, H: Heuristic<D>, P: Partitioner<D>> Rank<'_, D, H, P> {
         Ok(())
     }
 
+    /// Sends bucket `bucket`'s whole store to rank `to`, its new owner.
+    fn hand_over(&mut self, bucket: usize, to: usize) -> Result<(), Error> {
+        let Some(store) = self.stores[bucket].take() else {
+            return Ok(());
+        };
+        self.held -= store.nodes.len() as u64;
+        let mut words = self.fresh_message(bucket as u32, store.expanded);
+        words.reserve(store.nodes.len() * (self.words + NODE_TRAILER));
+        for node in &store.nodes {
+            let from = words.len();
+            words.resize(from + self.words, 0);
+            self.domain.pack(&node.state, &mut words[from..]);
+            words.extend_from_slice(&[
+                self.domain.pack_extra(&node.state),
+                node.g,
+                node.h,
+                (node.parent >> 32) as u32,
+                node.parent as u32,
+                u32::from(node.closed),
+            ]);
+        }
+        // A whole bucket counts as one in the votes' sent and received.
+        self.sent_states += 1;
+        self.transport.send(to, words)
+    }
+
     fn receive_all(&mut self) -> Result<(), Error> {
         while let Some((from, words)) = self.transport.receive() {
             self.take(from, words)?;
@@ -448,36 +577,56 @@ impl<D: PackedState, H: Heuristic<D>, P: Partitioner<D>> Rank<'_, D, H, P> {
         Ok(())
     }
 
-    /// Inserts the states of a received batch.
+    fn unpack(&self, from: usize, packed: &[u32], extra: u32) -> Result<D::State, Error> {
+        let mut state = self
+            .domain
+            .unpack(packed)
+            .map_err(|e| Error::Mpi(format!("rank {from} sent a bad state: {e}")))?;
+        self.domain.unpack_extra(&mut state, extra);
+        Ok(state)
+    }
+
+    /// Inserts the states of a received batch, or adopts a whole bucket.
     fn take(&mut self, from: usize, words: Vec<u32>) -> Result<(), Error> {
-        let record = self.words + TRAILER;
         if words.len() < HEADER {
             return Err(Error::Mpi(format!(
                 "rank {from} sent a message without a header"
             )));
         }
         let (header, records) = words.split_at(HEADER);
-        let (epoch, incumbent) = (header[0], header[1]);
+        let (epoch, incumbent, bucket) = (header[0], header[1], header[2]);
         self.incumbent = self.incumbent.min(incumbent);
+        let record = self.words
+            + if bucket == STATES {
+                TRAILER
+            } else {
+                NODE_TRAILER
+            };
         if records.len() % record != 0 {
             return Err(Error::Mpi(format!(
                 "rank {from} sent {} words, not whole records of {record}",
                 records.len()
             )));
         }
-        *self.received.entry(epoch).or_default() += (records.len() / record) as u64;
-        for r in records.chunks_exact(record) {
-            let (packed, t) = r.split_at(self.words);
-            let (g, h) = (t[1], t[2]);
-            if g.saturating_add(h) >= self.incumbent {
-                continue;
+        if bucket != STATES {
+            *self.received.entry(epoch).or_default() += 1;
+            let expanded = u64::from(header[3]) | (u64::from(header[4]) << 32);
+            self.adopt(from, bucket as usize, records, expanded)?;
+        } else {
+            *self.received.entry(epoch).or_default() += (records.len() / record) as u64;
+            for r in records.chunks_exact(record) {
+                let (packed, t) = r.split_at(self.words);
+                let (g, h, bucket) = (t[1], t[2], t[3] as usize);
+                if bucket >= BUCKETS as usize {
+                    return Err(Error::Mpi(format!("rank {from} sent bucket {bucket}")));
+                }
+                if g.saturating_add(h) >= self.incumbent {
+                    continue;
+                }
+                let state = self.unpack(from, packed, t[0])?;
+                let parent = (u64::from(t[4]) << 32) | u64::from(t[5]);
+                self.insert(bucket, state, parent, g, h);
             }
-            let mut state = self
-                .domain
-                .unpack(packed)
-                .map_err(|e| Error::Mpi(format!("rank {from} sent a bad state: {e}")))?;
-            self.domain.unpack_extra(&mut state, t[0]);
-            self.insert(state, (u64::from(t[3]) << 32) | u64::from(t[4]), g, h);
         }
         let mut words = words;
         words.clear();
@@ -485,10 +634,63 @@ impl<D: PackedState, H: Heuristic<D>, P: Partitioner<D>> Rank<'_, D, H, P> {
         Ok(())
     }
 
+    /// Becomes the holder of a handed-over bucket: its open nodes join the
+    /// open list, then the states that arrived ahead of it.
+    fn adopt(
+        &mut self,
+        from: usize,
+        bucket: usize,
+        records: &[u32],
+        expanded: u64,
+    ) -> Result<(), Error> {
+        if bucket >= BUCKETS as usize || self.stores[bucket].is_some() {
+            return Err(Error::Mpi(format!(
+                "rank {from} handed over bucket {bucket}, which is not expected here"
+            )));
+        }
+        let mut store = Box::new(Store::<D::State> {
+            expanded,
+            ..Store::default()
+        });
+        for r in records.chunks_exact(self.words + NODE_TRAILER) {
+            let (packed, t) = r.split_at(self.words);
+            let state = self.unpack(from, packed, t[0])?;
+            let i = store.nodes.len();
+            let hasher = &self.hasher;
+            let nodes = &store.nodes;
+            store
+                .index
+                .insert_unique(hasher.hash_one(&state), i as u32, |&j| {
+                    hasher.hash_one(&nodes[j as usize].state)
+                });
+            let closed = t[5] != 0;
+            if !closed {
+                self.open.push(OpenEntry {
+                    f: t[1].saturating_add(t[2]),
+                    g: t[1],
+                    node: node_ref(bucket, i),
+                });
+            }
+            store.nodes.push(Node {
+                state,
+                g: t[1],
+                h: t[2],
+                parent: (u64::from(t[3]) << 32) | u64::from(t[4]),
+                closed,
+            });
+        }
+        self.held += store.nodes.len() as u64;
+        self.stats.adopted += store.nodes.len() as u64;
+        self.stores[bucket] = Some(store);
+        for w in self.pending.remove(&bucket).unwrap_or_default() {
+            self.insert(bucket, w.state, w.parent, w.g, w.h);
+        }
+        Ok(())
+    }
+
     fn bytes(&self) -> u64 {
         let per_node = (std::mem::size_of::<Node<D::State>>() + 9) as u64;
-        self.nodes.len() as u64 * per_node
-            + self.open.len() as u64 * std::mem::size_of::<OpenEntry>() as u64
+        self.held * per_node + self.open.len() as u64 * std::mem::size_of::<OpenEntry>() as u64
     }
 
     /// Enters the next vote, after sending everything waiting to be sent.
@@ -507,14 +709,15 @@ impl<D: PackedState, H: Heuristic<D>, P: Partitioner<D>> Rank<'_, D, H, P> {
             self.stats.expanded,
             self.bytes(),
         ];
-        let mins = [u64::from(self.lowest_open_f()), goal, clock];
+        let lowest_f = self.live_top().map_or(Cost::MAX, |e| e.f);
+        let mins = [u64::from(lowest_f), goal, clock];
         self.vote = Some(Vote::start(&self.transport.world, sums, mins)?);
         self.votes_entered += 1;
         Ok(())
     }
 
     /// What every rank concludes from the same reduced numbers.
-    fn decide(&mut self, sums: [u64; SUMS], mins: [u64; MINS]) -> Option<Verdict> {
+    fn decide(&mut self, sums: [u64; SUMS], mins: [u64; MINS]) -> Result<Option<Verdict>, Error> {
         let [sent, received, expanded, bytes] = sums;
         let [lowest_f, goal, clock] = mins;
         let seconds = (u64::MAX - clock) as f64 / 1e6;
@@ -555,14 +758,57 @@ impl<D: PackedState, H: Heuristic<D>, P: Partitioner<D>> Rank<'_, D, H, P> {
                 // Nothing anywhere was cheaper than the agreed goal, so no
                 // rank holds a cheaper one of its own.
                 self.incumbent = self.agreed;
-                return Some(Verdict::Proven);
+                return Ok(Some(Verdict::Proven));
             }
-            self.layer = self.layer.max(lowest_f as Cost);
+            if lowest_f > u64::from(self.layer) {
+                self.layer = lowest_f as Cost;
+                if self.config.rebalance && self.transport.size > 1 {
+                    self.rebalance()?;
+                }
+            }
         }
-        self.options
+        Ok(self
+            .options
             .limits
             .exceeded(expanded, bytes, seconds)
-            .map(Verdict::Limit)
+            .map(Verdict::Limit))
+    }
+
+    /// Between layers, moves buckets from the busiest ranks to the idlest,
+    /// planned from every bucket's expansions since the last plan. Every
+    /// rank calls it at the same vote and makes the same plan; nothing is
+    /// in flight then, so no state can be sent under the old owners.
+    fn rebalance(&mut self) -> Result<(), Error> {
+        let mine: Vec<u64> = self
+            .stores
+            .iter()
+            .map(|s| s.as_ref().map_or(0, |s| s.expanded))
+            .collect();
+        let mut loads = vec![0u64; mine.len()];
+        self.transport.world.all_reduce_into(
+            &mine[..],
+            &mut loads[..],
+            mpi::collective::SystemOperation::sum(),
+        );
+        let since: Vec<u64> = loads
+            .iter()
+            .zip(&self.last_loads)
+            .map(|(&now, &then)| now.saturating_sub(then))
+            .collect();
+        let owner_of = |bucket: usize| self.owner_of[bucket] as usize;
+        let Some((work, moves)) = plan_moves(&since, owner_of, self.transport.size, self.last_work)
+        else {
+            return Ok(());
+        };
+        self.last_loads = loads;
+        self.last_work = work;
+        for (bucket, from, to) in moves {
+            self.owner_of[bucket] = to as u32;
+            if from == self.transport.rank {
+                self.hand_over(bucket, to)?;
+            }
+        }
+        Ok(())
     }
 
     /// Drains the network, traces the path and gathers the statistics.
@@ -585,10 +831,11 @@ impl<D: PackedState, H: Heuristic<D>, P: Partitioner<D>> Rank<'_, D, H, P> {
             self.stats.reopened,
             self.stats.sent,
             self.stats.peak_open,
-            self.nodes.len() as u64,
+            self.held,
             self.stats.busy_seconds.to_bits(),
             seconds.to_bits(),
             self.bytes(),
+            self.stats.adopted,
         ];
         let mut all = vec![0u64; mine.len() * self.transport.size];
         self.transport
@@ -609,12 +856,14 @@ impl<D: PackedState, H: Heuristic<D>, P: Partitioner<D>> Rank<'_, D, H, P> {
                 peak_open: c[5],
                 stored: c[6],
                 busy_seconds: f64::from_bits(c[7]),
-                ..WorkerCounts::default()
+                adopted: c[10],
             })
             .collect();
         let mut stats = summarize(&workers, seconds);
         stats.peak_bytes = all.chunks_exact(mine.len()).map(|c| c[9]).sum();
-        stats.handoff_share = None;
+        if !self.config.rebalance {
+            stats.handoff_share = None;
+        }
         if matches!(status, Status::Solved(_)) {
             stats.termination_overhead = self
                 .found_at
@@ -634,41 +883,41 @@ impl<D: PackedState, H: Heuristic<D>, P: Partitioner<D>> Rank<'_, D, H, P> {
     /// broadcasts its packed state and its parent. Every rank calls this.
     fn trace(&mut self) -> Result<crate::Solution<D::State, D::Move>, Error> {
         let words = self.words;
-        // The goal's rank: the least (cost, rank) of the last vote, which
-        // every rank derives the same way.
-        let mut holder = [self
+        // The goal's holder (the least rank holding a goal of the agreed
+        // cost) tells every rank where it is.
+        let mine = [self
             .best_goal
             .filter(|&(cost, _)| cost == self.incumbent)
             .map_or(u32::MAX, |_| self.transport.rank as u32)];
-        let mut lowest = [0u32];
+        let mut holder = [0u32];
         self.transport.world.all_reduce_into(
-            &holder[..],
-            &mut lowest[..],
+            &mine[..],
+            &mut holder[..],
             mpi::collective::SystemOperation::min(),
         );
-        holder = lowest;
-        if holder[0] == u32::MAX {
+        if holder[0] as usize >= self.transport.size {
             return Err(Error::Mpi("no rank holds the incumbent's goal".into()));
         }
-        let mut at = (holder[0] as usize, self.best_goal.map(|(_, node)| node));
+        let goal = self.best_goal.map_or(NO_PARENT, |(_, at)| at);
+        let mut at = [(goal >> 32) as u32, goal as u32];
+        self.transport
+            .world
+            .process_at_rank(holder[0] as i32)
+            .broadcast_into(&mut at[..]);
         let mut packed = Vec::new();
         let mut message = vec![0u32; 2 + words];
         loop {
-            let (owner, node) = at;
-            if owner >= self.transport.size {
-                return Err(Error::Mpi(format!("a parent names rank {owner}")));
-            }
-            if owner == self.transport.rank {
-                let node = node
-                    .and_then(|n| self.nodes.get(n as usize))
+            let here = (u64::from(at[0]) << 32) | u64::from(at[1]);
+            let (bucket, _) = split_ref(here);
+            let Some(&owner) = self.owner_of.get(bucket) else {
+                return Err(Error::Mpi(format!("a parent names bucket {bucket}")));
+            };
+            if owner as usize == self.transport.rank {
+                let node = self
+                    .node(here)
                     .ok_or_else(|| Error::Mpi("a parent names a missing node".into()))?;
-                let (parent_rank, parent_node) = if node.parent == NO_PARENT {
-                    (u32::MAX, u32::MAX)
-                } else {
-                    ((node.parent >> 32) as u32, node.parent as u32)
-                };
-                message[0] = parent_rank;
-                message[1] = parent_node;
+                message[0] = (node.parent >> 32) as u32;
+                message[1] = node.parent as u32;
                 self.domain.pack(&node.state, &mut message[2..]);
             }
             self.transport
@@ -679,10 +928,10 @@ impl<D: PackedState, H: Heuristic<D>, P: Partitioner<D>> Rank<'_, D, H, P> {
             if packed.len() / words > 1 << 26 {
                 return Err(Error::Mpi("the goal's parents form a cycle".into()));
             }
-            if message[0] == u32::MAX {
+            if (u64::from(message[0]) << 32) | u64::from(message[1]) == NO_PARENT {
                 break;
             }
-            at = (message[0] as usize, Some(message[1]));
+            at = [message[0], message[1]];
         }
         let mut states = packed
             .chunks_exact(words)

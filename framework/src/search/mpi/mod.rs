@@ -71,6 +71,10 @@ pub struct MpiHdaConfig {
     /// Seconds between votes while a rank is busy: how often limits are
     /// checked, goals shared and progress reported.
     pub vote_every: f64,
+    /// Between f-layers, moves buckets of states from the busiest ranks to
+    /// the idlest, as `Hda`'s `rebalance` does between threads. Never
+    /// affects the cost returned.
+    pub rebalance: bool,
 }
 
 impl Default for MpiHdaConfig {
@@ -79,6 +83,7 @@ impl Default for MpiHdaConfig {
             batch: 256,
             partition: "hash".into(),
             vote_every: 0.1,
+            rebalance: true,
         }
     }
 }
