@@ -266,3 +266,33 @@ fn resume_is_refused_under_mpirun() {
     assert!(!out.status.success());
     assert!(String::from_utf8_lossy(&out.stderr).contains("--resume is not supported under mpirun"));
 }
+
+#[test]
+fn a_limit_ends_every_rank_with_the_same_status() {
+    // Korf-Felner-hard for Manhattan: far more than 100,000 expansions.
+    let out = mpirun(&[
+        "-np",
+        "3",
+        BIN,
+        "solve",
+        "--json",
+        "--executor",
+        "mpi-hda",
+        "--partition",
+        "split",
+        "--max-expanded",
+        "100000",
+        "tiles",
+        "4 3 10 1 12 7 11 0 9 14 6 5 2 8 15 13",
+    ]);
+    assert_eq!(
+        results(&out),
+        [("1".into(), "expansion limit".into(), None)]
+    );
+    let v: Value = serde_json::from_str(String::from_utf8_lossy(&out.stdout).trim()).unwrap();
+    let expanded = v["stats"]["expanded"].as_u64().unwrap();
+    assert!(
+        (100_000..2_000_000).contains(&expanded),
+        "stopped after {expanded} expansions"
+    );
+}
