@@ -156,6 +156,10 @@ enum ExecutorName {
     /// (`mpirun -np N frontier solve ... --executor mpi-hda`; --partition;
     /// a build with `--features mpi`).
     MpiHda,
+    /// multi-gpu with one MPI rank per GPU of a host
+    /// (`mpirun -np N frontier solve ... --executor mpi-gpu`; --partition;
+    /// a build with `--features mpi`).
+    MpiGpu,
 }
 
 impl SearchFlags {
@@ -187,10 +191,13 @@ impl SearchFlags {
         if self.partition != "hash"
             && !matches!(
                 self.executor,
-                ExecutorName::Hda | ExecutorName::MultiGpu | ExecutorName::MpiHda
+                ExecutorName::Hda
+                    | ExecutorName::MultiGpu
+                    | ExecutorName::MpiHda
+                    | ExecutorName::MpiGpu
             )
         {
-            return refuse("--partition", "hda, multi-gpu or mpi-hda");
+            return refuse("--partition", "hda, multi-gpu, mpi-hda or mpi-gpu");
         }
         Ok(match self.executor {
             ExecutorName::Astar => ExecutorConfig::Astar,
@@ -211,6 +218,10 @@ impl SearchFlags {
                 })
             }
             ExecutorName::Gpu => ExecutorConfig::Gpu(Default::default()),
+            ExecutorName::MpiGpu => ExecutorConfig::MpiGpu(MultiGpuConfig {
+                partition: self.partition.clone(),
+                ..MultiGpuConfig::default()
+            }),
             ExecutorName::MpiHda => ExecutorConfig::MpiHda(MpiHdaConfig {
                 partition: self.partition.clone(),
                 ..MpiHdaConfig::default()

@@ -354,7 +354,7 @@ fn flags_of_another_executor_are_refused_not_ignored() {
     );
     fails_with(
         &run(&["--partition", "split"]),
-        "--partition applies to --executor hda, multi-gpu or mpi-hda only",
+        "--partition applies to --executor hda, multi-gpu, mpi-hda or mpi-gpu only",
     );
     fails_with(
         &run(&["--executor", "multi-gpu", "--gpus", "0"]),
@@ -1187,6 +1187,16 @@ fn mpi_hda_without_the_mpi_feature_says_how_to_build_it() {
     );
     let out = frontier(&["run", config.to_str().unwrap()]);
     assert!(stderr(&out).contains("--features mpi"), "{}", stderr(&out));
+    if frontier_core::gpu::device_count().is_ok_and(|n| n > 0) {
+        let out = frontier(&[
+            "solve",
+            "--executor",
+            "mpi-gpu",
+            "tiles",
+            "1 2 3 4 5 6 0 7 8",
+        ]);
+        assert!(stderr(&out).contains("--features mpi"), "{}", stderr(&out));
+    }
 }
 
 #[test]

@@ -296,3 +296,24 @@ fn a_limit_ends_every_rank_with_the_same_status() {
         "stopped after {expanded} expansions"
     );
 }
+
+#[test]
+fn mpi_gpu_without_a_gpu_ends_every_rank_with_one_error() {
+    if frontier_core::gpu::device_count().is_ok_and(|n| n > 0) {
+        eprintln!("SKIPPED mpi_gpu_without_a_gpu…: this machine has a GPU");
+        return;
+    }
+    let out = mpirun(&[
+        "-np",
+        "2",
+        BIN,
+        "solve",
+        "--executor",
+        "mpi-gpu",
+        "tiles",
+        "1 2 3 4 5 6 0 7 8",
+    ]);
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("no GPU"), "{err}");
+}

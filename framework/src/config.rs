@@ -31,6 +31,11 @@ pub enum ExecutorConfig {
     /// IDA* on every GPU of a host: memory-bounded (domains with a GPU plugin).
     #[cfg(feature = "gpu")]
     GpuIda(#[serde(default)] crate::search::gpu::GpuIdaConfig),
+    /// `MultiGpu` with one MPI rank per GPU of a host (`mpirun -np N`;
+    /// `devices` lists the devices the ranks of a host take in turn);
+    /// needs the `mpi` feature.
+    #[cfg(feature = "gpu")]
+    MpiGpu(#[serde(default)] crate::search::gpu::MultiGpuConfig),
 }
 
 impl ExecutorConfig {
@@ -71,6 +76,11 @@ impl ExecutorConfig {
                 format!("multi-gpu-{gpus}-{}", c.partition)
             }
             #[cfg(feature = "gpu")]
+            ExecutorConfig::MpiGpu(c) => match crate::search::mpi::rank_and_size() {
+                Some((_, ranks)) => format!("mpi-gpu-{ranks}-{}", c.partition),
+                None => format!("mpi-gpu-{}", c.partition),
+            },
+            #[cfg(feature = "gpu")]
             ExecutorConfig::GpuIda(c) => match c.devices.len() {
                 0 => "gpu-ida".into(),
                 n => format!("gpu-ida-{n}"),
@@ -84,7 +94,7 @@ impl ExecutorConfig {
             ExecutorConfig::Hda(c) => Some(&c.partition),
             ExecutorConfig::MpiHda(c) => Some(&c.partition),
             #[cfg(feature = "gpu")]
-            ExecutorConfig::MultiGpu(c) => Some(&c.partition),
+            ExecutorConfig::MultiGpu(c) | ExecutorConfig::MpiGpu(c) => Some(&c.partition),
             _ => None,
         }
     }
@@ -120,6 +130,11 @@ impl ExecutorConfig {
             #[cfg(feature = "gpu")]
             ExecutorConfig::GpuIda(_) => Err(Error::ExecutorUnavailable {
                 executor: "gpu-ida",
+                reason: "this domain has no GPU plugin".into(),
+            }),
+            #[cfg(feature = "gpu")]
+            ExecutorConfig::MpiGpu(_) => Err(Error::ExecutorUnavailable {
+                executor: "mpi-gpu",
                 reason: "this domain has no GPU plugin".into(),
             }),
         }
@@ -159,6 +174,22 @@ impl ExecutorConfig {
                     options,
                 )
             }
+            ExecutorConfig::MpiGpu(config) if config.partition == "hash" => {
+                crate::search::gpu::mpi_gpu(
+                    domain,
+                    heuristic,
+                    &crate::search::gpu::PackedHasher,
+                    config,
+                    options,
+                )
+            }
+            ExecutorConfig::MpiGpu(config) => Err(Error::ExecutorUnavailable {
+                executor: "mpi-gpu",
+                reason: format!(
+                    "this domain has no GPU partition named '{}'",
+                    config.partition
+                ),
+            }),
             ExecutorConfig::MultiGpu(config) => Err(Error::ExecutorUnavailable {
                 executor: "multi-gpu",
                 reason: format!(

@@ -58,6 +58,9 @@ impl CliDomain for PancakeCli {
                     ExecutorConfig::MultiGpu(config) => {
                         multi_gpu(&stack, &Gap, &azh, config, options)?
                     }
+                    ExecutorConfig::MpiGpu(config) => {
+                        frontier_core::search::gpu::mpi_gpu(&stack, &Gap, &azh, config, options)?
+                    }
                     _ => executor.run_gpu(&stack, &Gap, &azh, options)?,
                 }
             }

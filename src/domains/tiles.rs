@@ -173,6 +173,29 @@ impl CliDomain for TilesCli {
             ExecutorConfig::MultiGpu(config) => Some(config.clone()),
             _ => None,
         };
+        if let ExecutorConfig::MpiGpu(config) = executor {
+            let outcome = match config.partition.as_str() {
+                "hash" => frontier_core::search::gpu::mpi_gpu(
+                    &puzzle,
+                    heuristic.as_ref(),
+                    &PackedHasher,
+                    config,
+                    options,
+                )?,
+                name => {
+                    let azh = frontier_tiles::azh::projection(name, puzzle.board(), 0x5EED)
+                        .map_err(tiles_error)?;
+                    frontier_core::search::gpu::mpi_gpu(
+                        &puzzle,
+                        heuristic.as_ref(),
+                        &azh,
+                        config,
+                        options,
+                    )?
+                }
+            };
+            return finish(&puzzle, instance, executor, outcome);
+        }
         if let Some(config) = on_gpus {
             let outcome = match config.partition.as_str() {
                 "hash" => solve_on_gpus(

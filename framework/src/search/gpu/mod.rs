@@ -5,12 +5,38 @@
 
 pub mod gastar;
 pub mod ida;
+#[cfg(feature = "mpi")]
+pub mod mpi;
 pub mod multi;
 pub mod partition;
 mod shard;
 
 pub use gastar::{gastar, GastarConfig, GastarSession};
 pub use ida::{gpu_ida, GpuIdaConfig};
+#[cfg(feature = "mpi")]
+pub use mpi::mpi_gpu;
+
+/// Without the `mpi` feature: fails, saying how to build with it.
+#[cfg(not(feature = "mpi"))]
+pub fn mpi_gpu<D, P, Q>(
+    _: &D,
+    _: &P,
+    _: &Q,
+    _: &MultiGpuConfig,
+    _: &crate::search::SearchOptions,
+) -> Result<crate::search::DomainOutcome<D>, crate::Error>
+where
+    D: PackedState,
+    P: GpuPlugin<D>,
+    Q: GpuPartitioner<D>,
+{
+    Err(crate::Error::ExecutorUnavailable {
+        executor: "mpi-gpu",
+        reason: "this frontier was built without MPI; build it with `--features mpi` \
+                 (needs libopenmpi-dev and libclang-dev)"
+            .into(),
+    })
+}
 pub use multi::{device_owners, multi_gpu, MultiGpuConfig, MultiGpuSession};
 pub use partition::{packed_hash, GpuPartitioner, PackedHasher};
 

@@ -193,6 +193,7 @@ impl MultiGpuSession {
             memory_fraction: config.memory_fraction,
             gpus: gpus.len() as u32,
             partial: config.partial_expansion,
+            ipc: false,
         };
         let segments = plugin.tables(domain);
         let table = partition.device_table();
@@ -484,15 +485,15 @@ const ABORTED: &str = "stopped because another GPU's thread failed";
 
 /// What one GPU published at a barrier.
 #[derive(Clone, Default)]
-struct Report {
-    ctrl: Vec<u64>,
+pub(super) struct Report {
+    pub(super) ctrl: Vec<u64>,
     /// Set by the first GPU's thread when a limit is reached.
-    stop: Option<Limit>,
+    pub(super) stop: Option<Limit>,
 }
 
 /// Why the search ended.
 #[derive(Clone, Copy, Debug, PartialEq)]
-enum Finish {
+pub(super) enum Finish {
     /// Nothing open below the incumbent: it is optimal, or there is none.
     Proven,
     Limit(Limit),
@@ -501,16 +502,16 @@ enum Finish {
 
 /// What every thread concludes from the reports of one barrier.
 #[derive(Debug, PartialEq)]
-struct Decision {
+pub(super) struct Decision {
     /// The cheapest goal any GPU holds: cost, GPU, node.
-    best: Option<(Cost, u32, u32)>,
+    pub(super) best: Option<(Cost, u32, u32)>,
     /// `None`: go on with the incumbent's cost as the bound.
-    finish: Option<Finish>,
+    pub(super) finish: Option<Finish>,
 }
 
 /// The one decision rule, a pure function of the reports, so every thread
 /// reaches the same verdict without a second round of messages.
-fn decide(reports: &[Report]) -> Decision {
+pub(super) fn decide(reports: &[Report]) -> Decision {
     let best = reports
         .iter()
         .enumerate()
@@ -708,7 +709,7 @@ impl SpinBarrier {
 
 /// The plugin's and partition's source with the engine pasted after them:
 /// what is compiled, and what identifies the instances a session can serve.
-fn kernel_source<D: PackedState, P: GpuPlugin<D>, Q: GpuPartitioner<D>>(
+pub(super) fn kernel_source<D: PackedState, P: GpuPlugin<D>, Q: GpuPartitioner<D>>(
     domain: &D,
     plugin: &P,
     partition: &Q,
@@ -724,7 +725,7 @@ fn kernel_source<D: PackedState, P: GpuPlugin<D>, Q: GpuPartitioner<D>>(
 }
 
 /// Reads `#define MAX_SUCC n` from the plugin source.
-fn max_successors(source: &str) -> Option<u32> {
+pub(super) fn max_successors(source: &str) -> Option<u32> {
     source.lines().find_map(|l| {
         l.trim()
             .strip_prefix("#define MAX_SUCC")?

@@ -67,6 +67,9 @@ pub(super) struct Layout {
     pub gpus: u32,
     /// Partial expansion (see gastar.cu).
     pub partial: bool,
+    /// Inboxes that other processes map through CUDA IPC (`mpi-gpu`)
+    /// rather than peers of this process reach over peer access.
+    pub ipc: bool,
 }
 
 impl Layout {
@@ -93,6 +96,58 @@ pub(super) struct PeerView {
 // the session that hands them out.
 unsafe impl Send for PeerView {}
 unsafe impl Sync for PeerView {}
+
+/// Where a shard's inbox lives: in the device's memory pool, which peers
+/// in this process reach over peer access, or in a plain allocation that
+/// other processes can map through CUDA IPC (pool memory cannot be
+/// exported that way).
+enum InboxMemory {
+    Pool(CudaSlice<u32>),
+    Ipc {
+        ptr: sys::CUdeviceptr,
+        ctx: std::sync::Arc<cudarc::driver::CudaContext>,
+    },
+}
+
+impl InboxMemory {
+    fn ipc(ctx: &std::sync::Arc<cudarc::driver::CudaContext>, words: u64) -> Result<Self, Error> {
+        ctx.bind_to_thread().map_err(gpu_error)?;
+        let mut ptr: sys::CUdeviceptr = 0;
+        // SAFETY: `ptr` receives a fresh allocation of the bound context.
+        let got = unsafe { sys::cuMemAlloc_v2(&mut ptr, (words * 4) as usize) };
+        if got != sys::CUresult::CUDA_SUCCESS {
+            return Err(Error::Gpu(format!(
+                "could not allocate an inbox of {} bytes ({got:?})",
+                words * 4
+            )));
+        }
+        Ok(InboxMemory::Ipc {
+            ptr,
+            ctx: ctx.clone(),
+        })
+    }
+
+    fn address(&self, stream: &std::sync::Arc<cudarc::driver::CudaStream>) -> u64 {
+        match self {
+            InboxMemory::Pool(slice) => slice.device_ptr(stream).0,
+            InboxMemory::Ipc { ptr, .. } => *ptr,
+        }
+    }
+}
+
+impl Drop for InboxMemory {
+    fn drop(&mut self) {
+        if let InboxMemory::Ipc { ptr, ctx } = self {
+            // Nothing to report to on drop: a failed free leaks device
+            // memory until the process ends.
+            if ctx.bind_to_thread().is_ok() {
+                // SAFETY: `ptr` came from cuMemAlloc_v2 in this context and
+                // is freed once.
+                let _ = unsafe { sys::cuMemFree_v2(*ptr) };
+            }
+        }
+    }
+}
 
 /// A node of a multi-GPU search: (GPU, index in that GPU's arena).
 pub(super) type NodeAt = (u32, u32);
@@ -130,7 +185,9 @@ pub(super) struct Shard {
     ctrl: CudaSlice<u64>,
     /// `[parity][sender][slots]` records written by the other GPUs (one
     /// word with one GPU).
-    inbox: CudaSlice<u32>,
+    inbox: InboxMemory,
+    /// Other processes' inboxes mapped through CUDA IPC, closed on drop.
+    mapped: Vec<sys::CUdeviceptr>,
     /// Every shard's inbox, as device addresses.
     peer_inboxes: CudaSlice<u64>,
     /// The heap key of each record received in an iteration, senders one
@@ -231,7 +288,11 @@ impl Shard {
                 s.alloc::<u32>(node_cap as usize).map_err(oom)?,
                 s.alloc::<u8>(if gpus > 1 { node_cap as usize } else { 1 })
                     .map_err(oom)?,
-                s.alloc::<u32>(inbox_len as usize).map_err(oom)?,
+                if layout.ipc {
+                    InboxMemory::ipc(&gpu.ctx, inbox_len)?
+                } else {
+                    InboxMemory::Pool(s.alloc::<u32>(inbox_len as usize).map_err(oom)?)
+                },
                 s.alloc::<u64>(inbox_keys as usize).map_err(oom)?,
             )
         };
@@ -258,6 +319,7 @@ impl Shard {
                 .alloc_zeros(CTRL_COUNTS + 2 * gpus as usize)
                 .map_err(oom)?,
             inbox,
+            mapped: Vec::new(),
             peer_inboxes: s.alloc_zeros(gpus as usize).map_err(oom)?,
             inbox_key,
             path: s.alloc_zeros(3 + MAX_PATH as usize * words).map_err(oom)?,
@@ -291,7 +353,7 @@ impl Shard {
 
     /// Where this shard's inbox lives, for the others.
     pub fn peer_view(&self) -> PeerView {
-        let (inbox, _guard) = self.inbox.device_ptr(&self.gpu.stream);
+        let inbox = self.inbox.address(&self.gpu.stream);
         PeerView {
             ctx: self.gpu.ctx.cu_ctx(),
             device: self.gpu.ctx.cu_device(),
@@ -353,6 +415,76 @@ impl Shard {
         let inboxes: Vec<u64> = peers.iter().map(|p| p.inbox).collect();
         s.memcpy_htod(&inboxes, &mut self.peer_inboxes)
             .map_err(gpu_error)
+    }
+
+    /// The CUDA IPC handle of this shard's inbox (built with `ipc`), for
+    /// the other processes of an `mpi-gpu` search.
+    #[cfg_attr(not(feature = "mpi"), allow(dead_code))]
+    pub fn inbox_handle(&self) -> Result<[u8; 64], Error> {
+        let InboxMemory::Ipc { ptr, .. } = &self.inbox else {
+            return Err(Error::Gpu("this shard's inbox is not exportable".into()));
+        };
+        self.gpu.ctx.bind_to_thread().map_err(gpu_error)?;
+        let mut handle = sys::CUipcMemHandle_st { reserved: [0; 64] };
+        // SAFETY: `ptr` is a live cuMemAlloc allocation of this context.
+        let got = unsafe { sys::cuIpcGetMemHandle(&mut handle, *ptr) };
+        if got != sys::CUresult::CUDA_SUCCESS {
+            return Err(Error::Gpu(format!("cuIpcGetMemHandle failed ({got:?})")));
+        }
+        Ok(handle.reserved.map(|c| c as u8))
+    }
+
+    /// Maps every other process's inbox from its IPC handle (`handles[i]`
+    /// is shard `i`'s) and uploads the addresses, so that this shard's
+    /// kernels write children straight into them, as between the GPUs of
+    /// one process.
+    #[cfg_attr(not(feature = "mpi"), allow(dead_code))]
+    pub fn connect_ipc(&mut self, handles: &[[u8; 64]]) -> Result<(), Error> {
+        self.gpu.ctx.bind_to_thread().map_err(gpu_error)?;
+        let mut inboxes = Vec::with_capacity(handles.len());
+        for (i, handle) in handles.iter().enumerate() {
+            if i == self.index as usize {
+                inboxes.push(self.inbox.address(&self.gpu.stream));
+                continue;
+            }
+            let handle = sys::CUipcMemHandle_st {
+                reserved: handle.map(|b| b as std::ffi::c_char),
+            };
+            let mut ptr: sys::CUdeviceptr = 0;
+            // SAFETY: the handle came from cuIpcGetMemHandle in another
+            // process of this job, whose allocation outlives the search
+            // (every rank passes a final barrier before freeing it).
+            let got = unsafe {
+                sys::cuIpcOpenMemHandle_v2(
+                    &mut ptr,
+                    handle,
+                    sys::CUipcMem_flags::CU_IPC_MEM_LAZY_ENABLE_PEER_ACCESS as u32,
+                )
+            };
+            if got != sys::CUresult::CUDA_SUCCESS {
+                return Err(Error::Gpu(format!(
+                    "GPU {} cannot map rank {i}'s inbox ({got:?}): mpi-gpu needs the ranks' GPUs on one host with peer access",
+                    self.index
+                )));
+            }
+            self.mapped.push(ptr);
+            inboxes.push(ptr);
+        }
+        let s = self.gpu.stream.clone();
+        s.memcpy_htod(&inboxes, &mut self.peer_inboxes)
+            .map_err(gpu_error)
+    }
+
+    /// Unmaps the inboxes `connect_ipc` mapped: before their owners free
+    /// them.
+    pub fn disconnect_ipc(&mut self) {
+        if self.mapped.is_empty() || self.gpu.ctx.bind_to_thread().is_err() {
+            return;
+        }
+        for ptr in self.mapped.drain(..) {
+            // SAFETY: each was opened once by cuIpcOpenMemHandle.
+            let _ = unsafe { sys::cuIpcCloseMemHandle(ptr) };
+        }
     }
 
     /// Clears heaps, table and counters; puts `start` (packed) on heap 0
@@ -455,6 +587,7 @@ impl Shard {
             self.heap_cap,
         );
         let received: u32 = incoming.count.iter().sum();
+        let inbox = self.inbox.address(&s);
         let rotate = iteration % heaps;
         let next_parity = parity ^ 1;
         // Child j of heap p goes to heap p + (j + 1) * stride + rotate: spread
@@ -478,7 +611,7 @@ impl Shard {
                 .arg(&self.child_g)
                 .arg(&self.child_parent)
                 .arg(&mut self.child_node);
-            b.arg(&self.inbox)
+            b.arg(&inbox)
                 .arg(incoming)
                 .arg(&parity)
                 .arg(&mut self.inbox_key);
@@ -540,6 +673,12 @@ impl Shard {
 }
 
 /// Copies `segments` end to end into one zeroed device buffer of `len` bytes.
+impl Drop for Shard {
+    fn drop(&mut self) {
+        self.disconnect_ipc();
+    }
+}
+
 fn upload(
     stream: &std::sync::Arc<cudarc::driver::CudaStream>,
     segments: &[&[u8]],
