@@ -3,13 +3,15 @@
 # nvidia-h200-x2 (issue 21). Builds nothing: needs a frontier built with
 # `--features mpi` ($FRONTIER_BIN) and the shared data under $FRONTIER_DATA.
 # The multi-gpu runs go first: they build the pattern databases into the
-# cache, which the ranks then only read.
+# cache, which the ranks then only read. FRONTIER_MPI_GPU_EXCHANGE=host makes
+# the ranks carry children through the host, as between hosts.
 set -uo pipefail
 export NCCL_NVLS_ENABLE=0 OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 bin=${FRONTIER_BIN:-target/release/frontier}
 out=${OUT:-/tmp/mpi-gpu-check}
 mkdir -p "$out"
 ranks=$(nvidia-smi -L | wc -l)
+mpirun() { command mpirun -x FRONTIER_MPI_GPU_EXCHANGE="${FRONTIER_MPI_GPU_EXCHANGE:-}" "$@"; }
 nvidia-smi --query-gpu=name --format=csv,noheader | sort | uniq -c
 status=0
 "$bin" run --quiet --json configs/multi-gpu-thesis-24.ron > "$out/multi-thesis.jsonl" || status=1

@@ -7,12 +7,14 @@
 //! handle is all-gathered at the start; every rank maps the others' inboxes
 //! (with peer access enabled lazily), so the expansion kernel still writes
 //! each child straight into its owner's inbox, with no copy through the
-//! host. The barrier after every iteration is an all-gather of the control
+//! host (on one host; across hosts the kernel writes them into a local
+//! staging buffer instead, and one all-to-all per iteration carries them
+//! through the host). The barrier after every iteration is an all-gather of the control
 //! words, after which every rank applies [`decide`] to the same reports.
 //! The path is traced by broadcasts from each node's owner. IPC handles
-//! reach only GPUs of the same host, so the ranks of one search share a
-//! host; ranks on other hosts need an exchange through the network, which
-//! this executor does not do yet.
+//! reach only GPUs of the same host; when the ranks do not all share one
+//! host (or `FRONTIER_MPI_GPU_EXCHANGE=host` asks for it), every rank
+//! stages instead.
 
 use std::time::Instant;
 
@@ -63,6 +65,17 @@ where
     };
     let source = kernel_source(domain, plugin, partition);
     agree(&world, &source)?;
+    // CUDA IPC reaches only GPUs of this host: with ranks on several hosts
+    // (or when asked, to measure it on one) the host carries the records.
+    let one_host = world.split_shared(0).size() as usize == ranks;
+    let asked = std::env::var("FRONTIER_MPI_GPU_EXCHANGE").is_ok_and(|v| v == "host");
+    let mut staged = 0u8;
+    world.all_reduce_into(
+        &u8::from(ranks > 1 && (!one_host || asked)),
+        &mut staged,
+        mpi::collective::SystemOperation::max(),
+    );
+    let staged = staged != 0;
     let layout = Layout {
         words: domain.packed_words(),
         max_succ: max_successors(&source)
@@ -72,7 +85,8 @@ where
         memory_fraction: config.memory_fraction,
         gpus: ranks as u32,
         partial: config.partial_expansion,
-        ipc: ranks > 1,
+        ipc: ranks > 1 && !staged,
+        staged,
     };
     let segments = plugin.tables(domain);
     let mut shard = Shard::new(
@@ -85,7 +99,8 @@ where
     )?;
     // From here on a rank failing alone would leave the others waiting in
     // a collective: it ends the job instead.
-    let outcome = search(&world, &mut shard, domain, partition, options);
+    let record_words = layout.record_words();
+    let outcome = search(&world, &mut shard, domain, partition, options, record_words);
     let outcome = outcome.unwrap_or_else(|e| {
         eprintln!("error: rank {rank} of {ranks}: {e}");
         crate::search::mpi::abort(1)
@@ -140,13 +155,17 @@ fn search<D, Q>(
     domain: &D,
     partition: &Q,
     options: &SearchOptions,
+    record_words: usize,
 ) -> Result<DomainOutcome<D>, Error>
 where
     D: PackedState,
     Q: GpuPartitioner<D>,
 {
     let (me, gpus) = (world.rank() as usize, world.size() as usize);
-    if gpus > 1 {
+    let staged = shard.is_staged();
+    if staged {
+        shard.connect_staged()?;
+    } else if gpus > 1 {
         let handle = shard.inbox_handle()?;
         let mut handles = vec![0u8; 64 * gpus];
         world.all_gather_into(&handle[..], &mut handles[..]);
@@ -238,6 +257,9 @@ where
         for (from, report) in reports.iter().enumerate().filter(|&(from, _)| from != me) {
             incoming.count[from] = report.ctrl[CTRL_COUNTS + parity as usize * gpus + me] as u32;
         }
+        if staged {
+            exchange(world, shard, &ctrl, &incoming, parity, record_words)?;
+        }
         shard.insert(parity, iteration, &incoming)?;
         parity ^= 1;
         iteration = iteration.wrapping_add(1);
@@ -290,6 +312,57 @@ where
         stats.workers = workers;
     }
     Ok(Outcome { status, stats })
+}
+
+/// Carries this iteration's staged records: each rank's records for every
+/// other rank, in one all-to-all, into the receivers' inboxes.
+fn exchange(
+    world: &SimpleCommunicator,
+    shard: &mut Shard,
+    ctrl: &[u64],
+    incoming: &Incoming,
+    parity: u32,
+    record_words: usize,
+) -> Result<(), Error> {
+    use mpi::datatype::{Partition, PartitionMut};
+    let (me, gpus) = (world.rank() as usize, world.size() as usize);
+    let mut send = Vec::new();
+    let mut send_counts = vec![0 as mpi::Count; gpus];
+    for (to, count) in send_counts
+        .iter_mut()
+        .enumerate()
+        .filter(|&(to, _)| to != me)
+    {
+        let records = ctrl[CTRL_COUNTS + parity as usize * gpus + to] as u32;
+        let before = send.len();
+        shard.staged_for(parity, to, records, &mut send)?;
+        *count = (send.len() - before) as mpi::Count;
+    }
+    let recv_counts: Vec<mpi::Count> = (0..gpus)
+        .map(|from| (incoming.count[from] as usize * record_words) as mpi::Count)
+        .collect();
+    let displs = |counts: &[mpi::Count]| -> Vec<mpi::Count> {
+        counts
+            .iter()
+            .scan(0, |at, &n| {
+                let here = *at;
+                *at += n;
+                Some(here)
+            })
+            .collect()
+    };
+    let (send_displs, recv_displs) = (displs(&send_counts), displs(&recv_counts));
+    let mut recv = vec![0u32; recv_counts.iter().map(|&n| n as usize).sum()];
+    world.all_to_all_varcount_into(
+        &Partition::new(&send[..], &send_counts[..], &send_displs[..]),
+        &mut PartitionMut::new(&mut recv[..], &recv_counts[..], &recv_displs[..]),
+    );
+    for from in (0..gpus).filter(|&from| from != me) {
+        let at = recv_displs[from] as usize;
+        let words = &recv[at..at + recv_counts[from] as usize];
+        shard.receive_staged(parity, from, words)?;
+    }
+    Ok(())
 }
 
 /// Reads the path back from `node` on rank `gpu`'s GPU, following parents

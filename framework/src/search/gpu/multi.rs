@@ -194,6 +194,7 @@ impl MultiGpuSession {
             gpus: gpus.len() as u32,
             partial: config.partial_expansion,
             ipc: false,
+            staged: false,
         };
         let segments = plugin.tables(domain);
         let table = partition.device_table();

@@ -70,11 +70,14 @@ pub(super) struct Layout {
     /// Inboxes that other processes map through CUDA IPC (`mpi-gpu`)
     /// rather than peers of this process reach over peer access.
     pub ipc: bool,
+    /// Children for other GPUs are written into a local staging buffer
+    /// and carried by the host (`mpi-gpu` across hosts).
+    pub staged: bool,
 }
 
 impl Layout {
     /// `u32` words of one exchanged child: state, g, f, parent, sender.
-    fn record_words(&self) -> usize {
+    pub fn record_words(&self) -> usize {
         self.words + 4
     }
     fn slots(&self) -> u32 {
@@ -188,6 +191,11 @@ pub(super) struct Shard {
     inbox: InboxMemory,
     /// Other processes' inboxes mapped through CUDA IPC, closed on drop.
     mapped: Vec<sys::CUdeviceptr>,
+    /// With host staging: laid out as an inbox, region `[parity][q]`
+    /// holding this iteration's records for GPU `q`.
+    staging: Option<CudaSlice<u32>>,
+    /// Words of one exchanged record.
+    record_words: usize,
     /// Every shard's inbox, as device addresses.
     peer_inboxes: CudaSlice<u64>,
     /// The heap key of each record received in an iteration, senders one
@@ -320,6 +328,14 @@ impl Shard {
                 .map_err(oom)?,
             inbox,
             mapped: Vec::new(),
+            staging: if layout.staged && gpus > 1 {
+                // SAFETY: a region is read only up to the count the kernel
+                // wrote into it.
+                Some(unsafe { s.alloc::<u32>(inbox_len as usize) }.map_err(oom)?)
+            } else {
+                None
+            },
+            record_words: layout.record_words(),
             peer_inboxes: s.alloc_zeros(gpus as usize).map_err(oom)?,
             inbox_key,
             path: s.alloc_zeros(3 + MAX_PATH as usize * words).map_err(oom)?,
@@ -485,6 +501,94 @@ impl Shard {
             // SAFETY: each was opened once by cuIpcOpenMemHandle.
             let _ = unsafe { sys::cuIpcCloseMemHandle(ptr) };
         }
+    }
+
+    /// Points this shard's kernels at its own staging buffer for every
+    /// other GPU: the record the kernel writes at region `[parity][me]` of
+    /// GPU `q`'s "inbox" lands in region `[parity][q]` of the staging
+    /// buffer, from which the host carries it.
+    #[cfg_attr(not(feature = "mpi"), allow(dead_code))]
+    pub fn connect_staged(&mut self) -> Result<(), Error> {
+        let s = self.gpu.stream.clone();
+        let Some(staging) = &self.staging else {
+            return Err(Error::Gpu("this shard has no staging buffer".into()));
+        };
+        let base = staging.device_ptr(&s).0;
+        let region = (u64::from(self.slots) * self.record_words as u64 * 4) as i64;
+        let me = i64::from(self.index);
+        let inboxes: Vec<u64> = (0..i64::from(self.gpus))
+            .map(|q| {
+                if q == me {
+                    self.inbox.address(&s)
+                } else {
+                    // Shifted so that the kernel's offset for region
+                    // [parity][me] lands on [parity][q]; the sum is in range.
+                    base.wrapping_add(((q - me) * region) as u64)
+                }
+            })
+            .collect();
+        s.memcpy_htod(&inboxes, &mut self.peer_inboxes)
+            .map_err(gpu_error)
+    }
+
+    /// The words of the `count` records staged for GPU `to` in iteration
+    /// `parity`, appended to `out`.
+    #[cfg_attr(not(feature = "mpi"), allow(dead_code))]
+    pub fn staged_for(
+        &self,
+        parity: u32,
+        to: usize,
+        count: u32,
+        out: &mut Vec<u32>,
+    ) -> Result<(), Error> {
+        let Some(staging) = &self.staging else {
+            return Err(Error::Gpu("this shard has no staging buffer".into()));
+        };
+        let from = self.region(parity, to);
+        let len = count as usize * self.record_words;
+        if count > self.slots {
+            return Err(Error::Gpu(format!("{count} records staged for GPU {to}")));
+        }
+        let at = out.len();
+        out.resize(at + len, 0);
+        self.gpu
+            .stream
+            .memcpy_dtoh(&staging.slice(from..from + len), &mut out[at..])
+            .map_err(gpu_error)
+    }
+
+    /// Copies records that GPU `from` staged for this one into region
+    /// `[parity][from]` of the inbox, where the dedup kernel reads them.
+    #[cfg_attr(not(feature = "mpi"), allow(dead_code))]
+    pub fn receive_staged(&mut self, parity: u32, from: usize, words: &[u32]) -> Result<(), Error> {
+        if words.len() > self.slots as usize * self.record_words {
+            return Err(Error::Gpu(format!(
+                "{} words staged from GPU {from}",
+                words.len()
+            )));
+        }
+        let at = self.region(parity, from);
+        match &mut self.inbox {
+            InboxMemory::Pool(inbox) => self
+                .gpu
+                .stream
+                .memcpy_htod(words, &mut inbox.slice_mut(at..at + words.len()))
+                .map_err(gpu_error),
+            InboxMemory::Ipc { .. } => Err(Error::Gpu(
+                "a staged shard's inbox is in the memory pool".into(),
+            )),
+        }
+    }
+
+    /// Whether children for other GPUs go through the host.
+    #[cfg_attr(not(feature = "mpi"), allow(dead_code))]
+    pub fn is_staged(&self) -> bool {
+        self.staging.is_some()
+    }
+
+    /// The first word of inbox region `[parity][gpu]`.
+    fn region(&self, parity: u32, gpu: usize) -> usize {
+        ((parity as usize * self.gpus as usize + gpu) * self.slots as usize) * self.record_words
     }
 
     /// Clears heaps, table and counters; puts `start` (packed) on heap 0
