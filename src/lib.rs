@@ -320,7 +320,7 @@ pub fn main() -> ExitCode {
 /// Whether this process prints results and writes output files: always,
 /// except on the ranks after the first of an MPI job, which compute the
 /// same results.
-fn prints_results() -> bool {
+pub(crate) fn prints_results() -> bool {
     mpi::rank_and_size().is_none_or(|(rank, _)| rank == 0)
 }
 

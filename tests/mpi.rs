@@ -317,3 +317,34 @@ fn mpi_gpu_without_a_gpu_ends_every_rank_with_one_error() {
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("no GPU"), "{err}");
 }
+
+#[test]
+fn nonogram_search_runs_on_ranks_with_checked_solutions() {
+    let data = std::env::var_os("FRONTIER_DATA").map_or_else(
+        || PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/data")),
+        PathBuf::from,
+    );
+    for id in ["dom-06", "icga2016-0204"] {
+        let path = data.join(format!("nonogram/{id}.nin"));
+        assert!(
+            path.is_file(),
+            "missing {} (set FRONTIER_DATA)",
+            path.display()
+        );
+        let path = path.display().to_string();
+        let out = mpirun(&[
+            "-np", "2", BIN, "--json", "nonogram", "solve", "--method", "mpi-hda", &path,
+        ]);
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let text = String::from_utf8_lossy(&out.stdout);
+        let lines: Vec<&str> = text.lines().collect();
+        assert_eq!(lines.len(), 1, "only rank 0 prints: {text}");
+        let v: Value = serde_json::from_str(lines[0]).unwrap();
+        assert_eq!(v["checked"], true, "{id}");
+        assert_eq!(v["solutions"].as_array().map(Vec::len), Some(1), "{id}");
+    }
+}

@@ -25,8 +25,9 @@ pub enum NonogramCommand {
         #[arg(long, default_value_t = 2)]
         solutions: usize,
         /// cdcl (learning from conflicts), dfs (probing + depth-first
-        /// guessing), walk (the framework's depth-first walk), astar or hda
-        /// (the framework's best-first executors; first solution only).
+        /// guessing), walk (the framework's depth-first walk), astar, hda or
+        /// mpi-hda (the framework's best-first executors; first solution
+        /// only; mpi-hda under mpirun).
         #[arg(long, default_value = "cdcl")]
         method: Method,
         /// Threads for hda [default: all cores].
@@ -90,6 +91,9 @@ pub enum Method {
     Astar,
     /// The framework's HDA* over `NonogramSearch`.
     Hda,
+    /// HDA* over the ranks of an MPI job (`mpirun -np N frontier nonogram
+    /// solve --method mpi-hda`; a build with `--features mpi`).
+    MpiHda,
 }
 
 fn load(path: &std::path::Path) -> Result<Puzzle, CliError> {
@@ -116,7 +120,7 @@ fn run_method(
     k: usize,
     threads: Option<usize>,
     max_seconds: Option<f64>,
-) -> SolveOutcome {
+) -> Result<SolveOutcome, CliError> {
     let options = SolveOptions {
         max_solutions: k,
         probing: true,
@@ -154,7 +158,7 @@ fn run_method(
             }
         }
     };
-    match method {
+    Ok(match method {
         Method::Cdcl => solve_cdcl(puzzle, &options),
         Method::Dfs => solve(puzzle, &options),
         Method::Walk => {
@@ -177,12 +181,25 @@ fn run_method(
                 &limits,
             ))
         }
-    }
+        Method::MpiHda => first_only(frontier_core::search::mpi_hda(
+            &NonogramSearch::new(puzzle, true),
+            &Blind,
+            &StdHasher,
+            &frontier_core::search::MpiHdaConfig::default(),
+            &limits,
+        )?),
+    })
 }
 
 /// Runs a nonogram command; `json` prints one object per puzzle.
 pub fn run(command: &NonogramCommand, json: bool) -> Result<(), CliError> {
-    let mut out = std::io::stdout().lock();
+    // The ranks of an MPI job compute the same results; the first prints.
+    let printing = crate::prints_results();
+    let mut out: Box<dyn Write> = if printing {
+        Box::new(std::io::stdout().lock())
+    } else {
+        Box::new(std::io::sink())
+    };
     let io = crate::stdout_error;
     match command {
         NonogramCommand::Bench {
@@ -278,10 +295,15 @@ pub fn run(command: &NonogramCommand, json: bool) -> Result<(), CliError> {
             if *solutions == 0 {
                 return Err(CliError::Input("--solutions must be at least 1".into()));
             }
+            if threads.is_some() && !matches!(method, Method::Hda) {
+                return Err(CliError::Input(
+                    "--threads applies to --method hda only".into(),
+                ));
+            }
             let mut wrong = Vec::new();
             for file in files {
                 let puzzle = load(file)?;
-                let outcome = run_method(&puzzle, *method, *solutions, *threads, *max_seconds);
+                let outcome = run_method(&puzzle, *method, *solutions, *threads, *max_seconds)?;
                 // Every solution is checked against the clues before it is shown.
                 let checked = outcome.solutions.iter().all(|s| puzzle.accepts(s));
                 if !checked {
@@ -325,7 +347,7 @@ pub fn run(command: &NonogramCommand, json: bool) -> Result<(), CliError> {
                     )
                     .map_err(io)?;
                 }
-                if let Some(path) = png_path {
+                if let Some(path) = png_path.as_ref().filter(|_| printing) {
                     let first = outcome
                         .solutions
                         .first()
@@ -501,7 +523,7 @@ pub enum NonogramJob {
 #[derive(Clone, Debug, serde::Deserialize, clap::Args)]
 #[serde(deny_unknown_fields)]
 pub struct NonogramCli {
-    /// cdcl, dfs, walk, astar or hda (see `nonogram solve --method`).
+    /// cdcl, dfs, walk, astar, hda or mpi-hda (see `nonogram solve --method`).
     #[arg(long, default_value = "cdcl")]
     #[serde(default = "default_method")]
     pub method: String,
@@ -528,7 +550,7 @@ impl NonogramCli {
     fn method(&self) -> Result<Method, CliError> {
         <Method as clap::ValueEnum>::from_str(&self.method, true).map_err(|_| {
             CliError::Input(format!(
-                "nonogram method '{}': expected cdcl, dfs, walk, astar or hda",
+                "nonogram method '{}': expected cdcl, dfs, walk, astar, hda or mpi-hda",
                 self.method
             ))
         })
@@ -702,7 +724,7 @@ impl crate::registry::CliDomain for NonogramCli {
             self.solutions,
             None,
             options.limits.max_seconds,
-        );
+        )?;
         let mut report = crate::report::InstanceReport::new(Self::NAME, instance, executor);
         report.executor = format!("{method:?}").to_lowercase();
         let checked = outcome.solutions.iter().all(|s| puzzle.accepts(s));

@@ -9,9 +9,9 @@
 //! (up to k, for a uniqueness verdict). The two children of a state fix one
 //! cell to different values, so no grid is reached twice.
 
-use frontier_core::{Domain, Edge, SearchOptions, Visit, WalkEnd};
+use frontier_core::{CodecError, Domain, Edge, PackedState, SearchOptions, Visit, WalkEnd};
 
-use crate::line::{EMPTY, FILLED};
+use crate::line::{EMPTY, FILLED, UNKNOWN};
 use crate::puzzle::Puzzle;
 use crate::solver::{Grid, Verdict};
 
@@ -120,5 +120,46 @@ impl Domain for NonogramSearch<'_> {
 
     fn is_goal(&self, state: &Vec<u8>) -> bool {
         self.start.is_some() && !state.contains(&0)
+    }
+}
+
+/// A grid packs into 2 bits a cell (unknown, filled, empty), 16 cells a
+/// word: search states travel between the processes of `mpi-hda`.
+impl PackedState for NonogramSearch<'_> {
+    fn packed_words(&self) -> usize {
+        (self.puzzle.width * self.puzzle.height).div_ceil(16).max(1)
+    }
+
+    fn pack(&self, state: &Vec<u8>, out: &mut [u32]) {
+        out.fill(0);
+        for (i, &cell) in state.iter().enumerate() {
+            out[i / 16] |= u32::from(cell & 3) << (2 * (i % 16));
+        }
+    }
+
+    fn unpack(&self, words: &[u32]) -> Result<Vec<u8>, CodecError> {
+        let expected = self.packed_words();
+        if words.len() != expected {
+            return Err(CodecError::Length {
+                expected,
+                got: words.len(),
+            });
+        }
+        let cells = self.puzzle.width * self.puzzle.height;
+        let mut state = Vec::with_capacity(cells);
+        for i in 0..expected * 16 {
+            let value = ((words[i / 16] >> (2 * (i % 16))) & 3) as u8;
+            if i >= cells {
+                if value != 0 {
+                    return Err(CodecError::Invalid("bits set past the last cell".into()));
+                }
+                continue;
+            }
+            if ![UNKNOWN, FILLED, EMPTY].contains(&value) {
+                return Err(CodecError::Invalid(format!("cell {i} holds {value}")));
+            }
+            state.push(value);
+        }
+        Ok(state)
     }
 }

@@ -311,3 +311,26 @@ fn gpu_propagation_equals_cpu_propagation() {
         .err();
     assert!(err.is_none(), "45x45 fits the GPU propagator");
 }
+
+#[test]
+fn search_states_pack_round_trip_and_garbage_is_refused() {
+    use frontier_core::{Domain, PackedState};
+    for id in ["webpbn-00023", "dom-06", "rand-30x30-d50-s1"] {
+        let puzzle = Puzzle::parse(&read(&format!("{id}.nin"))).unwrap();
+        let search = NonogramSearch::new(&puzzle, true);
+        let mut words = vec![0u32; search.packed_words()];
+        let mut states = vec![search.start()];
+        let mut edges = Vec::new();
+        search.expand(&states[0], &mut edges);
+        states.extend(edges.into_iter().map(|e| e.state));
+        for state in &states {
+            search.pack(state, &mut words);
+            assert_eq!(&search.unpack(&words).unwrap(), state, "{id}");
+        }
+        assert!(
+            search.unpack(&vec![u32::MAX; words.len()]).is_err(),
+            "cells of value 3"
+        );
+        assert!(search.unpack(&words[1..]).is_err(), "short");
+    }
+}
