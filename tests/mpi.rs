@@ -348,3 +348,44 @@ fn nonogram_search_runs_on_ranks_with_checked_solutions() {
         assert_eq!(v["solutions"].as_array().map(Vec::len), Some(1), "{id}");
     }
 }
+
+#[test]
+fn a_boggle_proof_shared_over_ranks_equals_the_whole() {
+    let args = [
+        "--json", "boggle", "prove", "--shape", "2x3", "--target", "110",
+    ];
+    let whole = frontier(&args);
+    assert!(
+        whole.status.success(),
+        "{}",
+        String::from_utf8_lossy(&whole.stderr)
+    );
+    let mut command = vec!["-np", "3", BIN];
+    command.extend(args);
+    let shared = mpirun(&command);
+    assert!(
+        shared.status.success(),
+        "{}",
+        String::from_utf8_lossy(&shared.stderr)
+    );
+    let parse = |out: &Output| -> Value {
+        serde_json::from_str(String::from_utf8_lossy(&out.stdout).trim()).expect("one JSON object")
+    };
+    let (whole, shared) = (parse(&whole), parse(&shared));
+    for key in [
+        "boards",
+        "classes",
+        "classes_total",
+        "subclasses",
+        "boards_scored",
+        "complete",
+    ] {
+        assert_eq!(whole[key], shared[key], "{key}");
+    }
+    assert!(whole["boards"].as_array().is_some_and(|b| !b.is_empty()));
+    let certificate = scratch("cert").join("c.txt").display().to_string();
+    command.extend(["--certificate", &certificate]);
+    let refused = mpirun(&command);
+    assert!(!refused.status.success());
+    assert!(String::from_utf8_lossy(&refused.stderr).contains("single process"));
+}

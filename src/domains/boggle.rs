@@ -210,7 +210,13 @@ fn boggle_error(e: frontier_boggle::BoggleError) -> CliError {
 
 /// Runs a boggle command; `json` prints JSON lines instead of text.
 pub fn run(command: &BoggleCommand, json: bool) -> Result<(), CliError> {
-    let mut out = std::io::stdout().lock();
+    // The ranks of an MPI job (`boggle prove` under mpirun) compute the
+    // same results; the first prints.
+    let mut out: Box<dyn Write> = if crate::prints_results() {
+        Box::new(std::io::stdout().lock())
+    } else {
+        Box::new(std::io::sink())
+    };
     let io = crate::stdout_error;
     match command {
         BoggleCommand::Score {
@@ -754,7 +760,14 @@ impl ProveSettings {
             max_seconds: self.max_seconds,
             certificate,
             sample: self.sample.map(|n| (n, self.seed)),
+            // Under mpirun every rank proves a share of the classes.
+            share: frontier_core::search::mpi::rank_and_size().filter(|&(_, ranks)| ranks > 1),
         };
+        if certificate && settings.share.is_some() {
+            return Err(CliError::Input(
+                "--certificate is written by a single process: run the proof without mpirun".into(),
+            ));
+        }
         let pool = crate::registry::thread_pool(self.threads)?;
         let started = Instant::now();
         let last = std::sync::Mutex::new(0u64);
@@ -769,8 +782,56 @@ impl ProveSettings {
         let proof = pool
             .install(|| frontier_boggle::prove(trie, &settings, &progress))
             .map_err(boggle_error)?;
-        Ok((proof, pool.current_num_threads()))
+        let threads = pool.current_num_threads();
+        match settings.share {
+            Some(_) => merge_shares(proof, threads),
+            None => Ok((proof, threads)),
+        }
     }
+}
+
+/// Adds up the shares of a proof that the ranks of an MPI job searched:
+/// every rank gets the whole proof and the threads of all ranks.
+fn merge_shares(
+    mut proof: frontier_boggle::Proof,
+    threads: usize,
+) -> Result<(frontier_boggle::Proof, usize), CliError> {
+    let mine = serde_json::json!({
+        "boards": proof.boards, "classes": proof.classes,
+        "discarded": proof.classes_discarded, "subclasses": proof.subclasses,
+        "scored": proof.boards_scored, "nodes": proof.tree_nodes,
+        "max_bound": proof.max_bound, "complete": proof.complete,
+        "seconds": proof.seconds, "threads": threads,
+    });
+    let shares = frontier_core::search::mpi::all_gather_bytes(mine.to_string().as_bytes());
+    let bad = |e: String| CliError::Input(format!("a rank's share of the proof: {e}"));
+    let (mut boards, mut threads) = (Vec::new(), 0);
+    proof.classes = 0;
+    proof.classes_discarded = 0;
+    proof.subclasses = 0;
+    proof.boards_scored = 0;
+    proof.tree_nodes = 0;
+    for share in shares {
+        let v: serde_json::Value =
+            serde_json::from_slice(&share).map_err(|e| bad(e.to_string()))?;
+        let number = |key: &str| v[key].as_u64().ok_or_else(|| bad(format!("no '{key}'")));
+        proof.classes += number("classes")?;
+        proof.classes_discarded += number("discarded")?;
+        proof.subclasses += number("subclasses")?;
+        proof.boards_scored += number("scored")?;
+        proof.tree_nodes += number("nodes")?;
+        proof.max_bound = proof.max_bound.max(number("max_bound")? as u32);
+        proof.complete &= v["complete"].as_bool().unwrap_or(false);
+        proof.seconds = proof.seconds.max(v["seconds"].as_f64().unwrap_or(0.0));
+        threads += number("threads")? as usize;
+        let found: Vec<(String, u32)> =
+            serde_json::from_value(v["boards"].clone()).map_err(|e| bad(e.to_string()))?;
+        boards.extend(found);
+    }
+    // Each board's least image lies in one class, searched by one rank.
+    boards.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
+    proof.boards = boards;
+    Ok((proof, threads))
 }
 
 /// Random boards scored for a rate, as `boggle bench` takes them.

@@ -408,6 +408,10 @@ pub struct ProofSettings {
     /// Search only this many top-level classes drawn at random (with this
     /// seed): a sample to project the whole proof's time from.
     pub sample: Option<(usize, u64)>,
+    /// `Some((part, parts))`: search only the classes whose index (after
+    /// sampling) is `part` modulo `parts` — one process's share of a proof
+    /// spread over several (`mpirun`); the shares' proofs add up.
+    pub share: Option<(usize, usize)>,
 }
 
 /// A subclass discarded by its bound: the letters of the first `letters.len()`
@@ -570,6 +574,19 @@ pub fn prove(
             classes.swap(i, rng.below(i as u64 + 1) as usize);
         }
         classes.truncate(count);
+    }
+    if let Some((part, parts)) = settings.share {
+        if part >= parts {
+            return Err(BoggleError::Config(format!(
+                "share {part} of {parts} does not exist"
+            )));
+        }
+        classes = classes
+            .into_iter()
+            .enumerate()
+            .filter(|(i, _)| i % parts == part)
+            .map(|(_, class)| class)
+            .collect();
     }
     let order = split_order(shape);
     // Checks the shape and dictionary once, so workers cannot fail.

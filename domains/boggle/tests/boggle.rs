@@ -592,6 +592,7 @@ fn a_proof_finds_exactly_the_boards_enumeration_finds_and_its_certificate_verifi
                 max_seconds: None,
                 certificate: true,
                 sample: None,
+                share: None,
             };
             let proof = prove(&trie, &settings, &|_, _| {}).unwrap();
             let what = format!("{rows}x{cols}, buckets {}", buckets.describe());
@@ -621,6 +622,7 @@ fn a_tampered_certificate_is_refused() {
         max_seconds: None,
         certificate: true,
         sample: None,
+        share: None,
     };
     let proof = prove(&trie, &settings, &|_, _| {}).unwrap();
     let text = certificate::write(&trie, &proof);
@@ -695,4 +697,37 @@ fn buckets_are_checked() {
         let err = Buckets::parse(text).unwrap_err().to_string();
         assert!(err.contains(says), "{text}: {err}");
     }
+}
+
+#[test]
+fn shares_of_a_proof_add_up_to_the_whole() {
+    use frontier_boggle::prove::{prove, Buckets, ProofSettings};
+    let (_, trie) = enable2k();
+    let shape = Shape::new(2, 3);
+    let (_, target) = boards_by_enumeration(&trie, &shape, "aest");
+    let settings = |share| ProofSettings {
+        shape: shape.clone(),
+        target,
+        buckets: Buckets::parse("ae st").unwrap(),
+        max_seconds: None,
+        certificate: false,
+        sample: None,
+        share,
+    };
+    let whole = prove(&trie, &settings(None), &|_, _| {}).unwrap();
+    assert!(whole.classes > 3, "enough classes to share");
+    let parts: Vec<_> = (0..3)
+        .map(|part| prove(&trie, &settings(Some((part, 3))), &|_, _| {}).unwrap())
+        .collect();
+    assert_eq!(parts.iter().map(|p| p.classes).sum::<u64>(), whole.classes);
+    assert_eq!(
+        parts.iter().map(|p| p.subclasses).sum::<u64>(),
+        whole.subclasses
+    );
+    let mut boards: Vec<(String, u32)> = parts.iter().flat_map(|p| p.boards.clone()).collect();
+    boards.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
+    let mut expected = whole.boards.clone();
+    expected.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
+    assert_eq!(boards, expected);
+    assert!(prove(&trie, &settings(Some((3, 3))), &|_, _| {}).is_err());
 }

@@ -71,6 +71,40 @@ pub fn abort(code: i32) -> ! {
     std::process::exit(code)
 }
 
+/// Every rank's `mine`, on every rank, in rank order; outside an MPI job
+/// (or in a job of one rank) just `mine`. For results that ranks compute
+/// in shares and every rank then merges.
+pub fn all_gather_bytes(mine: &[u8]) -> Vec<Vec<u8>> {
+    use mpi::datatype::PartitionMut;
+    use mpi::traits::CommunicatorCollectives;
+    if rank_and_size().is_none_or(|(_, size)| size < 2) {
+        return vec![mine.to_vec()];
+    }
+    let world = SimpleCommunicator::world();
+    let size = world.size() as usize;
+    let length = mine.len() as mpi::Count;
+    let mut lengths = vec![0 as mpi::Count; size];
+    world.all_gather_into(&length, &mut lengths[..]);
+    let displs: Vec<mpi::Count> = lengths
+        .iter()
+        .scan(0, |at, &n| {
+            let here = *at;
+            *at += n;
+            Some(here)
+        })
+        .collect();
+    let mut all = vec![0u8; lengths.iter().map(|&n| n as usize).sum()];
+    world.all_gather_varcount_into(
+        mine,
+        &mut PartitionMut::new(&mut all[..], &lengths[..], &displs[..]),
+    );
+    displs
+        .iter()
+        .zip(&lengths)
+        .map(|(&at, &n)| all[at as usize..(at + n) as usize].to_vec())
+        .collect()
+}
+
 /// Tag of messages carrying states.
 pub const STATES: i32 = 1;
 

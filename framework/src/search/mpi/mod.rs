@@ -54,7 +54,7 @@ mod comm;
 mod executor;
 
 #[cfg(feature = "mpi")]
-pub use comm::{abort, finalize, init, rank_and_size};
+pub use comm::{abort, all_gather_bytes, finalize, init, rank_and_size};
 #[cfg(feature = "mpi")]
 pub use executor::mpi_hda;
 
@@ -129,6 +129,11 @@ mod without_mpi {
         None
     }
 
+    /// Without the `mpi` feature there is one process: its own bytes.
+    pub fn all_gather_bytes(mine: &[u8]) -> Vec<Vec<u8>> {
+        vec![mine.to_vec()]
+    }
+
     /// Without the `mpi` feature: fails, saying how to build with it.
     pub fn mpi_hda<D: PackedState, H: Heuristic<D>, P: Partitioner<D>>(
         _: &D,
@@ -141,4 +146,4 @@ mod without_mpi {
     }
 }
 #[cfg(not(feature = "mpi"))]
-pub use without_mpi::{finalize, init, mpi_hda, rank_and_size};
+pub use without_mpi::{all_gather_bytes, finalize, init, mpi_hda, rank_and_size};
