@@ -183,29 +183,21 @@ fn only_the_first_rank_prints_and_names_the_rank_count() {
     assert_eq!(v["path"].as_array().map(Vec::len), Some(6));
 }
 
+/// A job of two programs: rank 0 solves maze `first`, rank 1 maze `second`.
+fn two_mazes(first: &str, second: &str) -> Output {
+    let solve = |maze| [BIN, "solve", "--executor", "mpi-hda", "grid", maze];
+    let mut args = vec!["-np", "1"];
+    args.extend(solve(first));
+    args.extend([":", "-np", "1"]);
+    args.extend(solve(second));
+    mpirun(&args)
+}
+
 #[test]
 fn a_rank_with_bad_input_ends_the_job_with_its_error() {
-    // Two programs in one job: rank 1 is given a maze with no start.
+    // Rank 1 is given a maze with no start.
     let started = Instant::now();
-    let out = mpirun(&[
-        "-np",
-        "1",
-        BIN,
-        "solve",
-        "--executor",
-        "mpi-hda",
-        "grid",
-        "S..#/..#G/....",
-        ":",
-        "-np",
-        "1",
-        BIN,
-        "solve",
-        "--executor",
-        "mpi-hda",
-        "grid",
-        "...#/..#G/....",
-    ]);
+    let out = two_mazes("S..#/..#G/....", "...#/..#G/....");
     assert!(!out.status.success());
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("rank 1 of 2"), "{err}");
@@ -215,25 +207,7 @@ fn a_rank_with_bad_input_ends_the_job_with_its_error() {
 
 #[test]
 fn ranks_given_different_instances_refuse_to_search() {
-    let out = mpirun(&[
-        "-np",
-        "1",
-        BIN,
-        "solve",
-        "--executor",
-        "mpi-hda",
-        "grid",
-        "S..#/..#G/....",
-        ":",
-        "-np",
-        "1",
-        BIN,
-        "solve",
-        "--executor",
-        "mpi-hda",
-        "grid",
-        "S...#/...#G/.....",
-    ]);
+    let out = two_mazes("S..#/..#G/....", "S...#/...#G/.....");
     assert!(!out.status.success());
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("different instances"), "{err}");

@@ -21,16 +21,17 @@ use std::time::Instant;
 use mpi::topology::SimpleCommunicator;
 use mpi::traits::{Communicator, CommunicatorCollectives, Root};
 
-use super::multi::{decide, kernel_source, max_successors, Finish, Report};
+use super::multi::{
+    counts_of, decide, incoming_for, kernel_source, max_successors, report_progress, Finish, Report,
+};
 use super::shard::{
-    Incoming, Layout, Shard, CTRL_COUNTS, CTRL_EXPANDED, CTRL_GENERATED, CTRL_MIN_F, CTRL_NODES,
-    CTRL_SENT, MAX_F, MAX_GPUS,
+    Incoming, Layout, Shard, CTRL_COUNTS, CTRL_EXPANDED, CTRL_NODES, MAX_F, MAX_GPUS,
 };
 use super::{replay, GpuPartitioner, GpuPlugin, MultiGpuConfig};
 use crate::domain::{Cost, PackedState};
 use crate::gpu::Gpu;
-use crate::search::hda::{summarize, WorkerCounts};
-use crate::search::{DomainOutcome, Limit, Outcome, Progress, SearchOptions, Status};
+use crate::search::hda::{keep_workers, share_after, summarize, WorkerCounts};
+use crate::search::{DomainOutcome, Limit, Outcome, SearchOptions, Status};
 use crate::Error;
 
 /// Runs GA* on one GPU per rank of the MPI job, as [`super::multi_gpu`]
@@ -235,28 +236,9 @@ where
             .sum();
         if me == 0 {
             let seconds = started.elapsed().as_secs_f64();
-            if seconds >= next_report {
-                next_report = seconds + 0.25;
-                if let Some(sink) = &options.progress {
-                    sink(&Progress {
-                        expanded,
-                        open: reports.iter().map(|r| r.ctrl[CTRL_NODES]).sum(),
-                        f: reports
-                            .iter()
-                            .map(|r| r.ctrl[CTRL_MIN_F])
-                            .min()
-                            .unwrap_or(0) as Cost,
-                        seconds,
-                    });
-                }
-            }
+            report_progress(&reports, seconds, &mut next_report, options);
         }
-        let mut incoming = Incoming {
-            count: [0; MAX_GPUS],
-        };
-        for (from, report) in reports.iter().enumerate().filter(|&(from, _)| from != me) {
-            incoming.count[from] = report.ctrl[CTRL_COUNTS + parity as usize * gpus + me] as u32;
-        }
+        let incoming = incoming_for(&reports, me, parity);
         if staged {
             exchange(world, shard, &ctrl, &incoming, parity, record_words)?;
         }
@@ -286,31 +268,19 @@ where
             }
         },
     };
+    // A node count past the arena (a full arena) is capped at this rank's
+    // capacity: the ranks size their arenas alike.
     let workers: Vec<WorkerCounts> = reports
         .iter()
-        .map(|r| WorkerCounts {
-            expanded: r.ctrl[CTRL_EXPANDED],
-            generated: r.ctrl[CTRL_GENERATED],
-            sent: r.ctrl[CTRL_SENT],
-            stored: r.ctrl[CTRL_NODES],
-            busy_seconds: seconds,
-            ..WorkerCounts::default()
-        })
+        .map(|r| counts_of(&r.ctrl, shard.node_cap, seconds))
         .collect();
     let mut stats = summarize(&workers, seconds);
     stats.peak_bytes = stored_bytes;
     stats.handoff_share = None;
     if matches!(status, Status::Solved(_)) {
-        stats.termination_overhead =
-            found.map(|(_, at)| ((seconds - at) / seconds.max(f64::MIN_POSITIVE)).max(0.0));
+        stats.termination_overhead = found.map(|(_, at)| share_after(at, seconds));
     }
-    if gpus == 1 {
-        stats.communication_overhead = None;
-        stats.load_balance = None;
-        stats.worker_rates.clear();
-    } else {
-        stats.workers = workers;
-    }
+    keep_workers(&mut stats, workers);
     Ok(Outcome { status, stats })
 }
 

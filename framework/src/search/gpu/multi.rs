@@ -41,7 +41,7 @@ use super::shard::{
 use super::{replay, GpuPlugin};
 use crate::domain::{Cost, PackedState};
 use crate::gpu::{gpu_error, Gpu};
-use crate::search::hda::{summarize, Incumbent, WorkerCounts};
+use crate::search::hda::{keep_workers, summarize, Incumbent, WorkerCounts};
 use crate::search::{DomainOutcome, Limit, Outcome, Progress, SearchOptions, Solution, Status};
 use crate::Error;
 
@@ -326,14 +326,7 @@ impl MultiGpuSession {
         let workers: Vec<WorkerCounts> = finals
             .iter()
             .zip(&self.shards)
-            .map(|(ctrl, shard)| WorkerCounts {
-                expanded: ctrl[CTRL_EXPANDED],
-                generated: ctrl[CTRL_GENERATED],
-                sent: ctrl[CTRL_SENT],
-                stored: ctrl[CTRL_NODES].min(u64::from(shard.node_cap)),
-                busy_seconds: seconds,
-                ..WorkerCounts::default()
-            })
+            .map(|(ctrl, shard)| counts_of(ctrl, shard.node_cap, seconds))
             .collect();
         let mut stats = summarize(&workers, seconds);
         stats.peak_bytes = self.shards.iter().map(|s| s.bytes).sum();
@@ -350,14 +343,7 @@ impl MultiGpuSession {
         }
         // GPUs never hand buckets to each other.
         stats.handoff_share = None;
-        if gpus == 1 {
-            // One GPU sends nothing: the overheads of distribution do not apply.
-            stats.communication_overhead = None;
-            stats.load_balance = None;
-            stats.worker_rates.clear();
-        } else {
-            stats.workers = workers;
-        }
+        keep_workers(&mut stats, workers);
         Ok(Outcome { status, stats })
     }
 
@@ -541,6 +527,57 @@ pub(super) fn decide(reports: &[Report]) -> Decision {
     Decision { best, finish }
 }
 
+/// What a GPU did, from its control words at the end of a search of
+/// `seconds` (GPUs are busy throughout).
+pub(super) fn counts_of(ctrl: &[u64], node_cap: u32, seconds: f64) -> WorkerCounts {
+    WorkerCounts {
+        expanded: ctrl[CTRL_EXPANDED],
+        generated: ctrl[CTRL_GENERATED],
+        sent: ctrl[CTRL_SENT],
+        stored: ctrl[CTRL_NODES].min(u64::from(node_cap)),
+        busy_seconds: seconds,
+        ..WorkerCounts::default()
+    }
+}
+
+/// Hands the progress sink the reports' totals, every quarter second.
+pub(super) fn report_progress(
+    reports: &[Report],
+    seconds: f64,
+    next_report: &mut f64,
+    options: &SearchOptions,
+) {
+    if seconds < *next_report {
+        return;
+    }
+    *next_report = seconds + 0.25;
+    if let Some(sink) = &options.progress {
+        sink(&Progress {
+            expanded: reports.iter().map(|r| r.ctrl[CTRL_EXPANDED]).sum(),
+            open: reports.iter().map(|r| r.ctrl[CTRL_NODES]).sum(),
+            f: reports
+                .iter()
+                .map(|r| r.ctrl[CTRL_MIN_F])
+                .min()
+                .unwrap_or(0) as Cost,
+            seconds,
+        });
+    }
+}
+
+/// How many records each other GPU wrote into GPU `me`'s inbox in
+/// iteration `parity`, as its reports say.
+pub(super) fn incoming_for(reports: &[Report], me: usize, parity: u32) -> Incoming {
+    let gpus = reports.len();
+    let mut incoming = Incoming {
+        count: [0; MAX_GPUS],
+    };
+    for (from, report) in reports.iter().enumerate().filter(|&(from, _)| from != me) {
+        incoming.count[from] = report.ctrl[CTRL_COUNTS + parity as usize * gpus + me] as u32;
+    }
+    incoming
+}
+
 /// What the GPU threads share.
 struct Coordination {
     barrier: SpinBarrier,
@@ -630,28 +667,9 @@ fn drive(
             .sum();
         if me == 0 {
             let seconds = coordination.started.elapsed().as_secs_f64();
-            if seconds >= next_report {
-                next_report = seconds + 0.25;
-                if let Some(sink) = &options.progress {
-                    sink(&Progress {
-                        expanded,
-                        open: reports.iter().map(|r| r.ctrl[CTRL_NODES]).sum(),
-                        f: reports
-                            .iter()
-                            .map(|r| r.ctrl[CTRL_MIN_F])
-                            .min()
-                            .unwrap_or(0) as Cost,
-                        seconds,
-                    });
-                }
-            }
+            report_progress(&reports, seconds, &mut next_report, options);
         }
-        let mut incoming = Incoming {
-            count: [0; MAX_GPUS],
-        };
-        for (from, report) in reports.iter().enumerate().filter(|&(from, _)| from != me) {
-            incoming.count[from] = report.ctrl[CTRL_COUNTS + parity as usize * gpus + me] as u32;
-        }
+        let incoming = incoming_for(&reports, me, parity);
         lap(2);
         shard.insert(parity, iteration, &incoming)?;
         lap(3);

@@ -29,6 +29,18 @@ pub struct WorkerCounts {
     pub busy_seconds: f64,
 }
 
+/// Keeps the per-worker figures of a distributed search, or, with one
+/// worker, which sends nothing, drops the overheads of distribution.
+pub fn keep_workers(stats: &mut SearchStats, workers: Vec<WorkerCounts>) {
+    if workers.len() == 1 {
+        stats.communication_overhead = None;
+        stats.load_balance = None;
+        stats.worker_rates.clear();
+    } else {
+        stats.workers = workers;
+    }
+}
+
 /// Adds up the workers of a search that ran `seconds`: totals, the
 /// per-worker rates, communication overhead, handoff share and load
 /// balance (the busiest worker's expansions over the mean).

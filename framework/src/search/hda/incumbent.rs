@@ -63,11 +63,17 @@ impl<R: Copy> Incumbent<R> {
     /// last improved: the price of proving it optimal.
     pub fn termination_overhead(&self, seconds: f64) -> Option<f64> {
         let (_, found_at) = self.best()?;
-        Some(if seconds > 0.0 {
-            ((seconds - found_at) / seconds).max(0.0)
-        } else {
-            0.0
-        })
+        Some(share_after(found_at, seconds))
+    }
+}
+
+/// The share of a search of `seconds` that came after `found_at`: the
+/// termination overhead of an incumbent found then.
+pub fn share_after(found_at: f64, seconds: f64) -> f64 {
+    if seconds > 0.0 {
+        ((seconds - found_at) / seconds).max(0.0)
+    } else {
+        0.0
     }
 }
 

@@ -36,8 +36,8 @@ use balance::{Handoff, LastPlan};
 mod counts;
 mod incumbent;
 
-pub use counts::{summarize, WorkerCounts};
-pub use incumbent::Incumbent;
+pub use counts::{keep_workers, summarize, WorkerCounts};
+pub use incumbent::{share_after, Incumbent};
 
 use std::collections::BinaryHeap;
 use std::hash::BuildHasher;

@@ -11,7 +11,7 @@ use mpi::traits::{Communicator, CommunicatorCollectives, Root};
 use super::comm::{abort, init, Transport, Vote, MINS, SUMS};
 use super::MpiHdaConfig;
 use crate::domain::{Cost, Heuristic, Partitioner};
-use crate::search::hda::{plan_moves, summarize, WorkerCounts};
+use crate::search::hda::{keep_workers, plan_moves, share_after, summarize, WorkerCounts};
 use crate::search::{replay, DomainOutcome, Limit, Outcome, Progress, SearchOptions, Status};
 use crate::{Error, PackedState};
 
@@ -865,17 +865,9 @@ impl<D: PackedState, H: Heuristic<D>, P: Partitioner<D>> Rank<'_, D, H, P> {
             stats.handoff_share = None;
         }
         if matches!(status, Status::Solved(_)) {
-            stats.termination_overhead = self
-                .found_at
-                .map(|at| ((seconds - at) / seconds.max(f64::MIN_POSITIVE)).max(0.0));
+            stats.termination_overhead = self.found_at.map(|at| share_after(at, seconds));
         }
-        if self.transport.size == 1 {
-            stats.communication_overhead = None;
-            stats.load_balance = None;
-            stats.worker_rates.clear();
-        } else {
-            stats.workers = workers;
-        }
+        keep_workers(&mut stats, workers);
         Ok(Outcome { status, stats })
     }
 
