@@ -363,3 +363,31 @@ fn a_boggle_proof_shared_over_ranks_equals_the_whole() {
     assert!(!refused.status.success());
     assert!(String::from_utf8_lossy(&refused.stderr).contains("single process"));
 }
+
+#[test]
+fn a_rank_that_dies_mid_search_ends_the_job() {
+    // Rank 1 is killed two seconds into a search far longer than that (a
+    // crash, an out-of-memory kill): mpirun must end rank 0 too.
+    let hard = "4 3 10 1 12 7 11 0 9 14 6 5 2 8 15 13";
+    let solve = [
+        BIN,
+        "solve",
+        "--executor",
+        "mpi-hda",
+        "tiles",
+        hard,
+        "--max-seconds",
+        "100",
+    ];
+    let mut args = vec!["-np", "1"];
+    args.extend(solve);
+    args.extend([":", "-np", "1", "timeout", "-s", "KILL", "2"]);
+    args.extend(solve);
+    let started = Instant::now();
+    let out = mpirun(&args);
+    assert!(!out.status.success());
+    assert!(
+        started.elapsed() < Duration::from_secs(60),
+        "the job outlived its dead rank"
+    );
+}
