@@ -569,6 +569,7 @@ pub fn solve_cdcl(puzzle: &Puzzle, options: &SolveOptions) -> SolveOutcome {
     let mut restarts = 0;
     let mut since_restart = 0u64;
     let mut max_learnts = (s.value.len() / 3).max(2000) as f64;
+    let mut probed = false;
     'search: loop {
         if let Err(conflict) = s.propagate() {
             since_restart += 1;
@@ -595,6 +596,15 @@ pub fn solve_cdcl(puzzle: &Puzzle, options: &SolveOptions) -> SolveOutcome {
             since_restart = 0;
             restart_at = 100 * luby(restarts);
             s.undo_to_level(0);
+            if !probed && s.conflicts >= PROBE_AFTER {
+                // A puzzle that resists learning: probing (both values of
+                // every cell next to known ones) may settle it without a
+                // guess, as it does the upscaled tiger.
+                probed = true;
+                if !s.probe_at_root() {
+                    break 'search;
+                }
+            }
             continue;
         }
         if s.learnts as f64 > max_learnts + s.trail.len() as f64 {
@@ -639,6 +649,31 @@ pub fn solve_cdcl(puzzle: &Puzzle, options: &SolveOptions) -> SolveOutcome {
         }
     }
     SolveOutcome::finish(solutions, want, timed_out, line_solved, s.stats, started)
+}
+
+/// Conflicts after which a restart probes the root once.
+const PROBE_AFTER: u64 = 2000;
+
+impl Search<'_> {
+    /// Probes at level 0 and keeps every cell probing fixes as a level-0
+    /// fact: each holds in every solution that the clues and the facts
+    /// already known allow. Returns false when probing finds that none is
+    /// left.
+    fn probe_at_root(&mut self) -> bool {
+        let mut grid = crate::solver::Grid::with_cells(self.puzzle, &self.value);
+        let settled = grid.propagate().is_ok() && grid.probe(self.deadline).is_ok();
+        self.stats.probes += grid.stats.probes;
+        self.stats.probe_fixed += grid.stats.probe_fixed;
+        if !settled {
+            return false;
+        }
+        for cell in 0..self.value.len() {
+            if self.value[cell] == UNKNOWN && grid.cells[cell] != UNKNOWN {
+                self.assign(cell, grid.cells[cell], Reason::Decision);
+            }
+        }
+        true
+    }
 }
 
 /// A binary max-heap of cells by activity, with positions for updates.
