@@ -88,6 +88,25 @@ impl ExecutorConfig {
         }
     }
 
+    /// The executor's kind as the command line names it (`multi-gpu`),
+    /// without its parameters: for errors.
+    pub fn kind(&self) -> &'static str {
+        match self {
+            ExecutorConfig::Astar => "astar",
+            ExecutorConfig::Hda(_) => "hda",
+            ExecutorConfig::Ida(_) => "ida",
+            ExecutorConfig::MpiHda(_) => "mpi-hda",
+            #[cfg(feature = "gpu")]
+            ExecutorConfig::Gpu(_) => "gpu",
+            #[cfg(feature = "gpu")]
+            ExecutorConfig::MultiGpu(_) => "multi-gpu",
+            #[cfg(feature = "gpu")]
+            ExecutorConfig::GpuIda(_) => "gpu-ida",
+            #[cfg(feature = "gpu")]
+            ExecutorConfig::MpiGpu(_) => "mpi-gpu",
+        }
+    }
+
     /// The partitioner name this executor needs, if it distributes states.
     pub fn partition(&self) -> Option<&str> {
         match self {
@@ -114,27 +133,15 @@ impl ExecutorConfig {
             ExecutorConfig::Hda(config) => Ok(hda(domain, heuristic, partitioner, config, options)),
             ExecutorConfig::Ida(config) => ida(domain, heuristic, config, options),
             ExecutorConfig::MpiHda(_) => Err(Error::ExecutorUnavailable {
-                executor: "mpi-hda",
+                executor: self.kind(),
                 reason: "this domain's states have no packed encoding (PackedState)".into(),
             }),
             #[cfg(feature = "gpu")]
-            ExecutorConfig::Gpu(_) => Err(Error::ExecutorUnavailable {
-                executor: "gpu",
-                reason: "this domain has no GPU plugin".into(),
-            }),
-            #[cfg(feature = "gpu")]
-            ExecutorConfig::MultiGpu(_) => Err(Error::ExecutorUnavailable {
-                executor: "multi-gpu",
-                reason: "this domain has no GPU plugin".into(),
-            }),
-            #[cfg(feature = "gpu")]
-            ExecutorConfig::GpuIda(_) => Err(Error::ExecutorUnavailable {
-                executor: "gpu-ida",
-                reason: "this domain has no GPU plugin".into(),
-            }),
-            #[cfg(feature = "gpu")]
-            ExecutorConfig::MpiGpu(_) => Err(Error::ExecutorUnavailable {
-                executor: "mpi-gpu",
+            ExecutorConfig::Gpu(_)
+            | ExecutorConfig::MultiGpu(_)
+            | ExecutorConfig::GpuIda(_)
+            | ExecutorConfig::MpiGpu(_) => Err(Error::ExecutorUnavailable {
+                executor: self.kind(),
                 reason: "this domain has no GPU plugin".into(),
             }),
         }
@@ -183,20 +190,15 @@ impl ExecutorConfig {
                     options,
                 )
             }
-            ExecutorConfig::MpiGpu(config) => Err(Error::ExecutorUnavailable {
-                executor: "mpi-gpu",
-                reason: format!(
-                    "this domain has no GPU partition named '{}'",
-                    config.partition
-                ),
-            }),
-            ExecutorConfig::MultiGpu(config) => Err(Error::ExecutorUnavailable {
-                executor: "multi-gpu",
-                reason: format!(
-                    "this domain has no GPU partition named '{}'",
-                    config.partition
-                ),
-            }),
+            ExecutorConfig::MultiGpu(config) | ExecutorConfig::MpiGpu(config) => {
+                Err(Error::ExecutorUnavailable {
+                    executor: self.kind(),
+                    reason: format!(
+                        "this domain has no GPU partition named '{}'",
+                        config.partition
+                    ),
+                })
+            }
             _ => self.run_packed(domain, heuristic, partitioner, options),
         }
     }

@@ -170,32 +170,12 @@ impl CliDomain for TilesCli {
         let heuristic = self.heuristic_for(prepared, &puzzle)?;
         let on_gpus = match executor {
             ExecutorConfig::Gpu(config) => Some(config.as_multi()),
-            ExecutorConfig::MultiGpu(config) => Some(config.clone()),
+            ExecutorConfig::MultiGpu(config) | ExecutorConfig::MpiGpu(config) => {
+                Some(config.clone())
+            }
             _ => None,
         };
-        if let ExecutorConfig::MpiGpu(config) = executor {
-            let outcome = match config.partition.as_str() {
-                "hash" => frontier_core::search::gpu::mpi_gpu(
-                    &puzzle,
-                    heuristic.as_ref(),
-                    &PackedHasher,
-                    config,
-                    options,
-                )?,
-                name => {
-                    let azh = frontier_tiles::azh::projection(name, puzzle.board(), 0x5EED)
-                        .map_err(tiles_error)?;
-                    frontier_core::search::gpu::mpi_gpu(
-                        &puzzle,
-                        heuristic.as_ref(),
-                        &azh,
-                        config,
-                        options,
-                    )?
-                }
-            };
-            return finish(&puzzle, instance, executor, outcome);
-        }
+        let over_mpi = matches!(executor, ExecutorConfig::MpiGpu(_));
         if let Some(config) = on_gpus {
             let outcome = match config.partition.as_str() {
                 "hash" => solve_on_gpus(
@@ -204,12 +184,15 @@ impl CliDomain for TilesCli {
                     &heuristic,
                     &PackedHasher,
                     &config,
+                    over_mpi,
                     options,
                 )?,
                 name => {
                     let azh = frontier_tiles::azh::projection(name, puzzle.board(), 0x5EED)
                         .map_err(tiles_error)?;
-                    solve_on_gpus(prepared, &puzzle, &heuristic, &azh, &config, options)?
+                    solve_on_gpus(
+                        prepared, &puzzle, &heuristic, &azh, &config, over_mpi, options,
+                    )?
                 }
             };
             return finish(&puzzle, instance, executor, outcome);
@@ -229,15 +212,24 @@ impl CliDomain for TilesCli {
 }
 
 /// Solves on the GPU session kept in `prepared`, building it first when
-/// it was made for another board, heuristic, partition or set of GPUs.
+/// it was made for another board, heuristic, partition or set of GPUs;
+/// `over_mpi`: on this rank's GPU of an MPI job instead (`mpi-gpu`, which
+/// keeps no session).
+#[allow(clippy::too_many_arguments)]
 fn solve_on_gpus<Q: GpuPartitioner<Tiles>>(
     prepared: &Heuristics,
     puzzle: &Tiles,
     heuristic: &TilesHeuristic,
     partition: &Q,
     config: &MultiGpuConfig,
+    over_mpi: bool,
     options: &SearchOptions,
 ) -> Result<frontier_core::DomainOutcome<Tiles>, CliError> {
+    if over_mpi {
+        return Ok(frontier_core::search::gpu::mpi_gpu(
+            puzzle, heuristic, partition, config, options,
+        )?);
+    }
     let devices = config.device_list()?;
     // A poisoned lock only means another instance's GPU run panicked.
     let mut session = prepared.1.lock().unwrap_or_else(|e| e.into_inner());

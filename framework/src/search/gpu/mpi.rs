@@ -27,10 +27,11 @@ use super::multi::{
 use super::shard::{
     Incoming, Layout, Shard, CTRL_COUNTS, CTRL_EXPANDED, CTRL_NODES, MAX_F, MAX_GPUS,
 };
-use super::{replay, GpuPartitioner, GpuPlugin, MultiGpuConfig};
+use super::{GpuPartitioner, GpuPlugin, MultiGpuConfig};
 use crate::domain::{Cost, PackedState};
 use crate::gpu::Gpu;
 use crate::search::hda::{keep_workers, share_after, summarize, WorkerCounts};
+use crate::search::replay_traced;
 use crate::search::{DomainOutcome, Limit, Outcome, SearchOptions, Status};
 use crate::Error;
 
@@ -257,14 +258,7 @@ where
         Finish::Proven => match found {
             None => Status::NoSolution,
             Some(((cost, gpu, node), _)) => {
-                let solution = trace(world, shard, domain, gpu, node)?;
-                if solution.cost != cost {
-                    return Err(Error::Gpu(format!(
-                        "the GPUs reported cost {cost}, its path costs {}",
-                        solution.cost
-                    )));
-                }
-                Status::Solved(solution)
+                Status::Solved(trace(world, shard, domain, gpu, node, cost)?)
             }
         },
     };
@@ -337,15 +331,15 @@ fn exchange(
 
 /// Reads the path back from `node` on rank `gpu`'s GPU, following parents
 /// from rank to rank: each segment's owner broadcasts it. Every rank calls
-/// this and gets the same solution.
+/// this and gets the same solution, which must cost `cost`.
 fn trace<D: PackedState>(
     world: &SimpleCommunicator,
     shard: &mut Shard,
     domain: &D,
     gpu: u32,
     node: u32,
+    cost: Cost,
 ) -> Result<crate::Solution<D::State, D::Move>, Error> {
-    let words = domain.packed_words();
     let mut packed = Vec::new();
     let mut at = (gpu, node);
     for _ in 0..1 << 20 {
@@ -368,21 +362,8 @@ fn trace<D: PackedState>(
         root.broadcast_into(&mut states[..]);
         packed.extend(states);
         if header[1] == u32::MAX {
-            let mut states = packed
-                .chunks(words)
-                .map(|w| domain.unpack(w))
-                .collect::<Result<Vec<_>, _>>()
-                .map_err(|e| Error::Gpu(format!("GPU path holds an invalid state: {e}")))?;
-            states.reverse();
-            if states.first() != Some(&domain.start())
-                || !states.last().is_some_and(|s| domain.is_goal(s))
-            {
-                return Err(Error::Gpu(
-                    "GPU path does not run from the start to a goal".into(),
-                ));
-            }
-            return replay(domain, states)
-                .map_err(|step| Error::Gpu(format!("GPU path step {step} is not a move")));
+            return replay_traced(domain, &packed, cost)
+                .map_err(|e| Error::Gpu(format!("GPU {e}")));
         }
         at = (header[1], header[2]);
     }

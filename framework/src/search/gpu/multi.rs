@@ -38,10 +38,11 @@ use super::shard::{
     Incoming, Layout, Shard, CTRL_COUNTS, CTRL_EXPANDED, CTRL_GENERATED, CTRL_INCUMBENT,
     CTRL_MIN_F, CTRL_NODES, CTRL_OVERFLOW, CTRL_REOPENED, CTRL_SENT, MAX_GPUS, OVERFLOW_F,
 };
-use super::{replay, GpuPlugin};
+use super::GpuPlugin;
 use crate::domain::{Cost, PackedState};
 use crate::gpu::{gpu_error, Gpu};
 use crate::search::hda::{keep_workers, summarize, Incumbent, WorkerCounts};
+use crate::search::replay_traced;
 use crate::search::{DomainOutcome, Limit, Outcome, Progress, SearchOptions, Solution, Status};
 use crate::Error;
 
@@ -311,15 +312,7 @@ impl MultiGpuSession {
             Finish::Proven => match coordination.incumbent.best() {
                 None => Status::NoSolution,
                 Some(((gpu, node), _)) => {
-                    let solution = self.trace(domain, gpu, node)?;
-                    let expected = coordination.incumbent.cost();
-                    if solution.cost != expected {
-                        return Err(Error::Gpu(format!(
-                            "GPU reported cost {expected}, its path costs {}",
-                            solution.cost
-                        )));
-                    }
-                    Status::Solved(solution)
+                    Status::Solved(self.trace(domain, gpu, node, coordination.incumbent.cost())?)
                 }
             },
         };
@@ -348,14 +341,14 @@ impl MultiGpuSession {
     }
 
     /// Reads the path back from `node` on GPU `gpu`, following parents
-    /// across GPUs, and replays it on the CPU.
+    /// across GPUs, and replays it on the CPU; it must cost `cost`.
     fn trace<D: PackedState>(
         &mut self,
         domain: &D,
         gpu: u32,
         node: u32,
+        cost: Cost,
     ) -> Result<Solution<D::State, D::Move>, Error> {
-        let words = domain.packed_words();
         let mut packed = Vec::new();
         let mut at = Some((gpu, node));
         let mut segments = 0usize;
@@ -374,21 +367,7 @@ impl MultiGpuSession {
             packed.extend(states);
             at = next;
         }
-        let mut states = packed
-            .chunks(words)
-            .map(|w| domain.unpack(w))
-            .collect::<Result<Vec<_>, _>>()
-            .map_err(|e| Error::Gpu(format!("GPU path holds an invalid state: {e}")))?;
-        states.reverse();
-        if states.first() != Some(&domain.start())
-            || !states.last().is_some_and(|s| domain.is_goal(s))
-        {
-            return Err(Error::Gpu(
-                "GPU path does not run from the start to a goal".into(),
-            ));
-        }
-        replay(domain, states)
-            .map_err(|step| Error::Gpu(format!("GPU path step {step} is not a move")))
+        replay_traced(domain, &packed, cost).map_err(|e| Error::Gpu(format!("GPU {e}")))
     }
 }
 

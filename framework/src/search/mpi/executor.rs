@@ -12,7 +12,9 @@ use super::comm::{abort, init, Transport, Vote, MINS, SUMS};
 use super::MpiHdaConfig;
 use crate::domain::{Cost, Heuristic, Partitioner};
 use crate::search::hda::{keep_workers, plan_moves, share_after, summarize, WorkerCounts};
-use crate::search::{replay, DomainOutcome, Limit, Outcome, Progress, SearchOptions, Status};
+use crate::search::{
+    replay_traced, DomainOutcome, Limit, Outcome, Progress, SearchOptions, Status,
+};
 use crate::{Error, PackedState};
 
 /// Buckets of the partition, as in the thread executor.
@@ -150,6 +152,7 @@ where
         votes_entered: 0,
         sent_states: 0,
         received: BTreeMap::new(),
+        received_settled: 0,
         vote: None,
         last_vote: 0.0,
         next_report: 0.25,
@@ -270,8 +273,13 @@ struct Rank<'a, D: PackedState, H, P> {
     votes_entered: u32,
     /// States (and whole buckets, one each) sent so far.
     sent_states: u64,
-    /// States (and whole buckets) received, by their sender's epoch.
+    /// States (and whole buckets) received from epochs after the last
+    /// vote this rank entered, by epoch (late batches of earlier epochs
+    /// land here too, until the next vote settles them).
     received: BTreeMap<u32, u64>,
+    /// States (and whole buckets) received from the epochs that the votes
+    /// entered so far have counted: every later vote counts them too.
+    received_settled: u64,
     vote: Option<Vote>,
     /// Seconds at which the last vote completed.
     last_vote: f64,
@@ -697,7 +705,11 @@ impl<D: PackedState, H: Heuristic<D>, P: Partitioner<D>> Rank<'_, D, H, P> {
     fn start_vote(&mut self) -> Result<(), Error> {
         self.flush_all()?;
         let epoch = self.votes_entered;
-        let received: u64 = self.received.range(..=epoch).map(|(_, n)| n).sum();
+        // Epochs up to this one count now and in every later vote.
+        let later = self.received.split_off(&(epoch + 1));
+        self.received_settled += self.received.values().sum::<u64>();
+        self.received = later;
+        let received = self.received_settled;
         let goal = self.best_goal.map_or(u64::MAX, |(cost, _)| {
             (u64::from(cost) << 32) | self.transport.rank as u64
         });
@@ -925,27 +937,6 @@ impl<D: PackedState, H: Heuristic<D>, P: Partitioner<D>> Rank<'_, D, H, P> {
             }
             at = [message[0], message[1]];
         }
-        let mut states = packed
-            .chunks_exact(words)
-            .map(|w| self.domain.unpack(w))
-            .collect::<Result<Vec<_>, _>>()
-            .map_err(|e| Error::Mpi(format!("the path holds a bad state: {e}")))?;
-        states.reverse();
-        if states.first() != Some(&self.domain.start())
-            || !states.last().is_some_and(|s| self.domain.is_goal(s))
-        {
-            return Err(Error::Mpi(
-                "the traced path does not run from the start to a goal".into(),
-            ));
-        }
-        let solution = replay(self.domain, states)
-            .map_err(|step| Error::Mpi(format!("path step {step} is not a move")))?;
-        if solution.cost != self.incumbent {
-            return Err(Error::Mpi(format!(
-                "the incumbent costs {}, its path {}",
-                self.incumbent, solution.cost
-            )));
-        }
-        Ok(solution)
+        replay_traced(self.domain, &packed, self.incumbent).map_err(Error::Mpi)
     }
 }
