@@ -268,7 +268,8 @@ pub fn replay<D: Domain>(
 /// (goal first) into a checked solution: every state decodes, the path runs
 /// from the start to a goal, each step is an edge (see [`replay`]) and the
 /// path costs `cost`, the cost the executor reported. On failure, what is
-/// wrong with the path, for the executor's own error.
+/// wrong with the path, as the end of a sentence about it ("the GPU path
+/// …"), for the executor's own error.
 #[cfg_attr(not(any(feature = "gpu", feature = "mpi")), allow(dead_code))]
 pub(crate) fn replay_traced<D: crate::PackedState>(
     domain: &D,
@@ -279,17 +280,17 @@ pub(crate) fn replay_traced<D: crate::PackedState>(
         .chunks_exact(domain.packed_words())
         .map(|w| domain.unpack(w))
         .collect::<Result<Vec<_>, _>>()
-        .map_err(|e| format!("the path holds an invalid state: {e}"))?;
+        .map_err(|e| format!("holds an invalid state: {e}"))?;
     states.reverse();
     if states.first() != Some(&domain.start()) || !states.last().is_some_and(|s| domain.is_goal(s))
     {
-        return Err("the path does not run from the start to a goal".into());
+        return Err("does not run from the start to a goal".into());
     }
     let solution =
-        replay(domain, states).map_err(|step| format!("path step {step} is not a move"))?;
+        replay(domain, states).map_err(|step| format!("has a step {step} that is not a move"))?;
     if solution.cost != cost {
         return Err(format!(
-            "the search reported cost {cost}, its path costs {}",
+            "costs {}, but the search reported cost {cost}",
             solution.cost
         ));
     }

@@ -363,7 +363,7 @@ fn trace<D: PackedState>(
         packed.extend(states);
         if header[1] == u32::MAX {
             return replay_traced(domain, &packed, cost)
-                .map_err(|e| Error::Gpu(format!("GPU {e}")));
+                .map_err(|e| Error::Gpu(format!("the GPU path {e}")));
         }
         at = (header[1], header[2]);
     }

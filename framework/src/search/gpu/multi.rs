@@ -367,7 +367,7 @@ impl MultiGpuSession {
             packed.extend(states);
             at = next;
         }
-        replay_traced(domain, &packed, cost).map_err(|e| Error::Gpu(format!("GPU {e}")))
+        replay_traced(domain, &packed, cost).map_err(|e| Error::Gpu(format!("the GPU path {e}")))
     }
 }
 

@@ -937,6 +937,7 @@ impl<D: PackedState, H: Heuristic<D>, P: Partitioner<D>> Rank<'_, D, H, P> {
             }
             at = [message[0], message[1]];
         }
-        replay_traced(self.domain, &packed, self.incumbent).map_err(Error::Mpi)
+        replay_traced(self.domain, &packed, self.incumbent)
+            .map_err(|e| Error::Mpi(format!("the traced path {e}")))
     }
 }
