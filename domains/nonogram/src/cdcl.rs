@@ -20,7 +20,9 @@
 
 use std::time::Instant;
 
-use crate::line::{Contradiction, LineSolver, EMPTY, FILLED, UNKNOWN};
+use crate::line::{
+    for_each_change, Contradiction, LineCache, LineSolver, PackedLines, EMPTY, FILLED, UNKNOWN,
+};
 use crate::puzzle::Puzzle;
 use crate::solver::{SolveOptions, SolveOutcome, SolveStats};
 
@@ -66,6 +68,8 @@ enum Conflict {
 struct Search<'p> {
     puzzle: &'p Puzzle,
     value: Vec<u8>,
+    /// `value` by line, two bits a cell: line cache keys.
+    packed: PackedLines,
     level: Vec<u32>,
     position: Vec<u32>,
     reason: Vec<Reason>,
@@ -84,7 +88,12 @@ struct Search<'p> {
     heap: Heap,
     phase: Vec<u8>,
     line: LineSolver,
+    /// Line states seen before: after a jump back, propagation meets the
+    /// same states again.
+    cache: LineCache,
     buffer: Vec<u8>,
+    before: Vec<u64>,
+    after: Vec<u64>,
     seen: Vec<bool>,
     /// Explanations of line-implied cells, computed once per assignment.
     explained: Vec<Option<Vec<Lit>>>,
@@ -104,6 +113,7 @@ impl<'p> Search<'p> {
         Search {
             puzzle,
             value: vec![UNKNOWN; cells],
+            packed: PackedLines::new(puzzle.width, puzzle.height),
             level: vec![0; cells],
             position: vec![0; cells],
             reason: vec![Reason::Decision; cells],
@@ -120,7 +130,10 @@ impl<'p> Search<'p> {
             heap: Heap::new(cells),
             phase: vec![EMPTY; cells],
             line: LineSolver::default(),
+            cache: LineCache::default(),
             buffer: Vec::new(),
+            before: Vec::new(),
+            after: Vec::new(),
             seen: vec![false; cells],
             explained: vec![None; cells],
             stats: SolveStats::default(),
@@ -157,6 +170,7 @@ impl<'p> Search<'p> {
 
     fn assign(&mut self, cell: usize, value: u8, reason: Reason) {
         self.value[cell] = value;
+        self.packed.set(cell, value);
         self.level[cell] = self.decision_level();
         self.position[cell] = self.trail.len() as u32;
         self.reason[cell] = reason;
@@ -202,25 +216,34 @@ impl<'p> Search<'p> {
             let line = line as usize;
             self.queued[line] = false;
             let (start, step, len) = self.line_cells(line);
-            self.buffer.clear();
-            for i in 0..len {
-                self.buffer.push(self.value[start + i * step]);
-            }
-            self.stats.line_solves += 1;
             let clue = self.clue(line);
-            match self.line.solve(clue, &mut self.buffer) {
-                Err(Contradiction) => return Err(Conflict::Line(line)),
-                Ok(false) => {}
-                Ok(true) => {
-                    for i in 0..len {
-                        let cell = start + i * step;
-                        if self.value[cell] == UNKNOWN && self.buffer[i] != UNKNOWN {
-                            let v = self.buffer[i];
-                            self.assign(cell, v, Reason::Line(line as u32));
-                        }
-                    }
-                }
+            self.before.clear();
+            self.before.extend_from_slice(self.packed.line(line));
+            let misses = self.cache.misses;
+            let solved = self.cache.solve(
+                &mut self.line,
+                (line, clue),
+                &self.before,
+                len,
+                &mut self.buffer,
+                &mut self.after,
+            );
+            if self.cache.misses > misses {
+                self.stats.line_solves += 1;
+            } else {
+                self.stats.line_cache_hits += 1;
             }
+            if solved.is_err() {
+                return Err(Conflict::Line(line));
+            }
+            let (before, after) = (
+                std::mem::take(&mut self.before),
+                std::mem::take(&mut self.after),
+            );
+            for_each_change(&before, &after, |i, value| {
+                self.assign(start + i * step, value, Reason::Line(line as u32));
+            });
+            (self.before, self.after) = (before, after);
         }
     }
 
@@ -440,6 +463,7 @@ impl<'p> Search<'p> {
             let cell = cell as usize;
             self.phase[cell] = self.value[cell];
             self.value[cell] = UNKNOWN;
+            self.packed.set(cell, UNKNOWN);
             self.explained[cell] = None;
             self.heap.insert(cell, &self.activity);
         }
@@ -589,6 +613,17 @@ pub fn solve_cdcl(puzzle: &Puzzle, options: &SolveOptions) -> SolveOutcome {
         if first_pass {
             first_pass = false;
             line_solved = s.trail.len() == s.value.len();
+            // Probing before the first guess settles puzzles that line
+            // solving leaves open but no guess needs (the upscaled tiger and
+            // sun: a guess there costs thousands of conflicts on lines of
+            // hundreds of cells). A puzzle it does not settle keeps what it
+            // fixed.
+            if !line_solved {
+                if !s.probe_at_root() {
+                    break 'search;
+                }
+                continue;
+            }
         }
         s.stats.nodes += 1;
         if since_restart >= restart_at {
@@ -664,6 +699,8 @@ impl Search<'_> {
         let settled = grid.propagate().is_ok() && grid.probe(self.deadline).is_ok();
         self.stats.probes += grid.stats.probes;
         self.stats.probe_fixed += grid.stats.probe_fixed;
+        self.stats.line_solves += grid.stats.line_solves;
+        self.stats.line_cache_hits += grid.stats.line_cache_hits;
         if !settled {
             return false;
         }

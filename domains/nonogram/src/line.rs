@@ -576,6 +576,177 @@ impl LineSolver {
     }
 }
 
+/// The cells of every row and column at two bits a cell (the values
+/// UNKNOWN, FILLED and EMPTY fit in two bits), kept up to date cell by
+/// cell: a line's state is then a few words, ready to be a [`LineCache`]
+/// key without reading the grid, and a column costs no strided reads.
+/// Lines are numbered as in the solvers: rows `0..height`, then columns.
+#[derive(Clone, Debug)]
+pub struct PackedLines {
+    width: usize,
+    height: usize,
+    row_words: usize,
+    col_words: usize,
+    rows: Vec<u64>,
+    cols: Vec<u64>,
+}
+
+impl PackedLines {
+    /// Every cell unknown.
+    pub fn new(width: usize, height: usize) -> PackedLines {
+        let (row_words, col_words) = (width.div_ceil(32).max(1), height.div_ceil(32).max(1));
+        PackedLines {
+            width,
+            height,
+            row_words,
+            col_words,
+            rows: vec![0; height * row_words],
+            cols: vec![0; width * col_words],
+        }
+    }
+
+    /// Sets row-major `cell` to `value` (UNKNOWN to clear it).
+    pub fn set(&mut self, cell: usize, value: u8) {
+        let (r, c) = (cell / self.width, cell % self.width);
+        let put = |word: &mut u64, at: usize| {
+            *word = (*word & !(3 << (2 * at))) | u64::from(value) << (2 * at);
+        };
+        put(&mut self.rows[r * self.row_words + c / 32], c % 32);
+        put(&mut self.cols[c * self.col_words + r / 32], r % 32);
+    }
+
+    /// Line `line`'s words.
+    pub fn line(&self, line: usize) -> &[u64] {
+        if line < self.height {
+            &self.rows[line * self.row_words..(line + 1) * self.row_words]
+        } else {
+            let c = line - self.height;
+            &self.cols[c * self.col_words..(c + 1) * self.col_words]
+        }
+    }
+}
+
+/// Remembers line solutions by (line, known cells), so that a line state met
+/// again is answered without solving. Probing meets the same states over
+/// and over: every probe starts from the same grid, neighbouring probes
+/// often cascade identically after a step or two, and a probing round
+/// repeats every probe that nothing it read has changed since.
+///
+/// The cache is dropped whole when it outgrows its byte budget: simpler
+/// than least-recently-used eviction, and the states that matter come back
+/// within a round.
+pub struct LineCache {
+    map: hashbrown::HashMap<Box<[u64]>, Option<Box<[u64]>>>,
+    key: Vec<u64>,
+    bytes: usize,
+    budget: usize,
+    /// Lookups answered from the cache.
+    pub hits: u64,
+    /// Lookups that had to solve the line.
+    pub misses: u64,
+}
+
+/// Bytes a cache may hold before it is dropped.
+const LINE_CACHE_BYTES: usize = 256 << 20;
+
+impl Default for LineCache {
+    fn default() -> LineCache {
+        LineCache::with_budget(LINE_CACHE_BYTES)
+    }
+}
+
+impl LineCache {
+    /// A cache holding at most about `budget` bytes.
+    pub fn with_budget(budget: usize) -> LineCache {
+        LineCache {
+            map: hashbrown::HashMap::new(),
+            key: Vec::new(),
+            bytes: 0,
+            budget,
+            hits: 0,
+            misses: 0,
+        }
+    }
+
+    /// Writes into `solved` the solved state of line number `line` (a
+    /// number that always comes with the same clue) whose `len` cells are
+    /// `known` (as packed by [`PackedLines`]), packed the same way; `scratch`
+    /// is a buffer for the solver.
+    pub fn solve(
+        &mut self,
+        solver: &mut LineSolver,
+        (line, clue): (usize, &[u32]),
+        known: &[u64],
+        len: usize,
+        scratch: &mut Vec<u8>,
+        solved: &mut Vec<u64>,
+    ) -> Result<(), Contradiction> {
+        self.key.clear();
+        self.key.push(line as u64);
+        self.key.extend_from_slice(known);
+        let entry_bytes = 16 * self.key.len() + 64;
+        if self.bytes + entry_bytes > self.budget {
+            self.map.clear();
+            self.bytes = 0;
+        }
+        let answer = match self.map.entry_ref(self.key.as_slice()) {
+            hashbrown::hash_map::EntryRef::Occupied(entry) => {
+                self.hits += 1;
+                entry.into_mut()
+            }
+            hashbrown::hash_map::EntryRef::Vacant(entry) => {
+                self.misses += 1;
+                self.bytes += entry_bytes;
+                scratch.clear();
+                scratch.resize(len, UNKNOWN);
+                unpack_cells(known, scratch);
+                let answer = solver.solve(clue, scratch).ok().map(|_| {
+                    let mut packed = Vec::with_capacity(known.len());
+                    pack_cells(scratch, &mut packed);
+                    packed.into_boxed_slice()
+                });
+                entry.insert_with_key(self.key.clone().into_boxed_slice(), answer)
+            }
+        };
+        let packed = answer.as_ref().ok_or(Contradiction)?;
+        solved.clear();
+        solved.extend_from_slice(packed);
+        Ok(())
+    }
+}
+
+/// Appends `cells` at two bits a cell.
+fn pack_cells(cells: &[u8], out: &mut Vec<u64>) {
+    for chunk in cells.chunks(32) {
+        let mut word = 0u64;
+        for (i, &c) in chunk.iter().enumerate() {
+            word |= u64::from(c) << (2 * i);
+        }
+        out.push(word);
+    }
+}
+
+fn unpack_cells(packed: &[u64], cells: &mut [u8]) {
+    for (chunk, &word) in cells.chunks_mut(32).zip(packed) {
+        for (i, c) in chunk.iter_mut().enumerate() {
+            *c = (word >> (2 * i) & 3) as u8;
+        }
+    }
+}
+
+/// Calls `changed(position, value)` for every cell of `after` that differs
+/// from `before` (both packed lines).
+pub fn for_each_change(before: &[u64], after: &[u64], mut changed: impl FnMut(usize, u8)) {
+    for (k, (&b, &a)) in before.iter().zip(after).enumerate() {
+        let mut diff = a ^ b;
+        while diff != 0 {
+            let bit = diff.trailing_zeros() & !1;
+            changed(k * 32 + bit as usize / 2, (a >> bit & 3) as u8);
+            diff &= !(3 << bit);
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -725,5 +896,59 @@ mod tests {
                 assert_eq!(c, b, "words n={n} {clue:?}");
             }
         }
+    }
+
+    #[test]
+    fn cached_answers_equal_solving_and_a_full_cache_starts_over() {
+        let mut rng = frontier_core::rng::SplitMix64::new(0xCAC4_E0F1_1E55_0001u64);
+        let mut next = |m: u64| rng.below(m);
+        let mut solver = LineSolver::default();
+        // A budget of a few entries, so the cache is dropped many times.
+        let mut cache = LineCache::with_budget(2_000);
+        let (width, height) = (70, 40);
+        let mut packed = PackedLines::new(width, height);
+        let mut grid = vec![UNKNOWN; width * height];
+        let clues: Vec<Vec<u32>> = (0..width + height)
+            .map(|_| (0..next(6)).map(|_| 1 + next(5) as u32).collect())
+            .collect();
+        let (mut scratch, mut solved) = (Vec::new(), Vec::new());
+        for _ in 0..4000 {
+            let cell = next((width * height) as u64) as usize;
+            let value = [UNKNOWN, FILLED, EMPTY][next(3) as usize];
+            grid[cell] = value;
+            packed.set(cell, value);
+            let line = next((width + height) as u64) as usize;
+            let cells: Vec<u8> = if line < height {
+                grid[line * width..(line + 1) * width].to_vec()
+            } else {
+                (0..height)
+                    .map(|r| grid[r * width + line - height])
+                    .collect()
+            };
+            let mut expected = cells.clone();
+            let direct = solver.solve(&clues[line], &mut expected);
+            // Twice: the second answer comes from the cache.
+            for _ in 0..2 {
+                let cached = cache.solve(
+                    &mut solver,
+                    (line, &clues[line]),
+                    packed.line(line),
+                    cells.len(),
+                    &mut scratch,
+                    &mut solved,
+                );
+                assert_eq!(cached.is_ok(), direct.is_ok());
+                if cached.is_ok() {
+                    let mut got = cells.clone();
+                    for_each_change(packed.line(line), &solved, |i, v| {
+                        assert_eq!(got[i], UNKNOWN, "a known cell changed");
+                        got[i] = v;
+                    });
+                    assert_eq!(got, expected);
+                }
+            }
+        }
+        assert!(cache.hits >= 4000, "{} hits", cache.hits);
+        assert!(cache.misses > 100, "{} misses", cache.misses);
     }
 }

@@ -10,7 +10,9 @@
 
 use std::time::Instant;
 
-use crate::line::{Contradiction, LineSolver, EMPTY, FILLED, UNKNOWN};
+use crate::line::{
+    for_each_change, Contradiction, LineCache, LineSolver, PackedLines, EMPTY, FILLED, UNKNOWN,
+};
 use crate::puzzle::Puzzle;
 
 /// Counters of a solve.
@@ -18,6 +20,8 @@ use crate::puzzle::Puzzle;
 pub struct SolveStats {
     /// Lines solved by the line solver.
     pub line_solves: u64,
+    /// Line states answered from the line cache instead of solved.
+    pub line_cache_hits: u64,
     /// Cells probed (both values tried).
     pub probes: u64,
     /// Cells fixed by probing.
@@ -31,17 +35,21 @@ pub struct SolveStats {
 }
 
 /// A grid being solved: cells, trail and the propagation queue.
-#[derive(Clone)]
 pub struct Grid<'p> {
     puzzle: &'p Puzzle,
-    /// Row-major cells: UNKNOWN, FILLED or EMPTY.
+    /// Row-major cells: UNKNOWN, FILLED or EMPTY (read them; set them with
+    /// [`Grid::assign`], which keeps `packed` in step).
     pub cells: Vec<u8>,
+    packed: PackedLines,
     trail: Vec<u32>,
     /// Lines to re-solve, first in first out (see `cdcl`).
     queue: std::collections::VecDeque<u32>,
     queued: Vec<bool>,
     line: LineSolver,
+    cache: LineCache,
     buffer: Vec<u8>,
+    before: Vec<u64>,
+    after: Vec<u64>,
     unknown: usize,
     /// Counters.
     pub stats: SolveStats,
@@ -54,11 +62,15 @@ impl<'p> Grid<'p> {
         Grid {
             puzzle,
             cells: vec![UNKNOWN; puzzle.width * puzzle.height],
+            packed: PackedLines::new(puzzle.width, puzzle.height),
             trail: Vec::new(),
             queue: (0..lines as u32).collect(),
             queued: vec![true; lines],
             line: LineSolver::default(),
+            cache: LineCache::default(),
             buffer: Vec::new(),
+            before: Vec::new(),
+            after: Vec::new(),
             unknown: puzzle.width * puzzle.height,
             stats: SolveStats::default(),
         }
@@ -68,6 +80,9 @@ impl<'p> Grid<'p> {
     pub fn with_cells(puzzle: &'p Puzzle, cells: &[u8]) -> Grid<'p> {
         let mut grid = Grid::new(puzzle);
         grid.cells.copy_from_slice(cells);
+        for (cell, &value) in cells.iter().enumerate() {
+            grid.packed.set(cell, value);
+        }
         grid.unknown = cells.iter().filter(|&&c| c == UNKNOWN).count();
         grid
     }
@@ -97,6 +112,7 @@ impl<'p> Grid<'p> {
     fn assign_from(&mut self, cell: usize, value: u8, by: usize) {
         debug_assert_eq!(self.cells[cell], UNKNOWN);
         self.cells[cell] = value;
+        self.packed.set(cell, value);
         self.trail.push(cell as u32);
         self.unknown -= 1;
         let (r, c) = (cell / self.puzzle.width, cell % self.puzzle.width);
@@ -118,6 +134,7 @@ impl<'p> Grid<'p> {
     pub fn undo_to(&mut self, mark: usize) {
         for &cell in &self.trail[mark..] {
             self.cells[cell as usize] = UNKNOWN;
+            self.packed.set(cell as usize, UNKNOWN);
         }
         self.unknown += self.trail.len() - mark;
         self.trail.truncate(mark);
@@ -142,28 +159,34 @@ impl<'p> Grid<'p> {
             } else {
                 (&self.puzzle.cols[line - h], line - h, w, h)
             };
-            self.buffer.clear();
-            self.buffer
-                .extend((0..len).map(|i| self.cells[start + i * step]));
-            if !self.buffer.contains(&UNKNOWN) && line_is_known_good(clue, &self.buffer) {
-                continue;
+            self.before.clear();
+            self.before.extend_from_slice(self.packed.line(line));
+            let misses = self.cache.misses;
+            let solved = self.cache.solve(
+                &mut self.line,
+                (line, clue),
+                &self.before,
+                len,
+                &mut self.buffer,
+                &mut self.after,
+            );
+            if self.cache.misses > misses {
+                self.stats.line_solves += 1;
+            } else {
+                self.stats.line_cache_hits += 1;
             }
-            self.stats.line_solves += 1;
-            let changed = match self.line.solve(clue, &mut self.buffer) {
-                Ok(changed) => changed,
-                Err(e) => {
-                    self.clear_queue();
-                    return Err(e);
-                }
-            };
-            if changed {
-                for i in 0..len {
-                    let cell = start + i * step;
-                    if self.cells[cell] == UNKNOWN && self.buffer[i] != UNKNOWN {
-                        self.assign_from(cell, self.buffer[i], line);
-                    }
-                }
+            if let Err(e) = solved {
+                self.clear_queue();
+                return Err(e);
             }
+            let (before, after) = (
+                std::mem::take(&mut self.before),
+                std::mem::take(&mut self.after),
+            );
+            for_each_change(&before, &after, |i, value| {
+                self.assign_from(start + i * step, value, line);
+            });
+            (self.before, self.after) = (before, after);
         }
         Ok(())
     }
@@ -171,18 +194,30 @@ impl<'p> Grid<'p> {
     /// Probes unknown cells next to known ones until a round fixes nothing.
     /// Returns the cell whose weaker branch fixed the most cells (the best
     /// guess), or `None` when the grid is complete.
+    ///
+    /// Within a round, the unknown neighbours of the cells a probe fixes are
+    /// probed next: fixes come in chains (one fix lets its neighbour be
+    /// fixed), and following the chain reaches its end within the round
+    /// instead of one link per round.
     pub fn probe(
         &mut self,
         deadline: Option<Instant>,
     ) -> Result<Option<(usize, u8)>, Contradiction> {
         let n = self.cells.len();
         let mut seen_value = vec![UNKNOWN; n];
+        let mut pending = std::collections::VecDeque::new();
+        let mut is_pending = vec![false; n];
         let mut best: Option<(usize, usize, u8)>;
         loop {
             let mut progress = false;
             best = None;
-            for cell in 0..n {
-                if self.cells[cell] != UNKNOWN || !self.near_known(cell) {
+            pending.extend((0..n).filter(|&c| self.cells[c] == UNKNOWN && self.near_known(c)));
+            for &cell in &pending {
+                is_pending[cell] = true;
+            }
+            while let Some(cell) = pending.pop_front() {
+                is_pending[cell] = false;
+                if self.cells[cell] != UNKNOWN {
                     continue;
                 }
                 if deadline.is_some_and(|d| Instant::now() >= d) {
@@ -193,64 +228,77 @@ impl<'p> Grid<'p> {
                 // Branch FILLED.
                 self.assign(cell, FILLED);
                 let filled = self.propagate();
-                if filled.is_err() {
+                let fixed = if filled.is_err() {
                     self.undo_to(mark);
                     self.assign(cell, EMPTY);
                     self.stats.probe_fixed += 1;
                     self.propagate()?;
-                    progress = true;
-                    continue;
-                }
-                let filled_count = self.trail.len() - mark;
-                for &c in &self.trail[mark..] {
-                    seen_value[c as usize] = self.cells[c as usize];
-                }
-                let filled_trail: Vec<u32> = self.trail[mark..].to_vec();
-                self.undo_to(mark);
-                // Branch EMPTY.
-                self.assign(cell, EMPTY);
-                let empty = self.propagate();
-                if empty.is_err() {
+                    true
+                } else {
+                    let filled_count = self.trail.len() - mark;
+                    for &c in &self.trail[mark..] {
+                        seen_value[c as usize] = self.cells[c as usize];
+                    }
+                    let filled_trail: Vec<u32> = self.trail[mark..].to_vec();
+                    self.undo_to(mark);
+                    // Branch EMPTY.
+                    self.assign(cell, EMPTY);
+                    let empty = self.propagate();
+                    let empty_count = self.trail.len() - mark;
+                    let agreed: Vec<(u32, u8)> = if empty.is_err() {
+                        Vec::new()
+                    } else {
+                        self.trail[mark..]
+                            .iter()
+                            .filter(|&&c| seen_value[c as usize] == self.cells[c as usize])
+                            .map(|&c| (c, self.cells[c as usize]))
+                            .collect()
+                    };
                     self.undo_to(mark);
                     for &c in &filled_trail {
                         seen_value[c as usize] = UNKNOWN;
                     }
-                    self.assign(cell, FILLED);
-                    self.stats.probe_fixed += 1;
-                    self.propagate()?;
+                    if empty.is_err() {
+                        self.assign(cell, FILLED);
+                        self.stats.probe_fixed += 1;
+                        self.propagate()?;
+                        true
+                    } else if !agreed.is_empty() {
+                        for (c, v) in agreed {
+                            if self.cells[c as usize] == UNKNOWN {
+                                self.assign(c as usize, v);
+                                self.stats.probe_fixed += 1;
+                            }
+                        }
+                        self.propagate()?;
+                        true
+                    } else {
+                        let score = filled_count.min(empty_count);
+                        let first = if filled_count >= empty_count {
+                            FILLED
+                        } else {
+                            EMPTY
+                        };
+                        if best.is_none_or(|b| score > b.1) {
+                            best = Some((cell, score, first));
+                        }
+                        false
+                    }
+                };
+                if fixed {
                     progress = true;
-                    continue;
-                }
-                let empty_count = self.trail.len() - mark;
-                let agreed: Vec<(u32, u8)> = self.trail[mark..]
-                    .iter()
-                    .filter(|&&c| seen_value[c as usize] == self.cells[c as usize])
-                    .map(|&c| (c, self.cells[c as usize]))
-                    .collect();
-                self.undo_to(mark);
-                for &c in &filled_trail {
-                    seen_value[c as usize] = UNKNOWN;
-                }
-                if !agreed.is_empty() {
-                    for (c, v) in agreed {
-                        if self.cells[c as usize] == UNKNOWN {
-                            self.assign(c as usize, v);
-                            self.stats.probe_fixed += 1;
+                    for at in (mark..self.trail.len()).rev() {
+                        for next in self.neighbours(self.trail[at] as usize) {
+                            if self.cells[next] == UNKNOWN && !is_pending[next] {
+                                is_pending[next] = true;
+                                pending.push_front(next);
+                            }
                         }
                     }
-                    self.propagate()?;
-                    progress = true;
-                    continue;
                 }
-                let score = filled_count.min(empty_count);
-                let first = if filled_count >= empty_count {
-                    FILLED
-                } else {
-                    EMPTY
-                };
-                if best.is_none_or(|b| score > b.1) {
-                    best = Some((cell, score, first));
-                }
+            }
+            for cell in pending.drain(..) {
+                is_pending[cell] = false;
             }
             if !progress || self.unknown == 0 {
                 break;
@@ -263,6 +311,20 @@ impl<'p> Grid<'p> {
             Some((cell, _, first)) => (cell, first),
             None => (self.fallback_guess(), FILLED),
         }))
+    }
+
+    /// The orthogonal neighbours of a cell.
+    fn neighbours(&self, cell: usize) -> impl Iterator<Item = usize> {
+        let (w, h) = (self.puzzle.width, self.puzzle.height);
+        let (r, c) = (cell / w, cell % w);
+        [
+            (r > 0).then(|| cell - w),
+            (r + 1 < h).then(|| cell + w),
+            (c > 0).then(|| cell - 1),
+            (c + 1 < w).then(|| cell + 1),
+        ]
+        .into_iter()
+        .flatten()
     }
 
     /// Whether a cell has a known orthogonal neighbour or lies on the border
@@ -295,26 +357,6 @@ impl<'p> Grid<'p> {
     pub fn filled(&self) -> Vec<bool> {
         self.cells.iter().map(|&c| c == FILLED).collect()
     }
-}
-
-/// A fully known line that matches its clue needs no solving.
-fn line_is_known_good(clue: &[u32], cells: &[u8]) -> bool {
-    let mut runs = clue.iter();
-    let mut run = 0u32;
-    for &c in cells {
-        if c == FILLED {
-            run += 1;
-        } else if run > 0 {
-            if runs.next() != Some(&run) {
-                return false;
-            }
-            run = 0;
-        }
-    }
-    if run > 0 && runs.next() != Some(&run) {
-        return false;
-    }
-    runs.next().is_none()
 }
 
 /// What the search concluded about the number of solutions.
