@@ -7,7 +7,8 @@ use std::path::PathBuf;
 
 use frontier_core::{astar, hda, Blind, HdaConfig, Limits, SearchOptions, StdHasher};
 use frontier_nonogram::{
-    png, solve, solve_cdcl, NonogramSearch, Puzzle, SolveOptions, SolveOutcome, SolveStats, Verdict,
+    png, solve, solve_cdcl, solve_portfolio, NonogramSearch, Puzzle, SolveOptions, SolveOutcome,
+    SolveStats, Verdict,
 };
 
 use crate::CliError;
@@ -25,12 +26,13 @@ pub enum NonogramCommand {
         #[arg(long, default_value_t = 2)]
         solutions: usize,
         /// cdcl (learning from conflicts), dfs (probing + depth-first
-        /// guessing), walk (the framework's depth-first walk), astar, hda or
-        /// mpi-hda (the framework's best-first executors; first solution
-        /// only; mpi-hda under mpirun).
+        /// guessing), portfolio (cdcl, dfs and differently seeded cdcl racing
+        /// on all threads), walk (the framework's depth-first walk), astar,
+        /// hda or mpi-hda (the framework's best-first executors; first
+        /// solution only; mpi-hda under mpirun).
         #[arg(long, default_value = "cdcl")]
         method: Method,
-        /// Threads for hda [default: all cores].
+        /// Threads for hda and portfolio [default: all cores].
         #[arg(long)]
         threads: Option<usize>,
         /// Give up on a puzzle after this many seconds (verdict unknown).
@@ -85,6 +87,9 @@ pub enum Method {
     Cdcl,
     /// Probing at every node, depth-first guesses.
     Dfs,
+    /// cdcl, dfs and differently seeded cdcl racing, one per thread; the
+    /// first verdict wins.
+    Portfolio,
     /// The framework's depth-first walk over `NonogramSearch`.
     Walk,
     /// The framework's A* over `NonogramSearch` (fewest guesses).
@@ -161,6 +166,7 @@ fn run_method(
     Ok(match method {
         Method::Cdcl => solve_cdcl(puzzle, &options),
         Method::Dfs => solve(puzzle, &options),
+        Method::Portfolio => solve_portfolio(puzzle, &options, threads.unwrap_or(0)),
         Method::Walk => {
             let search = NonogramSearch::new(puzzle, true);
             let (solutions, verdict) = search.solutions(k.max(1), &limits);
@@ -295,9 +301,9 @@ pub fn run(command: &NonogramCommand, json: bool) -> Result<(), CliError> {
             if *solutions == 0 {
                 return Err(CliError::Input("--solutions must be at least 1".into()));
             }
-            if threads.is_some() && !matches!(method, Method::Hda) {
+            if threads.is_some() && !matches!(method, Method::Hda | Method::Portfolio) {
                 return Err(CliError::Input(
-                    "--threads applies to --method hda only".into(),
+                    "--threads applies to --method hda and portfolio only".into(),
                 ));
             }
             let mut wrong = Vec::new();
@@ -523,7 +529,8 @@ pub enum NonogramJob {
 #[derive(Clone, Debug, serde::Deserialize, clap::Args)]
 #[serde(deny_unknown_fields)]
 pub struct NonogramCli {
-    /// cdcl, dfs, walk, astar, hda or mpi-hda (see `nonogram solve --method`).
+    /// cdcl, dfs, portfolio, walk, astar, hda or mpi-hda (see `nonogram
+    /// solve --method`; portfolio and hda use every core here).
     #[arg(long, default_value = "cdcl")]
     #[serde(default = "default_method")]
     pub method: String,
@@ -550,7 +557,7 @@ impl NonogramCli {
     fn method(&self) -> Result<Method, CliError> {
         <Method as clap::ValueEnum>::from_str(&self.method, true).map_err(|_| {
             CliError::Input(format!(
-                "nonogram method '{}': expected cdcl, dfs, walk, astar, hda or mpi-hda",
+                "nonogram method '{}': expected cdcl, dfs, portfolio, walk, astar, hda or mpi-hda",
                 self.method
             ))
         })

@@ -24,7 +24,7 @@ use crate::line::{
     for_each_change, Contradiction, LineCache, LineSolver, PackedLines, EMPTY, FILLED, UNKNOWN,
 };
 use crate::puzzle::Puzzle;
-use crate::solver::{SolveOptions, SolveOutcome, SolveStats};
+use crate::solver::{Cutoff, SolveOptions, SolveOutcome, SolveStats};
 
 /// A literal: `cell * 2 + 1` means "cell filled", `cell * 2` "cell empty".
 type Lit = u32;
@@ -65,7 +65,7 @@ enum Conflict {
     Clause(u32),
 }
 
-struct Search<'p> {
+struct Search<'p, 'r> {
     puzzle: &'p Puzzle,
     value: Vec<u8>,
     /// `value` by line, two bits a cell: line cache keys.
@@ -101,13 +101,13 @@ struct Search<'p> {
     conflicts: u64,
     /// Learned clauses not deleted (kept, not recounted per decision).
     learnts: usize,
-    deadline: Option<Instant>,
+    cutoff: Cutoff<'r>,
     out_of_time: bool,
     solves_since_clock: u32,
 }
 
-impl<'p> Search<'p> {
-    fn new(puzzle: &'p Puzzle) -> Search<'p> {
+impl<'p, 'r> Search<'p, 'r> {
+    fn new(puzzle: &'p Puzzle, cutoff: Cutoff<'r>) -> Search<'p, 'r> {
         let cells = puzzle.width * puzzle.height;
         let lines = puzzle.width + puzzle.height;
         Search {
@@ -139,7 +139,7 @@ impl<'p> Search<'p> {
             stats: SolveStats::default(),
             conflicts: 0,
             learnts: 0,
-            deadline: None,
+            cutoff,
             out_of_time: false,
             solves_since_clock: 0,
         }
@@ -205,7 +205,7 @@ impl<'p> Search<'p> {
             self.solves_since_clock += 1;
             if self.solves_since_clock >= 64 && {
                 self.solves_since_clock = 0;
-                self.deadline.is_some_and(|d| Instant::now() >= d)
+                self.cutoff.reached()
             } {
                 self.out_of_time = true;
                 return Ok(());
@@ -577,10 +577,28 @@ fn luby(mut i: u64) -> u64 {
 /// Solves with conflict-driven search (see the module docs); the verdict
 /// is exact unless the time limit strikes.
 pub fn solve_cdcl(puzzle: &Puzzle, options: &SolveOptions) -> SolveOutcome {
+    solve_cdcl_until(puzzle, options, 0, Cutoff::at)
+}
+
+/// [`solve_cdcl`] that also stops at the cutoff `cutoff(deadline)` makes of
+/// the options' deadline (a portfolio adds its race). A `seed` other than 0
+/// starts from random guess activities and phases, so that racers differ.
+pub fn solve_cdcl_until<'r>(
+    puzzle: &Puzzle,
+    options: &SolveOptions,
+    seed: u64,
+    cutoff: impl FnOnce(Option<Instant>) -> Cutoff<'r>,
+) -> SolveOutcome {
     let started = Instant::now();
-    let deadline = options.deadline(started);
-    let mut s = Search::new(puzzle);
-    s.deadline = deadline;
+    let cutoff = cutoff(options.deadline(started));
+    let mut s = Search::new(puzzle, cutoff);
+    if seed != 0 {
+        let mut rng = frontier_core::rng::SplitMix64::new(seed);
+        for cell in 0..s.value.len() {
+            s.activity[cell] = rng.unit() * 1e-3;
+            s.phase[cell] = if rng.below(2) == 0 { EMPTY } else { FILLED };
+        }
+    }
     for cell in 0..s.value.len() {
         s.heap.insert(cell, &s.activity);
     }
@@ -593,14 +611,14 @@ pub fn solve_cdcl(puzzle: &Puzzle, options: &SolveOptions) -> SolveOutcome {
     let mut restarts = 0;
     let mut since_restart = 0u64;
     let mut max_learnts = (s.value.len() / 3).max(2000) as f64;
-    let mut probed = false;
+    let mut probes_done = 0;
     'search: loop {
         if let Err(conflict) = s.propagate() {
             since_restart += 1;
             if !s.learn(conflict) {
                 break 'search;
             }
-            if s.conflicts % 256 == 0 && deadline.is_some_and(|d| Instant::now() >= d) {
+            if s.conflicts % 256 == 0 && cutoff.reached() {
                 timed_out = true;
                 break 'search;
             }
@@ -613,17 +631,6 @@ pub fn solve_cdcl(puzzle: &Puzzle, options: &SolveOptions) -> SolveOutcome {
         if first_pass {
             first_pass = false;
             line_solved = s.trail.len() == s.value.len();
-            // Probing before the first guess settles puzzles that line
-            // solving leaves open but no guess needs (the upscaled tiger and
-            // sun: a guess there costs thousands of conflicts on lines of
-            // hundreds of cells). A puzzle it does not settle keeps what it
-            // fixed.
-            if !line_solved {
-                if !s.probe_at_root() {
-                    break 'search;
-                }
-                continue;
-            }
         }
         s.stats.nodes += 1;
         if since_restart >= restart_at {
@@ -631,11 +638,17 @@ pub fn solve_cdcl(puzzle: &Puzzle, options: &SolveOptions) -> SolveOutcome {
             since_restart = 0;
             restart_at = 100 * luby(restarts);
             s.undo_to_level(0);
-            if !probed && s.conflicts >= PROBE_AFTER {
+            if PROBE_AFTER
+                .get(probes_done)
+                .is_some_and(|&after| s.conflicts >= after)
+            {
                 // A puzzle that resists learning: probing (both values of
                 // every cell next to known ones) may settle it without a
-                // guess, as it does the upscaled tiger.
-                probed = true;
+                // guess, as it does the upscaled tiger and sun (where a
+                // guess costs thousands of conflicts on lines of hundreds
+                // of cells). Not before the first restart: probing a huge
+                // puzzle that a few guesses settle costs more than they do.
+                probes_done += 1;
                 if !s.probe_at_root() {
                     break 'search;
                 }
@@ -648,7 +661,7 @@ pub fn solve_cdcl(puzzle: &Puzzle, options: &SolveOptions) -> SolveOutcome {
         }
         match s.decide() {
             Some(cell) => {
-                if s.stats.nodes % 1024 == 0 && deadline.is_some_and(|d| Instant::now() >= d) {
+                if s.stats.nodes % 1024 == 0 && cutoff.reached() {
                     timed_out = true;
                     break 'search;
                 }
@@ -659,7 +672,9 @@ pub fn solve_cdcl(puzzle: &Puzzle, options: &SolveOptions) -> SolveOutcome {
             None => {
                 // Every cell is set and every line was checked by the line
                 // solver when it was last touched.
-                solutions.push(s.value.iter().map(|&v| v == FILLED).collect());
+                let solution: Vec<bool> = s.value.iter().map(|&v| v == FILLED).collect();
+                cutoff.publish(&solution);
+                solutions.push(solution);
                 if solutions.len() >= want {
                     break 'search;
                 }
@@ -686,17 +701,18 @@ pub fn solve_cdcl(puzzle: &Puzzle, options: &SolveOptions) -> SolveOutcome {
     SolveOutcome::finish(solutions, want, timed_out, line_solved, s.stats, started)
 }
 
-/// Conflicts after which a restart probes the root once.
-const PROBE_AFTER: u64 = 2000;
+/// Conflicts after which a restart probes the root: early, and once more
+/// when the facts learned since may let probing fix more.
+const PROBE_AFTER: [u64; 2] = [100, 2000];
 
-impl Search<'_> {
+impl Search<'_, '_> {
     /// Probes at level 0 and keeps every cell probing fixes as a level-0
     /// fact: each holds in every solution that the clues and the facts
     /// already known allow. Returns false when probing finds that none is
     /// left.
     fn probe_at_root(&mut self) -> bool {
         let mut grid = crate::solver::Grid::with_cells(self.puzzle, &self.value);
-        let settled = grid.propagate().is_ok() && grid.probe(self.deadline).is_ok();
+        let settled = grid.propagate().is_ok() && grid.probe(self.cutoff).is_ok();
         self.stats.probes += grid.stats.probes;
         self.stats.probe_fixed += grid.stats.probe_fixed;
         self.stats.line_solves += grid.stats.line_solves;

@@ -13,7 +13,7 @@ use frontier_core::{CodecError, Domain, Edge, PackedState, SearchOptions, Visit,
 
 use crate::line::{EMPTY, FILLED, UNKNOWN};
 use crate::puzzle::Puzzle;
-use crate::solver::{Grid, Verdict};
+use crate::solver::{Cutoff, Grid, Verdict};
 
 /// The search space of one puzzle.
 pub struct NonogramSearch<'p> {
@@ -37,7 +37,7 @@ impl<'p> NonogramSearch<'p> {
     /// with probing, probed) grid; `None` inside means the clues contradict.
     pub fn new(puzzle: &'p Puzzle, probing: bool) -> NonogramSearch<'p> {
         let mut grid = Grid::new(puzzle);
-        let ok = grid.propagate().is_ok() && (!probing || grid.probe(None).is_ok());
+        let ok = grid.propagate().is_ok() && (!probing || grid.probe(Cutoff::default()).is_ok());
         NonogramSearch {
             puzzle,
             probing,
@@ -92,7 +92,7 @@ impl Domain for NonogramSearch<'_> {
             return;
         }
         let (cell, first) = if self.probing {
-            match grid.probe(None) {
+            match grid.probe(Cutoff::default()) {
                 Ok(Some(guess)) => guess,
                 _ => return,
             }
@@ -103,7 +103,7 @@ impl Domain for NonogramSearch<'_> {
         for value in [first, if first == FILLED { EMPTY } else { FILLED }] {
             grid.assign(cell, value);
             let consistent = grid.propagate().is_ok()
-                && (!self.probing || grid.unknown() == 0 || grid.probe(None).is_ok());
+                && (!self.probing || grid.unknown() == 0 || grid.probe(Cutoff::default()).is_ok());
             if consistent {
                 out.push(Edge {
                     state: grid.cells.clone(),

@@ -20,11 +20,13 @@ pub mod domain;
 pub mod gpu;
 pub mod line;
 pub mod png;
+pub mod portfolio;
 pub mod puzzle;
 pub mod solver;
 
 pub use cdcl::solve_cdcl;
 pub use domain::{Guess, NonogramSearch};
+pub use portfolio::solve_portfolio;
 pub use puzzle::Puzzle;
 pub use solver::{solve, Grid, SolveOptions, SolveOutcome, SolveStats, Verdict};
 

@@ -34,6 +34,44 @@ pub struct SolveStats {
     pub seconds: f64,
 }
 
+/// When a search must stop: at a deadline, or when the portfolio it runs
+/// in has its answer (see [`crate::portfolio`]).
+#[derive(Clone, Copy, Default)]
+pub struct Cutoff<'r> {
+    deadline: Option<Instant>,
+    race: Option<&'r crate::portfolio::Race>,
+}
+
+impl<'r> Cutoff<'r> {
+    /// Stop at `deadline`, if any.
+    pub fn at(deadline: Option<Instant>) -> Cutoff<'static> {
+        Cutoff {
+            deadline,
+            race: None,
+        }
+    }
+
+    /// Also stop when `race` is over.
+    pub fn or_race(self, race: Option<&'r crate::portfolio::Race>) -> Cutoff<'r> {
+        Cutoff {
+            deadline: self.deadline,
+            race,
+        }
+    }
+
+    /// Whether the search must stop now.
+    pub fn reached(&self) -> bool {
+        self.race.is_some_and(|r| r.is_over()) || self.deadline.is_some_and(|d| Instant::now() >= d)
+    }
+
+    /// Hands a solution to the race, if any.
+    pub fn publish(&self, solution: &[bool]) {
+        if let Some(race) = self.race {
+            race.publish(solution);
+        }
+    }
+}
+
 /// A grid being solved: cells, trail and the propagation queue.
 pub struct Grid<'p> {
     puzzle: &'p Puzzle,
@@ -199,10 +237,7 @@ impl<'p> Grid<'p> {
     /// probed next: fixes come in chains (one fix lets its neighbour be
     /// fixed), and following the chain reaches its end within the round
     /// instead of one link per round.
-    pub fn probe(
-        &mut self,
-        deadline: Option<Instant>,
-    ) -> Result<Option<(usize, u8)>, Contradiction> {
+    pub fn probe(&mut self, cutoff: Cutoff) -> Result<Option<(usize, u8)>, Contradiction> {
         let n = self.cells.len();
         let mut seen_value = vec![UNKNOWN; n];
         let mut pending = std::collections::VecDeque::new();
@@ -220,7 +255,7 @@ impl<'p> Grid<'p> {
                 if self.cells[cell] != UNKNOWN {
                     continue;
                 }
-                if deadline.is_some_and(|d| Instant::now() >= d) {
+                if cutoff.reached() {
                     break;
                 }
                 self.stats.probes += 1;
@@ -464,15 +499,25 @@ impl SolveOutcome {
 
 /// Depth-first guess-and-propagate search with probing at every node.
 pub fn solve(puzzle: &Puzzle, options: &SolveOptions) -> SolveOutcome {
+    solve_until(puzzle, options, Cutoff::at)
+}
+
+/// [`solve`] that also stops at the cutoff `cutoff(deadline)` makes of the
+/// options' deadline (a portfolio adds its race).
+pub fn solve_until<'r>(
+    puzzle: &Puzzle,
+    options: &SolveOptions,
+    cutoff: impl FnOnce(Option<Instant>) -> Cutoff<'r>,
+) -> SolveOutcome {
     let started = Instant::now();
-    let deadline = options.deadline(started);
+    let cutoff = cutoff(options.deadline(started));
     let mut grid = Grid::new(puzzle);
     let mut solutions = Vec::new();
     let mut timed_out = false;
     let consistent = grid.propagate().is_ok();
     let line_solved = consistent && grid.unknown() == 0;
     if consistent {
-        search(&mut grid, options, deadline, &mut solutions, &mut timed_out);
+        search(&mut grid, options, cutoff, &mut solutions, &mut timed_out);
     }
     let wanted = options.max_solutions.max(1);
     SolveOutcome::finish(
@@ -489,12 +534,12 @@ pub fn solve(puzzle: &Puzzle, options: &SolveOptions) -> SolveOutcome {
 fn search(
     grid: &mut Grid,
     options: &SolveOptions,
-    deadline: Option<Instant>,
+    cutoff: Cutoff,
     solutions: &mut Vec<Vec<bool>>,
     timed_out: &mut bool,
 ) -> bool {
     grid.stats.nodes += 1;
-    if deadline.is_some_and(|d| Instant::now() >= d) {
+    if cutoff.reached() {
         *timed_out = true;
         return true;
     }
@@ -505,7 +550,7 @@ fn search(
     let guess = if grid.unknown() == 0 {
         None
     } else if options.probing {
-        match grid.probe(deadline) {
+        match grid.probe(cutoff) {
             Ok(g) => g,
             Err(Contradiction) => {
                 grid.stats.dead_ends += 1;
@@ -516,13 +561,15 @@ fn search(
         Some((grid.fallback_guess(), FILLED))
     };
     let Some((cell, first)) = guess else {
-        solutions.push(grid.filled());
+        let solution = grid.filled();
+        cutoff.publish(&solution);
+        solutions.push(solution);
         return solutions.len() >= options.max_solutions.max(1);
     };
     for value in [first, if first == FILLED { EMPTY } else { FILLED }] {
         let mark = grid.mark();
         grid.assign(cell, value);
-        let stop = search(grid, options, deadline, solutions, timed_out);
+        let stop = search(grid, options, cutoff, solutions, timed_out);
         grid.undo_to(mark);
         if stop {
             return true;

@@ -6,7 +6,11 @@ use std::path::PathBuf;
 
 use frontier_core::rng::SplitMix64;
 use frontier_core::{astar, hda, Blind, HdaConfig, SearchOptions, StdHasher};
-use frontier_nonogram::{solve, solve_cdcl, NonogramSearch, Puzzle, SolveOptions, Verdict};
+use frontier_nonogram::cdcl::solve_cdcl_until;
+use frontier_nonogram::solver::Cutoff;
+use frontier_nonogram::{
+    solve, solve_cdcl, solve_portfolio, NonogramSearch, Puzzle, SolveOptions, Verdict,
+};
 
 fn data_dir() -> PathBuf {
     std::env::var_os("FRONTIER_DATA")
@@ -137,9 +141,12 @@ fn every_solver_counts_like_brute_force_on_random_small_puzzles() {
             max_solutions: 3,
             ..Default::default()
         };
+        let seeded = solve_cdcl_until(&puzzle, &options, 7 + round as u64, Cutoff::at);
         for (name, outcome) in [
             ("cdcl", solve_cdcl(&puzzle, &options)),
+            ("seeded cdcl", seeded),
             ("dfs", solve(&puzzle, &options)),
+            ("portfolio", solve_portfolio(&puzzle, &options, 3)),
         ] {
             assert_eq!(outcome.verdict, want, "{name} on {puzzle:?}");
             assert_eq!(
@@ -338,8 +345,8 @@ fn search_states_pack_round_trip_and_garbage_is_refused() {
 #[test]
 fn cdcl_probes_a_puzzle_that_resists_learning() {
     // The upscaled tiger: line solving leaves most cells open and conflict
-    // learning alone took 88,384 nodes and 136 s; probing before the first
-    // guess settles it, and following chains of fixes keeps probing cheap
+    // learning alone took 88,384 nodes and 136 s; probing at the first
+    // restart settles it, and following chains of fixes keeps probing cheap
     // (15,759 probes in rounds over the whole grid, 2,907 along chains).
     let id = "up4-qnonograms-tiger";
     let puzzle = Puzzle::parse(&read(&format!("{id}.nin"))).unwrap();
@@ -353,7 +360,7 @@ fn cdcl_probes_a_puzzle_that_resists_learning() {
     assert_eq!(outcome.verdict, Verdict::Unique);
     assert!(puzzle.accepts(&outcome.solutions[0]));
     assert!(outcome.stats.probe_fixed > 0, "probing fixed nothing");
-    assert_eq!(outcome.stats.dead_ends, 0, "{:?}", outcome.stats);
+    assert!(outcome.stats.nodes < 1_000, "{:?}", outcome.stats);
     assert!(outcome.stats.probes < 5_000, "{:?}", outcome.stats);
     assert!(outcome.stats.line_cache_hits > 0, "{:?}", outcome.stats);
 }
