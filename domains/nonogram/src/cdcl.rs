@@ -89,7 +89,7 @@ struct Search<'p, 'r> {
     phase: Vec<u8>,
     line: LineSolver,
     /// Line states seen before: after a jump back, propagation meets the
-    /// same states again.
+    /// same states again (long lines only: see [`LineCache::from_length`]).
     cache: LineCache,
     buffer: Vec<u8>,
     before: Vec<u64>,
@@ -130,7 +130,7 @@ impl<'p, 'r> Search<'p, 'r> {
             heap: Heap::new(cells),
             phase: vec![EMPTY; cells],
             line: LineSolver::default(),
-            cache: LineCache::default(),
+            cache: LineCache::default().from_length(64),
             buffer: Vec::new(),
             before: Vec::new(),
             after: Vec::new(),

@@ -640,6 +640,7 @@ pub struct LineCache {
     key: Vec<u64>,
     bytes: usize,
     budget: usize,
+    shortest: usize,
     /// Lookups answered from the cache.
     pub hits: u64,
     /// Lookups that had to solve the line.
@@ -663,9 +664,18 @@ impl LineCache {
             key: Vec::new(),
             bytes: 0,
             budget,
+            shortest: 0,
             hits: 0,
             misses: 0,
         }
+    }
+
+    /// Solves lines shorter than `cells` without the cache: where a line
+    /// state rarely comes back (conflict-driven search on small puzzles),
+    /// hashing and storing it costs more than solving a short line again.
+    pub fn from_length(mut self, cells: usize) -> LineCache {
+        self.shortest = cells;
+        self
     }
 
     /// Writes into `solved` the solved state of line number `line` (a
@@ -681,6 +691,16 @@ impl LineCache {
         scratch: &mut Vec<u8>,
         solved: &mut Vec<u64>,
     ) -> Result<(), Contradiction> {
+        if len < self.shortest {
+            self.misses += 1;
+            scratch.clear();
+            scratch.resize(len, UNKNOWN);
+            unpack_cells(known, scratch);
+            solver.solve(clue, scratch)?;
+            solved.clear();
+            pack_cells(scratch, solved);
+            return Ok(());
+        }
         self.key.clear();
         self.key.push(line as u64);
         self.key.extend_from_slice(known);
