@@ -649,7 +649,8 @@ pub fn solve_cdcl_until<'r>(
                 // of cells). Not before the first restart: probing a huge
                 // puzzle that a few guesses settle costs more than they do.
                 probes_done += 1;
-                if !s.probe_at_root() {
+                let per_conflict = started.elapsed().as_secs_f64() / s.conflicts as f64;
+                if !s.probe_at_root(per_conflict) {
                     break 'search;
                 }
             }
@@ -710,9 +711,12 @@ impl Search<'_, '_> {
     /// fact: each holds in every solution that the clues and the facts
     /// already known allow. Returns false when probing finds that none is
     /// left.
-    fn probe_at_root(&mut self) -> bool {
+    fn probe_at_root(&mut self, max_probe_seconds: f64) -> bool {
         let mut grid = crate::solver::Grid::with_cells(self.puzzle, &self.value);
-        let settled = grid.propagate().is_ok() && grid.probe(self.cutoff).is_ok();
+        let settled = grid.propagate().is_ok()
+            && grid
+                .probe_while_fruitful(self.cutoff, 0.1, max_probe_seconds)
+                .is_ok();
         self.stats.probes += grid.stats.probes;
         self.stats.probe_fixed += grid.stats.probe_fixed;
         self.stats.line_solves += grid.stats.line_solves;

@@ -89,6 +89,11 @@ pub struct Grid<'p> {
     before: Vec<u64>,
     after: Vec<u64>,
     unknown: usize,
+    /// Propagation stops here, unfinished (only while probing within a
+    /// budget: see [`Grid::probe_while_fruitful`]).
+    stop_at: Option<Instant>,
+    solves_since_clock: u32,
+    interrupted: bool,
     /// Counters.
     pub stats: SolveStats,
 }
@@ -109,6 +114,9 @@ impl<'p> Grid<'p> {
             buffer: Vec::new(),
             before: Vec::new(),
             after: Vec::new(),
+            stop_at: None,
+            solves_since_clock: 0,
+            interrupted: false,
             unknown: puzzle.width * puzzle.height,
             stats: SolveStats::default(),
         }
@@ -192,6 +200,17 @@ impl<'p> Grid<'p> {
         while let Some(line) = self.queue.pop_front() {
             let line = line as usize;
             self.queued[line] = false;
+            if let Some(stop_at) = self.stop_at {
+                self.solves_since_clock += 1;
+                if self.solves_since_clock >= 16 {
+                    self.solves_since_clock = 0;
+                    if Instant::now() >= stop_at {
+                        self.interrupted = true;
+                        self.clear_queue();
+                        return Ok(());
+                    }
+                }
+            }
             let (clue, start, step, len) = if line < h {
                 (&self.puzzle.rows[line], line * w, 1, w)
             } else {
@@ -238,7 +257,42 @@ impl<'p> Grid<'p> {
     /// fixed), and following the chain reaches its end within the round
     /// instead of one link per round.
     pub fn probe(&mut self, cutoff: Cutoff) -> Result<Option<(usize, u8)>, Contradiction> {
+        self.probe_yielding(cutoff, 0.0, f64::INFINITY)
+    }
+
+    /// [`Grid::probe`] that gives up (keeping what it fixed) once it does
+    /// not pay: once fewer than `min_yield` of its probes fixed something,
+    /// (checked from the 16th probe on), or once its probes take more than
+    /// `max_probe_seconds` each on average (a probe that would overrun is
+    /// cut short and gives nothing). On a huge grid that a few guesses
+    /// settle (a random 1000×1000) one probe cascades over the whole grid
+    /// and costs more than a dozen conflicts, while where probing pays (the
+    /// upscaled tiger and sun) two probes in five fix cells and a probe
+    /// costs a fraction of a conflict. What it returns then is no guess
+    /// advice.
+    pub fn probe_while_fruitful(
+        &mut self,
+        cutoff: Cutoff,
+        min_yield: f64,
+        max_probe_seconds: f64,
+    ) -> Result<(), Contradiction> {
+        self.probe_yielding(cutoff, min_yield, max_probe_seconds)
+            .map(|_| ())
+    }
+
+    fn probe_yielding(
+        &mut self,
+        cutoff: Cutoff,
+        min_yield: f64,
+        max_probe_seconds: f64,
+    ) -> Result<Option<(usize, u8)>, Contradiction> {
         let n = self.cells.len();
+        let (probes_before, fixed_before) = (self.stats.probes, self.stats.probe_fixed);
+        let started = Instant::now();
+        let fruitless = |stats: &SolveStats| {
+            let probes = (stats.probes - probes_before) as f64;
+            probes >= 16.0 && ((stats.probe_fixed - fixed_before) as f64) < min_yield * probes
+        };
         let mut seen_value = vec![UNKNOWN; n];
         let mut pending = std::collections::VecDeque::new();
         let mut is_pending = vec![false; n];
@@ -255,14 +309,24 @@ impl<'p> Grid<'p> {
                 if self.cells[cell] != UNKNOWN {
                     continue;
                 }
-                if cutoff.reached() {
+                if cutoff.reached() || fruitless(&self.stats) {
                     break;
                 }
                 self.stats.probes += 1;
+                if max_probe_seconds.is_finite() {
+                    // Probes so far and this one share the budget: a probe
+                    // may use what earlier ones saved.
+                    let budget = max_probe_seconds * (self.stats.probes - probes_before) as f64;
+                    self.stop_at = Some(started + std::time::Duration::from_secs_f64(budget));
+                }
                 let mark = self.mark();
                 // Branch FILLED.
                 self.assign(cell, FILLED);
                 let filled = self.propagate();
+                if self.interrupted {
+                    self.undo_to(mark);
+                    break;
+                }
                 let fixed = if filled.is_err() {
                     self.undo_to(mark);
                     self.assign(cell, EMPTY);
@@ -279,6 +343,10 @@ impl<'p> Grid<'p> {
                     // Branch EMPTY.
                     self.assign(cell, EMPTY);
                     let empty = self.propagate();
+                    if self.interrupted {
+                        self.undo_to(mark);
+                        break;
+                    }
                     let empty_count = self.trail.len() - mark;
                     let agreed: Vec<(u32, u8)> = if empty.is_err() {
                         Vec::new()
@@ -335,10 +403,14 @@ impl<'p> Grid<'p> {
             for cell in pending.drain(..) {
                 is_pending[cell] = false;
             }
-            if !progress || self.unknown == 0 {
+            // An interrupted probe (or a fix whose propagation was cut
+            // short: what it fixed still holds) ends probing.
+            if !progress || self.unknown == 0 || self.interrupted {
                 break;
             }
         }
+        self.stop_at = None;
+        self.interrupted = false;
         if self.unknown == 0 {
             return Ok(None);
         }
