@@ -20,9 +20,7 @@
 
 use std::time::Instant;
 
-use crate::line::{
-    for_each_change, Contradiction, LineCache, LineSolver, PackedLines, EMPTY, FILLED, UNKNOWN,
-};
+use crate::line::{Contradiction, GridLines, LineCache, LineSolver, EMPTY, FILLED, UNKNOWN};
 use crate::puzzle::Puzzle;
 use crate::solver::{Cutoff, SolveOptions, SolveOutcome, SolveStats};
 
@@ -68,8 +66,11 @@ enum Conflict {
 struct Search<'p, 'r> {
     puzzle: &'p Puzzle,
     value: Vec<u8>,
-    /// `value` by line, two bits a cell: line cache keys.
-    packed: PackedLines,
+    /// `value` by line, with a line cache for propagation (long lines
+    /// only: see [`LineCache::from_length`]); after a jump back,
+    /// propagation meets the same line states again.
+    lines: GridLines,
+    changes: Vec<(usize, u8)>,
     level: Vec<u32>,
     position: Vec<u32>,
     reason: Vec<Reason>,
@@ -88,12 +89,6 @@ struct Search<'p, 'r> {
     heap: Heap,
     phase: Vec<u8>,
     line: LineSolver,
-    /// Line states seen before: after a jump back, propagation meets the
-    /// same states again (long lines only: see [`LineCache::from_length`]).
-    cache: LineCache,
-    buffer: Vec<u8>,
-    before: Vec<u64>,
-    after: Vec<u64>,
     seen: Vec<bool>,
     /// Explanations of line-implied cells, computed once per assignment.
     explained: Vec<Option<Vec<Lit>>>,
@@ -113,7 +108,12 @@ impl<'p, 'r> Search<'p, 'r> {
         Search {
             puzzle,
             value: vec![UNKNOWN; cells],
-            packed: PackedLines::new(puzzle.width, puzzle.height),
+            lines: GridLines::new(
+                puzzle.width,
+                puzzle.height,
+                LineCache::default().from_length(64),
+            ),
+            changes: Vec::new(),
             level: vec![0; cells],
             position: vec![0; cells],
             reason: vec![Reason::Decision; cells],
@@ -130,10 +130,6 @@ impl<'p, 'r> Search<'p, 'r> {
             heap: Heap::new(cells),
             phase: vec![EMPTY; cells],
             line: LineSolver::default(),
-            cache: LineCache::default().from_length(64),
-            buffer: Vec::new(),
-            before: Vec::new(),
-            after: Vec::new(),
             seen: vec![false; cells],
             explained: vec![None; cells],
             stats: SolveStats::default(),
@@ -170,7 +166,7 @@ impl<'p, 'r> Search<'p, 'r> {
 
     fn assign(&mut self, cell: usize, value: u8, reason: Reason) {
         self.value[cell] = value;
-        self.packed.set(cell, value);
+        self.lines.set(cell, value);
         self.level[cell] = self.decision_level();
         self.position[cell] = self.trail.len() as u32;
         self.reason[cell] = reason;
@@ -217,33 +213,19 @@ impl<'p, 'r> Search<'p, 'r> {
             self.queued[line] = false;
             let (start, step, len) = self.line_cells(line);
             let clue = self.clue(line);
-            self.before.clear();
-            self.before.extend_from_slice(self.packed.line(line));
-            let misses = self.cache.misses;
-            let solved = self.cache.solve(
-                &mut self.line,
-                (line, clue),
-                &self.before,
-                len,
-                &mut self.buffer,
-                &mut self.after,
-            );
-            if self.cache.misses > misses {
-                self.stats.line_solves += 1;
-            } else {
-                self.stats.line_cache_hits += 1;
+            let mut changes = std::mem::take(&mut self.changes);
+            let solved = self
+                .lines
+                .solve((line, clue), len, &mut self.stats, &mut changes);
+            if solved.is_ok() {
+                for &(i, value) in &changes {
+                    self.assign(start + i * step, value, Reason::Line(line as u32));
+                }
             }
+            self.changes = changes;
             if solved.is_err() {
                 return Err(Conflict::Line(line));
             }
-            let (before, after) = (
-                std::mem::take(&mut self.before),
-                std::mem::take(&mut self.after),
-            );
-            for_each_change(&before, &after, |i, value| {
-                self.assign(start + i * step, value, Reason::Line(line as u32));
-            });
-            (self.before, self.after) = (before, after);
         }
     }
 
@@ -463,7 +445,7 @@ impl<'p, 'r> Search<'p, 'r> {
             let cell = cell as usize;
             self.phase[cell] = self.value[cell];
             self.value[cell] = UNKNOWN;
-            self.packed.set(cell, UNKNOWN);
+            self.lines.set(cell, UNKNOWN);
             self.explained[cell] = None;
             self.heap.insert(cell, &self.activity);
         }

@@ -626,6 +626,71 @@ impl PackedLines {
     }
 }
 
+/// A grid's rows and columns kept packed ([`PackedLines`]) with a cached
+/// line solver in front: what propagation needs to re-solve a line and
+/// learn which cells that fixed.
+pub struct GridLines {
+    packed: PackedLines,
+    solver: LineSolver,
+    cache: LineCache,
+    scratch: Vec<u8>,
+    before: Vec<u64>,
+    after: Vec<u64>,
+}
+
+impl GridLines {
+    /// Every cell unknown; line states go through `cache`.
+    pub fn new(width: usize, height: usize, cache: LineCache) -> GridLines {
+        GridLines {
+            packed: PackedLines::new(width, height),
+            solver: LineSolver::default(),
+            cache,
+            scratch: Vec::new(),
+            before: Vec::new(),
+            after: Vec::new(),
+        }
+    }
+
+    /// Sets row-major `cell` to `value` (UNKNOWN to clear it).
+    pub fn set(&mut self, cell: usize, value: u8) {
+        self.packed.set(cell, value);
+    }
+
+    /// Solves line `line` (of `len` cells, against `clue`) as it stands and
+    /// puts into `changes` each (position in the line, value) the solve
+    /// fixed; counts the solve or the cache hit in `stats`.
+    pub fn solve(
+        &mut self,
+        (line, clue): (usize, &[u32]),
+        len: usize,
+        stats: &mut crate::solver::SolveStats,
+        changes: &mut Vec<(usize, u8)>,
+    ) -> Result<(), Contradiction> {
+        self.before.clear();
+        self.before.extend_from_slice(self.packed.line(line));
+        let misses = self.cache.misses;
+        let solved = self.cache.solve(
+            &mut self.solver,
+            (line, clue),
+            &self.before,
+            len,
+            &mut self.scratch,
+            &mut self.after,
+        );
+        if self.cache.misses > misses {
+            stats.line_solves += 1;
+        } else {
+            stats.line_cache_hits += 1;
+        }
+        solved?;
+        changes.clear();
+        for_each_change(&self.before, &self.after, |i, value| {
+            changes.push((i, value))
+        });
+        Ok(())
+    }
+}
+
 /// Remembers line solutions by (line, known cells), so that a line state met
 /// again is answered without solving. Probing meets the same states over
 /// and over: every probe starts from the same grid, neighbouring probes

@@ -10,9 +10,7 @@
 
 use std::time::Instant;
 
-use crate::line::{
-    for_each_change, Contradiction, LineCache, LineSolver, PackedLines, EMPTY, FILLED, UNKNOWN,
-};
+use crate::line::{Contradiction, GridLines, LineCache, EMPTY, FILLED, UNKNOWN};
 use crate::puzzle::Puzzle;
 
 /// Counters of a solve.
@@ -76,18 +74,14 @@ impl<'r> Cutoff<'r> {
 pub struct Grid<'p> {
     puzzle: &'p Puzzle,
     /// Row-major cells: UNKNOWN, FILLED or EMPTY (read them; set them with
-    /// [`Grid::assign`], which keeps `packed` in step).
+    /// [`Grid::assign`], which keeps `lines` in step).
     pub cells: Vec<u8>,
-    packed: PackedLines,
+    lines: GridLines,
+    changes: Vec<(usize, u8)>,
     trail: Vec<u32>,
     /// Lines to re-solve, first in first out (see `cdcl`).
     queue: std::collections::VecDeque<u32>,
     queued: Vec<bool>,
-    line: LineSolver,
-    cache: LineCache,
-    buffer: Vec<u8>,
-    before: Vec<u64>,
-    after: Vec<u64>,
     unknown: usize,
     /// Propagation stops here, unfinished (only while probing within a
     /// budget: see [`Grid::probe_while_fruitful`]).
@@ -105,15 +99,11 @@ impl<'p> Grid<'p> {
         Grid {
             puzzle,
             cells: vec![UNKNOWN; puzzle.width * puzzle.height],
-            packed: PackedLines::new(puzzle.width, puzzle.height),
+            lines: GridLines::new(puzzle.width, puzzle.height, LineCache::default()),
+            changes: Vec::new(),
             trail: Vec::new(),
             queue: (0..lines as u32).collect(),
             queued: vec![true; lines],
-            line: LineSolver::default(),
-            cache: LineCache::default(),
-            buffer: Vec::new(),
-            before: Vec::new(),
-            after: Vec::new(),
             stop_at: None,
             solves_since_clock: 0,
             interrupted: false,
@@ -127,7 +117,7 @@ impl<'p> Grid<'p> {
         let mut grid = Grid::new(puzzle);
         grid.cells.copy_from_slice(cells);
         for (cell, &value) in cells.iter().enumerate() {
-            grid.packed.set(cell, value);
+            grid.lines.set(cell, value);
         }
         grid.unknown = cells.iter().filter(|&&c| c == UNKNOWN).count();
         grid
@@ -158,7 +148,7 @@ impl<'p> Grid<'p> {
     fn assign_from(&mut self, cell: usize, value: u8, by: usize) {
         debug_assert_eq!(self.cells[cell], UNKNOWN);
         self.cells[cell] = value;
-        self.packed.set(cell, value);
+        self.lines.set(cell, value);
         self.trail.push(cell as u32);
         self.unknown -= 1;
         let (r, c) = (cell / self.puzzle.width, cell % self.puzzle.width);
@@ -180,7 +170,7 @@ impl<'p> Grid<'p> {
     pub fn undo_to(&mut self, mark: usize) {
         for &cell in &self.trail[mark..] {
             self.cells[cell as usize] = UNKNOWN;
-            self.packed.set(cell as usize, UNKNOWN);
+            self.lines.set(cell as usize, UNKNOWN);
         }
         self.unknown += self.trail.len() - mark;
         self.trail.truncate(mark);
@@ -216,34 +206,19 @@ impl<'p> Grid<'p> {
             } else {
                 (&self.puzzle.cols[line - h], line - h, w, h)
             };
-            self.before.clear();
-            self.before.extend_from_slice(self.packed.line(line));
-            let misses = self.cache.misses;
-            let solved = self.cache.solve(
-                &mut self.line,
-                (line, clue),
-                &self.before,
-                len,
-                &mut self.buffer,
-                &mut self.after,
-            );
-            if self.cache.misses > misses {
-                self.stats.line_solves += 1;
-            } else {
-                self.stats.line_cache_hits += 1;
-            }
+            let mut changes = std::mem::take(&mut self.changes);
+            let solved = self
+                .lines
+                .solve((line, clue), len, &mut self.stats, &mut changes);
             if let Err(e) = solved {
+                self.changes = changes;
                 self.clear_queue();
                 return Err(e);
             }
-            let (before, after) = (
-                std::mem::take(&mut self.before),
-                std::mem::take(&mut self.after),
-            );
-            for_each_change(&before, &after, |i, value| {
+            for &(i, value) in &changes {
                 self.assign_from(start + i * step, value, line);
-            });
-            (self.before, self.after) = (before, after);
+            }
+            self.changes = changes;
         }
         Ok(())
     }
