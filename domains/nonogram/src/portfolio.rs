@@ -5,9 +5,9 @@
 //! (its first guesses), and the depth-first search with probing at every
 //! node wins where conflict learning does not (and the other way round).
 //! Racers:
-//! - thread 0: [`solve_cdcl`] as it runs alone;
+//! - thread 0: [`solve_cdcl`](crate::solve_cdcl) as it runs alone;
 //! - thread 1: the depth-first search with probing ([`crate::solve`]);
-//! - threads 2 and on: [`solve_cdcl`] from random guess activities and
+//! - threads 2 and on: [`solve_cdcl`](crate::solve_cdcl) from random guess activities and
 //!   phases (seeded by the thread number, so runs repeat).
 //!
 //! Racers share what they find: every solution goes into one pool, and two
