@@ -364,3 +364,40 @@ fn cdcl_probes_a_puzzle_that_resists_learning() {
     assert!(outcome.stats.probes < 5_000, "{:?}", outcome.stats);
     assert!(outcome.stats.line_cache_hits > 0, "{:?}", outcome.stats);
 }
+
+#[test]
+fn probing_cut_short_keeps_only_sound_facts() {
+    // A budget of a nanosecond a probe: the first probe is cut short
+    // mid-propagation and probing ends. Every cell fixed on the way must
+    // still agree with the puzzle's only solution, and the grid must stay
+    // usable (a full probe afterwards solves it).
+    let id = "up4-qnonograms-tiger";
+    let puzzle = Puzzle::parse(&read(&format!("{id}.nin"))).unwrap();
+    let solution: Vec<u8> = read(&format!("solutions/{id}.sol"))
+        .lines()
+        .flat_map(|row| {
+            row.chars()
+                .map(|c| if c == '#' { 1 } else { 2 })
+                .collect::<Vec<u8>>()
+        })
+        .collect();
+    let mut grid = frontier_nonogram::Grid::new(&puzzle);
+    grid.propagate().unwrap();
+    let known_after_lines = puzzle.width * puzzle.height - grid.unknown();
+    grid.probe_while_fruitful(Cutoff::default(), 0.0, 1e-9)
+        .unwrap();
+    assert!(grid.stats.probes <= 1, "{:?}", grid.stats);
+    for (cell, &value) in grid.cells.iter().enumerate() {
+        assert!(
+            value == 0 || value == solution[cell],
+            "cell {cell} is wrong"
+        );
+    }
+    assert!(puzzle.width * puzzle.height - grid.unknown() >= known_after_lines);
+    assert_eq!(
+        grid.probe(Cutoff::default()).unwrap(),
+        None,
+        "probing solves the tiger"
+    );
+    assert_eq!(grid.cells, solution);
+}
