@@ -238,8 +238,8 @@ impl<'p> Grid<'p> {
     /// [`Grid::probe`] that gives up (keeping what it fixed) once it does
     /// not pay: once fewer than `min_yield` of its probes fixed something,
     /// (checked from the 16th probe on), or once its probes take more than
-    /// `max_probe_seconds` each on average (a probe that would overrun is
-    /// cut short and gives nothing). On a huge grid that a few guesses
+    /// `max_probe_seconds` each on average, counting 16 probes of grace (a
+    /// probe that would overrun is cut short and gives nothing). On a huge grid that a few guesses
     /// settle (a random 1000×1000) one probe cascades over the whole grid
     /// and costs more than a dozen conflicts, while where probing pays (the
     /// upscaled tiger and sun) two probes in five fix cells and a probe
@@ -290,8 +290,12 @@ impl<'p> Grid<'p> {
                 self.stats.probes += 1;
                 if max_probe_seconds.is_finite() {
                     // Probes so far and this one share the budget: a probe
-                    // may use what earlier ones saved.
-                    let budget = max_probe_seconds * (self.stats.probes - probes_before) as f64;
+                    // may use what earlier ones saved. The first ones also
+                    // pay for scanning the grid and a cold line cache (on
+                    // the tiger the scan alone took half a conflict's time),
+                    // so the budget starts PROBE_GRACE probes ahead.
+                    let probes = (self.stats.probes - probes_before) as f64 + PROBE_GRACE;
+                    let budget = max_probe_seconds * probes;
                     self.stop_at = Some(started + std::time::Duration::from_secs_f64(budget));
                 }
                 let mark = self.mark();
@@ -440,6 +444,10 @@ impl<'p> Grid<'p> {
         self.cells.iter().map(|&c| c == FILLED).collect()
     }
 }
+
+/// Probes' worth of time a budgeted probing starts with (see
+/// [`Grid::probe_while_fruitful`]).
+const PROBE_GRACE: f64 = 16.0;
 
 /// What the search concluded about the number of solutions.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
