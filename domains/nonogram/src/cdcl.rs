@@ -699,10 +699,7 @@ impl Search<'_, '_> {
             && grid
                 .probe_while_fruitful(self.cutoff, 0.1, max_probe_seconds)
                 .is_ok();
-        self.stats.probes += grid.stats.probes;
-        self.stats.probe_fixed += grid.stats.probe_fixed;
-        self.stats.line_solves += grid.stats.line_solves;
-        self.stats.line_cache_hits += grid.stats.line_cache_hits;
+        self.stats.add(&grid.stats);
         if !settled {
             return false;
         }

@@ -758,13 +758,8 @@ impl LineCache {
     ) -> Result<(), Contradiction> {
         if len < self.shortest {
             self.misses += 1;
-            scratch.clear();
-            scratch.resize(len, UNKNOWN);
-            unpack_cells(known, scratch);
-            solver.solve(clue, scratch)?;
             solved.clear();
-            pack_cells(scratch, solved);
-            return Ok(());
+            return solve_packed(solver, clue, known, len, scratch, solved);
         }
         self.key.clear();
         self.key.push(line as u64);
@@ -782,14 +777,10 @@ impl LineCache {
             hashbrown::hash_map::EntryRef::Vacant(entry) => {
                 self.misses += 1;
                 self.bytes += entry_bytes;
-                scratch.clear();
-                scratch.resize(len, UNKNOWN);
-                unpack_cells(known, scratch);
-                let answer = solver.solve(clue, scratch).ok().map(|_| {
-                    let mut packed = Vec::with_capacity(known.len());
-                    pack_cells(scratch, &mut packed);
-                    packed.into_boxed_slice()
-                });
+                let mut packed = Vec::with_capacity(known.len());
+                let answer = solve_packed(solver, clue, known, len, scratch, &mut packed)
+                    .ok()
+                    .map(|()| packed.into_boxed_slice());
                 entry.insert_with_key(self.key.clone().into_boxed_slice(), answer)
             }
         };
@@ -798,6 +789,24 @@ impl LineCache {
         solved.extend_from_slice(packed);
         Ok(())
     }
+}
+
+/// Solves the line of `len` cells packed in `known` and appends its solved
+/// state, packed, to `out`.
+fn solve_packed(
+    solver: &mut LineSolver,
+    clue: &[u32],
+    known: &[u64],
+    len: usize,
+    scratch: &mut Vec<u8>,
+    out: &mut Vec<u64>,
+) -> Result<(), Contradiction> {
+    scratch.clear();
+    scratch.resize(len, UNKNOWN);
+    unpack_cells(known, scratch);
+    solver.solve(clue, scratch)?;
+    pack_cells(scratch, out);
+    Ok(())
 }
 
 /// Appends `cells` at two bits a cell.

@@ -98,13 +98,7 @@ pub fn solve_portfolio(puzzle: &Puzzle, options: &SolveOptions, threads: usize) 
     });
     let mut stats = SolveStats::default();
     for outcome in &outcomes {
-        let s = &outcome.stats;
-        stats.line_solves += s.line_solves;
-        stats.line_cache_hits += s.line_cache_hits;
-        stats.probes += s.probes;
-        stats.probe_fixed += s.probe_fixed;
-        stats.nodes += s.nodes;
-        stats.dead_ends += s.dead_ends;
+        stats.add(&outcome.stats);
     }
     let line_solved = outcomes.iter().any(|o| o.line_solved);
     let settled = outcomes.into_iter().find(|o| o.verdict != Verdict::Unknown);

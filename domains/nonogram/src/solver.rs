@@ -32,6 +32,19 @@ pub struct SolveStats {
     pub seconds: f64,
 }
 
+impl SolveStats {
+    /// Adds another solve's counters (not its seconds): a portfolio's
+    /// racers, or a probing grid inside `cdcl`.
+    pub fn add(&mut self, other: &SolveStats) {
+        self.line_solves += other.line_solves;
+        self.line_cache_hits += other.line_cache_hits;
+        self.probes += other.probes;
+        self.probe_fixed += other.probe_fixed;
+        self.nodes += other.nodes;
+        self.dead_ends += other.dead_ends;
+    }
+}
+
 /// When a search must stop: at a deadline, or when the portfolio it runs
 /// in has its answer (see [`crate::portfolio`]).
 #[derive(Clone, Copy, Default)]
@@ -284,7 +297,8 @@ impl<'p> Grid<'p> {
                 if self.cells[cell] != UNKNOWN {
                     continue;
                 }
-                if cutoff.reached() || fruitless(&self.stats) {
+                // A fix whose propagation ran out of budget ends probing too.
+                if cutoff.reached() || fruitless(&self.stats) || self.interrupted {
                     break;
                 }
                 self.stats.probes += 1;
@@ -416,12 +430,14 @@ impl<'p> Grid<'p> {
     /// Whether a cell has a known orthogonal neighbour or lies on the border
     /// (probing elsewhere rarely fixes anything).
     fn near_known(&self, cell: usize) -> bool {
-        let (w, h) = (self.puzzle.width, self.puzzle.height);
-        let (r, c) = (cell / w, cell % w);
-        (r == 0 || self.cells[cell - w] != UNKNOWN)
-            || (r + 1 == h || self.cells[cell + w] != UNKNOWN)
-            || (c == 0 || self.cells[cell - 1] != UNKNOWN)
-            || (c + 1 == w || self.cells[cell + 1] != UNKNOWN)
+        let mut neighbours = 0;
+        for next in self.neighbours(cell) {
+            if self.cells[next] != UNKNOWN {
+                return true;
+            }
+            neighbours += 1;
+        }
+        neighbours < 4
     }
 
     /// A guess without probing: the first unknown cell of the row with the
