@@ -23,17 +23,20 @@
 //!
 //! [`verify`] checks that the classes are exactly the top-level classes up
 //! to symmetry, that each class's pieces cover it, and recomputes every
-//! bound from a fresh orderly tree of the subclass (a whole board it
-//! scores with the plain scorer instead). The proof's incremental bounds equal a
-//! fresh tree's because fixing cells in split order only resolves choice
-//! nodes (see [`crate::orderly`]).
+//! bound from a fresh orderly tree of the subclass, built from its own
+//! word paths (a whole board it scores with the plain scorer instead): the
+//! tree's choice nodes for the fixed cells each have one child, and
+//! [`OrderlyBound`] fixes them to bound the choice nodes of each free cell
+//! together. The proof's incremental bounds equal these because fixing
+//! cells in split order only resolves choice nodes (see
+//! [`crate::orderly`]).
 
 use std::fmt::Write as _;
 
 use rayon::prelude::*;
 
 use crate::board::Shape;
-use crate::orderly::{OrderlyBuilder, OrderlyTree};
+use crate::orderly::{OrderlyBound, OrderlyBuilder, OrderlyTree};
 use crate::prove::{
     boards_up_to_symmetry, letter_text, place_in_order, top_classes, Buckets, ClassRecord,
     Discarded, Proof,
@@ -253,8 +256,13 @@ pub fn verify(trie: &Trie, certificate: &Certificate) -> Result<Verified, Boggle
         .classes
         .par_iter()
         .map_init(
-            || (builder.clone(), OrderlyTree::default(), Scorer::new(trie)),
-            |(builder, tree, scorer), class| check_class(certificate, builder, tree, scorer, class),
+            || Checker {
+                builder: builder.clone(),
+                tree: OrderlyTree::default(),
+                bound: OrderlyBound::new(shape.cells()),
+                scorer: Scorer::new(trie),
+            },
+            |checker, class| check_class(certificate, checker, class),
         )
         .collect::<Result<_, _>>()?;
     let boards = boards_up_to_symmetry(shape, boards.into_iter().flatten());
@@ -265,14 +273,26 @@ pub fn verify(trie: &Trie, certificate: &Certificate) -> Result<Verified, Boggle
     })
 }
 
+/// One thread's buffers for checking classes.
+struct Checker<'t> {
+    builder: OrderlyBuilder<'t>,
+    tree: OrderlyTree,
+    bound: OrderlyBound,
+    scorer: Scorer<'t>,
+}
+
 /// Checks one class; returns its boards at or above the target.
 fn check_class(
     certificate: &Certificate,
-    builder: &OrderlyBuilder,
-    tree: &mut OrderlyTree,
-    scorer: &mut Scorer,
+    checker: &mut Checker,
     class: &ClassRecord,
 ) -> Result<Vec<(Vec<u8>, u32)>, BoggleError> {
+    let Checker {
+        builder,
+        tree,
+        bound: evaluator,
+        scorer,
+    } = checker;
     let shape = &certificate.shape;
     let order = &certificate.order;
     let fail =
@@ -341,7 +361,8 @@ fn check_class(
         for (p, &cell) in order.iter().enumerate() {
             masks[cell] = piece.letters.get(p).map_or(sets[cell], |&l| 1 << l);
         }
-        let bound = builder.build(&masks, tree);
+        builder.build(&masks, tree);
+        let bound = evaluator.bound_of(tree, &piece.letters);
         if bound != piece.bound || bound >= certificate.target {
             return Err(fail(format!(
                 "subclass {letters}: bound {bound} (certificate: {}, target {})",

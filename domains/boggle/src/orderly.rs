@@ -3,7 +3,8 @@
 //!
 //! Every path that spells a word on some board of the class is written as
 //! its (cell, letter) pairs sorted by one fixed cell order (the *split
-//! order*), and the sorted paths are merged into a tree:
+//! order*), and the paths, sorted, are merged into a tree in one pass, as
+//! a trie is built from sorted keys:
 //! - a **sum node** holds the points of the words whose paths end there,
 //!   plus one child per next cell;
 //! - a **choice node** for a cell holds one child per letter of that cell.
@@ -16,9 +17,12 @@
 //! Because paths are sorted by the split order, fixing the cells in that
 //! order only ever resolves choice nodes that hang from sum nodes already
 //! reached: [`OrderlyBound`] keeps, per cell still free, the choice nodes
-//! waiting on it and the sum of their bounds, so fixing one more cell costs
-//! the choice nodes of that cell, not a new tree. That is what makes a
-//! class's subclasses cheap to bound.
+//! waiting on it and, per letter, the sum of their children's bounds, so
+//! fixing one more cell costs the choice nodes of that cell, not a new
+//! tree. That is what makes a class's subclasses cheap to bound. Bounding
+//! the choice nodes of one cell together (the best letter for all of them
+//! at once, rather than each its own best) is also what makes the bound
+//! tight deep in the walk.
 
 use crate::board::Shape;
 use crate::trie::{Node, Trie, LETTER_BITS};
@@ -41,7 +45,6 @@ struct SumNode {
 struct ChoiceNode {
     position: u32,
     letters: u32,
-    bound: u32,
     first: u32,
 }
 
@@ -64,6 +67,16 @@ type WordPath = u128;
 const SLOT_BITS: u32 = 6;
 const USED: u128 = 1 << 5;
 const WORD_BITS: u32 = 32;
+/// The `USED` bit of every slot.
+const USED_BITS: u128 = {
+    let mut bits = 0;
+    let mut position = 0;
+    while position < MAX_ORDERLY_CELLS as u32 {
+        bits |= 1 << (127 - SLOT_BITS * position);
+        position += 1;
+    }
+    bits
+};
 
 /// The slot of `position` holding `letter`, in place.
 #[inline]
@@ -71,10 +84,10 @@ fn slot(position: u32, letter: u8) -> u128 {
     (USED | letter as u128) << (128 - SLOT_BITS * (position + 1))
 }
 
-/// The slots from `position` on, shifted to the top, word bits cleared.
+/// The slot of `position` in `path` (`USED | letter`, or 0).
 #[inline]
-fn slots_from(path: WordPath, position: u32) -> u128 {
-    (path >> WORD_BITS << WORD_BITS) << (SLOT_BITS * position)
+fn slot_of(path: WordPath, position: u32) -> u128 {
+    path >> (128 - SLOT_BITS * (position + 1)) & 63
 }
 
 /// An orderly tree over one board class (see the module docs).
@@ -85,10 +98,16 @@ pub struct OrderlyTree {
     /// reads one small array).
     sum_bounds: Vec<u32>,
     choices: Vec<ChoiceNode>,
-    /// Paths collected for the last build (kept to reuse the buffer).
-    paths: Vec<WordPath>,
-    /// Runs of paths (key, start, end) of the nodes being filled, a stack.
-    runs: Vec<(u32, usize, usize)>,
+    /// Paths collected for the last build, by their first slot (kept to
+    /// reuse the buffers).
+    paths: Vec<Vec<WordPath>>,
+    /// While filling: the open nodes, root first.
+    open: Vec<Open>,
+    /// While filling, per level: closed sum nodes (with bounds) waiting
+    /// for their parent to close.
+    closed_sums: Vec<Vec<(SumNode, u32)>>,
+    /// While filling, per level: closed choice nodes waiting likewise.
+    closed_choices: Vec<Vec<ChoiceNode>>,
 }
 
 /// Builds orderly trees for classes of one shape; reuse it across classes.
@@ -144,24 +163,22 @@ impl<'t> OrderlyBuilder<'t> {
     /// Builds into `tree` the orderly tree of the class whose cell `c` may
     /// be any letter of `masks[c]`; returns the root's bound.
     pub fn build(&self, masks: &[u32], tree: &mut OrderlyTree) -> u32 {
-        tree.sums.clear();
-        tree.sum_bounds.clear();
-        tree.choices.clear();
         let mut paths = std::mem::take(&mut tree.paths);
-        paths.clear();
+        paths.resize_with(1 << SLOT_BITS, Vec::new);
+        for bucket in &mut paths {
+            bucket.clear();
+        }
         for cell in 0..masks.len() {
             self.collect(masks, cell, self.nodes[0], 1 << cell, 0, &mut paths);
         }
-        paths.sort_unstable();
-        tree.sums.push(SumNode {
-            points: 0,
-            first: 0,
-            count: 0,
-        });
-        tree.sum_bounds.push(0);
-        self.fill_sum(tree, &paths, 0, 0);
+        // Bucketed by the first slot, then each bucket sorted: buckets
+        // small enough to sort in cache.
+        for bucket in &mut paths {
+            bucket.sort_unstable();
+        }
+        let bound = tree.fill(paths.iter().flatten().copied());
         tree.paths = paths;
-        tree.sum_bounds[0]
+        bound
     }
 
     /// Every word path starting at `cell` (already in `used`, the path so
@@ -173,7 +190,7 @@ impl<'t> OrderlyBuilder<'t> {
         node: Node,
         used: u64,
         key: u128,
-        paths: &mut Vec<WordPath>,
+        paths: &mut [Vec<WordPath>],
     ) {
         let position = self.position[cell];
         let mut choices = masks[cell] & node.info & LETTER_BITS;
@@ -188,7 +205,8 @@ impl<'t> OrderlyBuilder<'t> {
             let key = key | slot(position, letter);
             if child.points() > 0 {
                 // Trie indexes fit 24 bits (checked in `new`).
-                paths.push(key | (index as u128) << 8 | child.points() as u128);
+                paths[(key >> (128 - SLOT_BITS)) as usize]
+                    .push(key | (index as u128) << 8 | child.points() as u128);
             }
             if child.has_children() {
                 let mut free = self.neighbor_masks[cell] & !used;
@@ -200,106 +218,182 @@ impl<'t> OrderlyBuilder<'t> {
             }
         }
     }
+}
 
-    /// Fills sum node `index` from `paths` (sorted, all alike in the slots
-    /// before `from`): the paths with no slot from `from` on end here and
-    /// give their points (each word once); the others group by their first
-    /// used slot into choice nodes. Returns the node's bound.
-    fn fill_sum(&self, tree: &mut OrderlyTree, paths: &[WordPath], from: u32, index: usize) -> u32 {
-        let ending = paths.partition_point(|&p| slots_from(p, from) == 0);
-        let mut points = 0;
-        let mut last_word = u32::MAX;
-        for &path in &paths[..ending] {
-            // Duplicates (one word over the same cells and letters) are adjacent.
-            let word = path as u32 >> 8;
-            if word != last_word {
-                points += path as u32 & 0xff;
-                last_word = word;
-            }
-        }
-        // Runs of the same first used position (zeros before it); found by
-        // binary search, so a node costs its children, not its paths.
-        let group = |p: &WordPath| slots_from(*p, from).leading_zeros() / SLOT_BITS;
-        let base = tree.runs.len();
-        let mut start = ending;
-        while start < paths.len() {
-            let g = group(&paths[start]);
-            let end = start + paths[start..].partition_point(|p| group(p) == g);
-            tree.runs.push((from + g, start, end));
-            start = end;
-        }
-        let count = tree.runs.len() - base;
-        let first = tree.choices.len();
-        for k in 0..count {
-            tree.choices.push(ChoiceNode {
-                position: tree.runs[base + k].0,
-                letters: 0,
-                bound: 0,
-                first: 0,
-            });
-        }
-        let mut bound = points;
-        for k in 0..count {
-            let (position, start, end) = tree.runs[base + k];
-            bound += self.fill_choice(tree, &paths[start..end], position, first + k);
-        }
-        tree.runs.truncate(base);
-        tree.sums[index] = SumNode {
-            points,
-            first: first as u32,
-            count: count as u32,
-        };
-        tree.sum_bounds[index] = bound;
-        bound
-    }
-
-    /// Fills choice node `index` from `paths` (all with `position` as their
-    /// first used slot after the parent's): one sum node per letter.
-    /// Returns its bound.
-    fn fill_choice(
-        &self,
-        tree: &mut OrderlyTree,
-        paths: &[WordPath],
-        position: u32,
-        index: usize,
-    ) -> u32 {
-        let letter_of = |p: &WordPath| (p >> (128 - SLOT_BITS * (position + 1)) & 31) as u32;
-        let base = tree.runs.len();
-        let mut start = 0;
-        while start < paths.len() {
-            let letter = letter_of(&paths[start]);
-            let end = start + paths[start..].partition_point(|p| letter_of(p) == letter);
-            tree.runs.push((letter, start, end));
-            start = end;
-        }
-        let count = tree.runs.len() - base;
-        let first = tree.sums.len();
-        let blank = SumNode {
-            points: 0,
-            first: 0,
-            count: 0,
-        };
-        tree.sums.extend(std::iter::repeat_n(blank, count));
-        tree.sum_bounds.extend(std::iter::repeat_n(0, count));
-        let mut letters = 0;
-        let mut bound = 0;
-        for k in 0..count {
-            let (letter, start, end) = tree.runs[base + k];
-            letters |= 1 << letter;
-            bound = bound.max(self.fill_sum(tree, &paths[start..end], position + 1, first + k));
-        }
-        tree.runs.truncate(base);
-        tree.choices[index] = ChoiceNode {
-            position,
-            letters,
-            bound,
-            first: first as u32,
-        };
-        bound
-    }
+/// A node still open while [`OrderlyTree::fill`] reads the sorted paths:
+/// even levels are sum nodes, odd levels choice nodes.
+#[derive(Clone, Copy, Debug, Default)]
+struct Open {
+    /// A choice node's position, a sum node's letter.
+    key: u32,
+    /// A sum node's points (each word once).
+    points: u32,
+    /// A sum node's points plus its closed choices' bounds; a choice
+    /// node's best closed child.
+    bound: u32,
+    /// A choice node's letters with a closed child.
+    letters: u32,
+    /// A sum node's last word counted (duplicates are adjacent).
+    last_word: u32,
 }
 
 impl OrderlyTree {
+    /// Fills the tree from `paths`, sorted: one pass, like building a trie
+    /// from sorted keys. Consecutive paths share the nodes of their common
+    /// slots; a node is closed when the paths move past it, and its
+    /// children (closed before it, kept aside per level) are then written
+    /// out together, so every node's children are contiguous. Returns the
+    /// root's bound.
+    fn fill(&mut self, paths: impl Iterator<Item = WordPath>) -> u32 {
+        self.sums.clear();
+        self.sum_bounds.clear();
+        self.choices.clear();
+        // The root is sums[0]; it is written last.
+        self.sums.push(SumNode {
+            points: 0,
+            first: 0,
+            count: 0,
+        });
+        self.sum_bounds.push(0);
+        self.open.clear();
+        self.open.push(Open {
+            last_word: u32::MAX,
+            ..Open::default()
+        });
+        let mut previous: Option<WordPath> = None;
+        for path in paths {
+            // Open nodes kept: those of the slots both paths share.
+            let keep = match previous {
+                None => 1,
+                Some(previous) => {
+                    let differ = (path ^ previous) >> WORD_BITS << WORD_BITS;
+                    if differ == 0 {
+                        self.open.len()
+                    } else {
+                        let q = differ.leading_zeros() / SLOT_BITS;
+                        let shared = self.open[1..]
+                            .iter()
+                            .step_by(2)
+                            .take_while(|choice| choice.key < q)
+                            .count();
+                        let both_use_q = self
+                            .open
+                            .get(1 + 2 * shared)
+                            .is_some_and(|choice| choice.key == q)
+                            && slot_of(path, q) & USED != 0;
+                        1 + 2 * shared + usize::from(both_use_q)
+                    }
+                }
+            };
+            while self.open.len() > keep {
+                self.close();
+            }
+            // Open the path's remaining nodes.
+            let position = if self.open.len() == 1 {
+                0
+            } else if self.open.len() % 2 == 0 {
+                // A kept choice node: its letter's sum is next.
+                let choice = self.open[self.open.len() - 1].key;
+                self.open.push(Open {
+                    key: (slot_of(path, choice) & 31) as u32,
+                    last_word: u32::MAX,
+                    ..Open::default()
+                });
+                choice + 1
+            } else {
+                self.open[self.open.len() - 2].key + 1
+            };
+            let mut used = path & USED_BITS & (u128::MAX >> (SLOT_BITS * position));
+            while used != 0 {
+                let zeros = used.leading_zeros();
+                used &= !(1 << (127 - zeros));
+                let position = zeros / SLOT_BITS;
+                self.open.push(Open {
+                    key: position,
+                    ..Open::default()
+                });
+                self.open.push(Open {
+                    key: (slot_of(path, position) & 31) as u32,
+                    last_word: u32::MAX,
+                    ..Open::default()
+                });
+            }
+            let word = path as u32 >> 8;
+            let end = self.open.len() - 1;
+            let last = &mut self.open[end];
+            if word != last.last_word {
+                last.points += path as u32 & 0xff;
+                last.bound += path as u32 & 0xff;
+                last.last_word = word;
+            }
+            previous = Some(path);
+        }
+        while self.open.len() > 1 {
+            self.close();
+        }
+        let root = self.open[0];
+        let (first, count) = self.flush_choices(1);
+        self.sums[0] = SumNode {
+            points: root.points,
+            first,
+            count,
+        };
+        self.sum_bounds[0] = root.bound;
+        root.bound
+    }
+
+    /// Closes the innermost open node: writes out its children, and keeps
+    /// it aside as a child of the node below.
+    fn close(&mut self) {
+        let level = self.open.len() - 1;
+        // Some: the open stack has the root below.
+        let node = self.open.pop().unwrap_or_default();
+        if level % 2 == 0 {
+            let parent = &mut self.open[level - 1];
+            parent.letters |= 1 << node.key;
+            parent.bound = parent.bound.max(node.bound);
+            let (first, count) = self.flush_choices(level + 1);
+            if self.closed_sums.len() <= level {
+                self.closed_sums.resize_with(level + 1, Vec::new);
+            }
+            self.closed_sums[level].push((
+                SumNode {
+                    points: node.points,
+                    first,
+                    count,
+                },
+                node.bound,
+            ));
+        } else {
+            self.open[level - 1].bound += node.bound;
+            let first = self.sums.len() as u32;
+            if let Some(closed) = self.closed_sums.get_mut(level + 1) {
+                for (sum, bound) in closed.drain(..) {
+                    self.sums.push(sum);
+                    self.sum_bounds.push(bound);
+                }
+            }
+            if self.closed_choices.len() <= level {
+                self.closed_choices.resize_with(level + 1, Vec::new);
+            }
+            self.closed_choices[level].push(ChoiceNode {
+                position: node.key,
+                letters: node.letters,
+                first,
+            });
+        }
+    }
+
+    /// Writes out the closed choice nodes of `level`; returns where they
+    /// start and how many.
+    fn flush_choices(&mut self, level: usize) -> (u32, u32) {
+        let first = self.choices.len() as u32;
+        if let Some(closed) = self.closed_choices.get_mut(level) {
+            self.choices.append(closed);
+        }
+        (first, self.choices.len() as u32 - first)
+    }
+
     /// Sum and choice nodes.
     pub fn node_count(&self) -> usize {
         self.sums.len() + self.choices.len()
@@ -311,22 +405,34 @@ impl OrderlyTree {
     }
 }
 
-/// What [`OrderlyBound`] saved after fixing a position.
+/// What [`OrderlyBound`] saved after fixing a position (the per-letter
+/// sums live apart, in [`OrderlyBound::letter_sums`]).
 #[derive(Clone, Copy, Debug)]
 struct Frame {
     lengths: [u32; MAX_ORDERLY_CELLS],
-    sums: [u32; MAX_ORDERLY_CELLS],
     points: u32,
 }
 
 /// Bounds of subclasses of a tree's class: the cells fixed one at a time
 /// in split order, each step undone by going back to an earlier depth (see
 /// the module docs).
+///
+/// The choice nodes waiting on one position are all resolved by the same
+/// letter, so they are bounded together: per position, the bound is the
+/// best letter's *sum* of child bounds, not the sum of each choice node's
+/// best letter. On one board every one of them takes the board's letter,
+/// so this still holds, and it is much tighter deep in the walk, where
+/// dozens of choice nodes wait on each cell and pick different letters.
 pub struct OrderlyBound {
     /// Per split-order position, the choice nodes waiting on it.
     stacks: Vec<Vec<u32>>,
     /// Per depth, the state after fixing that many positions.
     frames: Vec<Frame>,
+    /// Per depth, per position, per letter: the summed bounds of the
+    /// letter's children of the choice nodes waiting on the position
+    /// (`[(depth * cells + position) * 26 + letter]`; positions before the
+    /// depth are resolved and left stale).
+    letter_sums: Vec<u32>,
     cells: usize,
 }
 
@@ -336,26 +442,26 @@ impl OrderlyBound {
         OrderlyBound {
             stacks: vec![Vec::new(); cells],
             frames: Vec::with_capacity(cells + 1),
+            letter_sums: vec![0; (cells + 1) * cells * 26],
             cells,
         }
     }
 
-    /// Starts on `tree`: nothing fixed. Returns the root's bound.
+    /// Starts on `tree`: nothing fixed. Returns the root's bound (the
+    /// tree's: at the root every position has one choice node at most).
     pub fn start(&mut self, tree: &OrderlyTree) -> u32 {
         for stack in &mut self.stacks {
             stack.clear();
         }
         self.frames.clear();
+        self.level_mut(0, 0).fill(0);
         let mut frame = Frame {
             lengths: [0; MAX_ORDERLY_CELLS],
-            sums: [0; MAX_ORDERLY_CELLS],
             points: 0,
         };
-        if tree.sums.is_empty() {
-            self.frames.push(frame);
-            return 0;
+        if !tree.sums.is_empty() {
+            self.advance(tree, 0, 0, &mut frame);
         }
-        self.advance(tree, 0, &mut frame);
         self.save(frame)
     }
 
@@ -371,61 +477,98 @@ impl OrderlyBound {
         for (p, stack) in self.stacks.iter_mut().enumerate().skip(depth - 1) {
             stack.truncate(frame.lengths[p] as usize);
         }
+        // This depth's sums start as the parent's, for the positions still free.
+        let row = self.cells * 26;
+        let (parent, this) = self.letter_sums.split_at_mut(depth * row);
+        this[depth * 26..row].copy_from_slice(&parent[(depth - 1) * row + depth * 26..depth * row]);
         let position = depth - 1;
         let waiting = std::mem::take(&mut self.stacks[position]);
         for &choice in &waiting {
             if let Some(sum) = tree.choices[choice as usize].child(letter) {
-                self.advance(tree, sum, &mut frame);
+                self.advance(tree, depth, sum, &mut frame);
             }
         }
         self.stacks[position] = waiting;
-        // The fixed position's choices are resolved: its sum no longer counts.
-        frame.sums[position] = 0;
         self.save(frame)
     }
 
     /// The bound of every subclass one step below the current one (the
     /// last state saved, `depth` positions fixed): `out[l]` is what
-    /// [`OrderlyBound::fix`]`(tree, depth + 1, l)` would return, computed
-    /// from the waiting choice nodes' children without descending. Most
-    /// subclasses are discarded by it, so most are never fixed.
-    pub fn child_bounds(&self, tree: &OrderlyTree, depth: usize, out: &mut [u32; 26]) {
+    /// [`OrderlyBound::fix`]`(tree, depth + 1, l)` would return before
+    /// the choice nodes that fixing `l` brings in are bounded together
+    /// (so never less). Most subclasses are discarded by it, so most are
+    /// never fixed.
+    pub fn child_bounds(&self, depth: usize, out: &mut [u32; 26]) {
         let frame = &self.frames[depth];
-        let rest: u32 = frame.points + frame.sums[depth + 1..self.cells].iter().sum::<u32>();
-        *out = [rest; 26];
-        for &choice in &self.stacks[depth] {
-            let node = &tree.choices[choice as usize];
-            let mut letters = node.letters;
-            let mut child = node.first as usize;
-            while letters != 0 {
-                let letter = letters.trailing_zeros() as usize;
-                letters &= letters - 1;
-                out[letter] += tree.sum_bounds[child];
-                child += 1;
-            }
+        let rest = frame.points + self.best_from(depth, depth + 1);
+        let sums = &self.level(depth)[depth * 26..(depth + 1) * 26];
+        for (o, &s) in out.iter_mut().zip(sums) {
+            *o = rest + s;
         }
     }
 
-    /// Adds sum node `sum`: its points, and its choice children to the
-    /// stacks of their positions.
+    /// Adds sum node `sum` at `depth`: its points, and its choice
+    /// children to the stacks and letter sums of their positions.
     #[inline]
-    fn advance(&mut self, tree: &OrderlyTree, sum: u32, frame: &mut Frame) {
+    fn advance(&mut self, tree: &OrderlyTree, depth: usize, sum: u32, frame: &mut Frame) {
         let node = tree.sums[sum as usize];
         frame.points += node.points;
+        let row = self.cells * 26;
+        let level = &mut self.letter_sums[depth * row..(depth + 1) * row];
         for choice in node.first..node.first + node.count {
             let child = &tree.choices[choice as usize];
             let p = child.position as usize;
             self.stacks[p].push(choice);
-            frame.sums[p] += child.bound;
+            let sums = &mut level[p * 26..(p + 1) * 26];
+            let mut letters = child.letters;
+            let mut index = child.first as usize;
+            while letters != 0 {
+                let letter = letters.trailing_zeros() as usize;
+                letters &= letters - 1;
+                sums[letter] += tree.sum_bounds[index];
+                index += 1;
+            }
         }
+    }
+
+    /// Per-letter sums at `depth`, every position.
+    fn level(&self, depth: usize) -> &[u32] {
+        let row = self.cells * 26;
+        &self.letter_sums[depth * row..(depth + 1) * row]
+    }
+
+    fn level_mut(&mut self, depth: usize, from: usize) -> &mut [u32] {
+        let row = self.cells * 26;
+        &mut self.letter_sums[depth * row + from * 26..(depth + 1) * row]
+    }
+
+    /// The sum, over positions `from..`, of each position's best letter
+    /// at `depth`.
+    fn best_from(&self, depth: usize, from: usize) -> u32 {
+        self.level(depth)[from * 26..]
+            .chunks_exact(26)
+            .map(|sums| sums.iter().copied().max().unwrap_or(0))
+            .sum()
     }
 
     fn save(&mut self, mut frame: Frame) -> u32 {
         for (p, stack) in self.stacks.iter().enumerate() {
             frame.lengths[p] = stack.len() as u32;
         }
+        let depth = self.frames.len();
         self.frames.push(frame);
-        frame.points + frame.sums[..self.cells].iter().sum::<u32>()
+        frame.points + self.best_from(depth, depth)
+    }
+
+    /// The bound of the subclass of `tree`'s class whose first positions
+    /// in split order are `letters`: [`OrderlyBound::start`], then
+    /// [`OrderlyBound::fix`] for each.
+    pub fn bound_of(&mut self, tree: &OrderlyTree, letters: &[u8]) -> u32 {
+        let mut bound = self.start(tree);
+        for (depth, &letter) in letters.iter().enumerate() {
+            bound = self.fix(tree, depth + 1, letter);
+        }
+        bound
     }
 }
 

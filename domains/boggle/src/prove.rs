@@ -692,7 +692,7 @@ fn search_class(
         let (end, _) = walk(&domain, &SearchOptions::default(), |fixed, depth| {
             if depth == 0 {
                 evaluator.start(tree);
-                evaluator.child_bounds(tree, 0, &mut ahead[0]);
+                evaluator.child_bounds(0, &mut ahead[0]);
                 return Visit::Descend;
             }
             outcome.subclasses += 1;
@@ -701,7 +701,16 @@ fn search_class(
             }
             let letter = fixed.letters[depth - 1];
             let mut bound = ahead[depth - 1][letter as usize];
-            if depth == cells && bound >= target {
+            if depth < cells && (bound >= target || settings.certificate) {
+                // The look-ahead passed (or a certificate wants the exact
+                // bound): fixing bounds the newly waiting choice nodes
+                // together, which often cuts the bound further.
+                bound = evaluator.fix(tree, depth, letter);
+                if bound >= target {
+                    evaluator.child_bounds(depth, &mut ahead[depth]);
+                    return Visit::Descend;
+                }
+            } else if depth == cells && bound >= target {
                 place_in_order(order, &fixed.letters, &mut board);
                 outcome.boards_scored += 1;
                 bound = scorer.score_letters(shape, &board);
@@ -709,18 +718,13 @@ fn search_class(
                     outcome.boards.push((board.clone(), bound));
                 }
             }
-            if bound < target || depth == cells {
-                if settings.certificate {
-                    pieces.push(Discarded {
-                        letters: fixed.letters[..depth].to_vec(),
-                        bound,
-                    });
-                }
-                return Visit::Prune;
+            if settings.certificate {
+                pieces.push(Discarded {
+                    letters: fixed.letters[..depth].to_vec(),
+                    bound,
+                });
             }
-            evaluator.fix(tree, depth, letter);
-            evaluator.child_bounds(tree, depth, &mut ahead[depth]);
-            Visit::Descend
+            Visit::Prune
         });
         outcome.complete = end == WalkEnd::Complete;
     }

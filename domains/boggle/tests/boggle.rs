@@ -501,12 +501,16 @@ fn orderly_bounds_hold_and_fixing_a_cell_matches_a_fresh_tree() {
     let (_, trie) = enable2k();
     let mut rng = SplitMix64::new(7);
     let pool = b"aeirstlnopcd";
+    // Steps where bounding a cell's choice nodes together beat the fresh
+    // tree's plain bound.
+    let mut tighter = 0;
     for (rows, cols) in [(2, 2), (2, 3), (3, 3), (3, 4)] {
         let shape = Shape::new(rows, cols);
         let order = split_order(&shape);
         let builder = OrderlyBuilder::new(&trie, &shape, &order).unwrap();
         let (mut tree, mut fresh) = (OrderlyTree::default(), OrderlyTree::default());
         let mut evaluator = OrderlyBound::new(shape.cells());
+        let mut fresh_evaluator = OrderlyBound::new(shape.cells());
         let mut scorer = Scorer::new(&trie);
         for _ in 0..20 {
             let masks: Vec<u32> = (0..shape.cells())
@@ -519,35 +523,47 @@ fn orderly_bounds_hold_and_fixing_a_cell_matches_a_fresh_tree() {
             let bound = builder.build(&masks, &mut tree);
             assert_eq!(evaluator.start(&tree), bound);
             // Fix the cells in split order to random letters of their sets;
-            // each step's bound must equal a fresh tree's of that subclass,
-            // what `child_bounds` foretold, and hold for a board in it.
+            // each step's bound must equal the same evaluation of a fresh
+            // tree of that subclass, never exceed what `child_bounds`
+            // foretold nor the fresh tree's plain bound, and hold for boards
+            // of the subclass.
             let mut fixed = masks.clone();
+            let mut prefix = Vec::new();
             let mut ahead = [0u32; 26];
             for depth in 1..=shape.cells() {
                 let cell = order[depth - 1];
                 let letters: Vec<u8> = (0..26u8).filter(|l| masks[cell] >> l & 1 == 1).collect();
                 let letter = letters[rng.below(letters.len() as u64) as usize];
-                evaluator.child_bounds(&tree, depth - 1, &mut ahead);
+                evaluator.child_bounds(depth - 1, &mut ahead);
                 let step = evaluator.fix(&tree, depth, letter);
                 fixed[cell] = 1 << letter;
-                assert_eq!(step, ahead[letter as usize]);
-                assert_eq!(step, builder.build(&fixed, &mut fresh), "depth {depth}");
-                let board: Vec<u8> = fixed
-                    .iter()
-                    .zip(&masks)
-                    .map(|(&f, &m)| {
-                        if f.count_ones() == 1 {
-                            f
-                        } else {
-                            m & m.wrapping_neg()
-                        }
-                    })
-                    .map(|m| m.trailing_zeros() as u8)
-                    .collect();
-                assert!(step >= scorer.score_letters(&shape, &board));
+                prefix.push(letter);
+                assert!(step <= ahead[letter as usize], "depth {depth}");
+                let plain = builder.build(&fixed, &mut fresh);
+                assert!(step <= plain, "depth {depth}");
+                tighter += usize::from(step < plain);
+                assert_eq!(
+                    step,
+                    fresh_evaluator.bound_of(&fresh, &prefix),
+                    "depth {depth}"
+                );
+                for _ in 0..8 {
+                    let board: Vec<u8> = fixed
+                        .iter()
+                        .map(|&m| {
+                            let bits: Vec<u8> = (0..26u8).filter(|l| m >> l & 1 == 1).collect();
+                            bits[rng.below(bits.len() as u64) as usize]
+                        })
+                        .collect();
+                    assert!(
+                        step >= scorer.score_letters(&shape, &board),
+                        "depth {depth}"
+                    );
+                }
             }
         }
     }
+    assert!(tighter > 0, "bounding choice nodes together never helped");
 }
 
 /// Every board over `letters` scoring at least the tenth best score, the
