@@ -31,30 +31,25 @@ use crate::BoggleError;
 /// The most cells an orderly tree handles (a path packs into 128 bits).
 pub const MAX_ORDERLY_CELLS: usize = 16;
 
-/// A sum node: points, then its choice children `choices[first..first + count]`.
-#[derive(Clone, Copy, Debug)]
-struct SumNode {
-    points: u32,
-    first: u32,
-    count: u32,
-}
+/// The words of a tree, one `u32` array, each node a record where its
+/// parent can find it, so that reaching a sum node reads one stretch of
+/// memory (the walk is bound by cache misses):
+/// - a **sum node**: `points, count`, then its `count` choice nodes, back
+///   to back;
+/// - a **choice node**: `position, letters`, then per letter (in letter
+///   order) `bound, offset` of the sum node it leads to.
+type Arena = Vec<u32>;
 
-/// A choice node: the split-order position of its cell, the letters with a
-/// child, and the children `sums[first + rank(letter)]`.
-#[derive(Clone, Copy, Debug)]
-struct ChoiceNode {
-    position: u32,
-    letters: u32,
-    first: u32,
-}
-
-impl ChoiceNode {
-    /// The sum node for `letter`, if any path takes it.
-    #[inline]
-    fn child(&self, letter: u8) -> Option<u32> {
-        let bit = 1u32 << letter;
-        (self.letters & bit != 0).then(|| self.first + (self.letters & (bit - 1)).count_ones())
-    }
+/// The offset of the sum node that choice node `choice` leads to for
+/// `letter`, if any path takes it.
+#[inline]
+fn choice_child(arena: &[u32], choice: usize, letter: u8) -> Option<usize> {
+    let letters = arena[choice + 1];
+    let bit = 1u32 << letter;
+    (letters & bit != 0).then(|| {
+        let rank = (letters & (bit - 1)).count_ones() as usize;
+        arena[choice + 3 + 2 * rank] as usize
+    })
 }
 
 /// One word path as a sortable `u128`: the top 96 bits hold one 6-bit
@@ -93,21 +88,25 @@ fn slot_of(path: WordPath, position: u32) -> u128 {
 /// An orderly tree over one board class (see the module docs).
 #[derive(Clone, Debug, Default)]
 pub struct OrderlyTree {
-    sums: Vec<SumNode>,
-    /// Bound of each sum node (apart, so scanning a choice node's children
-    /// reads one small array).
-    sum_bounds: Vec<u32>,
-    choices: Vec<ChoiceNode>,
+    /// The nodes (see [`Arena`]).
+    arena: Arena,
+    /// Where the root sum node starts.
+    root: usize,
+    /// The root's bound.
+    bound: u32,
+    /// Sum and choice nodes.
+    nodes: usize,
     /// Paths collected for the last build, by their first slot (kept to
     /// reuse the buffers).
     paths: Vec<Vec<WordPath>>,
     /// While filling: the open nodes, root first.
     open: Vec<Open>,
-    /// While filling, per level: closed sum nodes (with bounds) waiting
-    /// for their parent to close.
-    closed_sums: Vec<Vec<(SumNode, u32)>>,
-    /// While filling, per level: closed choice nodes waiting likewise.
-    closed_choices: Vec<Vec<ChoiceNode>>,
+    /// While filling, per level: closed sum nodes (letter, bound, offset)
+    /// waiting for their parent to close.
+    closed_sums: Vec<Vec<(u32, u32, u32)>>,
+    /// While filling, per level: closed choice nodes, already written as
+    /// records, and how many, waiting likewise.
+    closed_choices: Vec<(Vec<u32>, u32)>,
 }
 
 /// Builds orderly trees for classes of one shape; reuse it across classes.
@@ -245,21 +244,16 @@ impl OrderlyTree {
     /// out together, so every node's children are contiguous. Returns the
     /// root's bound.
     fn fill(&mut self, paths: impl Iterator<Item = WordPath>) -> u32 {
-        self.sums.clear();
-        self.sum_bounds.clear();
-        self.choices.clear();
-        // The root is sums[0]; it is written last.
-        self.sums.push(SumNode {
-            points: 0,
-            first: 0,
-            count: 0,
-        });
-        self.sum_bounds.push(0);
+        self.arena.clear();
+        self.nodes = 1;
         self.open.clear();
         self.open.push(Open {
             last_word: u32::MAX,
             ..Open::default()
         });
+        let levels = 2 * MAX_ORDERLY_CELLS + 2;
+        self.closed_sums.resize_with(levels, Vec::new);
+        self.closed_choices.resize_with(levels, Default::default);
         let mut previous: Option<WordPath> = None;
         for path in paths {
             // Open nodes kept: those of the slots both paths share.
@@ -332,76 +326,58 @@ impl OrderlyTree {
             self.close();
         }
         let root = self.open[0];
-        let (first, count) = self.flush_choices(1);
-        self.sums[0] = SumNode {
-            points: root.points,
-            first,
-            count,
-        };
-        self.sum_bounds[0] = root.bound;
+        self.root = self.write_sum(root.points, 1);
+        self.bound = root.bound;
         root.bound
     }
 
-    /// Closes the innermost open node: writes out its children, and keeps
-    /// it aside as a child of the node below.
+    /// Closes the innermost open node: writes it out (a sum node) or keeps
+    /// it aside as a record (a choice node, which is written inside its
+    /// parent), and counts it in its parent.
     fn close(&mut self) {
         let level = self.open.len() - 1;
         // Some: the open stack has the root below.
         let node = self.open.pop().unwrap_or_default();
+        self.nodes += 1;
         if level % 2 == 0 {
             let parent = &mut self.open[level - 1];
             parent.letters |= 1 << node.key;
             parent.bound = parent.bound.max(node.bound);
-            let (first, count) = self.flush_choices(level + 1);
-            if self.closed_sums.len() <= level {
-                self.closed_sums.resize_with(level + 1, Vec::new);
-            }
-            self.closed_sums[level].push((
-                SumNode {
-                    points: node.points,
-                    first,
-                    count,
-                },
-                node.bound,
-            ));
+            let offset = self.write_sum(node.points, level + 1) as u32;
+            self.closed_sums[level].push((node.key, node.bound, offset));
         } else {
             self.open[level - 1].bound += node.bound;
-            let first = self.sums.len() as u32;
-            if let Some(closed) = self.closed_sums.get_mut(level + 1) {
-                for (sum, bound) in closed.drain(..) {
-                    self.sums.push(sum);
-                    self.sum_bounds.push(bound);
-                }
+            let (record, count) = &mut self.closed_choices[level];
+            record.push(node.key);
+            record.push(node.letters);
+            for (_, bound, offset) in self.closed_sums[level + 1].drain(..) {
+                record.push(bound);
+                record.push(offset);
             }
-            if self.closed_choices.len() <= level {
-                self.closed_choices.resize_with(level + 1, Vec::new);
-            }
-            self.closed_choices[level].push(ChoiceNode {
-                position: node.key,
-                letters: node.letters,
-                first,
-            });
+            *count += 1;
         }
     }
 
-    /// Writes out the closed choice nodes of `level`; returns where they
-    /// start and how many.
-    fn flush_choices(&mut self, level: usize) -> (u32, u32) {
-        let first = self.choices.len() as u32;
-        if let Some(closed) = self.closed_choices.get_mut(level) {
-            self.choices.append(closed);
-        }
-        (first, self.choices.len() as u32 - first)
+    /// Writes a sum node with the closed choice nodes of `level`; returns
+    /// its offset.
+    fn write_sum(&mut self, points: u32, level: usize) -> usize {
+        let offset = self.arena.len();
+        let (record, count) = &mut self.closed_choices[level];
+        self.arena.push(points);
+        self.arena.push(*count);
+        self.arena.append(record);
+        *count = 0;
+        offset
     }
 
     /// Sum and choice nodes.
     pub fn node_count(&self) -> usize {
-        self.sums.len() + self.choices.len()
+        self.nodes
     }
 
     /// The root's bound.
     pub fn bound(&self) -> u32 {
-        self.sum_bounds.first().copied().unwrap_or(0)
+        self.bound
     }
 }
 
@@ -459,8 +435,8 @@ impl OrderlyBound {
             lengths: [0; MAX_ORDERLY_CELLS],
             points: 0,
         };
-        if !tree.sums.is_empty() {
-            self.advance(tree, 0, 0, &mut frame);
+        if !tree.arena.is_empty() {
+            self.advance(tree, 0, tree.root, &mut frame);
         }
         self.save(frame)
     }
@@ -484,7 +460,7 @@ impl OrderlyBound {
         let position = depth - 1;
         let waiting = std::mem::take(&mut self.stacks[position]);
         for &choice in &waiting {
-            if let Some(sum) = tree.choices[choice as usize].child(letter) {
+            if let Some(sum) = choice_child(&tree.arena, choice as usize, letter) {
                 self.advance(tree, depth, sum, &mut frame);
             }
         }
@@ -510,24 +486,26 @@ impl OrderlyBound {
     /// Adds sum node `sum` at `depth`: its points, and its choice
     /// children to the stacks and letter sums of their positions.
     #[inline]
-    fn advance(&mut self, tree: &OrderlyTree, depth: usize, sum: u32, frame: &mut Frame) {
-        let node = tree.sums[sum as usize];
-        frame.points += node.points;
+    fn advance(&mut self, tree: &OrderlyTree, depth: usize, sum: usize, frame: &mut Frame) {
+        let arena = &tree.arena;
+        frame.points += arena[sum];
+        let count = arena[sum + 1];
         let row = self.cells * 26;
         let level = &mut self.letter_sums[depth * row..(depth + 1) * row];
-        for choice in node.first..node.first + node.count {
-            let child = &tree.choices[choice as usize];
-            let p = child.position as usize;
-            self.stacks[p].push(choice);
+        let mut at = sum + 2;
+        for _ in 0..count {
+            let p = arena[at] as usize;
+            let mut letters = arena[at + 1];
+            self.stacks[p].push(at as u32);
             let sums = &mut level[p * 26..(p + 1) * 26];
-            let mut letters = child.letters;
-            let mut index = child.first as usize;
+            let mut child = at + 2;
             while letters != 0 {
                 let letter = letters.trailing_zeros() as usize;
                 letters &= letters - 1;
-                sums[letter] += tree.sum_bounds[index];
-                index += 1;
+                sums[letter] += arena[child];
+                child += 2;
             }
+            at = child;
         }
     }
 
