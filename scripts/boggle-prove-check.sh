@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Boggle proofs on the GPU machine's host cores (issue 18); builds nothing.
-# Usage: scripts/boggle-prove-check.sh [phase ...]; phases: 3x3, 3x4, 4x4.
+# Usage: scripts/boggle-prove-check.sh [phase ...]; phases: 3x3, 3x4 (samples),
+# 3x4:K/N (share K of N of the whole 3x4 proof, under ten minutes each), 4x4.
 # Expects .devdata/bin/frontier and .devdata/data/boggle/enable2k.txt.
 set -u
 BIN=${FRONTIER_BIN:-.devdata/bin/frontier}
@@ -28,6 +29,12 @@ for phase in $phases; do
       run 3x4-sample-cornerfull 280 --shape 3x4 --target 1500 --threads 16 --sample 64 --seed 1
       run 3x4-sample-cornerbuckets 280 --shape 3x4 --target 1500 --threads 16 --sample 64 --seed 1 \
         --buckets "aeijou bcdfgmpqvwxz hklnrsty, corner: aeiosuy bcdfghjklmnpqrtvwxz"
+      ;;
+    3x4:*)
+      share=${phase#3x4:}
+      run "3x4-share-${share/\//-of-}" 595 --shape 3x4 --target 1500 --threads 16 --share "$share" \
+        --buckets "aeijou bcdfgmpqvwxz hklnrsty, corner: aeiosuy bcdfghjklmnpqrtvwxz" --max-seconds 580
+      cat "$OUT/prove-3x4-share-${share/\//-of-}.log" | grep -v INFO | head -20
       ;;
     4x4)
       run 4x4-sample 560 --shape 4x4 --target 3625 --threads 16 --sample 16 --seed 1 \

@@ -774,6 +774,36 @@ fn every_subcommand_prints_json_lines_with_json() {
         &boggle(&["prove", "--target", "1", "--letters", "a1"]),
         "is not a letter a-z",
     );
+    // Shares of a proof add up to it: classes and boards.
+    let whole_args = [
+        "prove",
+        "--shape",
+        "2x2",
+        "--target",
+        "15",
+        "--buckets",
+        "ae rst",
+    ];
+    let whole = json_lines(&boggle(&whole_args), "boggle prove");
+    let (mut classes, mut boards) = (0, Vec::new());
+    for share in ["1/2", "2/2"] {
+        let part = json_lines(
+            &boggle(&[&whole_args[..], &["--share", share]].concat()),
+            "boggle prove --share",
+        );
+        assert_eq!(part[0]["complete"], true);
+        classes += part[0]["classes"].as_u64().unwrap();
+        boards.extend(part[0]["boards"].as_array().unwrap().clone());
+    }
+    assert_eq!(classes, whole[0]["classes"].as_u64().unwrap());
+    boards.sort_by_key(|b| b.to_string());
+    let mut expected = whole[0]["boards"].as_array().unwrap().clone();
+    expected.sort_by_key(|b| b.to_string());
+    assert_eq!(boards, expected);
+    fails_with(
+        &boggle(&[&whole_args[..], &["--share", "3/2"]].concat()),
+        "expected K/N with 1 <= K <= N",
+    );
     // A certificate written, verified, and refused once tampered with.
     let cert = scratch("boggle").join("proof.cert");
     let cert_arg = cert.to_str().unwrap();

@@ -98,6 +98,12 @@ pub enum BoggleCommand {
         /// Seed of --sample's draw.
         #[arg(long, default_value_t = 1, requires = "sample")]
         seed: u64,
+        /// Search only share K of N (`K/N`, 1 <= K <= N): every Nth
+        /// top-level class from the Kth on. The N shares, run anywhere,
+        /// add up to the whole proof: every share complete, and the boards
+        /// the union of theirs. For proofs longer than one sitting.
+        #[arg(long, conflicts_with = "certificate")]
+        share: Option<String>,
         #[command(flatten)]
         dict: DictArg,
     },
@@ -345,6 +351,7 @@ pub fn run(command: &BoggleCommand, json: bool) -> Result<(), CliError> {
             certificate,
             sample,
             seed,
+            share,
             dict,
         } => {
             let trie = dict.load()?;
@@ -358,6 +365,7 @@ pub fn run(command: &BoggleCommand, json: bool) -> Result<(), CliError> {
                 max_seconds: *max_seconds,
                 sample: *sample,
                 seed: *seed,
+                share: share.clone(),
             };
             let (proof, proof_threads) = settings.run(&trie, certificate.is_some())?;
             // The whole proof's time on one core, from the classes searched.
@@ -382,7 +390,7 @@ pub fn run(command: &BoggleCommand, json: bool) -> Result<(), CliError> {
                     "tree_nodes": proof.tree_nodes, "max_bound": proof.max_bound,
                     "complete": proof.complete, "seconds": proof.seconds,
                     "classes_total": proof.classes_total, "threads": proof_threads,
-                    "projected_core_hours": projection,
+                    "projected_core_hours": projection, "share": share,
                 });
                 writeln!(out, "{value}").map_err(io)?;
             } else {
@@ -411,6 +419,13 @@ pub fn run(command: &BoggleCommand, json: bool) -> Result<(), CliError> {
                     }
                 )
                 .map_err(io)?;
+                if let Some(share) = share {
+                    writeln!(
+                        out,
+                        "share {share} of the proof: the boards above are this share's"
+                    )
+                    .map_err(io)?;
+                }
                 if sample.is_some() {
                     writeln!(
                         out,
@@ -729,6 +744,9 @@ pub struct ProveSettings {
     /// Seed of the sample.
     #[serde(default = "default_sample_seed")]
     pub seed: u64,
+    /// `K/N`: search only share K of N (see `boggle prove --help`).
+    #[serde(default)]
+    pub share: Option<String>,
 }
 
 fn default_sample_seed() -> u64 {
@@ -740,6 +758,30 @@ fn default_buckets() -> String {
 }
 
 impl ProveSettings {
+    /// The share of the classes to search, 0-based: `--share K/N`, or
+    /// under mpirun this rank's.
+    fn share(&self) -> Result<Option<(usize, usize)>, CliError> {
+        let ranks = frontier_core::search::mpi::rank_and_size().filter(|&(_, ranks)| ranks > 1);
+        let Some(text) = &self.share else {
+            return Ok(ranks);
+        };
+        if ranks.is_some() {
+            return Err(CliError::Input(
+                "--share and mpirun both split the proof: use one".into(),
+            ));
+        }
+        let bad = || CliError::Input(format!("--share '{text}': expected K/N with 1 <= K <= N"));
+        let (k, n) = text.split_once('/').ok_or_else(bad)?;
+        let (k, n): (usize, usize) = (
+            k.trim().parse().map_err(|_| bad())?,
+            n.trim().parse().map_err(|_| bad())?,
+        );
+        if k == 0 || k > n {
+            return Err(bad());
+        }
+        Ok(Some((k - 1, n)))
+    }
+
     /// Runs the proof on `threads` cores, logging progress every ten
     /// seconds; returns it with the number of threads it ran on.
     fn run(
@@ -760,8 +802,7 @@ impl ProveSettings {
             max_seconds: self.max_seconds,
             certificate,
             sample: self.sample.map(|n| (n, self.seed)),
-            // Under mpirun every rank proves a share of the classes.
-            share: frontier_core::search::mpi::rank_and_size().filter(|&(_, ranks)| ranks > 1),
+            share: self.share()?,
         };
         if certificate && settings.share.is_some() {
             return Err(CliError::Input(
@@ -784,8 +825,8 @@ impl ProveSettings {
             .map_err(boggle_error)?;
         let threads = pool.current_num_threads();
         match settings.share {
-            Some(_) => merge_shares(proof, threads),
-            None => Ok((proof, threads)),
+            Some(_) if self.share.is_none() => merge_shares(proof, threads),
+            _ => Ok((proof, threads)),
         }
     }
 }
@@ -1138,10 +1179,11 @@ impl crate::registry::CliDomain for BoggleCli {
                 };
                 let (proof, threads) = settings.run(trie, false)?;
                 report.executor = format!("prove-{threads}");
-                report.status = match (proof.complete, settings.sample) {
-                    (false, _) => "incomplete".into(),
-                    (true, Some(_)) => "sampled".into(),
-                    (true, None) => "proven".into(),
+                report.status = match (proof.complete, settings.sample, &settings.share) {
+                    (false, _, _) => "incomplete".into(),
+                    (true, Some(_), _) => "sampled".into(),
+                    (true, None, Some(share)) => format!("share {share} proven"),
+                    (true, None, None) => "proven".into(),
                 };
                 report.solved = proof.complete;
                 report.value = Some(f64::from(proof.boards.first().map_or(0, |b| b.1)));
