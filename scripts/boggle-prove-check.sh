@@ -32,8 +32,8 @@ for phase in $phases; do
       ;;
     3x4:*)
       share=${phase#3x4:}
-      run "3x4-share-${share/\//-of-}" 595 --shape 3x4 --target 1500 --threads 16 --share "$share" \
-        --buckets "aeijou bcdfgmpqvwxz hklnrsty, corner: aeiosuy bcdfghjklmnpqrtvwxz" --max-seconds 580
+      run "3x4-share-${share/\//-of-}" 580 --shape 3x4 --target 1500 --threads 16 --share "$share" \
+        --buckets "aeijou bcdfgmpqvwxz hklnrsty, corner: aeiosuy bcdfghjklmnpqrtvwxz" --max-seconds 560
       cat "$OUT/prove-3x4-share-${share/\//-of-}.log" | grep -v INFO | head -20
       ;;
     4x4)
