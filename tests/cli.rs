@@ -775,7 +775,7 @@ fn every_subcommand_prints_json_lines_with_json() {
         "is not a letter a-z",
     );
     // Shares of a proof add up to it: classes and boards.
-    let whole_args = [
+    let args = [
         "prove",
         "--shape",
         "2x2",
@@ -784,11 +784,11 @@ fn every_subcommand_prints_json_lines_with_json() {
         "--buckets",
         "ae rst",
     ];
-    let whole = json_lines(&boggle(&whole_args), "boggle prove");
+    let whole = json_lines(&boggle(&args), "boggle prove");
     let (mut classes, mut boards) = (0, Vec::new());
     for share in ["1/2", "2/2"] {
         let part = json_lines(
-            &boggle(&[&whole_args[..], &["--share", share]].concat()),
+            &boggle(&[&args[..], &["--share", share]].concat()),
             "boggle prove --share",
         );
         assert_eq!(part[0]["complete"], true);
@@ -801,21 +801,12 @@ fn every_subcommand_prints_json_lines_with_json() {
     expected.sort_by_key(|b| b.to_string());
     assert_eq!(boards, expected);
     fails_with(
-        &boggle(&[&whole_args[..], &["--share", "3/2"]].concat()),
+        &boggle(&[&args[..], &["--share", "3/2"]].concat()),
         "expected K/N with 1 <= K <= N",
     );
     // A certificate written, verified, and refused once tampered with.
     let cert = scratch("boggle").join("proof.cert");
     let cert_arg = cert.to_str().unwrap();
-    let args = [
-        "prove",
-        "--shape",
-        "2x2",
-        "--target",
-        "15",
-        "--buckets",
-        "ae rst",
-    ];
     let written = boggle(&[&args[..], &["--certificate", cert_arg]].concat());
     assert!(written.status.success(), "{}", stderr(&written));
     let verified = json_lines(&boggle(&["verify", cert_arg]), "boggle verify");
