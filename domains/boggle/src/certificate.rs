@@ -26,7 +26,7 @@
 //! bound from a fresh orderly tree of the subclass, built from its own
 //! word paths (a whole board it scores with the plain scorer instead): the
 //! tree's choice nodes for the fixed cells each have one child, and
-//! [`OrderlyBound`] fixes them to bound the choice nodes of each free cell
+//! [`crate::orderly::OrderlyBound`] fixes them to bound the choice nodes of each free cell
 //! together. The proof's incremental bounds equal these because fixing
 //! cells in split order only resolves choice nodes (see
 //! [`crate::orderly`]).
@@ -36,12 +36,12 @@ use std::fmt::Write as _;
 use rayon::prelude::*;
 
 use crate::board::Shape;
-use crate::orderly::{OrderlyBound, OrderlyBuilder, OrderlyTree};
+use crate::orderly::OrderlyBuilder;
 use crate::prove::{
     boards_up_to_symmetry, letter_text, place_in_order, top_classes, Buckets, ClassRecord,
-    Discarded, Proof,
+    Discarded, Proof, Worker,
 };
-use crate::{BoggleError, Scorer, Trie};
+use crate::{BoggleError, Trie};
 
 const MAGIC: &str = "frontier-boggle-certificate 1";
 
@@ -256,13 +256,8 @@ pub fn verify(trie: &Trie, certificate: &Certificate) -> Result<Verified, Boggle
         .classes
         .par_iter()
         .map_init(
-            || Checker {
-                builder: builder.clone(),
-                tree: OrderlyTree::default(),
-                bound: OrderlyBound::new(shape.cells()),
-                scorer: Scorer::new(trie),
-            },
-            |checker, class| check_class(certificate, checker, class),
+            || Worker::new(&builder, trie, shape.cells()),
+            |worker, class| check_class(certificate, worker, class),
         )
         .collect::<Result<_, _>>()?;
     let boards = boards_up_to_symmetry(shape, boards.into_iter().flatten());
@@ -273,26 +268,18 @@ pub fn verify(trie: &Trie, certificate: &Certificate) -> Result<Verified, Boggle
     })
 }
 
-/// One thread's buffers for checking classes.
-struct Checker<'t> {
-    builder: OrderlyBuilder<'t>,
-    tree: OrderlyTree,
-    bound: OrderlyBound,
-    scorer: Scorer<'t>,
-}
-
 /// Checks one class; returns its boards at or above the target.
 fn check_class(
     certificate: &Certificate,
-    checker: &mut Checker,
+    worker: &mut Worker,
     class: &ClassRecord,
 ) -> Result<Vec<(Vec<u8>, u32)>, BoggleError> {
-    let Checker {
+    let Worker {
         builder,
         tree,
         bound: evaluator,
         scorer,
-    } = checker;
+    } = worker;
     let shape = &certificate.shape;
     let order = &certificate.order;
     let fail =

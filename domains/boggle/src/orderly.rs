@@ -101,9 +101,9 @@ pub struct OrderlyTree {
     paths: Vec<Vec<WordPath>>,
     /// While filling: the open nodes, root first.
     open: Vec<Open>,
-    /// While filling, per level: closed sum nodes (letter, bound, offset)
-    /// waiting for their parent to close.
-    closed_sums: Vec<Vec<(u32, u32, u32)>>,
+    /// While filling, per level: closed sum nodes (bound, offset) waiting
+    /// for their parent to close (which keeps their letters).
+    closed_sums: Vec<Vec<(u32, u32)>>,
     /// While filling, per level: closed choice nodes, already written as
     /// records, and how many, waiting likewise.
     closed_choices: Vec<(Vec<u32>, u32)>,
@@ -344,13 +344,13 @@ impl OrderlyTree {
             parent.letters |= 1 << node.key;
             parent.bound = parent.bound.max(node.bound);
             let offset = self.write_sum(node.points, level + 1) as u32;
-            self.closed_sums[level].push((node.key, node.bound, offset));
+            self.closed_sums[level].push((node.bound, offset));
         } else {
             self.open[level - 1].bound += node.bound;
             let (record, count) = &mut self.closed_choices[level];
             record.push(node.key);
             record.push(node.letters);
-            for (_, bound, offset) in self.closed_sums[level + 1].drain(..) {
+            for (bound, offset) in self.closed_sums[level + 1].drain(..) {
                 record.push(bound);
                 record.push(offset);
             }
@@ -430,7 +430,8 @@ impl OrderlyBound {
             stack.clear();
         }
         self.frames.clear();
-        self.level_mut(0, 0).fill(0);
+        let row = self.cells * 26;
+        self.letter_sums[..row].fill(0);
         let mut frame = Frame {
             lengths: [0; MAX_ORDERLY_CELLS],
             points: 0,
@@ -513,11 +514,6 @@ impl OrderlyBound {
     fn level(&self, depth: usize) -> &[u32] {
         let row = self.cells * 26;
         &self.letter_sums[depth * row..(depth + 1) * row]
-    }
-
-    fn level_mut(&mut self, depth: usize, from: usize) -> &mut [u32] {
-        let row = self.cells * 26;
-        &mut self.letter_sums[depth * row + from * 26..(depth + 1) * row]
     }
 
     /// The sum, over positions `from..`, of each position's best letter

@@ -527,12 +527,24 @@ impl Domain for Subclasses {
     }
 }
 
-/// One thread's buffers.
-struct Worker<'t> {
-    builder: OrderlyBuilder<'t>,
-    tree: OrderlyTree,
-    bound: OrderlyBound,
-    scorer: Scorer<'t>,
+/// One thread's buffers, for a proof or for checking its certificate.
+pub(crate) struct Worker<'t> {
+    pub(crate) builder: OrderlyBuilder<'t>,
+    pub(crate) tree: OrderlyTree,
+    pub(crate) bound: OrderlyBound,
+    pub(crate) scorer: Scorer<'t>,
+}
+
+impl<'t> Worker<'t> {
+    /// Buffers for classes of `builder`'s shape (`cells` cells).
+    pub(crate) fn new(builder: &OrderlyBuilder<'t>, trie: &'t Trie, cells: usize) -> Worker<'t> {
+        Worker {
+            builder: builder.clone(),
+            tree: OrderlyTree::default(),
+            bound: OrderlyBound::new(cells),
+            scorer: Scorer::new(trie),
+        }
+    }
 }
 
 /// What searching one top-level class gave.
@@ -597,12 +609,7 @@ pub fn prove(
     let outcomes: Vec<ClassOutcome> = classes
         .par_iter()
         .map_init(
-            || Worker {
-                builder: builder.clone(),
-                tree: OrderlyTree::default(),
-                bound: OrderlyBound::new(shape.cells()),
-                scorer: Scorer::new(trie),
-            },
+            || Worker::new(&builder, trie, shape.cells()),
             |worker, class| {
                 // The limit is checked before each class as well as inside
                 // the walk, so a short limit stops even a proof of small classes.
