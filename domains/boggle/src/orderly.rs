@@ -37,18 +37,24 @@ pub const MAX_ORDERLY_CELLS: usize = 16;
 /// - a **sum node**: `points, count`, then its `count` choice nodes, back
 ///   to back;
 /// - a **choice node**: `position, letters`, then per letter (in letter
-///   order) `bound, offset` of the sum node it leads to.
+///   order) `bound, offset` of the sum node it leads to ([`LEAF`] for a
+///   sum node without choice nodes, which is not written).
 type Arena = Vec<u32>;
 
-/// The offset of the sum node that choice node `choice` leads to for
-/// `letter`, if any path takes it.
+/// The offset written for a sum node with no choice nodes (a *leaf*): it
+/// is not written at all, its bound (its points) is all there is to it.
+/// Most sum nodes are leaves, so this saves the walk a cache miss each.
+const LEAF: u32 = u32::MAX;
+
+/// The (bound, offset) of the sum node that choice node `choice` leads to
+/// for `letter`, if any path takes it.
 #[inline]
-fn choice_child(arena: &[u32], choice: usize, letter: u8) -> Option<usize> {
+fn choice_child(arena: &[u32], choice: usize, letter: u8) -> Option<(u32, u32)> {
     let letters = arena[choice + 1];
     let bit = 1u32 << letter;
     (letters & bit != 0).then(|| {
-        let rank = (letters & (bit - 1)).count_ones() as usize;
-        arena[choice + 3 + 2 * rank] as usize
+        let at = choice + 2 + 2 * (letters & (bit - 1)).count_ones() as usize;
+        (arena[at], arena[at + 1])
     })
 }
 
@@ -101,12 +107,9 @@ pub struct OrderlyTree {
     paths: Vec<Vec<WordPath>>,
     /// While filling: the open nodes, root first.
     open: Vec<Open>,
-    /// While filling, per level: closed sum nodes (bound, offset) waiting
-    /// for their parent to close (which keeps their letters).
-    closed_sums: Vec<Vec<(u32, u32)>>,
-    /// While filling, per level: closed choice nodes, already written as
-    /// records, and how many, waiting likewise.
-    closed_choices: Vec<(Vec<u32>, u32)>,
+    /// While filling: the records of the open nodes' closed children, each
+    /// open node's on top of its parent's (see [`OrderlyTree::fill`]).
+    pending: Vec<u32>,
 }
 
 /// Builds orderly trees for classes of one shape; reuse it across classes.
@@ -175,7 +178,7 @@ impl<'t> OrderlyBuilder<'t> {
         for bucket in &mut paths {
             bucket.sort_unstable();
         }
-        let bound = tree.fill(paths.iter().flatten().copied());
+        let bound = tree.fill(&paths);
         tree.paths = paths;
         bound
     }
@@ -212,7 +215,11 @@ impl<'t> OrderlyBuilder<'t> {
                 while free != 0 {
                     let next = free.trailing_zeros() as usize;
                     free &= free - 1;
-                    self.collect(masks, next, child, used | 1 << next, key, paths);
+                    // A third of the calls would find no letter to take:
+                    // checked here, they cost no call.
+                    if masks[next] & child.info & LETTER_BITS != 0 {
+                        self.collect(masks, next, child, used | 1 << next, key, paths);
+                    }
                 }
             }
         }
@@ -230,32 +237,40 @@ struct Open {
     /// A sum node's points plus its closed choices' bounds; a choice
     /// node's best closed child.
     bound: u32,
-    /// A choice node's letters with a closed child.
-    letters: u32,
+    /// A choice node's letters with a closed child; a sum node's closed
+    /// choice nodes.
+    children: u32,
     /// A sum node's last word counted (duplicates are adjacent).
     last_word: u32,
+    /// Where its record starts in [`OrderlyTree::pending`].
+    start: u32,
 }
 
 impl OrderlyTree {
-    /// Fills the tree from `paths`, sorted: one pass, like building a trie
-    /// from sorted keys. Consecutive paths share the nodes of their common
-    /// slots; a node is closed when the paths move past it, and its
-    /// children (closed before it, kept aside per level) are then written
-    /// out together, so every node's children are contiguous. Returns the
-    /// root's bound.
-    fn fill(&mut self, paths: impl Iterator<Item = WordPath>) -> u32 {
+    /// Fills the tree from `buckets` of paths, each sorted, the buckets in
+    /// order: one pass, like building a trie from sorted keys. Consecutive
+    /// paths share the nodes of their common slots; a node is closed when
+    /// the paths move past it.
+    ///
+    /// Records are assembled in place on one stack, `pending`: an open
+    /// node's closed children lie on top of its parent's. A choice node
+    /// reserves its `position, letters` header when it opens, its sum
+    /// children append their `bound, offset` as they close, so when it
+    /// closes its record already sits inside its parent's. A sum node's
+    /// record is copied out to the arena once, when it closes (its
+    /// children before it, so every node's children are contiguous).
+    /// Returns the root's bound.
+    fn fill(&mut self, buckets: &[Vec<WordPath>]) -> u32 {
         self.arena.clear();
+        self.pending.clear();
         self.nodes = 1;
         self.open.clear();
         self.open.push(Open {
             last_word: u32::MAX,
             ..Open::default()
         });
-        let levels = 2 * MAX_ORDERLY_CELLS + 2;
-        self.closed_sums.resize_with(levels, Vec::new);
-        self.closed_choices.resize_with(levels, Default::default);
         let mut previous: Option<WordPath> = None;
-        for path in paths {
+        for &path in buckets.iter().flatten() {
             // Open nodes kept: those of the slots both paths share.
             let keep = match previous {
                 None => 1,
@@ -264,18 +279,12 @@ impl OrderlyTree {
                     if differ == 0 {
                         self.open.len()
                     } else {
+                        // The open choice nodes are the previous path's
+                        // slots; those before the first difference stay.
                         let q = differ.leading_zeros() / SLOT_BITS;
-                        let shared = self.open[1..]
-                            .iter()
-                            .step_by(2)
-                            .take_while(|choice| choice.key < q)
-                            .count();
-                        let both_use_q = self
-                            .open
-                            .get(1 + 2 * shared)
-                            .is_some_and(|choice| choice.key == q)
-                            && slot_of(path, q) & USED != 0;
-                        1 + 2 * shared + usize::from(both_use_q)
+                        let before = previous & USED_BITS & !(u128::MAX >> (SLOT_BITS * q));
+                        let both_use_q = slot_of(previous, q) & slot_of(path, q) & USED != 0;
+                        1 + 2 * before.count_ones() as usize + usize::from(both_use_q)
                     }
                 }
             };
@@ -288,11 +297,7 @@ impl OrderlyTree {
             } else if self.open.len() % 2 == 0 {
                 // A kept choice node: its letter's sum is next.
                 let choice = self.open[self.open.len() - 1].key;
-                self.open.push(Open {
-                    key: (slot_of(path, choice) & 31) as u32,
-                    last_word: u32::MAX,
-                    ..Open::default()
-                });
+                self.open_sum((slot_of(path, choice) & 31) as u32);
                 choice + 1
             } else {
                 self.open[self.open.len() - 2].key + 1
@@ -304,13 +309,11 @@ impl OrderlyTree {
                 let position = zeros / SLOT_BITS;
                 self.open.push(Open {
                     key: position,
+                    start: self.pending.len() as u32,
                     ..Open::default()
                 });
-                self.open.push(Open {
-                    key: (slot_of(path, position) & 31) as u32,
-                    last_word: u32::MAX,
-                    ..Open::default()
-                });
+                self.pending.extend_from_slice(&[position, 0]);
+                self.open_sum((slot_of(path, position) & 31) as u32);
             }
             let word = path as u32 >> 8;
             let end = self.open.len() - 1;
@@ -326,47 +329,57 @@ impl OrderlyTree {
             self.close();
         }
         let root = self.open[0];
-        self.root = self.write_sum(root.points, 1);
+        self.root = self.write_sum(&root);
         self.bound = root.bound;
         root.bound
     }
 
-    /// Closes the innermost open node: writes it out (a sum node) or keeps
-    /// it aside as a record (a choice node, which is written inside its
-    /// parent), and counts it in its parent.
+    /// Opens a sum node for `letter` below the open choice node.
+    #[inline]
+    fn open_sum(&mut self, letter: u32) {
+        self.open.push(Open {
+            key: letter,
+            last_word: u32::MAX,
+            start: self.pending.len() as u32,
+            ..Open::default()
+        });
+    }
+
+    /// Closes the innermost open node and counts it in its parent: a sum
+    /// node is written out (unless it is a leaf), and leaves its bound and
+    /// offset in its parent's record; a choice node's record is already in
+    /// place, its letters are filled in.
+    #[inline]
     fn close(&mut self) {
         let level = self.open.len() - 1;
         // Some: the open stack has the root below.
         let node = self.open.pop().unwrap_or_default();
         self.nodes += 1;
+        let parent = &mut self.open[level - 1];
         if level % 2 == 0 {
-            let parent = &mut self.open[level - 1];
-            parent.letters |= 1 << node.key;
+            parent.children |= 1 << node.key;
             parent.bound = parent.bound.max(node.bound);
-            let offset = self.write_sum(node.points, level + 1) as u32;
-            self.closed_sums[level].push((node.bound, offset));
+            let offset = if node.children == 0 {
+                LEAF
+            } else {
+                self.write_sum(&node) as u32
+            };
+            self.pending.extend_from_slice(&[node.bound, offset]);
         } else {
-            self.open[level - 1].bound += node.bound;
-            let (record, count) = &mut self.closed_choices[level];
-            record.push(node.key);
-            record.push(node.letters);
-            for (bound, offset) in self.closed_sums[level + 1].drain(..) {
-                record.push(bound);
-                record.push(offset);
-            }
-            *count += 1;
+            parent.bound += node.bound;
+            parent.children += 1;
+            self.pending[node.start as usize + 1] = node.children;
         }
     }
 
-    /// Writes a sum node with the closed choice nodes of `level`; returns
-    /// its offset.
-    fn write_sum(&mut self, points: u32, level: usize) -> usize {
+    /// Writes out sum node `sum`, its choice nodes' records taken off
+    /// `pending`; returns its offset.
+    fn write_sum(&mut self, sum: &Open) -> usize {
         let offset = self.arena.len();
-        let (record, count) = &mut self.closed_choices[level];
-        self.arena.push(points);
-        self.arena.push(*count);
-        self.arena.append(record);
-        *count = 0;
+        let start = sum.start as usize;
+        self.arena.extend_from_slice(&[sum.points, sum.children]);
+        self.arena.extend_from_slice(&self.pending[start..]);
+        self.pending.truncate(start);
         offset
     }
 
@@ -461,8 +474,10 @@ impl OrderlyBound {
         let position = depth - 1;
         let waiting = std::mem::take(&mut self.stacks[position]);
         for &choice in &waiting {
-            if let Some(sum) = choice_child(&tree.arena, choice as usize, letter) {
-                self.advance(tree, depth, sum, &mut frame);
+            match choice_child(&tree.arena, choice as usize, letter) {
+                Some((points, LEAF)) => frame.points += points,
+                Some((_, sum)) => self.advance(tree, depth, sum as usize, &mut frame),
+                None => {}
             }
         }
         self.stacks[position] = waiting;
