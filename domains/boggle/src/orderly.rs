@@ -28,7 +28,11 @@ use crate::board::Shape;
 use crate::trie::{Node, Trie, LETTER_BITS};
 use crate::BoggleError;
 
-/// The most cells an orderly tree handles (a path packs into 128 bits).
+mod path_key;
+use path_key::{Layout, PathKey, SLOT_BITS};
+
+/// The most cells an orderly tree handles (a path packs into 128 bits,
+/// see [`path_key`]).
 pub const MAX_ORDERLY_CELLS: usize = 16;
 
 /// The words of a tree, one `u32` array, each node a record where its
@@ -58,39 +62,6 @@ fn choice_child(arena: &[u32], choice: usize, letter: u8) -> Option<(u32, u32)> 
     })
 }
 
-/// One word path as a sortable `u128`: the top 96 bits hold one 6-bit
-/// slot per split-order position (`0b1_lllll`: used, with letter `l`; 0:
-/// not on the path), the low 32 bits the word (its trie node). Sorting
-/// these puts the paths of every tree node together: a node is a fixed
-/// content of the slots before some position.
-type WordPath = u128;
-
-const SLOT_BITS: u32 = 6;
-const USED: u128 = 1 << 5;
-const WORD_BITS: u32 = 32;
-/// The `USED` bit of every slot.
-const USED_BITS: u128 = {
-    let mut bits = 0;
-    let mut position = 0;
-    while position < MAX_ORDERLY_CELLS as u32 {
-        bits |= 1 << (127 - SLOT_BITS * position);
-        position += 1;
-    }
-    bits
-};
-
-/// The slot of `position` holding `letter`, in place.
-#[inline]
-fn slot(position: u32, letter: u8) -> u128 {
-    (USED | letter as u128) << (128 - SLOT_BITS * (position + 1))
-}
-
-/// The slot of `position` in `path` (`USED | letter`, or 0).
-#[inline]
-fn slot_of(path: WordPath, position: u32) -> u128 {
-    path >> (128 - SLOT_BITS * (position + 1)) & 63
-}
-
 /// An orderly tree over one board class (see the module docs).
 #[derive(Clone, Debug, Default)]
 pub struct OrderlyTree {
@@ -103,8 +74,9 @@ pub struct OrderlyTree {
     /// Sum and choice nodes.
     nodes: usize,
     /// Paths collected for the last build, by their first slot (kept to
-    /// reuse the buffers).
-    paths: Vec<Vec<WordPath>>,
+    /// reuse the buffers), in `u64` or in `u128` (see [`path_key`]).
+    paths64: Vec<Vec<u64>>,
+    paths128: Vec<Vec<u128>>,
     /// While filling: the open nodes, root first.
     open: Vec<Open>,
     /// While filling: the records of the open nodes' closed children, each
@@ -121,6 +93,8 @@ pub struct OrderlyBuilder<'t> {
     position: Vec<u32>,
     /// The cells in split order.
     order: Vec<usize>,
+    /// Whether paths fit a `u64` (see [`path_key`]).
+    narrow: bool,
 }
 
 impl<'t> OrderlyBuilder<'t> {
@@ -149,7 +123,9 @@ impl<'t> OrderlyBuilder<'t> {
         for (p, &cell) in order.iter().enumerate() {
             position[cell] = p as u32;
         }
+        let word_bits = u32::BITS - (trie.nodes().len() as u32).leading_zeros();
         Ok(OrderlyBuilder {
+            narrow: Layout::<u64>::fits(shape.cells(), word_bits),
             nodes: trie.nodes(),
             neighbor_masks: shape.neighbor_masks.clone(),
             position,
@@ -165,34 +141,53 @@ impl<'t> OrderlyBuilder<'t> {
     /// Builds into `tree` the orderly tree of the class whose cell `c` may
     /// be any letter of `masks[c]`; returns the root's bound.
     pub fn build(&self, masks: &[u32], tree: &mut OrderlyTree) -> u32 {
-        let mut paths = std::mem::take(&mut tree.paths);
+        if self.narrow {
+            self.build_with::<u64>(masks, tree)
+        } else {
+            self.build_with::<u128>(masks, tree)
+        }
+    }
+
+    fn build_with<K: PathKey>(&self, masks: &[u32], tree: &mut OrderlyTree) -> u32 {
+        let mut paths = std::mem::take(K::buffers(tree));
         paths.resize_with(1 << SLOT_BITS, Vec::new);
         for bucket in &mut paths {
             bucket.clear();
         }
+        let layout = Layout::new(masks.len());
         for cell in 0..masks.len() {
-            self.collect(masks, cell, self.nodes[0], 1 << cell, 0, &mut paths);
+            self.collect(
+                &layout,
+                masks,
+                cell,
+                self.nodes[0],
+                1 << cell,
+                K::default(),
+                &mut paths,
+            );
         }
         // Bucketed by the first slot, then each bucket sorted: buckets
         // small enough to sort in cache.
         for bucket in &mut paths {
             bucket.sort_unstable();
         }
-        let bound = tree.fill(&paths);
-        tree.paths = paths;
+        let bound = tree.fill(&layout, &paths);
+        *K::buffers(tree) = paths;
         bound
     }
 
     /// Every word path starting at `cell` (already in `used`, the path so
     /// far in `key`) below trie node `node`.
-    fn collect(
+    #[allow(clippy::too_many_arguments)]
+    fn collect<K: PathKey>(
         &self,
+        layout: &Layout<K>,
         masks: &[u32],
         cell: usize,
         node: Node,
         used: u64,
-        key: u128,
-        paths: &mut [Vec<WordPath>],
+        key: K,
+        paths: &mut [Vec<K>],
     ) {
         let position = self.position[cell];
         let mut choices = masks[cell] & node.info & LETTER_BITS;
@@ -204,11 +199,12 @@ impl<'t> OrderlyBuilder<'t> {
                 continue;
             };
             let child = self.nodes[index as usize];
-            let key = key | slot(position, letter);
+            let key = key | Layout::<K>::slot(position, letter);
             if child.points() > 0 {
-                // Trie indexes fit 24 bits (checked in `new`).
-                paths[(key >> (128 - SLOT_BITS)) as usize]
-                    .push(key | (index as u128) << 8 | child.points() as u128);
+                // Trie indexes fit below the slots (checked in `new`).
+                let path = key | K::from_u32(index);
+                debug_assert_eq!(layout.points(path), child.points());
+                paths[Layout::<K>::first_slot(key)].push(path);
             }
             if child.has_children() {
                 let mut free = self.neighbor_masks[cell] & !used;
@@ -218,7 +214,7 @@ impl<'t> OrderlyBuilder<'t> {
                     // A third of the calls would find no letter to take:
                     // checked here, they cost no call.
                     if masks[next] & child.info & LETTER_BITS != 0 {
-                        self.collect(masks, next, child, used | 1 << next, key, paths);
+                        self.collect(layout, masks, next, child, used | 1 << next, key, paths);
                     }
                 }
             }
@@ -260,7 +256,7 @@ impl OrderlyTree {
     /// record is copied out to the arena once, when it closes (its
     /// children before it, so every node's children are contiguous).
     /// Returns the root's bound.
-    fn fill(&mut self, buckets: &[Vec<WordPath>]) -> u32 {
+    fn fill<K: PathKey>(&mut self, layout: &Layout<K>, buckets: &[Vec<K>]) -> u32 {
         self.arena.clear();
         self.pending.clear();
         self.nodes = 1;
@@ -269,24 +265,22 @@ impl OrderlyTree {
             last_word: u32::MAX,
             ..Open::default()
         });
-        let mut previous: Option<WordPath> = None;
+        let mut previous: Option<K> = None;
         for &path in buckets.iter().flatten() {
             // Open nodes kept: those of the slots both paths share.
             let keep = match previous {
                 None => 1,
-                Some(previous) => {
-                    let differ = (path ^ previous) >> WORD_BITS << WORD_BITS;
-                    if differ == 0 {
-                        self.open.len()
-                    } else {
+                Some(previous) => match layout.first_difference(path, previous) {
+                    None => self.open.len(),
+                    Some(q) => {
                         // The open choice nodes are the previous path's
                         // slots; those before the first difference stay.
-                        let q = differ.leading_zeros() / SLOT_BITS;
-                        let before = previous & USED_BITS & !(u128::MAX >> (SLOT_BITS * q));
-                        let both_use_q = slot_of(previous, q) & slot_of(path, q) & USED != 0;
+                        let before = layout.used(previous) & !Layout::<K>::from(q);
+                        let both_use_q = Layout::<K>::slot_of(previous, q) != 0
+                            && Layout::<K>::slot_of(path, q) != 0;
                         1 + 2 * before.count_ones() as usize + usize::from(both_use_q)
                     }
-                }
+                },
             };
             while self.open.len() > keep {
                 self.close();
@@ -297,15 +291,15 @@ impl OrderlyTree {
             } else if self.open.len() % 2 == 0 {
                 // A kept choice node: its letter's sum is next.
                 let choice = self.open[self.open.len() - 1].key;
-                self.open_sum((slot_of(path, choice) & 31) as u32);
+                self.open_sum(Layout::<K>::slot_of(path, choice) - 1);
                 choice + 1
             } else {
                 self.open[self.open.len() - 2].key + 1
             };
-            let mut used = path & USED_BITS & (u128::MAX >> (SLOT_BITS * position));
-            while used != 0 {
+            let mut used = layout.used(path) & Layout::<K>::from(position);
+            while used != K::default() {
                 let zeros = used.leading_zeros();
-                used &= !(1 << (127 - zeros));
+                used = used & !(K::from_u32(1) << (K::BITS - 1 - zeros));
                 let position = zeros / SLOT_BITS;
                 self.open.push(Open {
                     key: position,
@@ -313,14 +307,15 @@ impl OrderlyTree {
                     ..Open::default()
                 });
                 self.pending.extend_from_slice(&[position, 0]);
-                self.open_sum((slot_of(path, position) & 31) as u32);
+                self.open_sum(Layout::<K>::slot_of(path, position) - 1);
             }
-            let word = path as u32 >> 8;
+            let word = layout.word(path);
             let end = self.open.len() - 1;
             let last = &mut self.open[end];
             if word != last.last_word {
-                last.points += path as u32 & 0xff;
-                last.bound += path as u32 & 0xff;
+                let points = layout.points(path);
+                last.points += points;
+                last.bound += points;
                 last.last_word = word;
             }
             previous = Some(path);
@@ -568,4 +563,41 @@ pub fn split_order(shape: &Shape) -> Vec<usize> {
     let mut order: Vec<usize> = (0..shape.cells()).collect();
     order.sort_by_key(|&cell| (std::cmp::Reverse(shape.degree[cell]), cell));
     order
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::WordList;
+
+    /// Trees built from `u64` and from `u128` paths are the same tree, and
+    /// points read off the slots (Qu counting two) match the trie's.
+    #[test]
+    fn narrow_and_wide_paths_build_the_same_tree() {
+        let words = "quit queen quiet aqua equal squat tea eat ate seat east teas \
+                     rest stare tears aster rates arrest treat street setter tester";
+        let list = WordList::parse(words.replace(' ', "\n").as_bytes());
+        let trie = Trie::build(&list);
+        let shape = Shape::new(3, 3);
+        let order = split_order(&shape);
+        let builder = OrderlyBuilder::new(&trie, &shape, &order).expect("3x3 fits");
+        let letters = |text: &str| crate::prove::letter_mask(text).expect("letters");
+        let masks = [
+            letters("qs"),
+            letters("ueat"),
+            letters("irs"),
+            letters("aeiou"),
+            letters("tqr"),
+            letters("e"),
+            letters("st"),
+            letters("ae"),
+            letters("rtn"),
+        ];
+        let (mut narrow, mut wide) = (OrderlyTree::default(), OrderlyTree::default());
+        let bound = builder.build_with::<u64>(&masks, &mut narrow);
+        assert_eq!(builder.build_with::<u128>(&masks, &mut wide), bound);
+        assert!(bound > 0 && narrow.node_count() > 20);
+        assert_eq!(narrow.arena, wide.arena);
+        assert_eq!(narrow.node_count(), wide.node_count());
+    }
 }
