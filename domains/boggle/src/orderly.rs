@@ -417,6 +417,8 @@ pub struct OrderlyBound {
     /// (`[(depth * cells + position) * 26 + letter]`; positions before the
     /// depth are resolved and left stale).
     letter_sums: Vec<u32>,
+    /// While fixing: the sum nodes reached (kept to reuse the buffer).
+    reached: Vec<u32>,
     cells: usize,
 }
 
@@ -427,6 +429,7 @@ impl OrderlyBound {
             stacks: vec![Vec::new(); cells],
             frames: Vec::with_capacity(cells + 1),
             letter_sums: vec![0; (cells + 1) * cells * 26],
+            reached: Vec::new(),
             cells,
         }
     }
@@ -445,7 +448,8 @@ impl OrderlyBound {
             points: 0,
         };
         if !tree.arena.is_empty() {
-            self.advance(tree, 0, tree.root, &mut frame);
+            frame.points += tree.arena[tree.root];
+            self.advance(tree, 0, tree.root);
         }
         self.save(frame)
     }
@@ -467,15 +471,25 @@ impl OrderlyBound {
         let (parent, this) = self.letter_sums.split_at_mut(depth * row);
         this[depth * 26..row].copy_from_slice(&parent[(depth - 1) * row + depth * 26..depth * row]);
         let position = depth - 1;
-        let waiting = std::mem::take(&mut self.stacks[position]);
-        for &choice in &waiting {
+        // Two passes: the first only finds the sum nodes reached and reads
+        // their points, loads that do not wait on each other, so their
+        // cache misses overlap; the second adds their choice nodes.
+        let mut reached = std::mem::take(&mut self.reached);
+        reached.clear();
+        for &choice in &self.stacks[position] {
             match choice_child(&tree.arena, choice as usize, letter) {
                 Some((points, LEAF)) => frame.points += points,
-                Some((_, sum)) => self.advance(tree, depth, sum as usize, &mut frame),
+                Some((_, sum)) => {
+                    frame.points += tree.arena[sum as usize];
+                    reached.push(sum);
+                }
                 None => {}
             }
         }
-        self.stacks[position] = waiting;
+        for &sum in &reached {
+            self.advance(tree, depth, sum as usize);
+        }
+        self.reached = reached;
         self.save(frame)
     }
 
@@ -494,12 +508,11 @@ impl OrderlyBound {
         }
     }
 
-    /// Adds sum node `sum` at `depth`: its points, and its choice
-    /// children to the stacks and letter sums of their positions.
+    /// Adds the choice children of sum node `sum` at `depth` to the stacks
+    /// and letter sums of their positions (its points are the caller's).
     #[inline]
-    fn advance(&mut self, tree: &OrderlyTree, depth: usize, sum: usize, frame: &mut Frame) {
+    fn advance(&mut self, tree: &OrderlyTree, depth: usize, sum: usize) {
         let arena = &tree.arena;
-        frame.points += arena[sum];
         let count = arena[sum + 1];
         let row = self.cells * 26;
         let level = &mut self.letter_sums[depth * row..(depth + 1) * row];
