@@ -29,7 +29,7 @@ use crate::trie::{Node, Trie, LETTER_BITS};
 use crate::BoggleError;
 
 mod path_key;
-use path_key::{Layout, PathKey, SLOT_BITS};
+use path_key::{Layout, PathKey, BUCKET_BITS, SLOT_BITS};
 
 /// The most cells an orderly tree handles (a path packs into 128 bits,
 /// see [`path_key`]).
@@ -73,7 +73,7 @@ pub struct OrderlyTree {
     bound: u32,
     /// Sum and choice nodes.
     nodes: usize,
-    /// Paths collected for the last build, by their first slot (kept to
+    /// Paths collected for the last build, by bucket (kept to
     /// reuse the buffers), in `u64` or in `u128` (see [`path_key`]).
     paths64: Vec<Vec<u64>>,
     paths128: Vec<Vec<u128>>,
@@ -150,7 +150,7 @@ impl<'t> OrderlyBuilder<'t> {
 
     fn build_with<K: PathKey>(&self, masks: &[u32], tree: &mut OrderlyTree) -> u32 {
         let mut paths = std::mem::take(K::buffers(tree));
-        paths.resize_with(1 << SLOT_BITS, Vec::new);
+        paths.resize_with(1 << BUCKET_BITS, Vec::new);
         for bucket in &mut paths {
             bucket.clear();
         }
@@ -166,7 +166,7 @@ impl<'t> OrderlyBuilder<'t> {
                 &mut paths,
             );
         }
-        // Bucketed by the first slot, then each bucket sorted: buckets
+        // Bucketed by the first two slots, then each bucket sorted: buckets
         // small enough to sort in cache.
         for bucket in &mut paths {
             bucket.sort_unstable();
@@ -204,7 +204,7 @@ impl<'t> OrderlyBuilder<'t> {
                 // Trie indexes fit below the slots (checked in `new`).
                 let path = key | K::from_u32(index);
                 debug_assert_eq!(layout.points(path), child.points());
-                paths[Layout::<K>::first_slot(key)].push(path);
+                paths[Layout::<K>::bucket(key)].push(path);
             }
             if child.has_children() {
                 let mut free = self.neighbor_masks[cell] & !used;

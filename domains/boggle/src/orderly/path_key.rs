@@ -16,6 +16,8 @@ use crate::dict::{points_for_length, QU};
 
 /// Bits of one position's slot.
 pub(super) const SLOT_BITS: u32 = 5;
+/// Bits that pick a path's bucket (see [`Layout::bucket`]).
+pub(super) const BUCKET_BITS: u32 = 2 * SLOT_BITS;
 
 /// An unsigned integer that holds word paths (see the module docs).
 pub(super) trait PathKey:
@@ -123,10 +125,11 @@ impl<K: PathKey> Layout<K> {
         (key >> (K::BITS - SLOT_BITS * (position + 1))).low_u32() & 31
     }
 
-    /// The first position's slot: the bucket a path is sorted in.
+    /// The bucket a path is sorted in: its top [`BUCKET_BITS`] (the first
+    /// two slots). Buckets in order, each sorted, are all paths sorted.
     #[inline]
-    pub(super) fn first_slot(key: K) -> usize {
-        (key >> (K::BITS - SLOT_BITS)).low_u32() as usize
+    pub(super) fn bucket(key: K) -> usize {
+        (key >> (K::BITS - BUCKET_BITS)).low_u32() as usize
     }
 
     /// The positions `position..` (their slots' bits).
