@@ -306,7 +306,8 @@ impl OrderlyTree {
                     start: self.pending.len() as u32,
                     ..Open::default()
                 });
-                self.pending.extend_from_slice(&[position, 0]);
+                self.pending.push(position);
+                self.pending.push(0);
                 self.open_sum(Layout::<K>::slot_of(path, position) - 1);
             }
             let word = layout.word(path);
@@ -359,7 +360,8 @@ impl OrderlyTree {
             } else {
                 self.write_sum(&node) as u32
             };
-            self.pending.extend_from_slice(&[node.bound, offset]);
+            self.pending.push(node.bound);
+            self.pending.push(offset);
         } else {
             parent.bound += node.bound;
             parent.children += 1;
@@ -372,7 +374,8 @@ impl OrderlyTree {
     fn write_sum(&mut self, sum: &Open) -> usize {
         let offset = self.arena.len();
         let start = sum.start as usize;
-        self.arena.extend_from_slice(&[sum.points, sum.children]);
+        self.arena.push(sum.points);
+        self.arena.push(sum.children);
         self.arena.extend_from_slice(&self.pending[start..]);
         self.pending.truncate(start);
         offset
