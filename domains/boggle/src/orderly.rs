@@ -32,7 +32,7 @@ mod path_key;
 use path_key::{Layout, PathKey, BUCKET_BITS, SLOT_BITS};
 
 /// The most cells an orderly tree handles (a path packs into 128 bits,
-/// see [`path_key`]).
+/// in the layout of `orderly/path_key.rs`).
 pub const MAX_ORDERLY_CELLS: usize = 16;
 
 /// The words of a tree, one `u32` array, each node a record where its
