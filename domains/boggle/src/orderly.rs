@@ -82,8 +82,8 @@ pub struct OrderlyTree {
     bound: u32,
     /// Sum and choice nodes.
     nodes: usize,
-    /// Paths collected for the last build, by bucket (kept to
-    /// reuse the buffers), in `u64` or in `u128` (see [`path_key`]).
+    /// Paths collected for the last build, by bucket (kept to reuse the
+    /// buffers), in `u64` or in `u128` (see [`path_key`]).
     paths64: Vec<Vec<u64>>,
     paths128: Vec<Vec<u128>>,
     /// While filling: the open nodes, root first.
@@ -264,10 +264,9 @@ impl OrderlyTree {
     /// node's closed children lie on top of its parent's. A choice node
     /// reserves its header when it opens, its sum children append their
     /// `bound, offset` as they close, so when it closes its record already
-    /// sits inside its parent's. A sum node's
-    /// record is copied out to the arena once, when it closes (its
-    /// children before it, so every node's children are contiguous).
-    /// Returns the root's bound.
+    /// sits inside its parent's. A sum node's record is copied out to the
+    /// arena once, when it closes (its children before it, so every node's
+    /// children are contiguous). Returns the root's bound.
     fn fill<K: PathKey>(&mut self, layout: &Layout<K>, buckets: &[Vec<K>]) -> u32 {
         self.arena.clear();
         self.pending.clear();
