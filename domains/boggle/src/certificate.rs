@@ -23,13 +23,19 @@
 //!
 //! [`verify`] checks that the classes are exactly the top-level classes up
 //! to symmetry, that each class's pieces cover it, and recomputes every
-//! bound from a fresh orderly tree of the subclass, built from its own
-//! word paths (a whole board it scores with the plain scorer instead): the
-//! tree's choice nodes for the fixed cells each have one child, and
-//! [`crate::orderly::OrderlyBound`] fixes them to bound the choice nodes of each free cell
-//! together. The proof's incremental bounds equal these because fixing
-//! cells in split order only resolves choice nodes (see
-//! [`crate::orderly`]).
+//! bound from scratch (a whole board it scores with the plain scorer
+//! instead): it builds each class's orderly tree anew and, for every piece,
+//! starts a fresh [`crate::orderly::OrderlyBound`] at the root and fixes
+//! the piece's letters, sharing nothing with the proof's walk or with the
+//! other pieces.
+//!
+//! The class's tree bounds a subclass exactly as the subclass's own tree
+//! would: fixing cells in split order only follows choice nodes of fixed
+//! cells and sums the children of choice nodes of free cells, and those
+//! children's subtrees hold only cells after theirs, all free, so they are
+//! the same in both trees (the orderly test checks the equality against
+//! fresh subclass trees). One tree per class, not one per piece, is what
+//! makes a certificate of millions of pieces checkable.
 
 use std::fmt::Write as _;
 
@@ -322,7 +328,6 @@ fn check_class(
             ))
         })?;
     let mut boards = Vec::new();
-    let mut masks = vec![0u32; shape.cells()];
     let mut board = vec![0u8; shape.cells()];
     for piece in &class.pieces {
         let letters = letter_text(&piece.letters);
@@ -345,10 +350,8 @@ fn check_class(
             }
             continue;
         }
-        for (p, &cell) in order.iter().enumerate() {
-            masks[cell] = piece.letters.get(p).map_or(sets[cell], |&l| 1 << l);
-        }
-        builder.build(&masks, tree);
+        // From scratch on the class's tree, which bounds a subclass exactly
+        // as the subclass's own tree would (see the module docs).
         let bound = evaluator.bound_of(tree, &piece.letters);
         if bound != piece.bound || bound >= certificate.target {
             return Err(fail(format!(
