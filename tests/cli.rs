@@ -804,6 +804,24 @@ fn every_subcommand_prints_json_lines_with_json() {
         &boggle(&[&args[..], &["--share", "3/2"]].concat()),
         "expected K/N with 1 <= K <= N",
     );
+    // A sample projects from its own classes' times: their mean times
+    // every class.
+    let sample = json_lines(
+        &boggle(&[&args[..], &["--sample", "2"]].concat()),
+        "boggle prove --sample",
+    );
+    let times: Vec<f64> = sample[0]["class_seconds"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| t.as_f64().unwrap())
+        .collect();
+    assert_eq!(times.len(), 2);
+    let total = whole[0]["classes_total"].as_f64().unwrap();
+    let projected = sample[0]["projected_core_hours"].as_f64().unwrap();
+    let expected = (times[0] + times[1]) / 2.0 * total / 3600.0;
+    assert!((projected - expected).abs() <= 1e-9 * expected.max(1e-9));
+    assert!(sample[0]["projected_core_hours_stderr"].as_f64().unwrap() >= 0.0);
     // A certificate written, verified, and refused once tampered with.
     let cert = scratch("boggle").join("proof.cert");
     let cert_arg = cert.to_str().unwrap();

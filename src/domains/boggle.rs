@@ -368,12 +368,7 @@ pub fn run(command: &BoggleCommand, json: bool) -> Result<(), CliError> {
                 share: share.clone(),
             };
             let (proof, proof_threads) = settings.run(&trie, certificate.is_some())?;
-            // The whole proof's time on one core, from the classes searched.
-            let projection = (proof.classes > 0).then(|| {
-                proof.seconds * proof_threads as f64 * proof.classes_total as f64
-                    / proof.classes as f64
-                    / 3600.0
-            });
+            let projection = proof.projected_core_hours();
             if let Some(path) = certificate {
                 let text = frontier_boggle::certificate::write(&trie, &proof);
                 std::fs::write(path, text).map_err(|e| {
@@ -390,7 +385,9 @@ pub fn run(command: &BoggleCommand, json: bool) -> Result<(), CliError> {
                     "tree_nodes": proof.tree_nodes, "max_bound": proof.max_bound,
                     "complete": proof.complete, "seconds": proof.seconds,
                     "classes_total": proof.classes_total, "threads": proof_threads,
-                    "projected_core_hours": projection, "share": share,
+                    "projected_core_hours": projection.map(|p| p.0),
+                    "projected_core_hours_stderr": projection.map(|p| p.1),
+                    "class_seconds": proof.class_seconds, "share": share,
                 });
                 writeln!(out, "{value}").map_err(io)?;
             } else {
@@ -430,10 +427,12 @@ pub fn run(command: &BoggleCommand, json: bool) -> Result<(), CliError> {
                     writeln!(
                         out,
                         "sample: {} of {} top-level classes on {proof_threads} threads; \
-                         the whole proof projects to {:.1} core-hours",
+                         the whole proof projects to {:.1} ± {:.1} core-hours (mean class \
+                         time, one standard error)",
                         proof.classes,
                         proof.classes_total,
-                        projection.unwrap_or(f64::NAN)
+                        projection.map_or(f64::NAN, |p| p.0),
+                        projection.map_or(f64::NAN, |p| p.1)
                     )
                     .map_err(io)?;
                 }
@@ -843,6 +842,7 @@ fn merge_shares(
         "scored": proof.boards_scored, "nodes": proof.tree_nodes,
         "max_bound": proof.max_bound, "complete": proof.complete,
         "seconds": proof.seconds, "threads": threads,
+        "class_seconds": proof.class_seconds,
     });
     let shares = frontier_core::search::mpi::all_gather_bytes(mine.to_string().as_bytes());
     let bad = |e: String| CliError::Input(format!("a rank's share of the proof: {e}"));
@@ -852,6 +852,7 @@ fn merge_shares(
     proof.subclasses = 0;
     proof.boards_scored = 0;
     proof.tree_nodes = 0;
+    proof.class_seconds.clear();
     for share in shares {
         let v: serde_json::Value =
             serde_json::from_slice(&share).map_err(|e| bad(e.to_string()))?;
@@ -865,6 +866,9 @@ fn merge_shares(
         proof.complete &= v["complete"].as_bool().unwrap_or(false);
         proof.seconds = proof.seconds.max(v["seconds"].as_f64().unwrap_or(0.0));
         threads += number("threads")? as usize;
+        let seconds: Vec<f64> =
+            serde_json::from_value(v["class_seconds"].clone()).map_err(|e| bad(e.to_string()))?;
+        proof.class_seconds.extend(seconds);
         let found: Vec<(String, u32)> =
             serde_json::from_value(v["boards"].clone()).map_err(|e| bad(e.to_string()))?;
         boards.extend(found);

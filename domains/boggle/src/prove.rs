@@ -472,8 +472,36 @@ pub struct Proof {
     pub certificate: Vec<ClassRecord>,
     /// Whether every class was searched (false when the time limit cut it).
     pub complete: bool,
+    /// Seconds each class searched took on its thread, in class order.
+    pub class_seconds: Vec<f64>,
     /// Seconds.
     pub seconds: f64,
+}
+
+impl Proof {
+    /// The whole proof's time on one core, projected from the classes
+    /// searched (a sample): the mean class time times every class, in
+    /// core-hours, with its standard error. Each class is timed on its own
+    /// thread, so a slow class costs what it costs and no more (a wall
+    /// time times threads would charge every thread for the slowest).
+    pub fn projected_core_hours(&self) -> Option<(f64, f64)> {
+        let n = self.class_seconds.len();
+        if n == 0 {
+            return None;
+        }
+        let mean = self.class_seconds.iter().sum::<f64>() / n as f64;
+        let variance = if n > 1 {
+            self.class_seconds
+                .iter()
+                .map(|s| (s - mean) * (s - mean))
+                .sum::<f64>()
+                / (n - 1) as f64
+        } else {
+            0.0
+        };
+        let scale = self.classes_total as f64 / 3600.0;
+        Some((mean * scale, (variance / n as f64).sqrt() * scale))
+    }
 }
 
 /// The subclasses of one top-level class: positions of the split order
@@ -557,6 +585,7 @@ struct ClassOutcome {
     record: Option<ClassRecord>,
     complete: bool,
     bound: u32,
+    seconds: f64,
 }
 
 /// Finds every board of `settings.shape` scoring at least the target, by
@@ -616,7 +645,9 @@ pub fn prove(
                 if out_of_time(settings, started, &stop) {
                     return ClassOutcome::default();
                 }
-                let outcome = search_class(worker, settings, class, started, &stop);
+                let class_started = Instant::now();
+                let mut outcome = search_class(worker, settings, class, started, &stop);
+                outcome.seconds = class_started.elapsed().as_secs_f64();
                 let n = done.fetch_add(1, Ordering::Relaxed) + 1;
                 progress(n, total);
                 outcome
@@ -638,6 +669,7 @@ pub fn prove(
         order,
         certificate: Vec::new(),
         complete: true,
+        class_seconds: Vec::new(),
         seconds: 0.0,
     };
     let mut boards = Vec::new();
@@ -652,6 +684,7 @@ pub fn prove(
         proof.boards_scored += outcome.boards_scored;
         proof.tree_nodes += outcome.tree_nodes;
         proof.max_bound = proof.max_bound.max(outcome.bound);
+        proof.class_seconds.push(outcome.seconds);
         boards.extend(outcome.boards);
         proof.certificate.extend(outcome.record);
     }
