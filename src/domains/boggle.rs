@@ -424,15 +424,23 @@ pub fn run(command: &BoggleCommand, json: bool) -> Result<(), CliError> {
                     .map_err(io)?;
                 }
                 if sample.is_some() {
+                    let projected = match projection {
+                        Some((hours, error)) if hours < 1.0 => format!(
+                            "the whole proof projects to {:.1} ± {:.1} core-seconds \
+                             (mean class time, one standard error)",
+                            hours * 3600.0,
+                            error * 3600.0
+                        ),
+                        Some((hours, error)) => format!(
+                            "the whole proof projects to {hours:.1} ± {error:.1} core-hours \
+                             (mean class time, one standard error)"
+                        ),
+                        None => "no projection: the time limit cut the sample short".into(),
+                    };
                     writeln!(
                         out,
-                        "sample: {} of {} top-level classes on {proof_threads} threads; \
-                         the whole proof projects to {:.1} ± {:.1} core-hours (mean class \
-                         time, one standard error)",
-                        proof.classes,
-                        proof.classes_total,
-                        projection.map_or(f64::NAN, |p| p.0),
-                        projection.map_or(f64::NAN, |p| p.1)
+                        "sample: {} of {} top-level classes on {proof_threads} threads; {projected}",
+                        proof.classes, proof.classes_total,
                     )
                     .map_err(io)?;
                 }

@@ -484,9 +484,11 @@ impl Proof {
     /// core-hours, with its standard error. Each class is timed on its own
     /// thread, so a slow class costs what it costs and no more (a wall
     /// time times threads would charge every thread for the slowest).
+    /// None when the time limit cut the proof: the classes left out would
+    /// be the slow ones.
     pub fn projected_core_hours(&self) -> Option<(f64, f64)> {
         let n = self.class_seconds.len();
-        if n == 0 {
+        if n == 0 || !self.complete {
             return None;
         }
         let mean = self.class_seconds.iter().sum::<f64>() / n as f64;
