@@ -125,9 +125,13 @@ pub struct Certificate {
 pub fn parse(text: &str) -> Result<Certificate, BoggleError> {
     let bad =
         |line: usize, why: &str| BoggleError::Config(format!("certificate line {line}: {why}"));
+    // Where a certificate cut short ends: its last line.
+    let last = text.lines().count();
     let mut lines = text.lines().enumerate().map(|(i, l)| (i + 1, l.trim()));
     let mut header = |key: &str| -> Result<(usize, String), BoggleError> {
-        let (n, line) = lines.next().ok_or_else(|| bad(0, "ends early"))?;
+        let (n, line) = lines
+            .next()
+            .ok_or_else(|| bad(last, "the header ends early"))?;
         if key.is_empty() {
             return Ok((n, line.to_string()));
         }
@@ -218,7 +222,7 @@ pub fn parse(text: &str) -> Result<Certificate, BoggleError> {
             bound: value,
         });
     }
-    Err(bad(0, "no 'end' line: the certificate is cut short"))
+    Err(bad(last, "no 'end' line: the certificate is cut short"))
 }
 
 /// What [`verify`] checked.

@@ -695,6 +695,13 @@ fn a_tampered_certificate_is_refused() {
     // Malformed text names its line.
     let err = certificate::parse(&text.replace("shape 2x3", "shape 2y3")).unwrap_err();
     assert!(err.to_string().contains("line 2"), "{err}");
+    // A certificate cut short names its last line.
+    let kept: Vec<&str> = text.lines().take(text.lines().count() - 1).collect();
+    let err = certificate::parse(&kept.join("\n"))
+        .unwrap_err()
+        .to_string();
+    let expected = format!("line {}: no 'end' line", kept.len());
+    assert!(err.contains(&expected), "{err}");
 }
 
 #[test]
