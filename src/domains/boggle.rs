@@ -425,16 +425,19 @@ pub fn run(command: &BoggleCommand, json: bool) -> Result<(), CliError> {
                 }
                 if sample.is_some() {
                     let projected = match projection {
-                        Some((hours, error)) if hours < 1.0 => format!(
-                            "the whole proof projects to {:.1} ± {:.1} core-seconds \
-                             (mean class time, one standard error)",
-                            hours * 3600.0,
-                            error * 3600.0
-                        ),
-                        Some((hours, error)) => format!(
-                            "the whole proof projects to {hours:.1} ± {error:.1} core-hours \
-                             (mean class time, one standard error)"
-                        ),
+                        Some((hours, error)) => {
+                            let (scale, unit) = if hours < 1.0 {
+                                (3600.0, "core-seconds")
+                            } else {
+                                (1.0, "core-hours")
+                            };
+                            format!(
+                                "the whole proof projects to {:.1} ± {:.1} {unit} (mean class \
+                                 time, one standard error)",
+                                hours * scale,
+                                error * scale
+                            )
+                        }
                         None => "no projection: the time limit cut the sample short".into(),
                     };
                     writeln!(

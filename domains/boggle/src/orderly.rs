@@ -286,7 +286,7 @@ impl OrderlyTree {
                     Some(q) => {
                         // The open choice nodes are the previous path's
                         // slots; those before the first difference stay.
-                        let before = layout.used(previous) & !Layout::<K>::from(q);
+                        let before = layout.used(previous) & !Layout::<K>::positions_from(q);
                         let both_use_q = Layout::<K>::slot_of(previous, q) != 0
                             && Layout::<K>::slot_of(path, q) != 0;
                         1 + 2 * before.count_ones() as usize + usize::from(both_use_q)
@@ -307,7 +307,7 @@ impl OrderlyTree {
             } else {
                 self.open[self.open.len() - 2].key + 1
             };
-            let mut used = layout.used(path) & Layout::<K>::from(position);
+            let mut used = layout.used(path) & Layout::<K>::positions_from(position);
             while used != K::default() {
                 let zeros = used.leading_zeros();
                 used = used & !(K::from_u32(1) << (K::BITS - 1 - zeros));

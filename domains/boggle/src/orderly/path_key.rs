@@ -134,7 +134,7 @@ impl<K: PathKey> Layout<K> {
 
     /// The positions `position..` (their slots' bits).
     #[inline]
-    pub(super) fn from(position: u32) -> K {
+    pub(super) fn positions_from(position: u32) -> K {
         !K::default() >> (SLOT_BITS * position)
     }
 
