@@ -5,6 +5,7 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
+use frontier_boggle::gpu_prove::GpuProofReport;
 use frontier_boggle::{
     anneal, find_words, random_boards, score_batch, AnnealConfig, Board, Letters, Scorer, Shape,
     Trie,
@@ -104,6 +105,15 @@ pub enum BoggleCommand {
         /// the union of theirs. For proofs longer than one sitting.
         #[arg(long, conflicts_with = "certificate")]
         share: Option<String>,
+        /// Walk the bottom of the search on GPU 0: the CPU threads build the
+        /// trees and fix the first --gpu-depth cells, the GPU bounds every
+        /// subclass below (the same subclasses and boards as on the CPU).
+        #[arg(long, conflicts_with = "certificate")]
+        gpu: bool,
+        /// With --gpu: cells fixed on the CPU before a subclass goes to the
+        /// GPU (default: 3/8 of the cells).
+        #[arg(long, requires = "gpu")]
+        gpu_depth: Option<usize>,
         #[command(flatten)]
         dict: DictArg,
     },
@@ -352,6 +362,8 @@ pub fn run(command: &BoggleCommand, json: bool) -> Result<(), CliError> {
             sample,
             seed,
             share,
+            gpu,
+            gpu_depth,
             dict,
         } => {
             let trie = dict.load()?;
@@ -366,8 +378,11 @@ pub fn run(command: &BoggleCommand, json: bool) -> Result<(), CliError> {
                 sample: *sample,
                 seed: *seed,
                 share: share.clone(),
+                gpu: *gpu,
+                gpu_depth: *gpu_depth,
             };
-            let (proof, proof_threads) = settings.run(&trie, certificate.is_some())?;
+            let (proof, proof_threads, on_gpu) = settings.run(&trie, certificate.is_some())?;
+            let gpu_hours = on_gpu.as_ref().and_then(|g| g.projected_gpu_hours(&proof));
             let projection = proof.projected_core_hours();
             if let Some(path) = certificate {
                 let text = frontier_boggle::certificate::write(&trie, &proof);
@@ -388,6 +403,15 @@ pub fn run(command: &BoggleCommand, json: bool) -> Result<(), CliError> {
                     "projected_core_hours": projection.map(|p| p.0),
                     "projected_core_hours_stderr": projection.map(|p| p.1),
                     "class_seconds": proof.class_seconds, "share": share,
+                    "setup_seconds": proof.setup_seconds,
+                    "gpu": on_gpu.as_ref().map(|g| serde_json::json!({
+                        "device": g.device, "split_depth": g.split_depth,
+                        "launches": g.launches, "handed_over": g.handed_over,
+                        "walked_on_cpu": g.walked_on_cpu, "subclasses": g.subclasses,
+                        "kernel_seconds": g.kernel_seconds,
+                        "projected_gpu_hours": gpu_hours.map(|h| h.0),
+                        "projected_kernel_hours": gpu_hours.map(|h| h.1),
+                    })),
                 });
                 writeln!(out, "{value}").map_err(io)?;
             } else {
@@ -423,9 +447,30 @@ pub fn run(command: &BoggleCommand, json: bool) -> Result<(), CliError> {
                     )
                     .map_err(io)?;
                 }
+                if let Some(g) = &on_gpu {
+                    writeln!(
+                        out,
+                        "GPU {}: {} subclasses handed over at depth {} in {} launch(es) \
+                         ({} walked on the CPU after all), {} subclasses bounded there, \
+                         {:.1} s in the kernel",
+                        g.device,
+                        g.handed_over,
+                        g.split_depth,
+                        g.launches,
+                        g.walked_on_cpu,
+                        g.subclasses,
+                        g.kernel_seconds
+                    )
+                    .map_err(io)?;
+                }
                 if sample.is_some() {
-                    let projected = match projection {
-                        Some((hours, error)) => {
+                    let projected = match (projection, gpu_hours) {
+                        (_, Some((hours, kernel))) => format!(
+                            "the whole proof projects to {hours:.1} GPU-hours (this GPU fed by \
+                             {proof_threads} host threads; wall time per class), {kernel:.1} hours \
+                             of it in the kernel"
+                        ),
+                        (Some((hours, error)), _) => {
                             let (scale, unit) = if hours < 1.0 {
                                 (3600.0, "core-seconds")
                             } else {
@@ -438,7 +483,7 @@ pub fn run(command: &BoggleCommand, json: bool) -> Result<(), CliError> {
                                 error * scale
                             )
                         }
-                        None => "no projection: the time limit cut the sample short".into(),
+                        _ => "no projection: the time limit cut the sample short".into(),
                     };
                     writeln!(
                         out,
@@ -757,6 +802,12 @@ pub struct ProveSettings {
     /// `K/N`: search only share K of N (see `boggle prove --help`).
     #[serde(default)]
     pub share: Option<String>,
+    /// Walk the bottom of the search on GPU 0 (see `boggle prove --help`).
+    #[serde(default)]
+    pub gpu: bool,
+    /// With `gpu`: cells fixed on the CPU before a subclass goes to the GPU.
+    #[serde(default)]
+    pub gpu_depth: Option<usize>,
 }
 
 fn default_sample_seed() -> u64 {
@@ -792,13 +843,14 @@ impl ProveSettings {
         Ok(Some((k - 1, n)))
     }
 
-    /// Runs the proof on `threads` cores, logging progress every ten
-    /// seconds; returns it with the number of threads it ran on.
+    /// Runs the proof on `threads` cores (and the GPU when asked), logging
+    /// progress every ten seconds; returns it with the number of threads it
+    /// ran on and what the GPU did.
     fn run(
         &self,
         trie: &Trie,
         certificate: bool,
-    ) -> Result<(frontier_boggle::Proof, usize), CliError> {
+    ) -> Result<(frontier_boggle::Proof, usize, Option<GpuProofReport>), CliError> {
         let (rows, cols) = parse_shape(&self.shape).map_err(CliError::Input)?;
         let buckets = match self.buckets.strip_prefix('=') {
             Some(letters) => frontier_boggle::Buckets::single(letters),
@@ -830,14 +882,44 @@ impl ProveSettings {
                 tracing::info!("{seconds:>6} s  {done}/{total} top-level classes");
             }
         };
+        if self.gpu_depth.is_some() && !self.gpu {
+            return Err(CliError::Input(
+                "gpu_depth is for GPU proofs: set gpu too".into(),
+            ));
+        }
+        let threads = pool.current_num_threads();
+        let by_mpi = settings.share.is_some() && self.share.is_none();
+        if self.gpu {
+            if certificate {
+                return Err(CliError::Input(
+                    "--certificate is written by CPU proofs only: run without --gpu".into(),
+                ));
+            }
+            if by_mpi {
+                return Err(CliError::Input(
+                    "--gpu proves in one process: split a GPU proof with --share K/N instead of mpirun"
+                        .into(),
+                ));
+            }
+            let (proof, report) = pool
+                .install(|| {
+                    let options = frontier_boggle::gpu_prove::GpuProofOptions {
+                        split_depth: self.gpu_depth,
+                        ..Default::default()
+                    };
+                    frontier_boggle::gpu_prove::prove_on_gpu(trie, &settings, &options, &progress)
+                })
+                .map_err(boggle_error)?;
+            return Ok((proof, threads, Some(report)));
+        }
         let proof = pool
             .install(|| frontier_boggle::prove(trie, &settings, &progress))
             .map_err(boggle_error)?;
-        let threads = pool.current_num_threads();
-        match settings.share {
-            Some(_) if self.share.is_none() => merge_shares(proof, threads),
-            _ => Ok((proof, threads)),
+        if by_mpi {
+            let (proof, threads) = merge_shares(proof, threads)?;
+            return Ok((proof, threads, None));
         }
+        Ok((proof, threads, None))
     }
 }
 
@@ -1094,6 +1176,8 @@ impl crate::registry::CliDomain for BoggleCli {
             (BoggleJob::Prove(p), "target") => p.target = value.count(key)? as u32,
             (BoggleJob::Prove(p), "threads") => p.threads = value.count(key)? as usize,
             (BoggleJob::Prove(p), "buckets") => p.buckets = value.text(key)?,
+            (BoggleJob::Prove(p), "gpu") => p.gpu = value.flag(key)?,
+            (BoggleJob::Prove(p), "gpu_depth") => p.gpu_depth = Some(value.count(key)? as usize),
             _ => return Ok(false),
         }
         Ok(true)
@@ -1192,8 +1276,11 @@ impl crate::registry::CliDomain for BoggleCli {
                     seed: instance.seed()?,
                     ..settings.clone()
                 };
-                let (proof, threads) = settings.run(trie, false)?;
-                report.executor = format!("prove-{threads}");
+                let (proof, threads, on_gpu) = settings.run(trie, false)?;
+                report.executor = match on_gpu {
+                    Some(g) => format!("prove-gpu-{threads}-depth{}", g.split_depth),
+                    None => format!("prove-{threads}"),
+                };
                 report.status = match (proof.complete, settings.sample, &settings.share) {
                     (false, _, _) => "incomplete".into(),
                     (true, Some(_), _) => "sampled".into(),

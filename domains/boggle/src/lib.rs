@@ -22,6 +22,8 @@ pub mod certificate;
 pub mod dict;
 #[cfg(feature = "gpu")]
 pub mod gpu;
+#[cfg(feature = "gpu")]
+pub mod gpu_prove;
 pub mod orderly;
 pub mod prove;
 pub mod solve;

@@ -392,6 +392,30 @@ impl OrderlyTree {
         offset
     }
 
+    /// Moves the tree out, leaving the buffers of the build behind for
+    /// the next one.
+    pub(crate) fn take(&mut self) -> OrderlyTree {
+        OrderlyTree {
+            arena: std::mem::take(&mut self.arena),
+            root: self.root,
+            bound: self.bound,
+            nodes: self.nodes,
+            ..OrderlyTree::default()
+        }
+    }
+
+    /// The nodes (see [`Arena`]).
+    #[cfg_attr(not(feature = "gpu"), allow(dead_code))]
+    pub(crate) fn arena(&self) -> &[u32] {
+        &self.arena
+    }
+
+    /// Where the root sum node starts in [`OrderlyTree::arena`].
+    #[cfg_attr(not(feature = "gpu"), allow(dead_code))]
+    pub(crate) fn root(&self) -> usize {
+        self.root
+    }
+
     /// Sum and choice nodes.
     pub fn node_count(&self) -> usize {
         self.nodes

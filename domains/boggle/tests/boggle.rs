@@ -754,3 +754,68 @@ fn shares_of_a_proof_add_up_to_the_whole() {
     assert_eq!(boards, expected);
     assert!(prove(&trie, &settings(Some((3, 3))), &|_, _| {}).is_err());
 }
+
+/// The GPU prover walks the bottom of the search: the same subclasses
+/// bounded, the same boards scored and found as the CPU proof, at every
+/// split depth, on 9 and 16 cells, and when small GPU stacks send
+/// subclasses back to the CPU.
+#[test]
+fn gpu_proofs_equal_cpu_proofs() {
+    use frontier_boggle::gpu_prove::{prove_on_gpu, GpuProofOptions};
+    use frontier_boggle::prove::{prove, Buckets, ProofSettings};
+    if !frontier_core::gpu::usable_or_skip("gpu_proofs_equal_cpu_proofs") {
+        return;
+    }
+    let (_, trie) = enable2k();
+    let settings = |rows, cols, target, buckets: &str, sample| ProofSettings {
+        shape: Shape::new(rows, cols),
+        target,
+        buckets: Buckets::parse(buckets).unwrap(),
+        max_seconds: None,
+        certificate: false,
+        sample,
+        share: None,
+    };
+    let corners = "aeijou bcdfgmpqvwxz hklnrsty, corner: abcdefghijklmnopqrstuvwxyz";
+    let cases = [
+        // (settings, split depths, stack capacity)
+        (
+            settings(3, 3, 500, corners, None),
+            vec![None, Some(1), Some(8)],
+            2048,
+        ),
+        (settings(3, 3, 500, corners, None), vec![Some(4)], 48),
+        (
+            settings(4, 4, 3625, "aeijou bcdfgmpqvwxz hklnrsty", Some((4, 3))),
+            vec![None, Some(3)],
+            2048,
+        ),
+    ];
+    for (settings, depths, stack_capacity) in cases {
+        let cpu = prove(&trie, &settings, &|_, _| {}).unwrap();
+        assert!(cpu.complete && cpu.subclasses > 0);
+        for split_depth in depths {
+            let options = GpuProofOptions {
+                split_depth,
+                stack_capacity,
+                ..GpuProofOptions::default()
+            };
+            let (gpu, report) = prove_on_gpu(&trie, &settings, &options, &|_, _| {}).unwrap();
+            let case = format!(
+                "{}x{} split {split_depth:?} capacity {stack_capacity}",
+                settings.shape.rows, settings.shape.cols
+            );
+            assert!(gpu.complete, "{case}");
+            assert_eq!(gpu.boards, cpu.boards, "{case}");
+            assert_eq!(gpu.subclasses, cpu.subclasses, "{case}");
+            assert_eq!(gpu.boards_scored, cpu.boards_scored, "{case}");
+            assert!(report.handed_over > 0, "{case}");
+            if stack_capacity < 2048 {
+                assert!(report.walked_on_cpu > 0, "{case}: nothing overflowed");
+            } else {
+                assert!(report.subclasses > 0, "{case}");
+                assert_eq!(report.walked_on_cpu, 0, "{case}");
+            }
+        }
+    }
+}

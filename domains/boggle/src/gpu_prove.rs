@@ -1,0 +1,512 @@
+//! Boggle proofs with the bottom of the walk on the GPU.
+//!
+//! The CPU does what it is good at: building each class's orderly tree
+//! and walking its subclasses down to a *split depth* (a few positions of
+//! the split order). Every subclass still above the target there is handed
+//! over, and the GPU walks everything below it (`kernels/boggle_prove.cu`,
+//! one warp per subclass): the same bounds, the same subclasses, the boards
+//! whose bound reaches the target sent back to be scored exactly on the
+//! CPU. Trees of many classes go to the GPU together, one launch for all
+//! their subclasses, while the CPU's threads build the next classes.
+//!
+//! A subclass whose waiting choice nodes overflow the GPU's stacks (or
+//! whose boards overflow the output) is walked again on the CPU, so the
+//! proof never depends on a capacity: it is the CPU proof, with the same
+//! boards and the same count of subclasses bounded (the GPU tests check
+//! both against [`crate::prove()`]).
+
+use std::fmt::Write;
+use std::sync::atomic::AtomicBool;
+use std::sync::mpsc::{sync_channel, Receiver};
+use std::time::Instant;
+
+use frontier_core::gpu::cudarc::driver::sys::{CUdevice_attribute, CUevent_flags};
+use frontier_core::gpu::cudarc::driver::{CudaFunction, CudaSlice, LaunchConfig, PushKernelArg};
+use frontier_core::gpu::{gpu_error, Gpu};
+
+use crate::orderly::{split_order, OrderlyBuilder, OrderlyTree};
+use crate::prove::{
+    boards_up_to_symmetry, place_in_order, prove_split, Below, ClassOutcome, Handover, Proof,
+    ProofSettings, Split, Worker,
+};
+use crate::trie::Trie;
+use crate::BoggleError;
+
+const SOURCE: &str = include_str!("../../../kernels/boggle_prove.cu");
+/// Warps per block.
+const WARPS: u32 = 4;
+/// Words per subclass handed over: its class, then 16 letters, 4 per word.
+const ITEM_WORDS: usize = 5;
+/// Words per board sent back: subclass, bound, 16 letters 4 per word.
+const BOARD_WORDS: usize = 6;
+/// Boards one launch can send back (more: those subclasses go to the CPU).
+const BOARD_CAPACITY: usize = 1 << 20;
+/// A launch waits for this many subclasses (or the last class)...
+const BATCH_ITEMS: usize = 1 << 18;
+/// ... or for this many words of trees.
+const BATCH_WORDS: usize = 1 << 29;
+/// Item status written by the kernel.
+const ITEM_DONE: u32 = 1;
+
+/// What the GPU did for a proof.
+#[derive(Clone, Debug, Default)]
+pub struct GpuProofReport {
+    /// The device.
+    pub device: String,
+    /// Positions fixed on the CPU before a subclass is handed over.
+    pub split_depth: usize,
+    /// Kernel launches.
+    pub launches: u64,
+    /// Subclasses handed over.
+    pub handed_over: u64,
+    /// Of those, walked on the CPU after all (a GPU stack or the board
+    /// output overflowed).
+    pub walked_on_cpu: u64,
+    /// Subclasses bounded on the GPU.
+    pub subclasses: u64,
+    /// Seconds the kernels ran, by device events.
+    pub kernel_seconds: f64,
+}
+
+impl GpuProofReport {
+    /// The whole proof's time on this GPU with the host threads that fed
+    /// it, projected from a sample: its wall time per class (the listing
+    /// of classes left out) times every class, in hours; and the same for
+    /// the kernels' time alone (what the GPU needs, given host cores
+    /// enough to build the trees). None for an incomplete proof.
+    pub fn projected_gpu_hours(&self, proof: &Proof) -> Option<(f64, f64)> {
+        (proof.complete && proof.classes > 0).then(|| {
+            let scale = proof.classes_total as f64 / proof.classes as f64 / 3600.0;
+            (
+                (proof.seconds - proof.setup_seconds) * scale,
+                self.kernel_seconds * scale,
+            )
+        })
+    }
+}
+
+/// How a proof uses the GPU.
+#[derive(Clone, Debug)]
+pub struct GpuProofOptions {
+    /// The device.
+    pub ordinal: usize,
+    /// Positions fixed on the CPU before a subclass is handed over (None:
+    /// [`default_split_depth`]).
+    pub split_depth: Option<usize>,
+    /// Choice nodes one position's stack holds on the GPU (per warp). The
+    /// most seen waiting on one position is a few hundred (4x4 samples:
+    /// 421); a subclass that needs more is walked on the CPU.
+    pub stack_capacity: usize,
+}
+
+impl Default for GpuProofOptions {
+    fn default() -> GpuProofOptions {
+        GpuProofOptions {
+            ordinal: 0,
+            split_depth: None,
+            stack_capacity: 2048,
+        }
+    }
+}
+
+/// The split depth used when none is given: about three eighths of the
+/// cells (3x3: 3, 3x4: 4, 4x4: 6), deep enough that the subclasses handed
+/// over are many and small, shallow enough that the CPU's share is small.
+pub fn default_split_depth(cells: usize) -> usize {
+    (cells * 3 / 8).clamp(1, cells.saturating_sub(1).max(1))
+}
+
+/// Proves as [`crate::prove()`] does, with the walk below the split depth
+/// on the GPU (see the module docs). Certificates are not kept (the GPU
+/// does not record its pieces).
+pub fn prove_on_gpu(
+    trie: &Trie,
+    settings: &ProofSettings,
+    options: &GpuProofOptions,
+    progress: &(dyn Fn(u64, u64) + Sync),
+) -> Result<(Proof, GpuProofReport), BoggleError> {
+    let cells = settings.shape.cells();
+    if settings.certificate {
+        return Err(BoggleError::Config(
+            "certificates are written by CPU proofs only (the GPU keeps no pieces)".into(),
+        ));
+    }
+    let depth = options
+        .split_depth
+        .unwrap_or_else(|| default_split_depth(cells));
+    if depth == 0 || depth >= cells {
+        return Err(BoggleError::Config(format!(
+            "the split depth must be from 1 to {} for {cells} cells, not {depth}",
+            cells.saturating_sub(1)
+        )));
+    }
+    let order = split_order(&settings.shape);
+    let builder = OrderlyBuilder::new(trie, &settings.shape, &order)?;
+    if options.stack_capacity == 0 {
+        return Err(BoggleError::Config("a GPU stack capacity of 0".into()));
+    }
+    let prover = GpuProver::new(cells, options)?;
+    let started = Instant::now();
+    // Room for a few classes per thread: the threads keep building while
+    // the GPU walks.
+    let (sender, receiver) = sync_channel::<Handover>(2 * rayon::current_num_threads().max(1));
+    let (proof, consumed) = std::thread::scope(|scope| {
+        let consumer = scope.spawn(|| {
+            let mut consumer = Consumer {
+                prover,
+                worker: Worker::new(&builder, trie, cells),
+                settings,
+                depth,
+                started,
+                outcome: ClassOutcome::default(),
+                report: GpuProofReport::default(),
+                complete: true,
+            };
+            let result = consumer.run(receiver);
+            (result, consumer)
+        });
+        let sink = move |handover: Handover| {
+            // A closed channel means the consumer failed: its error is
+            // reported below.
+            let _ = sender.send(handover);
+        };
+        let proof = prove_split(
+            trie,
+            settings,
+            progress,
+            Some(&Split { depth, sink: &sink }),
+        );
+        drop(sink);
+        let consumed = consumer
+            .join()
+            .map_err(|_| BoggleError::Config("the GPU thread panicked".into()));
+        (proof, consumed)
+    });
+    let mut proof = proof?;
+    let (result, consumer) = consumed?;
+    result?;
+    let Consumer {
+        outcome,
+        mut report,
+        complete,
+        prover,
+        ..
+    } = consumer;
+    report.device = prover.gpu.name.clone();
+    report.split_depth = depth;
+    proof.complete &= complete;
+    proof.subclasses += outcome.subclasses;
+    proof.boards_scored += outcome.boards_scored;
+    // The CPU's class times miss the GPU's part: no projection from them.
+    proof.class_seconds.clear();
+    let mut boards: Vec<(Vec<u8>, u32)> = proof
+        .boards
+        .iter()
+        .map(|(text, score)| (text.bytes().map(|b| b - b'a').collect(), *score))
+        .collect();
+    boards.extend(outcome.boards);
+    proof.boards = boards_up_to_symmetry(&settings.shape, boards);
+    proof.seconds = started.elapsed().as_secs_f64();
+    Ok((proof, report))
+}
+
+/// The GPU's thread: gathers handed-over classes into launches, and adds
+/// up what they find.
+struct Consumer<'a, 't> {
+    prover: GpuProver,
+    /// For the subclasses walked on the CPU after all, and for scoring.
+    worker: Worker<'t>,
+    settings: &'a ProofSettings,
+    depth: usize,
+    started: Instant,
+    /// Subclasses, boards scored and boards found below the split.
+    outcome: ClassOutcome,
+    report: GpuProofReport,
+    complete: bool,
+}
+
+impl Consumer<'_, '_> {
+    /// Launches until the channel closes. After an error (or the time
+    /// limit) it keeps receiving, so the threads handing over never block.
+    fn run(&mut self, receiver: Receiver<Handover>) -> Result<(), BoggleError> {
+        self.prover.gpu.ctx.bind_to_thread().map_err(gpu_error)?;
+        let mut failure = None;
+        let mut batch: Vec<Handover> = Vec::new();
+        let (mut items, mut words) = (0, 0);
+        let mut open = true;
+        while open {
+            match receiver.recv() {
+                Ok(handover) => {
+                    items += handover.items.len() / self.depth;
+                    words += handover.tree.arena().len();
+                    batch.push(handover);
+                }
+                Err(_) => open = false,
+            }
+            let full = items >= BATCH_ITEMS || words >= BATCH_WORDS;
+            if batch.is_empty() || (open && !full) {
+                continue;
+            }
+            let late = self
+                .settings
+                .max_seconds
+                .is_some_and(|limit| self.started.elapsed().as_secs_f64() > limit);
+            if late {
+                self.complete = false;
+            } else if failure.is_none() {
+                if let Err(e) = self.launch(&mut batch) {
+                    failure = Some(e);
+                }
+            }
+            batch.clear();
+            (items, words) = (0, 0);
+        }
+        failure.map_or(Ok(()), Err)
+    }
+
+    /// Walks every subclass of `batch` on the GPU (those it cannot finish
+    /// on the CPU) and adds up what it finds.
+    fn launch(&mut self, batch: &mut [Handover]) -> Result<(), BoggleError> {
+        let launch_started = Instant::now();
+        let target = self.settings.target;
+        let walked = self
+            .prover
+            .walk(batch, self.depth, target, &mut self.report)?;
+        let shape = &self.settings.shape;
+        let order = self.worker.builder.order().to_vec();
+        let mut board = vec![0u8; shape.cells()];
+        for record in walked.boards.chunks_exact(BOARD_WORDS) {
+            if walked.status[record[0] as usize] != ITEM_DONE {
+                continue;
+            }
+            let letters: Vec<u8> = record[2..]
+                .iter()
+                .flat_map(|word| word.to_le_bytes())
+                .take(shape.cells())
+                .collect();
+            place_in_order(&order, &letters, &mut board);
+            self.outcome.boards_scored += 1;
+            let score = self.worker.scorer.score_letters(shape, &board);
+            if score >= target {
+                self.outcome.boards.push((board.clone(), score));
+            }
+        }
+        let mut item = 0;
+        for handover in batch.iter_mut() {
+            let mut failed = Vec::new();
+            for letters in handover.items.chunks_exact(self.depth) {
+                match walked.status[item] {
+                    ITEM_DONE => {
+                        self.outcome.subclasses += walked.subclasses[item];
+                        self.report.subclasses += walked.subclasses[item];
+                    }
+                    0 => {
+                        return Err(BoggleError::Config(format!(
+                            "the GPU left subclass {item} of a launch unwalked"
+                        )))
+                    }
+                    _ => failed.push(letters),
+                }
+                item += 1;
+            }
+            if !failed.is_empty() {
+                self.report.walked_on_cpu += failed.len() as u64;
+                self.walk_on_cpu(&mut handover.tree, &handover.masks, &failed);
+            }
+        }
+        tracing::info!(
+            "GPU launch {}: {} classes, {item} subclasses handed over, {} boards, {:.3} s ({:.3} s in the kernel so far)",
+            self.report.launches,
+            batch.len(),
+            walked.boards.len() / BOARD_WORDS,
+            launch_started.elapsed().as_secs_f64(),
+            self.report.kernel_seconds
+        );
+        Ok(())
+    }
+
+    /// Walks the subclasses `failed` of the class of `tree` on the CPU.
+    fn walk_on_cpu(&mut self, tree: &mut OrderlyTree, masks: &[u32], failed: &[&[u8]]) {
+        std::mem::swap(&mut self.worker.tree, tree);
+        let stop = AtomicBool::new(false);
+        for letters in failed {
+            let (mut pieces, mut items) = (Vec::new(), Vec::new());
+            let mut below = Below {
+                settings: self.settings,
+                started: self.started,
+                stop: &stop,
+                split: None,
+                outcome: &mut self.outcome,
+                pieces: &mut pieces,
+                items: &mut items,
+            };
+            self.complete &= below.walk(&mut self.worker, masks, letters);
+        }
+        std::mem::swap(&mut self.worker.tree, tree);
+    }
+}
+
+/// What one launch sent back.
+struct Walked {
+    /// Per subclass handed over: subclasses bounded below it.
+    subclasses: Vec<u64>,
+    /// Per subclass: `ITEM_DONE`, or why the CPU must walk it.
+    status: Vec<u32>,
+    /// `BOARD_WORDS` per board.
+    boards: Vec<u32>,
+}
+
+/// The kernel and its per-warp scratch on one GPU.
+struct GpuProver {
+    gpu: Gpu,
+    kernel: CudaFunction,
+    blocks: u32,
+    scratch: CudaSlice<u32>,
+    cells: usize,
+}
+
+impl GpuProver {
+    fn new(cells: usize, options: &GpuProofOptions) -> Result<GpuProver, BoggleError> {
+        let gpu = Gpu::open(options.ordinal)?;
+        let capacity = options.stack_capacity;
+        let mut src = String::new();
+        let _ = writeln!(
+            src,
+            "#define CELLS {cells}\n#define CAP {capacity}\n#define WARPS {WARPS}"
+        );
+        src += SOURCE;
+        let module = gpu.module(&src)?;
+        let kernel = module.load_function("prove_items").map_err(gpu_error)?;
+        let occupancy = kernel
+            .occupancy_max_active_blocks_per_multiprocessor(WARPS * 32, 0, None)
+            .map_err(gpu_error)?
+            .max(1);
+        let sms = gpu
+            .ctx
+            .attribute(CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT)
+            .map_err(gpu_error)? as u32;
+        let warp_words = (cells + 1) * cells * 32 + cells * capacity;
+        // Every SM full, in at most a quarter of the free memory.
+        let (free, _) = gpu.memory()?;
+        let fit = (free / 4 / (warp_words * 4 * WARPS as usize)).max(1) as u32;
+        let blocks = (sms * occupancy).min(fit);
+        tracing::info!(
+            "boggle prove kernel: {} registers, {blocks} blocks of {WARPS} warps ({occupancy} per SM), {} MB scratch",
+            kernel.num_regs().unwrap_or(-1),
+            (blocks as usize * WARPS as usize * warp_words * 4) >> 20
+        );
+        let scratch = gpu
+            .stream
+            .alloc_zeros::<u32>(blocks as usize * WARPS as usize * warp_words)
+            .map_err(gpu_error)?;
+        Ok(GpuProver {
+            gpu,
+            kernel,
+            blocks,
+            scratch,
+            cells,
+        })
+    }
+
+    /// One launch over every subclass of `batch`.
+    fn walk(
+        &mut self,
+        batch: &[Handover],
+        depth: usize,
+        target: u32,
+        report: &mut GpuProofReport,
+    ) -> Result<Walked, BoggleError> {
+        let s = self.gpu.stream.clone();
+        let mut bases = Vec::with_capacity(batch.len());
+        let mut roots = Vec::with_capacity(batch.len());
+        let mut masks = Vec::with_capacity(batch.len() * self.cells);
+        let mut items = Vec::new();
+        let mut words = 0u64;
+        for (class, handover) in batch.iter().enumerate() {
+            bases.push(words);
+            words += handover.tree.arena().len() as u64;
+            roots.push(handover.tree.root() as u32);
+            masks.extend_from_slice(&handover.masks);
+            for letters in handover.items.chunks_exact(depth) {
+                let mut record = [0u32; ITEM_WORDS];
+                record[0] = class as u32;
+                for (i, &letter) in letters.iter().enumerate() {
+                    record[1 + i / 4] |= u32::from(letter) << (8 * (i % 4));
+                }
+                items.extend_from_slice(&record);
+            }
+        }
+        let count = items.len() / ITEM_WORDS;
+        tracing::debug!(
+            "GPU launch: {} classes, {words} tree words, {count} subclasses",
+            batch.len()
+        );
+        let mut arena = s.alloc_zeros::<u32>(words as usize).map_err(gpu_error)?;
+        for (handover, &base) in batch.iter().zip(&bases) {
+            let tree = handover.tree.arena();
+            let mut view = arena.slice_mut(base as usize..base as usize + tree.len());
+            s.memcpy_htod(tree, &mut view).map_err(gpu_error)?;
+        }
+        let bases = s.clone_htod(&bases).map_err(gpu_error)?;
+        let roots = s.clone_htod(&roots).map_err(gpu_error)?;
+        let masks = s.clone_htod(&masks).map_err(gpu_error)?;
+        let items_dev = s.clone_htod(&items).map_err(gpu_error)?;
+        let mut next = s.alloc_zeros::<u32>(1).map_err(gpu_error)?;
+        let mut subclasses = s.alloc_zeros::<u64>(count).map_err(gpu_error)?;
+        let mut status = s.alloc_zeros::<u32>(count).map_err(gpu_error)?;
+        let mut boards = s
+            .alloc_zeros::<u32>(BOARD_CAPACITY * BOARD_WORDS)
+            .map_err(gpu_error)?;
+        let mut board_count = s.alloc_zeros::<u32>(1).map_err(gpu_error)?;
+        let (count32, depth32, capacity) = (count as u32, depth as u32, BOARD_CAPACITY as u32);
+        let timing = Some(CUevent_flags::CU_EVENT_DEFAULT);
+        let start = s.record_event(timing).map_err(gpu_error)?;
+        let mut launch = s.launch_builder(&self.kernel);
+        launch
+            .arg(&arena)
+            .arg(&bases)
+            .arg(&roots)
+            .arg(&masks)
+            .arg(&items_dev)
+            .arg(&count32)
+            .arg(&depth32)
+            .arg(&target)
+            .arg(&mut next)
+            .arg(&mut self.scratch)
+            .arg(&mut subclasses)
+            .arg(&mut status)
+            .arg(&mut boards)
+            .arg(&mut board_count)
+            .arg(&capacity);
+        let config = LaunchConfig {
+            grid_dim: (self.blocks, 1, 1),
+            block_dim: (WARPS * 32, 1, 1),
+            shared_mem_bytes: 0,
+        };
+        // SAFETY: the arguments match `prove_items`; `scratch` holds the
+        // per-warp words of `blocks * WARPS` warps, every per-item buffer
+        // `count` entries, `boards` `BOARD_CAPACITY` boards, and every
+        // tree offset the kernel follows stays inside its class's arena.
+        unsafe { launch.launch(config) }.map_err(gpu_error)?;
+        let end = s.record_event(timing).map_err(gpu_error)?;
+        s.synchronize().map_err(gpu_error)?;
+        tracing::debug!("GPU launch finished");
+        let found = s.clone_dtoh(&board_count).map_err(gpu_error)?;
+        let found = (found.first().copied().unwrap_or(0) as usize).min(BOARD_CAPACITY);
+        let boards = if found == 0 {
+            Vec::new()
+        } else {
+            s.clone_dtoh(&boards.slice(..found * BOARD_WORDS))
+                .map_err(gpu_error)?
+        };
+        let walked = Walked {
+            subclasses: s.clone_dtoh(&subclasses).map_err(gpu_error)?,
+            status: s.clone_dtoh(&status).map_err(gpu_error)?,
+            boards,
+        };
+        report.kernel_seconds += f64::from(start.elapsed_ms(&end).map_err(gpu_error)?) / 1e3;
+        report.launches += 1;
+        report.handed_over += count as u64;
+        Ok(walked)
+    }
+}
