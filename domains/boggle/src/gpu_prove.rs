@@ -140,11 +140,11 @@ pub fn prove_on_gpu(
             cells.saturating_sub(1)
         )));
     }
-    let order = split_order(&settings.shape);
-    let builder = OrderlyBuilder::new(trie, &settings.shape, &order)?;
     if options.stack_capacity == 0 {
         return Err(BoggleError::Config("a GPU stack capacity of 0".into()));
     }
+    let order = split_order(&settings.shape);
+    let builder = OrderlyBuilder::new(trie, &settings.shape, &order)?;
     let prover = GpuProver::new(cells, options)?;
     let started = Instant::now();
     // Room for a few classes per thread: the threads keep building while
@@ -199,13 +199,10 @@ pub fn prove_on_gpu(
     proof.boards_scored += outcome.boards_scored;
     // The CPU's class times miss the GPU's part: no projection from them.
     proof.class_seconds.clear();
-    let mut boards: Vec<(Vec<u8>, u32)> = proof
-        .boards
-        .iter()
-        .map(|(text, score)| (text.bytes().map(|b| b - b'a').collect(), *score))
-        .collect();
-    boards.extend(outcome.boards);
-    proof.boards = boards_up_to_symmetry(&settings.shape, boards);
+    // Boards have every cell fixed, below any split depth: all of them
+    // come from the GPU's part.
+    debug_assert!(proof.boards.is_empty());
+    proof.boards = boards_up_to_symmetry(&settings.shape, outcome.boards);
     proof.seconds = started.elapsed().as_secs_f64();
     Ok((proof, report))
 }
@@ -264,8 +261,8 @@ impl Consumer<'_, '_> {
         failure.map_or(Ok(()), Err)
     }
 
-    /// Walks every subclass of `batch` on the GPU (those it cannot finish
-    /// on the CPU) and adds up what it finds.
+    /// Walks every subclass of `batch` on the GPU (on the CPU those the GPU
+    /// could not finish) and adds up what they find.
     fn launch(&mut self, batch: &mut [Handover]) -> Result<(), BoggleError> {
         let launch_started = Instant::now();
         let target = self.settings.target;
@@ -489,8 +486,6 @@ impl GpuProver {
         // tree offset the kernel follows stays inside its class's arena.
         unsafe { launch.launch(config) }.map_err(gpu_error)?;
         let end = s.record_event(timing).map_err(gpu_error)?;
-        s.synchronize().map_err(gpu_error)?;
-        tracing::debug!("GPU launch finished");
         let found = s.clone_dtoh(&board_count).map_err(gpu_error)?;
         let found = (found.first().copied().unwrap_or(0) as usize).min(BOARD_CAPACITY);
         let boards = if found == 0 {
