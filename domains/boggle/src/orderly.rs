@@ -97,7 +97,8 @@ pub struct OrderlyTree {
 #[derive(Clone)]
 pub struct OrderlyBuilder<'t> {
     nodes: &'t [Node],
-    neighbor_masks: Vec<u64>,
+    /// Each cell's neighbours, and past the last cell every cell.
+    neighbor_masks: Vec<u32>,
     /// Split-order position of each cell.
     position: Vec<u32>,
     /// The cells in split order.
@@ -136,10 +137,14 @@ impl<'t> OrderlyBuilder<'t> {
             position[cell] = p as u32;
         }
         let word_bits = u32::BITS - (trie.nodes().len() as u32).leading_zeros();
+        // Past the last cell, the virtual cell that paths start from.
+        // (Masks of at most MAX_ORDERLY_CELLS bits, checked above.)
+        let mut neighbor_masks: Vec<u32> = shape.neighbor_masks.iter().map(|&m| m as u32).collect();
+        neighbor_masks.push((1 << shape.cells()) - 1);
         Ok(OrderlyBuilder {
             narrow: Layout::<u64>::fits(shape.cells(), word_bits),
             nodes: trie.nodes(),
-            neighbor_masks: shape.neighbor_masks.clone(),
+            neighbor_masks,
             position,
             order: order.to_vec(),
         })
@@ -167,17 +172,23 @@ impl<'t> OrderlyBuilder<'t> {
             bucket.clear();
         }
         let layout = Layout::new(masks.len());
-        for cell in 0..masks.len() {
-            self.collect(
-                &layout,
-                masks,
-                cell,
-                self.nodes[0],
-                1 << cell,
-                K::default(),
-                &mut paths,
-            );
-        }
+        // One list per letter for each depth a path can reach; a path
+        // starts from the virtual cell past the last, next to every cell.
+        let mut levels: Vec<[Vec<Reach<K>>; 26]> = Vec::new();
+        levels.resize_with(masks.len(), Default::default);
+        let start = Reach {
+            cell: masks.len() as u32,
+            used: 0,
+            key: K::default(),
+        };
+        self.collect(
+            &layout,
+            masks,
+            self.nodes[0],
+            &[start],
+            &mut levels,
+            &mut paths,
+        );
         // Bucketed by the first two slots, then each bucket sorted: buckets
         // small enough to sort in cache.
         for bucket in &mut paths {
@@ -188,50 +199,82 @@ impl<'t> OrderlyBuilder<'t> {
         bound
     }
 
-    /// Every word path starting at `cell` (already in `used`, the path so
-    /// far in `key`) below trie node `node`.
-    #[allow(clippy::too_many_arguments)]
+    /// Every word path extending the paths in `reached`, which all spell
+    /// trie node `node`'s prefix.
+    ///
+    /// The walk goes trie node by trie node, each carrying every board
+    /// path that spells it: a path per state would load the same trie
+    /// nodes once per board path (cache misses into a trie of megabytes,
+    /// the collection's cost), this loads each node once per class.
+    /// `levels` holds one list per letter for each depth below.
     fn collect<K: PathKey>(
         &self,
         layout: &Layout<K>,
         masks: &[u32],
-        cell: usize,
         node: Node,
-        used: u64,
-        key: K,
+        reached: &[Reach<K>],
+        levels: &mut [[Vec<Reach<K>>; 26]],
         paths: &mut [Vec<K>],
     ) {
-        let position = self.position[cell];
-        let mut choices = masks[cell] & node.info & LETTER_BITS;
-        while choices != 0 {
-            let letter = choices.trailing_zeros() as u8;
-            choices &= choices - 1;
-            // The letter is among the node's children.
-            let Some(index) = node.child(letter) else {
-                continue;
-            };
-            let child = self.nodes[index as usize];
-            let key = key | Layout::<K>::slot(position, letter);
-            if child.points() > 0 {
-                // Trie indexes fit below the slots (checked in `new`).
-                let path = key | K::from_u32(index);
-                debug_assert_eq!(layout.points(path), child.points());
-                paths[Layout::<K>::bucket(key)].push(path);
-            }
-            if child.has_children() {
-                let mut free = self.neighbor_masks[cell] & !used;
-                while free != 0 {
-                    let next = free.trailing_zeros() as usize;
-                    free &= free - 1;
-                    // A third of the calls would find no letter to take:
-                    // checked here, they cost no call.
-                    if masks[next] & child.info & LETTER_BITS != 0 {
-                        self.collect(layout, masks, next, child, used | 1 << next, key, paths);
-                    }
+        // A path is at most every cell long, and `levels` has a depth per cell.
+        let Some((by_letter, deeper)) = levels.split_first_mut() else {
+            return;
+        };
+        let letters = node.info & LETTER_BITS;
+        for list in by_letter.iter_mut() {
+            list.clear();
+        }
+        for path in reached {
+            let mut free = self.neighbor_masks[path.cell as usize] & !path.used;
+            while free != 0 {
+                let next = free.trailing_zeros();
+                free &= free - 1;
+                let mut choices = masks[next as usize] & letters;
+                while choices != 0 {
+                    let letter = choices.trailing_zeros() as u8;
+                    choices &= choices - 1;
+                    by_letter[letter as usize].push(Reach {
+                        cell: next,
+                        used: path.used | 1 << next,
+                        key: path.key | Layout::<K>::slot(self.position[next as usize], letter),
+                    });
                 }
             }
         }
+        let mut choices = letters;
+        while choices != 0 {
+            let letter = choices.trailing_zeros() as u8;
+            choices &= choices - 1;
+            let extended = &by_letter[letter as usize];
+            // The letter is among the node's children.
+            let Some(index) = node.child(letter).filter(|_| !extended.is_empty()) else {
+                continue;
+            };
+            let child = self.nodes[index as usize];
+            if child.points() > 0 {
+                for path in extended {
+                    // Trie indexes fit below the slots (checked in `new`).
+                    let key = path.key | K::from_u32(index);
+                    debug_assert_eq!(layout.points(key), child.points());
+                    paths[Layout::<K>::bucket(path.key)].push(key);
+                }
+            }
+            if child.has_children() {
+                self.collect(layout, masks, child, extended, deeper, paths);
+            }
+        }
     }
+}
+
+/// A board path that spells some trie node's prefix, while collecting.
+#[derive(Clone, Copy, Debug)]
+struct Reach<K> {
+    /// Its last cell.
+    cell: u32,
+    /// Its cells.
+    used: u32,
+    /// Its slots (see [`path_key`]).
+    key: K,
 }
 
 /// A node still open while [`OrderlyTree::fill`] reads the sorted paths:
