@@ -399,7 +399,7 @@ impl OrderlyTree {
     /// node is written out (unless it is a leaf), and leaves its bound and
     /// offset in its parent's record; a choice node's record is already in
     /// place, its letters are filled in.
-    #[inline]
+    #[inline(always)]
     fn close(&mut self) {
         let level = self.open.len() - 1;
         // Some: the open stack has the root below.
