@@ -122,7 +122,15 @@ fn shr_into(buf: &mut [u64], from: usize, by: usize, to: usize, w: usize) {
 macro_rules! bit_solver {
     ($(#[$doc:meta])* $name:ident, $t:ty, $bits:expr, $fw:ident, $bw:ident) => {
         $(#[$doc])*
-        pub fn $name(&mut self, clue: &[u32], cells: &mut [u8]) -> Result<bool, Contradiction> {
+        ///
+        /// With `feasibility_only`, stops after the left-to-right pass:
+        /// whether the line has a placement, nothing written back.
+        pub fn $name(
+            &mut self,
+            clue: &[u32],
+            cells: &mut [u8],
+            feasibility_only: bool,
+        ) -> Result<bool, Contradiction> {
         let n = cells.len();
         debug_assert!(n < $bits);
         let k = clue.len();
@@ -196,6 +204,9 @@ macro_rules! bit_solver {
         if self.$fw[k] >> n & 1 == 0 {
             return Err(Contradiction);
         }
+        if feasibility_only {
+            return Ok(false);
+        }
         self.$bw.clear();
         self.$bw.resize(k + 1, 0);
         self.$bw[k] = suffix_clear;
@@ -259,12 +270,28 @@ impl LineSolver {
     /// place; returns whether any cell changed.
     pub fn solve(&mut self, clue: &[u32], cells: &mut [u8]) -> Result<bool, Contradiction> {
         if cells.len() < 64 {
-            self.solve_bits64(clue, cells)
+            self.solve_bits64(clue, cells, false)
         } else if cells.len() < 128 {
-            self.solve_bits128(clue, cells)
+            self.solve_bits128(clue, cells, false)
         } else {
             self.solve_words(clue, cells)
         }
+    }
+
+    /// Whether `cells` admit a placement of `clue`'s runs: the first half
+    /// of [`LineSolver::solve`] on lines under 128 cells, for callers that
+    /// only ask whether a partial line is consistent (explanations ask it
+    /// once per known cell). Longer lines are solved whole, so `cells` may
+    /// come back with more cells known.
+    pub fn feasible(&mut self, clue: &[u32], cells: &mut [u8]) -> bool {
+        let result = if cells.len() < 64 {
+            self.solve_bits64(clue, cells, true)
+        } else if cells.len() < 128 {
+            self.solve_bits128(clue, cells, true)
+        } else {
+            self.solve_words(clue, cells)
+        };
+        result.is_ok()
     }
 
     bit_solver!(
@@ -922,8 +949,8 @@ mod tests {
             for bits in [64, 128, 1, 0] {
                 let mut got = cells.clone();
                 let result = match bits {
-                    64 => solver.solve_bits64(&clue, &mut got),
-                    128 => solver.solve_bits128(&clue, &mut got),
+                    64 => solver.solve_bits64(&clue, &mut got, false),
+                    128 => solver.solve_bits128(&clue, &mut got, false),
                     1 => solver.solve_words(&clue, &mut got),
                     _ => solver.solve_table(&clue, &mut got),
                 };
@@ -935,6 +962,12 @@ mod tests {
                     }
                 }
             }
+            // The feasibility-only pass agrees, and leaves short lines as
+            // they were.
+            let mut probe = cells.clone();
+            let feasible = solver.feasible(&clue, &mut probe);
+            assert_eq!(feasible, expected.is_some(), "{clue:?} {cells:?}");
+            assert_eq!(probe, cells, "{clue:?}");
         }
     }
 
@@ -989,6 +1022,8 @@ mod tests {
             if rc.is_ok() {
                 assert_eq!(c, b, "words n={n} {clue:?}");
             }
+            let feasible = solver.feasible(&clue, &mut cells.clone());
+            assert_eq!(feasible, rb.is_ok(), "feasible n={n} {clue:?}");
         }
     }
 
