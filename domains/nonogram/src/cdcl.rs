@@ -58,15 +58,6 @@ struct Clause {
     deleted: bool,
 }
 
-/// A clause watching a literal, with another of its literals: while that
-/// one is true the clause is satisfied, and propagation passes it by
-/// without reading the clause (a cache miss or two saved per watcher).
-#[derive(Clone, Copy, Debug)]
-struct Watch {
-    clause: u32,
-    blocker: Lit,
-}
-
 enum Conflict {
     Line(usize),
     Clause(u32),
@@ -91,8 +82,7 @@ struct Search<'p, 'r> {
     queue: std::collections::VecDeque<u32>,
     queued: Vec<bool>,
     clauses: Vec<Clause>,
-    /// Per literal, the clauses watching it.
-    watches: Vec<Vec<Watch>>,
+    watches: Vec<Vec<u32>>,
     activity: Vec<f64>,
     bump: f64,
     clause_bump: f64,
@@ -245,14 +235,8 @@ impl<'p, 'r> Search<'p, 'r> {
         let mut result = Ok(());
         let mut i = 0;
         while i < watchers.len() {
-            let watch = watchers[i];
+            let ci = watchers[i];
             i += 1;
-            if self.is_true(watch.blocker) {
-                watchers[kept] = watch;
-                kept += 1;
-                continue;
-            }
-            let ci = watch.clause;
             let clause = &mut self.clauses[ci as usize];
             if clause.deleted {
                 continue;
@@ -261,13 +245,9 @@ impl<'p, 'r> Search<'p, 'r> {
                 clause.lits.swap(0, 1);
             }
             let other = clause.lits[0];
-            let watch = Watch {
-                clause: ci,
-                blocker: other,
-            };
             let other_value = self.value[lit_cell(other)];
             if other_value == lit_value(other) {
-                watchers[kept] = watch;
+                watchers[kept] = ci;
                 kept += 1;
                 continue;
             }
@@ -278,7 +258,7 @@ impl<'p, 'r> Search<'p, 'r> {
                 let v = self.value[lit_cell(l)];
                 if v == UNKNOWN || v == lit_value(l) {
                     clause.lits.swap(1, k);
-                    self.watches[clause.lits[1] as usize].push(watch);
+                    self.watches[clause.lits[1] as usize].push(ci);
                     moved = true;
                     break;
                 }
@@ -286,7 +266,7 @@ impl<'p, 'r> Search<'p, 'r> {
             if moved {
                 continue;
             }
-            watchers[kept] = watch;
+            watchers[kept] = ci;
             kept += 1;
             if other_value == UNKNOWN {
                 let cell = lit_cell(other);
@@ -303,10 +283,6 @@ impl<'p, 'r> Search<'p, 'r> {
         watchers.truncate(kept);
         self.watches[falsified as usize] = watchers;
         result
-    }
-
-    fn is_true(&self, l: Lit) -> bool {
-        self.value[lit_cell(l)] == lit_value(l)
     }
 
     /// Known cells of `line` assigned before trail position `before`,
@@ -329,8 +305,6 @@ impl<'p, 'r> Search<'p, 'r> {
                 for &i in subset {
                     scratch[i] = value[start + i * step];
                 }
-                // The subset forces the target iff the line cannot take
-                // the target's other value (or contradicts already).
                 if let Some((cell, v)) = target {
                     scratch[(cell - start) / step] = if v == FILLED { EMPTY } else { FILLED };
                 }
@@ -492,14 +466,8 @@ impl<'p, 'r> Search<'p, 'r> {
         levels.sort_unstable();
         levels.dedup();
         if lits.len() >= 2 {
-            self.watches[lits[0] as usize].push(Watch {
-                clause: ci,
-                blocker: lits[1],
-            });
-            self.watches[lits[1] as usize].push(Watch {
-                clause: ci,
-                blocker: lits[0],
-            });
+            self.watches[lits[0] as usize].push(ci);
+            self.watches[lits[1] as usize].push(ci);
         }
         self.learnts += usize::from(learnt);
         self.clauses.push(Clause {
