@@ -246,7 +246,8 @@ impl<'t> OrderlyBuilder<'t> {
             let letter = choices.trailing_zeros() as u8;
             choices &= choices - 1;
             let extended = &by_letter[letter as usize];
-            // The letter is among the node's children.
+            // None only when no board path spells the child: the letter
+            // is among the node's children.
             let Some(index) = node.child(letter).filter(|_| !extended.is_empty()) else {
                 continue;
             };
