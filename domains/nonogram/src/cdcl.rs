@@ -315,9 +315,47 @@ impl<'p, 'r> Search<'p, 'r> {
         // on older ones (lower levels: shorter clauses after analysis,
         // longer jumps back).
         known.sort_by_key(|&i| std::cmp::Reverse(self.position[start + i * step]));
-        // On long lines a solve per known cell costs more than weaker
-        // clauses: keep the whole explanation there.
-        let mut i = if len > 128 { known.len() } else { 0 };
+        if len < 64 {
+            // The same greedy on bit sets: no cells to build per check.
+            let every = (1u64 << len) - 1;
+            let (mut filled, mut empty) = (0u64, 0u64);
+            for &i in &known {
+                if self.value[start + i * step] == FILLED {
+                    filled |= 1 << i;
+                } else {
+                    empty |= 1 << i;
+                }
+            }
+            // The target's other value, imposed.
+            let (mut must_fill, mut must_empty) = (0u64, 0u64);
+            if let Some((cell, v)) = target {
+                let bit = 1u64 << ((cell - start) / step);
+                if v == FILLED {
+                    must_empty = bit;
+                } else {
+                    must_fill = bit;
+                }
+            }
+            let solver = &mut self.line;
+            known.retain(|&i| {
+                let (f, e) = (filled & !(1 << i), empty & !(1 << i));
+                let may_empty = every & !(f | must_fill);
+                let may_fill = every & !(e | must_empty);
+                let still_holds = !solver.feasible_bits(clue, len, may_empty, may_fill);
+                if still_holds {
+                    (filled, empty) = (f, e);
+                }
+                !still_holds
+            });
+        }
+        // Lines of 64 to 128 cells run the greedy on cells. On longer lines
+        // a solve per known cell costs more than weaker clauses: keep the
+        // whole explanation there.
+        let mut i = if !(64..=128).contains(&len) {
+            known.len()
+        } else {
+            0
+        };
         while i < known.len() {
             let removed = known.remove(i);
             if !holds(&known, &mut scratch, &mut self.line, &self.value) {

@@ -120,7 +120,7 @@ fn shr_into(buf: &mut [u64], from: usize, by: usize, to: usize, w: usize) {
 
 /// The bit-parallel programme for one word type (see `solve_bits64`).
 macro_rules! bit_solver {
-    ($(#[$doc:meta])* $name:ident, $t:ty, $bits:expr, $fw:ident, $bw:ident) => {
+    ($(#[$doc:meta])* $name:ident, $passes:ident, $t:ty, $bits:expr, $fw:ident, $bw:ident) => {
         $(#[$doc])*
         ///
         /// With `feasibility_only`, stops after the left-to-right pass:
@@ -131,23 +131,43 @@ macro_rules! bit_solver {
             cells: &mut [u8],
             feasibility_only: bool,
         ) -> Result<bool, Contradiction> {
-        let n = cells.len();
+            let (mut may_empty, mut may_fill) = (0 as $t, 0 as $t);
+            for (i, &c) in cells.iter().enumerate() {
+                if c != FILLED {
+                    may_empty |= 1 << i;
+                }
+                if c != EMPTY {
+                    may_fill |= 1 << i;
+                }
+            }
+            let (may_cover, empty_ok) =
+                self.$passes(clue, cells.len(), may_empty, may_fill, feasibility_only)?;
+            if feasibility_only {
+                return Ok(false);
+            }
+            settle(cells, |i| may_cover >> i & 1 == 1, |i| empty_ok >> i & 1 == 1)
+        }
+
+        /// The passes over a line of `n` cells given as the sets of cells
+        /// that may be empty and that may be filled (bits `0..n`): the
+        /// cells some placement covers and those some placement leaves
+        /// empty — or, with `forward_only`, only whether a placement exists
+        /// (then both sets come back empty).
+        fn $passes(
+            &mut self,
+            clue: &[u32],
+            n: usize,
+            may_empty: $t,
+            may_fill: $t,
+            forward_only: bool,
+        ) -> Result<($t, $t), Contradiction> {
         debug_assert!(n < $bits);
         let k = clue.len();
         let all: $t = if n + 1 >= $bits { !0 } else { ((1 as $t) << (n + 1)) - 1 };
-        let (mut may_empty, mut may_fill) = (0 as $t, 0 as $t);
-        let (mut first_filled, mut last_filled) = (n, None);
-        for (i, &c) in cells.iter().enumerate() {
-            if c != FILLED {
-                may_empty |= 1 << i;
-            } else {
-                first_filled = first_filled.min(i);
-                last_filled = Some(i);
-            }
-            if c != EMPTY {
-                may_fill |= 1 << i;
-            }
-        }
+        let filled = !may_empty & all & !((1 as $t) << n);
+        let first_filled = if filled == 0 { n } else { filled.trailing_zeros() as usize };
+        let last_filled =
+            (filled != 0).then(|| ($bits - 1 - filled.leading_zeros()) as usize);
         // Windows of `2^b` cells that may all be filled, for run fits.
         let mut windows = [0 as $t; 8];
         windows[0] = may_fill;
@@ -204,8 +224,8 @@ macro_rules! bit_solver {
         if self.$fw[k] >> n & 1 == 0 {
             return Err(Contradiction);
         }
-        if feasibility_only {
-            return Ok(false);
+        if forward_only {
+            return Ok((0, 0));
         }
         self.$bw.clear();
         self.$bw.resize(k + 1, 0);
@@ -243,7 +263,7 @@ macro_rules! bit_solver {
             empty_ok |= self.$fw[j] & (self.$bw[j] >> 1);
         }
         empty_ok &= may_empty;
-        settle(cells, |i| may_cover >> i & 1 == 1, |i| empty_ok >> i & 1 == 1)
+        Ok((may_cover, empty_ok))
     }
 
     };
@@ -294,16 +314,24 @@ impl LineSolver {
         result.is_ok()
     }
 
+    /// [`LineSolver::feasible`] for a line under 64 cells given as the
+    /// cells that may be empty and those that may be filled (bits `0..n`),
+    /// so a caller that already holds the line as bits builds no cells.
+    pub fn feasible_bits(&mut self, clue: &[u32], n: usize, may_empty: u64, may_fill: u64) -> bool {
+        debug_assert!(n < 64);
+        self.passes64(clue, n, may_empty, may_fill, true).is_ok()
+    }
+
     bit_solver!(
         /// The same programme with one bit per position, for lines under 64
         /// cells: each run costs a few dozen word operations. Bit `i` of
         /// `forward[j]`: runs `0..j` fit in cells `0..i` with the rest
         /// empty; bit `i` of `backward[j]`: runs `j..` fit in `i..n`.
-        solve_bits64, u64, 64, forward64, backward64
+        solve_bits64, passes64, u64, 64, forward64, backward64
     );
     bit_solver!(
         /// [`LineSolver::solve_bits64`] for lines under 128 cells.
-        solve_bits128, u128, 128, forward_bits, backward_bits
+        solve_bits128, passes128, u128, 128, forward_bits, backward_bits
     );
 
     /// The bit-parallel programme over multi-word bit sets, for long lines:
@@ -828,12 +856,56 @@ fn solve_packed(
     scratch: &mut Vec<u8>,
     out: &mut Vec<u64>,
 ) -> Result<(), Contradiction> {
+    if len < 64 {
+        // Straight from two bits a cell to the bit-parallel passes and
+        // back: no cells to unpack, settle and pack.
+        let (mut filled, mut empty) = (0u64, 0u64);
+        for (k, &word) in known.iter().enumerate() {
+            filled |= u64::from(even_bits(word)) << (32 * k);
+            empty |= u64::from(even_bits(word >> 1)) << (32 * k);
+        }
+        let every = (1u64 << len) - 1;
+        let (cover, empty_ok) =
+            solver.passes64(clue, len, every & !filled, every & !empty, false)?;
+        if (cover | empty_ok) & every != every {
+            return Err(Contradiction);
+        }
+        let (fill, blank) = (cover & !empty_ok, empty_ok & !cover);
+        for k in 0..len.div_ceil(32) {
+            let (f, b) = ((fill >> (32 * k)) as u32, (blank >> (32 * k)) as u32);
+            out.push((spread_bits(f) * u64::from(FILLED)) | (spread_bits(b) * u64::from(EMPTY)));
+        }
+        return Ok(());
+    }
     scratch.clear();
     scratch.resize(len, UNKNOWN);
     unpack_cells(known, scratch);
     solver.solve(clue, scratch)?;
     pack_cells(scratch, out);
     Ok(())
+}
+
+/// The even bits of `word` (bit `2i` becomes bit `i`): a packed line's
+/// low bits (with `word >> 1`, its high bits).
+fn even_bits(word: u64) -> u32 {
+    let mut x = word & 0x5555_5555_5555_5555;
+    x = (x | x >> 1) & 0x3333_3333_3333_3333;
+    x = (x | x >> 2) & 0x0F0F_0F0F_0F0F_0F0F;
+    x = (x | x >> 4) & 0x00FF_00FF_00FF_00FF;
+    x = (x | x >> 8) & 0x0000_FFFF_0000_FFFF;
+    x = (x | x >> 16) & 0x0000_0000_FFFF_FFFF;
+    x as u32
+}
+
+/// The inverse of [`even_bits`]: bit `i` becomes bit `2i`.
+fn spread_bits(bits: u32) -> u64 {
+    let mut x = u64::from(bits);
+    x = (x | x << 16) & 0x0000_FFFF_0000_FFFF;
+    x = (x | x << 8) & 0x00FF_00FF_00FF_00FF;
+    x = (x | x << 4) & 0x0F0F_0F0F_0F0F_0F0F;
+    x = (x | x << 2) & 0x3333_3333_3333_3333;
+    x = (x | x << 1) & 0x5555_5555_5555_5555;
+    x
 }
 
 /// Appends `cells` at two bits a cell.
@@ -1025,6 +1097,44 @@ mod tests {
             let feasible = solver.feasible(&clue, &mut cells.clone());
             assert_eq!(feasible, rb.is_ok(), "feasible n={n} {clue:?}");
         }
+    }
+
+    /// Lines under 64 cells skip unpacking: the packed answer equals
+    /// solving the cells, on one and two words, contradictions included.
+    #[test]
+    fn packed_short_lines_equal_solving_the_cells() {
+        let mut rng = frontier_core::rng::SplitMix64::new(0x5407_7E11_0000_0064u64);
+        let mut next = |m: u64| rng.below(m);
+        let mut solver = LineSolver::default();
+        let (mut contradictions, mut changes) = (0, 0);
+        for round in 0..20_000 {
+            let len = [1, 31, 32, 33, 63, 1 + next(63) as usize][round % 6];
+            let clue: Vec<u32> = (0..next(len as u64 / 3 + 2))
+                .map(|_| 1 + next(4) as u32)
+                .collect();
+            let cells: Vec<u8> = (0..len)
+                .map(|_| [UNKNOWN, UNKNOWN, FILLED, EMPTY][next(4) as usize])
+                .collect();
+            let mut known = Vec::new();
+            pack_cells(&cells, &mut known);
+            let mut expected = cells.clone();
+            let direct = solver.solve(&clue, &mut expected);
+            let (mut scratch, mut out) = (Vec::new(), Vec::new());
+            let packed = solve_packed(&mut solver, &clue, &known, len, &mut scratch, &mut out);
+            assert_eq!(packed.is_ok(), direct.is_ok(), "{clue:?} {cells:?}");
+            if direct.is_ok() {
+                let mut want = Vec::new();
+                pack_cells(&expected, &mut want);
+                assert_eq!(out, want, "{clue:?} {cells:?}");
+                changes += usize::from(expected != cells);
+            } else {
+                contradictions += 1;
+            }
+        }
+        assert!(
+            contradictions > 1000 && changes > 1000,
+            "{contradictions} {changes}"
+        );
     }
 
     #[test]
