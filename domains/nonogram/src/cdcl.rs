@@ -314,7 +314,9 @@ impl<'p, 'r> Search<'p, 'r> {
         // trying the latest assignments first so that the explanation leans
         // on older ones (lower levels: shorter clauses after analysis,
         // longer jumps back).
-        known.sort_by_key(|&i| std::cmp::Reverse(self.position[start + i * step]));
+        // Trail positions differ, so an unstable sort gives the one order
+        // (and allocates nothing).
+        known.sort_unstable_by_key(|&i| std::cmp::Reverse(self.position[start + i * step]));
         if len < 64 {
             // The same greedy on bit sets: no cells to build per check.
             let every = (1u64 << len) - 1;
