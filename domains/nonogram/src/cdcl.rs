@@ -305,6 +305,8 @@ impl<'p, 'r> Search<'p, 'r> {
                 for &i in subset {
                     scratch[i] = value[start + i * step];
                 }
+                // The subset forces the target iff the line cannot take the
+                // target's other value (or it contradicts already).
                 if let Some((cell, v)) = target {
                     scratch[(cell - start) / step] = if v == FILLED { EMPTY } else { FILLED };
                 }
