@@ -60,6 +60,8 @@ struct Clause {
     learnt: bool,
     lbd: u32,
     activity: f64,
+    /// Kept beside the record's mark: once the arena is compacted, a
+    /// deleted clause has no record, and `at` points into another's.
     deleted: bool,
 }
 
@@ -941,5 +943,19 @@ mod tests {
         let total: usize = search.watches.iter().map(Vec::len).sum();
         assert_eq!(total, live_before.iter().map(Vec::len).sum::<usize>());
         assert!(before.iter().map(Vec::len).sum::<usize>() > total);
+        // A second round: the clauses dropped by the first are gone from
+        // the arena (their offsets now lie in other records), yet stay
+        // deleted.
+        for ci in (0..40).filter(|ci| ci % 9 == 1) {
+            let at = search.clauses[ci].at as usize;
+            search.clauses[ci].deleted = true;
+            search.arena[at] |= DELETED;
+        }
+        let live_before = watched(&search);
+        search.compact_arena();
+        for ci in (0..40u32).filter(|ci| ci % 3 == 1 && ci % 9 != 1) {
+            assert_eq!(search.clause_lits(ci), clause(ci).as_slice(), "clause {ci}");
+        }
+        assert_eq!(watched(&search), live_before);
     }
 }
