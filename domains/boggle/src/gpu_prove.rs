@@ -244,11 +244,7 @@ impl Consumer<'_, '_> {
             if batch.is_empty() || (open && !full) {
                 continue;
             }
-            let late = self
-                .settings
-                .max_seconds
-                .is_some_and(|limit| self.started.elapsed().as_secs_f64() > limit);
-            if late {
+            if self.settings.past_limit(self.started) {
                 self.complete = false;
             } else if failure.is_none() {
                 if let Err(e) = self.launch(&mut batch) {

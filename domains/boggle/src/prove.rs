@@ -880,13 +880,21 @@ impl Below<'_> {
     }
 }
 
+impl ProofSettings {
+    /// Whether the time limit has passed for a proof started at `started`.
+    pub(crate) fn past_limit(&self, started: Instant) -> bool {
+        self.max_seconds
+            .is_some_and(|limit| started.elapsed().as_secs_f64() > limit)
+    }
+}
+
+/// Whether the proof must stop: the limit has passed, now or for another
+/// thread (which set `stop`).
 pub(crate) fn out_of_time(settings: &ProofSettings, started: Instant, stop: &AtomicBool) -> bool {
     if stop.load(Ordering::Relaxed) {
         return true;
     }
-    let late = settings
-        .max_seconds
-        .is_some_and(|limit| started.elapsed().as_secs_f64() > limit);
+    let late = settings.past_limit(started);
     if late {
         stop.store(true, Ordering::Relaxed);
     }
