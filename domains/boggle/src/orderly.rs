@@ -86,6 +86,10 @@ pub struct OrderlyTree {
     /// buffers), in `u64` or in `u128` (see [`path_key`]).
     paths64: Vec<Vec<u64>>,
     paths128: Vec<Vec<u128>>,
+    /// The collection's lists (see [`OrderlyBuilder::collect`]), kept to
+    /// reuse them, in `u64` or in `u128`.
+    reaches64: Vec<[Vec<Reach<u64>>; 26]>,
+    reaches128: Vec<[Vec<Reach<u128>>; 26]>,
     /// While filling: the open nodes, root first.
     open: Vec<Open>,
     /// While filling: the records of the open nodes' closed children, each
@@ -174,7 +178,7 @@ impl<'t> OrderlyBuilder<'t> {
         let layout = Layout::new(masks.len());
         // One list per letter for each depth a path can reach; a path
         // starts from the virtual cell past the last, next to every cell.
-        let mut levels: Vec<[Vec<Reach<K>>; 26]> = Vec::new();
+        let mut levels = std::mem::take(K::reaches(tree));
         levels.resize_with(masks.len(), Default::default);
         let start = Reach {
             cell: masks.len() as u32,
@@ -196,6 +200,7 @@ impl<'t> OrderlyBuilder<'t> {
         }
         let bound = tree.fill(&layout, &paths);
         *K::buffers(tree) = paths;
+        *K::reaches(tree) = levels;
         bound
     }
 

@@ -11,7 +11,7 @@
 
 use std::ops::{BitAnd, BitOr, BitXor, Not, Shl, Shr};
 
-use super::OrderlyTree;
+use super::{OrderlyTree, Reach};
 use crate::dict::{points_for_length, QU};
 
 /// Bits of one position's slot.
@@ -43,10 +43,13 @@ pub(super) trait PathKey:
     fn count_ones(self) -> u32;
     /// The tree's path buffers of this width (kept to reuse them).
     fn buffers(tree: &mut OrderlyTree) -> &mut Vec<Vec<Self>>;
+    /// The tree's collection lists of this width, one per letter for each
+    /// depth (kept to reuse them).
+    fn reaches(tree: &mut OrderlyTree) -> &mut Vec<[Vec<Reach<Self>>; 26]>;
 }
 
 macro_rules! path_key {
-    ($int:ty, $buffers:ident) => {
+    ($int:ty, $buffers:ident, $reaches:ident) => {
         impl PathKey for $int {
             const BITS: u32 = <$int>::BITS;
             #[inline]
@@ -68,12 +71,15 @@ macro_rules! path_key {
             fn buffers(tree: &mut OrderlyTree) -> &mut Vec<Vec<Self>> {
                 &mut tree.$buffers
             }
+            fn reaches(tree: &mut OrderlyTree) -> &mut Vec<[Vec<Reach<Self>>; 26]> {
+                &mut tree.$reaches
+            }
         }
     };
 }
 
-path_key!(u64, paths64);
-path_key!(u128, paths128);
+path_key!(u64, paths64, reaches64);
+path_key!(u128, paths128, reaches128);
 
 /// Where the slots of `cells` positions sit in a key of type `K`.
 #[derive(Clone, Copy, Debug)]
