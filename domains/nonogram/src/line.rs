@@ -187,15 +187,12 @@ macro_rules! bit_solver {
         };
         // Positions i >= 1 that may follow position i - 1 through an empty cell.
         let step_up = (may_empty << 1) & all;
-        let fill_up = |mut set: $t| {
-            let mut through = step_up;
-            let mut shift = 1;
-            while shift <= n {
-                set |= (set << shift) & through;
-                through &= through << shift;
-                shift <<= 1;
-            }
-            set & all
+        // A carry started at each bit of `set` runs up through the
+        // positions `step_up` lets it pass, turning their ones to zeros:
+        // four operations instead of a doubling loop.
+        let fill_up = |set: $t| {
+            let through = step_up | set;
+            (set | (through & !through.wrapping_add(set))) & all
         };
         let fill_down = |mut set: $t| {
             let mut through = may_empty;
@@ -423,8 +420,10 @@ impl LineSolver {
             }
         };
         // set |= everything reachable upwards (downwards) through `through`:
-        // one pass over the words, carrying the edge bit into the next word
-        // and filling inside each word by doubling.
+        // one pass over the words. Upwards, an addition carries each set
+        // bit through the positions it may pass (see `fill_up` in
+        // `bit_solver`), word into word; downwards, the edge bit is carried
+        // into the next word and each word filled by doubling.
         let fill = |buf: &mut Vec<u64>, set: usize, through_from: usize, up: bool| {
             let mut carry = 0u64;
             for step in 0..w {
@@ -433,14 +432,11 @@ impl LineSolver {
                 let mut reached = buf[set * w + i];
                 let mut pass = through;
                 if up {
-                    reached |= carry & through & 1;
-                    let mut shift = 1;
-                    while shift < 64 {
-                        reached |= (reached << shift) & pass;
-                        pass &= pass << shift;
-                        shift <<= 1;
-                    }
-                    carry = reached >> 63;
+                    let passing = through | reached;
+                    let (sum, over) = passing.overflowing_add(reached);
+                    let (sum, over_again) = sum.overflowing_add(carry);
+                    carry = u64::from(over | over_again);
+                    reached |= passing & !sum;
                 } else {
                     reached |= (carry << 63) & through;
                     let mut shift = 1;
