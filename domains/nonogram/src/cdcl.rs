@@ -317,20 +317,6 @@ impl<'p, 'r> Search<'p, 'r> {
                 self.value[cell] != UNKNOWN && self.position[cell] < before
             })
             .collect();
-        let mut scratch = vec![UNKNOWN; len];
-        let holds =
-            |subset: &[usize], scratch: &mut Vec<u8>, solver: &mut LineSolver, value: &[u8]| {
-                scratch.iter_mut().for_each(|c| *c = UNKNOWN);
-                for &i in subset {
-                    scratch[i] = value[start + i * step];
-                }
-                // The subset forces the target iff the line cannot take the
-                // target's other value (or it contradicts already).
-                if let Some((cell, v)) = target {
-                    scratch[(cell - start) / step] = if v == FILLED { EMPTY } else { FILLED };
-                }
-                !solver.feasible(clue, scratch)
-            };
         // Greedy: drop each cell whose absence keeps the implication,
         // trying the latest assignments first so that the explanation leans
         // on older ones (lower levels: shorter clauses after analysis,
@@ -360,31 +346,47 @@ impl<'p, 'r> Search<'p, 'r> {
                 }
             }
             let solver = &mut self.line;
-            known.retain(|&i| {
-                let (f, e) = (filled & !(1 << i), empty & !(1 << i));
+            drop_in_runs(&mut known, |run| {
+                let gone: u64 = run.iter().fold(0, |acc, &i| acc | 1 << i);
+                let (f, e) = (filled & !gone, empty & !gone);
                 let may_empty = every & !(f | must_fill);
                 let may_fill = every & !(e | must_empty);
                 let still_holds = !solver.feasible_bits(clue, len, may_empty, may_fill);
                 if still_holds {
                     (filled, empty) = (f, e);
                 }
-                !still_holds
+                still_holds
             });
         }
         // Lines of 64 to 128 cells run the greedy on cells. On longer lines
         // a solve per known cell costs more than weaker clauses: keep the
         // whole explanation there.
-        let mut i = if !(64..=128).contains(&len) {
-            known.len()
-        } else {
-            0
-        };
-        while i < known.len() {
-            let removed = known.remove(i);
-            if !holds(&known, &mut scratch, &mut self.line, &self.value) {
-                known.insert(i, removed);
-                i += 1;
+        if (64..=128).contains(&len) {
+            let mut cells = vec![UNKNOWN; len];
+            for &i in &known {
+                cells[i] = self.value[start + i * step];
             }
+            // The known cells force the target iff the line cannot take the
+            // target's other value.
+            if let Some((cell, v)) = target {
+                cells[(cell - start) / step] = if v == FILLED { EMPTY } else { FILLED };
+            }
+            let (solver, value) = (&mut self.line, &self.value);
+            let mut scratch = Vec::with_capacity(len);
+            drop_in_runs(&mut known, |run| {
+                for &i in run {
+                    cells[i] = UNKNOWN;
+                }
+                scratch.clear();
+                scratch.extend_from_slice(&cells);
+                let still_holds = !solver.feasible(clue, &mut scratch);
+                if !still_holds {
+                    for &i in run {
+                        cells[i] = value[start + i * step];
+                    }
+                }
+                still_holds
+            });
         }
         self.stats.line_solves += len as u64;
         known
@@ -475,8 +477,24 @@ impl<'p, 'r> Search<'p, 'r> {
             reason_true = self.reason_lits(cell);
         }
         learnt[0] = lit(uip, self.value[uip]) ^ 1;
-        for &l in &learnt[1..] {
-            self.seen[lit_cell(l)] = false;
+        // Drop the literals implied by the others (recursive minimisation,
+        // as in MiniSat): shorter clauses prune more and jump further.
+        let mut cleared: Vec<usize> = learnt[1..].iter().map(|&l| lit_cell(l)).collect();
+        let levels = learnt[1..]
+            .iter()
+            .fold(0, |acc, &l| acc | abstract_level(self.level[lit_cell(l)]));
+        let mut keep = 1;
+        for k in 1..learnt.len() {
+            let cell = lit_cell(learnt[k]);
+            if self.reason[cell] == Reason::Decision || !self.redundant(cell, levels, &mut cleared)
+            {
+                learnt[keep] = learnt[k];
+                keep += 1;
+            }
+        }
+        learnt.truncate(keep);
+        for cell in cleared {
+            self.seen[cell] = false;
         }
         // Jump back to the second-highest level, watched second.
         let mut back = 0;
@@ -494,6 +512,37 @@ impl<'p, 'r> Search<'p, 'r> {
         self.bump *= 1.0 / 0.95;
         self.clause_bump *= 1.0 / 0.999;
         (learnt, back)
+    }
+
+    /// Whether the assignment of `cell` (in the learned clause, or reached
+    /// from it) follows from the clause's other cells and level-0 facts:
+    /// then its literal adds nothing to the clause. `levels` is the
+    /// clause's abstract levels; cells found implied stay marked seen and
+    /// are added to `cleared`.
+    fn redundant(&mut self, cell: usize, levels: u64, cleared: &mut Vec<usize>) -> bool {
+        let mut stack = vec![cell];
+        let top = cleared.len();
+        while let Some(c) = stack.pop() {
+            for l in self.reason_lits(c) {
+                let d = lit_cell(l);
+                if self.seen[d] || self.level[d] == 0 {
+                    continue;
+                }
+                if self.reason[d] != Reason::Decision && abstract_level(self.level[d]) & levels != 0
+                {
+                    self.seen[d] = true;
+                    stack.push(d);
+                    cleared.push(d);
+                } else {
+                    for &e in &cleared[top..] {
+                        self.seen[e] = false;
+                    }
+                    cleared.truncate(top);
+                    return false;
+                }
+            }
+        }
+        true
     }
 
     fn undo_to_level(&mut self, level: u32) {
@@ -637,6 +686,37 @@ impl<'p, 'r> Search<'p, 'r> {
         }
         None
     }
+}
+
+/// Drops from `items`, in order, each item that `try_drop` lets go: it is
+/// given a run of items and drops them all (returning true) when the
+/// implication being explained survives without them. The result is the
+/// one of asking item by item, since an implication that survives dropping
+/// a whole run survives dropping any part of it; but runs that go at once
+/// cost one question, and a run grows while its items go (most do: about
+/// three in four).
+fn drop_in_runs<T: Copy>(items: &mut Vec<T>, mut try_drop: impl FnMut(&[T]) -> bool) {
+    let (mut at, mut kept, mut run) = (0, 0, 1);
+    while at < items.len() {
+        let end = (at + run).min(items.len());
+        if try_drop(&items[at..end]) {
+            at = end;
+            run *= 2;
+        } else if run > 1 {
+            run /= 2;
+        } else {
+            items[kept] = items[at];
+            kept += 1;
+            at += 1;
+        }
+    }
+    items.truncate(kept);
+}
+
+/// A level's bit in a 64-bit summary of a clause's levels: a cell whose
+/// level's bit is absent cannot be implied by the clause's cells alone.
+fn abstract_level(level: u32) -> u64 {
+    1 << (level & 63)
 }
 
 /// Luby's restart sequence: 1 1 2 1 1 2 4 1 1 2 …
@@ -899,6 +979,56 @@ impl Heap {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Dropping runs at once keeps exactly what asking item by item keeps,
+    /// for implications that survive dropping part of what they survive
+    /// dropping whole — and asks fewer questions when most items go.
+    #[test]
+    fn dropping_in_runs_equals_dropping_one_by_one() {
+        let mut rng = frontier_core::rng::SplitMix64::new(19);
+        let (mut all_questions, mut all_items) = (0, 0);
+        for _ in 0..500 {
+            let n = 1 + rng.below(40) as usize;
+            // Holds while the kept items include two of `pairs` or all of
+            // `needed`: monotone, and the answer depends on the order.
+            let pairs: Vec<usize> = (0..n).filter(|_| rng.below(4) == 0).collect();
+            let needed: Vec<usize> = (0..n).filter(|_| rng.below(6) == 0).collect();
+            let holds = |kept: &[bool]| {
+                pairs.iter().filter(|&&i| kept[i]).count() >= 2 || needed.iter().all(|&i| kept[i])
+            };
+            let mut kept = vec![true; n];
+            let mut one_by_one = Vec::new();
+            for i in 0..n {
+                kept[i] = false;
+                if !holds(&kept) {
+                    kept[i] = true;
+                    one_by_one.push(i);
+                }
+            }
+            let mut kept = vec![true; n];
+            let mut items: Vec<usize> = (0..n).collect();
+            let mut questions = 0;
+            drop_in_runs(&mut items, |run| {
+                questions += 1;
+                run.iter().for_each(|&i| kept[i] = false);
+                let still = holds(&kept);
+                if !still {
+                    run.iter().for_each(|&i| kept[i] = true);
+                }
+                still
+            });
+            assert_eq!(items, one_by_one, "pairs {pairs:?} needed {needed:?}");
+            if one_by_one.is_empty() {
+                let doublings = usize::BITS - n.leading_zeros();
+                assert!(questions <= doublings as usize, "{questions} for {n} items");
+            }
+            (all_questions, all_items) = (all_questions + questions, all_items + n);
+        }
+        assert!(
+            all_questions * 4 < all_items * 3,
+            "{all_questions} for {all_items}"
+        );
+    }
 
     /// Compacting the clause arena keeps every live clause's literals and
     /// every watch list's order, less the deleted clauses.
