@@ -113,6 +113,8 @@ struct Search<'p, 'r> {
     cutoff: Cutoff<'r>,
     out_of_time: bool,
     solves_since_clock: u32,
+    /// Whether the first propagation left no cell unknown.
+    line_solved: bool,
 }
 
 impl<'p, 'r> Search<'p, 'r> {
@@ -154,6 +156,7 @@ impl<'p, 'r> Search<'p, 'r> {
             cutoff,
             out_of_time: false,
             solves_since_clock: 0,
+            line_solved: false,
         }
     }
 
@@ -752,115 +755,236 @@ pub fn solve_cdcl_until<'r>(
 ) -> SolveOutcome {
     let started = Instant::now();
     let cutoff = cutoff(options.deadline(started));
-    let mut s = Search::new(puzzle, cutoff);
-    if seed != 0 {
-        let mut rng = frontier_core::rng::SplitMix64::new(seed);
-        for cell in 0..s.value.len() {
-            s.activity[cell] = rng.unit() * 1e-3;
-            s.phase[cell] = if rng.below(2) == 0 { EMPTY } else { FILLED };
-        }
-    }
-    for cell in 0..s.value.len() {
-        s.heap.insert(cell, &s.activity);
-    }
     let want = options.max_solutions.max(1);
     let mut solutions: Vec<Vec<bool>> = Vec::new();
-    let mut line_solved = false;
-    let mut first_pass = true;
-    let mut timed_out = false;
-    let mut restart_at = 100 * luby(0);
-    let mut restarts = 0;
-    let mut since_restart = 0u64;
-    let mut max_learnts = (s.value.len() / 3).max(2000) as f64;
-    let mut probes_done = 0;
-    'search: loop {
-        if let Err(conflict) = s.propagate() {
-            since_restart += 1;
-            if !s.learn(conflict) {
-                break 'search;
+    let mut stats = SolveStats::default();
+    let symmetries = crate::symmetry::symmetries(puzzle);
+    if !symmetries.is_empty() && !crate::solver::Grid::new(puzzle).settles_alone() {
+        let first = symmetric_solution(puzzle, &symmetries, seed, cutoff, started, &mut stats);
+        match first {
+            Err(Ended::TimedOut) => {
+                return SolveOutcome::finish(solutions, want, true, false, stats, started);
             }
-            if s.conflicts % 256 == 0 && cutoff.reached() {
-                timed_out = true;
-                break 'search;
-            }
-            continue;
-        }
-        if s.out_of_time {
-            timed_out = true;
-            break 'search;
-        }
-        if first_pass {
-            first_pass = false;
-            line_solved = s.trail.len() == s.value.len();
-        }
-        s.stats.nodes += 1;
-        if since_restart >= restart_at {
-            restarts += 1;
-            since_restart = 0;
-            restart_at = 100 * luby(restarts);
-            s.undo_to_level(0);
-            if PROBE_AFTER
-                .get(probes_done)
-                .is_some_and(|&after| s.conflicts >= after)
-            {
-                // A puzzle that resists learning: probing (both values of
-                // every cell next to known ones) may settle it without a
-                // guess, as it does the upscaled tiger and sun (where a
-                // guess costs thousands of conflicts on lines of hundreds
-                // of cells). Not before the first restart: probing a huge
-                // puzzle that a few guesses settle costs more than they do.
-                probes_done += 1;
-                let per_conflict = started.elapsed().as_secs_f64() / s.conflicts as f64;
-                if !s.probe_at_root(per_conflict) {
-                    break 'search;
+            Err(_) => {}
+            Ok(first) => {
+                cutoff.publish(&first);
+                // Its mirror images solve the puzzle too: one that differs
+                // is a second solution without a search.
+                for symmetry in &symmetries {
+                    let image = symmetry.apply(&first);
+                    if image != first && !solutions.contains(&image) && puzzle.accepts(&image) {
+                        solutions.push(image);
+                    }
                 }
-            }
-            continue;
-        }
-        if s.learnts as f64 > max_learnts + s.trail.len() as f64 {
-            s.reduce_learnts();
-            max_learnts *= 1.1;
-        }
-        match s.decide() {
-            Some(cell) => {
-                if s.stats.nodes % 1024 == 0 && cutoff.reached() {
-                    timed_out = true;
-                    break 'search;
-                }
-                s.levels.push(s.trail.len());
-                let phase = s.phase[cell];
-                s.assign(cell, phase, Reason::Decision);
-            }
-            None => {
-                // Every cell is set and every line was checked by the line
-                // solver when it was last touched.
-                let solution: Vec<bool> = s.value.iter().map(|&v| v == FILLED).collect();
-                cutoff.publish(&solution);
-                solutions.push(solution);
+                solutions.insert(0, first);
+                solutions.truncate(want);
                 if solutions.len() >= want {
-                    break 'search;
-                }
-                // Block this solution: not all of the current guesses.
-                let blocking: Vec<Lit> = s
-                    .levels
-                    .iter()
-                    .rev()
-                    .map(|&at| {
-                        let cell = s.trail[at] as usize;
-                        lit(cell, s.value[cell]) ^ 1
-                    })
-                    .collect();
-                if blocking.is_empty() {
-                    break 'search;
-                }
-                let ci = s.add_clause(blocking, false);
-                if !s.learn(Conflict::Clause(ci)) {
-                    break 'search;
+                    return SolveOutcome::finish(solutions, want, false, false, stats, started);
                 }
             }
         }
     }
-    SolveOutcome::finish(solutions, want, timed_out, line_solved, s.stats, started)
+    let mut s = Search::new(puzzle, cutoff);
+    s.seed(seed);
+    let found_before = solutions.len();
+    for solution in &solutions {
+        // Look elsewhere first: at least one cell differs…
+        let blocking = (0..solution.len())
+            .map(|cell| lit(cell, if solution[cell] { EMPTY } else { FILLED }))
+            .collect();
+        s.add_clause(blocking, false);
+        // …but near the solution found: a second one often differs in a
+        // few cells.
+        for (cell, &filled) in solution.iter().enumerate() {
+            s.phase[cell] = if filled { FILLED } else { EMPTY };
+        }
+    }
+    let ended = s.run(want, &mut solutions, u64::MAX, started);
+    stats.add(&s.stats);
+    let line_solved = s.line_solved && found_before == 0;
+    SolveOutcome::finish(
+        solutions,
+        want,
+        ended == Ended::TimedOut,
+        line_solved,
+        stats,
+        started,
+    )
+}
+
+/// How a [`Search::run`] ended.
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Ended {
+    /// Enough solutions, or none left.
+    Finished,
+    /// The cutoff struck.
+    TimedOut,
+    /// The conflict budget ran out.
+    OverBudget,
+}
+
+/// Conflicts a search for a symmetric first solution may take.
+const SYMMETRIC_BUDGET: u64 = 20_000;
+
+/// A first solution that every cell's images under the puzzle's most
+/// reducing symmetry share, found by a search where each cell is tied to
+/// its image (fewer free cells, and every deduction made twice or four
+/// times over). Puzzles are mostly drawn symmetric when their clues are,
+/// and such a search finds a first solution where the open one wanders:
+/// the 40×40 "Knotty" in a second. `Err` when there is none, the budget
+/// runs out or the cutoff strikes.
+fn symmetric_solution(
+    puzzle: &Puzzle,
+    symmetries: &[crate::symmetry::Symmetry],
+    seed: u64,
+    cutoff: Cutoff,
+    started: Instant,
+    stats: &mut SolveStats,
+) -> Result<Vec<bool>, Ended> {
+    let Some(tightest) = symmetries.iter().min_by_key(|s| s.orbits()) else {
+        return Err(Ended::Finished);
+    };
+    let mut s = Search::new(puzzle, cutoff);
+    s.seed(seed);
+    for (cell, &image) in tightest.image.iter().enumerate() {
+        if image != cell {
+            // Around each orbit: a cell's value passes to its image.
+            for value in [FILLED, EMPTY] {
+                s.add_clause(vec![lit(image, value), lit(cell, value) ^ 1], false);
+            }
+        }
+    }
+    let mut found = Vec::new();
+    let ended = s.run(1, &mut found, SYMMETRIC_BUDGET, started);
+    stats.add(&s.stats);
+    match (ended, found.pop()) {
+        (Ended::TimedOut, _) => Err(Ended::TimedOut),
+        (_, Some(solution)) => Ok(solution),
+        (ended, None) => Err(ended),
+    }
+}
+
+impl Search<'_, '_> {
+    /// A `seed` other than 0 starts from random guess activities and
+    /// phases; then fills the guess heap.
+    fn seed(&mut self, seed: u64) {
+        if seed != 0 {
+            let mut rng = frontier_core::rng::SplitMix64::new(seed);
+            for cell in 0..self.value.len() {
+                self.activity[cell] = rng.unit() * 1e-3;
+                self.phase[cell] = if rng.below(2) == 0 { EMPTY } else { FILLED };
+            }
+        }
+        for cell in 0..self.value.len() {
+            self.heap.insert(cell, &self.activity);
+        }
+    }
+
+    /// Searches until `solutions` holds `want`, none is left, the cutoff
+    /// strikes or `budget` conflicts are spent.
+    fn run(
+        &mut self,
+        want: usize,
+        solutions: &mut Vec<Vec<bool>>,
+        budget: u64,
+        started: Instant,
+    ) -> Ended {
+        let s = self;
+        let cutoff = s.cutoff;
+        let mut first_pass = true;
+        let mut restart_at = 100 * luby(0);
+        let mut restarts = 0;
+        let mut since_restart = 0u64;
+        let mut max_learnts = (s.value.len() / 3).max(2000) as f64;
+        let mut probes_done = 0;
+        loop {
+            if let Err(conflict) = s.propagate() {
+                since_restart += 1;
+                if !s.learn(conflict) {
+                    return Ended::Finished;
+                }
+                if s.conflicts % 256 == 0 && cutoff.reached() {
+                    return Ended::TimedOut;
+                }
+                if s.conflicts >= budget {
+                    return Ended::OverBudget;
+                }
+                continue;
+            }
+            if s.out_of_time {
+                return Ended::TimedOut;
+            }
+            if first_pass {
+                first_pass = false;
+                s.line_solved = s.trail.len() == s.value.len();
+            }
+            s.stats.nodes += 1;
+            if since_restart >= restart_at {
+                restarts += 1;
+                since_restart = 0;
+                restart_at = 100 * luby(restarts);
+                s.undo_to_level(0);
+                if PROBE_AFTER
+                    .get(probes_done)
+                    .is_some_and(|&after| s.conflicts >= after)
+                {
+                    // A puzzle that resists learning: probing (both values of
+                    // every cell next to known ones) may settle it without a
+                    // guess, as it does the upscaled tiger and sun (where a
+                    // guess costs thousands of conflicts on lines of hundreds
+                    // of cells). Not before the first restart: probing a huge
+                    // puzzle that a few guesses settle costs more than they do.
+                    probes_done += 1;
+                    let per_conflict = started.elapsed().as_secs_f64() / s.conflicts as f64;
+                    if !s.probe_at_root(per_conflict) {
+                        return Ended::Finished;
+                    }
+                }
+                continue;
+            }
+            if s.learnts as f64 > max_learnts + s.trail.len() as f64 {
+                s.reduce_learnts();
+                max_learnts *= 1.1;
+            }
+            match s.decide() {
+                Some(cell) => {
+                    if s.stats.nodes % 1024 == 0 && cutoff.reached() {
+                        return Ended::TimedOut;
+                    }
+                    s.levels.push(s.trail.len());
+                    let phase = s.phase[cell];
+                    s.assign(cell, phase, Reason::Decision);
+                }
+                None => {
+                    // Every cell is set and every line was checked by the line
+                    // solver when it was last touched.
+                    let solution: Vec<bool> = s.value.iter().map(|&v| v == FILLED).collect();
+                    cutoff.publish(&solution);
+                    solutions.push(solution);
+                    if solutions.len() >= want {
+                        return Ended::Finished;
+                    }
+                    // Block this solution: not all of the current guesses.
+                    let blocking: Vec<Lit> = s
+                        .levels
+                        .iter()
+                        .rev()
+                        .map(|&at| {
+                            let cell = s.trail[at] as usize;
+                            lit(cell, s.value[cell]) ^ 1
+                        })
+                        .collect();
+                    if blocking.is_empty() {
+                        return Ended::Finished;
+                    }
+                    let ci = s.add_clause(blocking, false);
+                    if !s.learn(Conflict::Clause(ci)) {
+                        return Ended::Finished;
+                    }
+                }
+            }
+        }
+    }
 }
 
 /// Conflicts after which a restart probes the root: early, and once more

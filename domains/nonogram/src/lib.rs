@@ -23,6 +23,7 @@ pub mod png;
 pub mod portfolio;
 pub mod puzzle;
 pub mod solver;
+pub mod symmetry;
 
 pub use cdcl::solve_cdcl;
 pub use domain::{Guess, NonogramSearch};

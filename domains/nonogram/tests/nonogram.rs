@@ -8,6 +8,7 @@ use frontier_core::rng::SplitMix64;
 use frontier_core::{astar, hda, Blind, HdaConfig, SearchOptions, StdHasher};
 use frontier_nonogram::cdcl::solve_cdcl_until;
 use frontier_nonogram::solver::Cutoff;
+use frontier_nonogram::symmetry::symmetries;
 use frontier_nonogram::{
     solve, solve_cdcl, solve_portfolio, NonogramSearch, Puzzle, SolveOptions, Verdict,
 };
@@ -92,6 +93,68 @@ fn puzzles_the_peers_finish_within_a_second_get_the_index_verdict() {
         checked += 1;
     }
     assert!(checked >= 30, "only {checked} puzzles checked");
+}
+
+#[test]
+fn knotty_has_several_solutions_found_through_its_symmetry() {
+    // The survey's "Knotty": its clues are unchanged by a quarter turn of
+    // the drawing inside the blank last row and column. No solution in 10
+    // minutes searching the open grid; tying each cell to its turned
+    // images finds one in a second, and a second solution lies near it.
+    let puzzle = Puzzle::parse(&read("knotty.nin")).unwrap();
+    let turns: Vec<&str> = symmetries(&puzzle).iter().map(|s| s.name).collect();
+    assert!(turns.contains(&"turn 90"), "{turns:?}");
+    let outcome = solve_cdcl(
+        &puzzle,
+        &SolveOptions {
+            max_seconds: Some(60.0),
+            ..Default::default()
+        },
+    );
+    assert_eq!(outcome.verdict, Verdict::Multiple, "{:?}", outcome.stats);
+    let [first, second] = &outcome.solutions[..] else {
+        panic!("{} solutions", outcome.solutions.len());
+    };
+    assert!(first != second && puzzle.accepts(first) && puzzle.accepts(second));
+}
+
+#[test]
+fn symmetric_puzzles_count_like_brute_force() {
+    // Clues drawn from grids that a quarter turn or a mirror keeps: the
+    // search for a symmetric first solution, its images and the open
+    // search after it must still count exactly.
+    let mut rng = SplitMix64::new(77);
+    let side = 4;
+    for round in 0..60 {
+        let turn = |cell: usize| (cell % side) * side + side - 1 - cell / side;
+        let mirror = |cell: usize| cell / side * side + side - 1 - cell % side;
+        let coin: Vec<bool> = (0..side * side).map(|_| rng.below(2) == 0).collect();
+        let grid: Vec<bool> = (0..side * side)
+            .map(|cell| {
+                let orbit: Vec<usize> = if round % 2 == 0 {
+                    vec![cell, turn(cell), turn(turn(cell)), turn(turn(turn(cell)))]
+                } else {
+                    vec![cell, mirror(cell)]
+                };
+                coin[*orbit.iter().min().unwrap_or(&cell)]
+            })
+            .collect();
+        let puzzle = Puzzle::from_grid(side, side, &grid).unwrap();
+        let truth = brute_force_count(&puzzle);
+        for want in [1, 2, 3] {
+            let options = SolveOptions {
+                max_solutions: want,
+                ..Default::default()
+            };
+            let outcome = solve_cdcl(&puzzle, &options);
+            assert_eq!(outcome.solutions.len(), truth.min(want), "{puzzle:?}");
+            let mut distinct = outcome.solutions.clone();
+            distinct.sort();
+            distinct.dedup();
+            assert_eq!(distinct.len(), outcome.solutions.len(), "{puzzle:?}");
+            assert!(outcome.solutions.iter().all(|s| puzzle.accepts(s)));
+        }
+    }
 }
 
 #[test]

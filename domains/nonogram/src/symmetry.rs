@@ -1,0 +1,220 @@
+//! Symmetries of a puzzle's clues: the turns and mirror images of its core
+//! (the rectangle inside its blank border lines) that carry every line's
+//! clue onto the clue of the line it lands on.
+//!
+//! Under such a symmetry the image of a solution is a solution too. So a
+//! solution that differs from its image proves the puzzle has several, and
+//! a search may first look among solutions equal to their images, where
+//! each deduction counts for every cell of an orbit.
+
+use crate::puzzle::Puzzle;
+
+/// One symmetry of a puzzle's clues.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Symmetry {
+    /// What it does: "turn 90", "turn 180", "turn 270", "mirror rows",
+    /// "mirror columns", "transpose" or "anti-transpose".
+    pub name: &'static str,
+    /// For each cell (row-major), the cell it lands on; cells of the blank
+    /// border stay where they are.
+    pub image: Vec<usize>,
+}
+
+impl Symmetry {
+    /// The image of a filled grid (row-major, `true` = filled).
+    pub fn apply(&self, filled: &[bool]) -> Vec<bool> {
+        let mut out = vec![false; filled.len()];
+        for (cell, &to) in self.image.iter().enumerate() {
+            out[to] = filled[cell];
+        }
+        out
+    }
+
+    /// Orbits of cells (a cell its own image is an orbit of one): the free
+    /// cells a search among the grids it leaves unchanged has.
+    pub fn orbits(&self) -> usize {
+        let mut seen = vec![false; self.image.len()];
+        let mut orbits = 0;
+        for start in 0..self.image.len() {
+            if seen[start] {
+                continue;
+            }
+            orbits += 1;
+            let mut cell = start;
+            while !seen[cell] {
+                seen[cell] = true;
+                cell = self.image[cell];
+            }
+        }
+        orbits
+    }
+}
+
+/// Every symmetry of `puzzle`'s clues but the identity (none for a puzzle
+/// whose core is a single line or blank).
+pub fn symmetries(puzzle: &Puzzle) -> Vec<Symmetry> {
+    let nonblank = |clues: &[Vec<u32>]| {
+        let first = clues.iter().position(|c| !c.is_empty())?;
+        let last = clues.iter().rposition(|c| !c.is_empty())?;
+        Some((first, last - first + 1))
+    };
+    let (Some((top, h)), Some((left, w))) = (nonblank(&puzzle.rows), nonblank(&puzzle.cols)) else {
+        return Vec::new();
+    };
+    if h < 2 || w < 2 {
+        return Vec::new();
+    }
+    type Map = fn(usize, usize, usize, usize) -> (usize, usize);
+    let mut maps: Vec<(&'static str, Map)> = vec![
+        ("turn 180", |r, c, h, w| (h - 1 - r, w - 1 - c)),
+        ("mirror rows", |r, c, h, _| (h - 1 - r, c)),
+        ("mirror columns", |r, c, _, w| (r, w - 1 - c)),
+    ];
+    if h == w {
+        maps.extend([
+            ("transpose", (|r, c, _, _| (c, r)) as Map),
+            ("anti-transpose", |r, c, h, _| (h - 1 - c, h - 1 - r)),
+            ("turn 90", |r, c, h, _| (c, h - 1 - r)),
+            ("turn 270", |r, c, h, _| (h - 1 - c, r)),
+        ]);
+    }
+    let width = puzzle.width;
+    let core_cell = |(r, c): (usize, usize)| (top + r) * width + left + c;
+    let mut found = Vec::new();
+    for (name, map) in maps {
+        // Where each core cell's preimage lies, to read each image line's
+        // preimage in order.
+        let mut preimage = vec![(0, 0); h * w];
+        for r in 0..h {
+            for c in 0..w {
+                let (r2, c2) = map(r, c, h, w);
+                preimage[r2 * w + c2] = (r, c);
+            }
+        }
+        let clue_of = |cells: [(usize, usize); 2]| -> Vec<u32> {
+            // The preimage of an image line's first two cells: which line of
+            // the puzzle it is, and read which way.
+            let [(r0, c0), (r1, c1)] = cells;
+            let (clue, forward) = if r0 == r1 {
+                (&puzzle.rows[top + r0], c1 > c0)
+            } else {
+                (&puzzle.cols[left + c0], r1 > r0)
+            };
+            if forward {
+                clue.clone()
+            } else {
+                clue.iter().rev().copied().collect()
+            }
+        };
+        let rows_hold =
+            (0..h).all(|r| clue_of([preimage[r * w], preimage[r * w + 1]]) == puzzle.rows[top + r]);
+        let cols_hold =
+            (0..w).all(|c| clue_of([preimage[c], preimage[w + c]]) == puzzle.cols[left + c]);
+        if rows_hold && cols_hold {
+            let mut image: Vec<usize> = (0..puzzle.width * puzzle.height).collect();
+            for r in 0..h {
+                for c in 0..w {
+                    image[core_cell((r, c))] = core_cell(map(r, c, h, w));
+                }
+            }
+            found.push(Symmetry { name, image });
+        }
+    }
+    found
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use frontier_core::rng::SplitMix64;
+
+    /// A board of `side + 2` columns and `side + 1` rows, blank but for a
+    /// `side`-square drawing one column in, its corners filled (so that
+    /// its lines are the core) and made unchanged by `keep` ("turn 90",
+    /// "mirror columns" or nothing).
+    fn drawing(rng: &mut SplitMix64, side: usize, keep: &str) -> (usize, usize, Vec<bool>) {
+        let coin: Vec<bool> = (0..side * side).map(|_| rng.below(2) == 0).collect();
+        let image = |cell: usize| {
+            let (r, c) = (cell / side, cell % side);
+            match keep {
+                "turn 90" => c * side + side - 1 - r,
+                "mirror columns" => r * side + side - 1 - c,
+                _ => cell,
+            }
+        };
+        // Each cell takes the coin of the first cell of its orbit.
+        let mut core: Vec<bool> = (0..side * side)
+            .map(|cell| {
+                let orbit = std::iter::successors(Some(cell), |&c| Some(image(c))).take(4);
+                coin[orbit.min().unwrap_or(cell)]
+            })
+            .collect();
+        for corner in [0, side - 1, side * (side - 1), side * side - 1] {
+            core[corner] = true;
+        }
+        let (w, h) = (side + 2, side + 1);
+        let mut cells = vec![false; w * h];
+        for r in 0..side {
+            for c in 0..side {
+                cells[r * w + c + 1] = core[r * side + c];
+            }
+        }
+        (w, h, cells)
+    }
+
+    #[test]
+    fn drawn_symmetries_are_found_and_every_image_of_a_solution_solves() {
+        let mut rng = SplitMix64::new(31);
+        for trial in 0..600 {
+            let side = 2 + trial % 5;
+            let keep = ["turn 90", "mirror columns", "none"][trial % 3];
+            let (w, h, cells) = drawing(&mut rng, side, keep);
+            let puzzle = Puzzle::from_grid(w, h, &cells).expect("a grid");
+            let found = symmetries(&puzzle);
+            if keep != "none" {
+                let symmetry = found.iter().find(|s| s.name == keep);
+                let symmetry = symmetry.unwrap_or_else(|| panic!("{keep} missed in {puzzle:?}"));
+                assert_eq!(symmetry.apply(&cells), cells, "{keep}");
+            }
+            for symmetry in &found {
+                // A permutation that keeps the blank border in place…
+                let mut image = symmetry.image.clone();
+                image.sort_unstable();
+                assert!(image.iter().enumerate().all(|(i, &c)| i == c));
+                assert_eq!(symmetry.image[0], 0, "{}", symmetry.name);
+                assert_eq!(symmetry.image[w * h - 1], w * h - 1, "{}", symmetry.name);
+                // …and carries the solution to a solution.
+                let image = symmetry.apply(&cells);
+                assert!(puzzle.accepts(&image), "{} of {puzzle:?}", symmetry.name);
+            }
+        }
+    }
+
+    #[test]
+    fn orbits_count_the_free_cells_of_the_grids_a_symmetry_keeps() {
+        let mut rng = SplitMix64::new(5);
+        let (w, h, cells) = drawing(&mut rng, 5, "turn 90");
+        let puzzle = Puzzle::from_grid(w, h, &cells).expect("a grid");
+        let turn = symmetries(&puzzle)
+            .into_iter()
+            .find(|s| s.name == "turn 90")
+            .expect("drawn turning");
+        // A 5×5 core: six orbits of four and the centre; 17 border cells.
+        assert_eq!(turn.orbits(), 6 + 1 + 17);
+    }
+
+    #[test]
+    fn a_lopsided_drawing_or_a_single_line_has_no_symmetry() {
+        let rows: [&str; 3] = ["##..", "#...", "#.#."];
+        let cells: Vec<bool> = rows
+            .iter()
+            .flat_map(|r| r.chars().map(|c| c == '#'))
+            .collect();
+        let puzzle = Puzzle::from_grid(4, 3, &cells).expect("a grid");
+        assert!(symmetries(&puzzle).is_empty());
+        let line = Puzzle::from_grid(4, 1, &[true, false, false, true]).expect("a line");
+        assert!(symmetries(&line).is_empty());
+        let blank = Puzzle::from_grid(3, 3, &[false; 9]).expect("a blank grid");
+        assert!(symmetries(&blank).is_empty());
+    }
+}
