@@ -17,12 +17,22 @@
 //! Solutions are counted exactly: each solution found is blocked by the
 //! clause "not all of these guesses" and the search goes on until the
 //! clauses are unsatisfiable or enough solutions are found.
+//!
+//! Two cheaper searches may go first and hand over what they found:
+//! - on small puzzles, a depth-first search with probing at every node,
+//!   for 100 nodes (some puzzles fall to probing at once);
+//! - on puzzles whose clues have a symmetry (see [`crate::symmetry`]), a
+//!   search among the solutions that the symmetry keeps, with each cell
+//!   tied to its images. A first solution's differing image is a second.
+//!
+//! Solutions found before are blocked whole, and the search starts from
+//! their values.
 
 use std::time::Instant;
 
 use crate::line::{GridLines, LineCache, LineSolver, EMPTY, FILLED, UNKNOWN};
 use crate::puzzle::Puzzle;
-use crate::solver::{Cutoff, SolveOptions, SolveOutcome, SolveStats};
+use crate::solver::{solve_within, Cutoff, Grid, SolveOptions, SolveOutcome, SolveStats};
 
 /// Marks a deleted clause's record in [`Search::arena`] (clause indexes
 /// stay below it).
@@ -758,8 +768,25 @@ pub fn solve_cdcl_until<'r>(
     let want = options.max_solutions.max(1);
     let mut solutions: Vec<Vec<bool>> = Vec::new();
     let mut stats = SolveStats::default();
+    if seed == 0 && puzzle.width * puzzle.height <= DFS_CELLS {
+        // Some puzzles fall to probing at once (ICGA 2016 #984: two
+        // solutions in 83 nodes, where learning took 10,000): a short
+        // depth-first search with probing at every node first. Seeded
+        // racers skip it: the portfolio races a depth-first search.
+        let dfs_options = SolveOptions {
+            max_solutions: want,
+            probing: true,
+            max_seconds: None,
+        };
+        let (outcome, over_budget) = solve_within(puzzle, &dfs_options, cutoff, DFS_NODES);
+        if !over_budget {
+            return outcome;
+        }
+        stats.add(&outcome.stats);
+        solutions = outcome.solutions;
+    }
     let symmetries = crate::symmetry::symmetries(puzzle);
-    if !symmetries.is_empty() && !crate::solver::Grid::new(puzzle).settles_alone() {
+    if solutions.is_empty() && !symmetries.is_empty() && !Grid::new(puzzle).settles_alone() {
         let first = symmetric_solution(puzzle, &symmetries, seed, cutoff, started, &mut stats);
         match first {
             Err(Ended::TimedOut) => {
@@ -822,6 +849,14 @@ enum Ended {
     /// The conflict budget ran out.
     OverBudget,
 }
+
+/// Nodes of the depth-first search that `cdcl` tries first, on puzzles of
+/// at most [`DFS_CELLS`] cells (probing a larger grid at every node costs
+/// more than learning does).
+const DFS_NODES: u64 = 100;
+
+/// See [`DFS_NODES`].
+const DFS_CELLS: usize = 2500;
 
 /// Conflicts a search for a symmetric first solution may take.
 const SYMMETRIC_BUDGET: u64 = 20_000;

@@ -588,36 +588,72 @@ pub fn solve_until<'r>(
 ) -> SolveOutcome {
     let started = Instant::now();
     let cutoff = cutoff(options.deadline(started));
+    solve_within(puzzle, options, cutoff, u64::MAX).0
+}
+
+/// [`solve_until`] that gives up after `max_nodes` search nodes; also says
+/// whether it did (then the verdict is unknown, and the solutions are the
+/// ones found so far).
+pub fn solve_within(
+    puzzle: &Puzzle,
+    options: &SolveOptions,
+    cutoff: Cutoff,
+    max_nodes: u64,
+) -> (SolveOutcome, bool) {
+    let started = Instant::now();
     let mut grid = Grid::new(puzzle);
     let mut solutions = Vec::new();
-    let mut timed_out = false;
+    let mut limits = Limits {
+        cutoff,
+        nodes_left: max_nodes,
+        timed_out: false,
+        over_budget: false,
+    };
     let consistent = grid.propagate().is_ok();
     let line_solved = consistent && grid.unknown() == 0;
     if consistent {
-        search(&mut grid, options, cutoff, &mut solutions, &mut timed_out);
+        search(&mut grid, options, &mut limits, &mut solutions);
     }
     let wanted = options.max_solutions.max(1);
-    SolveOutcome::finish(
+    let outcome = SolveOutcome::finish(
         solutions,
         wanted,
-        timed_out,
+        limits.timed_out || limits.over_budget,
         line_solved,
         grid.stats,
         started,
-    )
+    );
+    (outcome, limits.over_budget)
 }
 
-/// Returns true when the search should stop (enough solutions, or time).
+/// What stops a depth-first search besides enough solutions.
+struct Limits<'r> {
+    cutoff: Cutoff<'r>,
+    /// Nodes the search may still open.
+    nodes_left: u64,
+    /// Set when the cutoff struck.
+    timed_out: bool,
+    /// Set when a node was wanted past the budget.
+    over_budget: bool,
+}
+
+/// Returns true when the search should stop (enough solutions, time, or
+/// nodes).
 fn search(
     grid: &mut Grid,
     options: &SolveOptions,
-    cutoff: Cutoff,
+    limits: &mut Limits,
     solutions: &mut Vec<Vec<bool>>,
-    timed_out: &mut bool,
 ) -> bool {
+    if limits.nodes_left == 0 {
+        limits.over_budget = true;
+        return true;
+    }
+    limits.nodes_left -= 1;
     grid.stats.nodes += 1;
+    let cutoff = limits.cutoff;
     if cutoff.reached() {
-        *timed_out = true;
+        limits.timed_out = true;
         return true;
     }
     if grid.propagate().is_err() {
@@ -646,7 +682,7 @@ fn search(
     for value in [first, if first == FILLED { EMPTY } else { FILLED }] {
         let mark = grid.mark();
         grid.assign(cell, value);
-        let stop = search(grid, options, cutoff, solutions, timed_out);
+        let stop = search(grid, options, limits, solutions);
         grid.undo_to(mark);
         if stop {
             return true;
