@@ -800,6 +800,7 @@ pub fn solve_cdcl_until<'r>(
                 for symmetry in &symmetries {
                     let image = symmetry.apply(&first);
                     if image != first && !solutions.contains(&image) && puzzle.accepts(&image) {
+                        cutoff.publish(&image);
                         solutions.push(image);
                     }
                 }
