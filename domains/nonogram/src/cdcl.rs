@@ -125,6 +125,12 @@ struct Search<'p, 'r> {
     solves_since_clock: u32,
     /// Whether the first propagation left no cell unknown.
     line_solved: bool,
+    /// Per level, the last clause (by `stamp`) that counted it.
+    level_stamps: Vec<u64>,
+    stamp: u64,
+    /// Buffers of [`Search::redundant`], kept between calls.
+    stack: Vec<usize>,
+    reason_buffer: Vec<Lit>,
 }
 
 impl<'p, 'r> Search<'p, 'r> {
@@ -167,6 +173,10 @@ impl<'p, 'r> Search<'p, 'r> {
             out_of_time: false,
             solves_since_clock: 0,
             line_solved: false,
+            level_stamps: Vec::new(),
+            stamp: 0,
+            stack: Vec::new(),
+            reason_buffer: Vec::new(),
         }
     }
 
@@ -324,19 +334,24 @@ impl<'p, 'r> Search<'p, 'r> {
     fn explain_line(&mut self, line: usize, before: u32, target: Option<(usize, u8)>) -> Vec<Lit> {
         let (start, step, len) = self.line_cells(line);
         let clue = self.clue(line);
-        let mut known: Vec<usize> = (0..len)
-            .filter(|&i| {
-                let cell = start + i * step;
-                self.value[cell] != UNKNOWN && self.position[cell] < before
-            })
-            .collect();
         // Greedy: drop each cell whose absence keeps the implication,
         // trying the latest assignments first so that the explanation leans
         // on older ones (lower levels: shorter clauses after analysis,
-        // longer jumps back).
-        // Trail positions differ, so an unstable sort gives the one order
-        // (and allocates nothing).
-        known.sort_unstable_by_key(|&i| std::cmp::Reverse(self.position[start + i * step]));
+        // longer jumps back). Sorted as keys (trail position reversed, then
+        // place in the line): trail positions differ, so this is the one
+        // order, and comparisons read no tables.
+        let mut keys: Vec<u64> = (0..len)
+            .filter_map(|i| {
+                let cell = start + i * step;
+                (self.value[cell] != UNKNOWN && self.position[cell] < before)
+                    .then(|| u64::from(!self.position[cell]) << 32 | i as u64)
+            })
+            .collect();
+        keys.sort_unstable();
+        let mut known: Vec<usize> = keys
+            .iter()
+            .map(|&key| (key & 0xffff_ffff) as usize)
+            .collect();
         if len < 64 {
             // The same greedy on bit sets: no cells to build per check.
             let every = (1u64 << len) - 1;
@@ -412,23 +427,25 @@ impl<'p, 'r> Search<'p, 'r> {
     }
 
     /// The reason of an implied cell as the true literals that imply it.
-    fn reason_lits(&mut self, cell: usize) -> Vec<Lit> {
+    /// Puts into `out` (cleared first) the reason of an implied cell: the
+    /// true literals that imply it.
+    fn reason_into(&mut self, cell: usize, out: &mut Vec<Lit>) {
+        out.clear();
         match self.reason[cell] {
-            Reason::Decision => Vec::new(),
-            Reason::Clause(ci) => self
-                .clause_lits(ci)
-                .iter()
-                .filter(|&&l| lit_cell(l) != cell)
-                .map(|&l| l ^ 1)
-                .collect(),
+            Reason::Decision => {}
+            Reason::Clause(ci) => out.extend(
+                self.clause_lits(ci)
+                    .iter()
+                    .filter(|&&l| lit_cell(l) != cell)
+                    .map(|&l| l ^ 1),
+            ),
             Reason::Line(line) => {
-                if let Some(lits) = &self.explained[cell] {
-                    return lits.clone();
+                if self.explained[cell].is_none() {
+                    let target = Some((cell, self.value[cell]));
+                    let lits = self.explain_line(line as usize, self.position[cell], target);
+                    self.explained[cell] = Some(lits);
                 }
-                let target = Some((cell, self.value[cell]));
-                let lits = self.explain_line(line as usize, self.position[cell], target);
-                self.explained[cell] = Some(lits.clone());
-                lits
+                out.extend_from_slice(self.explained[cell].as_deref().unwrap_or_default());
             }
         }
     }
@@ -487,7 +504,7 @@ impl<'p, 'r> Search<'p, 'r> {
                 uip = cell;
                 break;
             }
-            reason_true = self.reason_lits(cell);
+            self.reason_into(cell, &mut reason_true);
         }
         learnt[0] = lit(uip, self.value[uip]) ^ 1;
         // Drop the literals implied by the others (recursive minimisation,
@@ -533,10 +550,15 @@ impl<'p, 'r> Search<'p, 'r> {
     /// clause's abstract levels; cells found implied stay marked seen and
     /// are added to `cleared`.
     fn redundant(&mut self, cell: usize, levels: u64, cleared: &mut Vec<usize>) -> bool {
-        let mut stack = vec![cell];
+        let mut stack = std::mem::take(&mut self.stack);
+        let mut reason = std::mem::take(&mut self.reason_buffer);
+        stack.clear();
+        stack.push(cell);
         let top = cleared.len();
-        while let Some(c) = stack.pop() {
-            for l in self.reason_lits(c) {
+        let mut implied = true;
+        'walk: while let Some(c) = stack.pop() {
+            self.reason_into(c, &mut reason);
+            for &l in &reason {
                 let d = lit_cell(l);
                 if self.seen[d] || self.level[d] == 0 {
                     continue;
@@ -551,11 +573,13 @@ impl<'p, 'r> Search<'p, 'r> {
                         self.seen[e] = false;
                     }
                     cleared.truncate(top);
-                    return false;
+                    implied = false;
+                    break 'walk;
                 }
             }
         }
-        true
+        (self.stack, self.reason_buffer) = (stack, reason);
+        implied
     }
 
     fn undo_to_level(&mut self, level: u32) {
@@ -584,9 +608,19 @@ impl<'p, 'r> Search<'p, 'r> {
     /// watching the first two; returns its index.
     fn add_clause(&mut self, lits: Vec<Lit>, learnt: bool) -> u32 {
         let ci = self.clauses.len() as u32;
-        let mut levels: Vec<u32> = lits.iter().map(|&l| self.level[lit_cell(l)]).collect();
-        levels.sort_unstable();
-        levels.dedup();
+        // Distinct levels among the literals, counted with stamps.
+        self.stamp += 1;
+        let mut lbd = 0;
+        for &l in &lits {
+            let level = self.level[lit_cell(l)] as usize;
+            if level >= self.level_stamps.len() {
+                self.level_stamps.resize(level + 1, 0);
+            }
+            if self.level_stamps[level] != self.stamp {
+                self.level_stamps[level] = self.stamp;
+                lbd += 1;
+            }
+        }
         let at = self.arena.len() as u32;
         if lits.len() >= 2 {
             self.watches[lits[0] as usize].push(at);
@@ -599,7 +633,7 @@ impl<'p, 'r> Search<'p, 'r> {
         self.clauses.push(Clause {
             at,
             learnt,
-            lbd: levels.len() as u32,
+            lbd,
             activity: self.clause_bump,
             deleted: false,
         });
