@@ -65,32 +65,35 @@ pub fn symmetries(puzzle: &Puzzle) -> Vec<Symmetry> {
         return Vec::new();
     }
     type Map = fn(usize, usize, usize, usize) -> (usize, usize);
-    let mut maps: Vec<(&'static str, Map)> = vec![
-        ("turn 180", |r, c, h, w| (h - 1 - r, w - 1 - c)),
-        ("mirror rows", |r, c, h, _| (h - 1 - r, c)),
-        ("mirror columns", |r, c, _, w| (r, w - 1 - c)),
+    // Each map with its inverse (the turns by a quarter undo each other;
+    // the rest undo themselves).
+    let turn_180: Map = |r, c, h, w| (h - 1 - r, w - 1 - c);
+    let mirror_rows: Map = |r, c, h, _| (h - 1 - r, c);
+    let mirror_columns: Map = |r, c, _, w| (r, w - 1 - c);
+    let transpose: Map = |r, c, _, _| (c, r);
+    let anti_transpose: Map = |r, c, h, _| (h - 1 - c, h - 1 - r);
+    let turn_90: Map = |r, c, h, _| (c, h - 1 - r);
+    let turn_270: Map = |r, c, h, _| (h - 1 - c, r);
+    let mut maps: Vec<(&'static str, Map, Map)> = vec![
+        ("turn 180", turn_180, turn_180),
+        ("mirror rows", mirror_rows, mirror_rows),
+        ("mirror columns", mirror_columns, mirror_columns),
     ];
     if h == w {
         maps.extend([
-            ("transpose", (|r, c, _, _| (c, r)) as Map),
-            ("anti-transpose", |r, c, h, _| (h - 1 - c, h - 1 - r)),
-            ("turn 90", |r, c, h, _| (c, h - 1 - r)),
-            ("turn 270", |r, c, h, _| (h - 1 - c, r)),
+            ("transpose", transpose, transpose),
+            ("anti-transpose", anti_transpose, anti_transpose),
+            ("turn 90", turn_90, turn_270),
+            ("turn 270", turn_270, turn_90),
         ]);
     }
     let width = puzzle.width;
     let core_cell = |(r, c): (usize, usize)| (top + r) * width + left + c;
     let mut found = Vec::new();
-    for (name, map) in maps {
-        // Where each core cell's preimage lies, to read each image line's
+    for (name, map, inverse) in maps {
+        // Where an image cell's preimage lies, to read each image line's
         // preimage in order.
-        let mut preimage = vec![(0, 0); h * w];
-        for r in 0..h {
-            for c in 0..w {
-                let (r2, c2) = map(r, c, h, w);
-                preimage[r2 * w + c2] = (r, c);
-            }
-        }
+        let preimage = |r: usize, c: usize| inverse(r, c, h, w);
         let clue_of = |cells: [(usize, usize); 2]| -> Vec<u32> {
             // The preimage of an image line's first two cells: which line of
             // the puzzle it is, and read which way.
@@ -107,9 +110,9 @@ pub fn symmetries(puzzle: &Puzzle) -> Vec<Symmetry> {
             }
         };
         let rows_hold =
-            (0..h).all(|r| clue_of([preimage[r * w], preimage[r * w + 1]]) == puzzle.rows[top + r]);
+            (0..h).all(|r| clue_of([preimage(r, 0), preimage(r, 1)]) == puzzle.rows[top + r]);
         let cols_hold =
-            (0..w).all(|c| clue_of([preimage[c], preimage[w + c]]) == puzzle.cols[left + c]);
+            (0..w).all(|c| clue_of([preimage(0, c), preimage(1, c)]) == puzzle.cols[left + c]);
         if rows_hold && cols_hold {
             let mut image: Vec<usize> = (0..puzzle.width * puzzle.height).collect();
             for r in 0..h {
