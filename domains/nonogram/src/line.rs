@@ -753,6 +753,13 @@ impl GridLines {
 /// within a round.
 pub struct LineCache {
     map: hashbrown::HashMap<Box<[u64]>, Option<Box<[u64]>>>,
+    /// Lines under 64 cells (two words packed) go to a direct-mapped table
+    /// instead: a lookup hashes three words and compares them, with no key
+    /// to allocate, compare by `memcmp` or rehash, where a short line
+    /// solves in a few hundred nanoseconds. A colliding state overwrites.
+    short: Vec<ShortEntry>,
+    /// `misses` when the short table last grew.
+    short_grown: u64,
     key: Vec<u64>,
     bytes: usize,
     budget: usize,
@@ -766,6 +773,23 @@ pub struct LineCache {
 /// Bytes a cache may hold before it is dropped.
 const LINE_CACHE_BYTES: usize = 256 << 20;
 
+/// Slots of the short-line table at most (40 bytes each: 10 MiB), and at
+/// first.
+const SHORT_SLOTS: usize = 1 << 18;
+const SHORT_FIRST_SLOTS: usize = 1 << 12;
+
+/// A short line's state and its solution, in [`LineCache::short`].
+#[derive(Clone, Copy, Default)]
+struct ShortEntry {
+    /// The line's number plus one (0: an empty slot), with bit 63 set when
+    /// the state has no solution.
+    tag: u64,
+    known: [u64; 2],
+    solved: [u64; 2],
+}
+
+const NO_SOLUTION: u64 = 1 << 63;
+
 impl Default for LineCache {
     fn default() -> LineCache {
         LineCache::with_budget(LINE_CACHE_BYTES)
@@ -777,6 +801,8 @@ impl LineCache {
     pub fn with_budget(budget: usize) -> LineCache {
         LineCache {
             map: hashbrown::HashMap::new(),
+            short: Vec::new(),
+            short_grown: 0,
             key: Vec::new(),
             bytes: 0,
             budget,
@@ -812,6 +838,9 @@ impl LineCache {
             solved.clear();
             return solve_packed(solver, clue, known, len, scratch, solved);
         }
+        if len < 64 {
+            return self.solve_short(solver, (line, clue), known, len, scratch, solved);
+        }
         self.key.clear();
         self.key.push(line as u64);
         self.key.extend_from_slice(known);
@@ -839,6 +868,66 @@ impl LineCache {
         solved.clear();
         solved.extend_from_slice(packed);
         Ok(())
+    }
+}
+
+impl LineCache {
+    /// [`LineCache::solve`] for a line under 64 cells, through the
+    /// direct-mapped table.
+    fn solve_short(
+        &mut self,
+        solver: &mut LineSolver,
+        (line, clue): (usize, &[u32]),
+        known: &[u64],
+        len: usize,
+        scratch: &mut Vec<u8>,
+        solved: &mut Vec<u64>,
+    ) -> Result<(), Contradiction> {
+        // The table starts small (a small puzzle's few states cost no
+        // megabytes to clear) and doubles, emptied, while misses outnumber
+        // its slots.
+        if self.short.is_empty()
+            || (self.short.len() < SHORT_SLOTS
+                && self.misses - self.short_grown > 2 * self.short.len() as u64)
+        {
+            let slots = (2 * self.short.len()).clamp(SHORT_FIRST_SLOTS, SHORT_SLOTS);
+            self.short = vec![ShortEntry::default(); slots];
+            self.short_grown = self.misses;
+        }
+        let words = [
+            known.first().copied().unwrap_or(0),
+            known.get(1).copied().unwrap_or(0),
+        ];
+        let tag = line as u64 + 1;
+        let mut hash = tag.wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        for word in words {
+            hash = (hash ^ word).wrapping_mul(0xFF51_AFD7_ED55_8CCD);
+            hash ^= hash >> 29;
+        }
+        let slots = self.short.len();
+        let slot = &mut self.short[(hash >> 7) as usize & (slots - 1)];
+        solved.clear();
+        if slot.tag & !NO_SOLUTION == tag && slot.known == words {
+            self.hits += 1;
+            if slot.tag & NO_SOLUTION != 0 {
+                return Err(Contradiction);
+            }
+            solved.extend_from_slice(&slot.solved[..known.len()]);
+            return Ok(());
+        }
+        self.misses += 1;
+        let answer = solve_packed(solver, clue, known, len, scratch, solved);
+        let mut entry = ShortEntry {
+            tag,
+            known: words,
+            solved: [0; 2],
+        };
+        match answer {
+            Ok(()) => entry.solved[..solved.len()].copy_from_slice(solved),
+            Err(Contradiction) => entry.tag |= NO_SOLUTION,
+        }
+        *slot = entry;
+        answer
     }
 }
 
@@ -1185,5 +1274,59 @@ mod tests {
         }
         assert!(cache.hits >= 4000, "{} hits", cache.hits);
         assert!(cache.misses > 100, "{} misses", cache.misses);
+    }
+
+    /// The short-line table answers as solving does while it grows and
+    /// while colliding states overwrite each other: many more states than
+    /// its first slots, then the earliest again.
+    #[test]
+    fn the_short_line_table_answers_like_solving_through_growth_and_collisions() {
+        let mut rng = frontier_core::rng::SplitMix64::new(0x5407_7AB1E);
+        let mut solver = LineSolver::default();
+        let mut cache = LineCache::default();
+        let (mut scratch, mut solved) = (Vec::new(), Vec::new());
+        let states: Vec<(usize, Vec<u32>, Vec<u8>)> = (0..30_000)
+            .map(|_| {
+                let n = 1 + rng.below(63) as usize;
+                let clue: Vec<u32> = (0..rng.below(5)).map(|_| 1 + rng.below(4) as u32).collect();
+                let cells = (0..n)
+                    .map(|_| [UNKNOWN, UNKNOWN, FILLED, EMPTY][rng.below(4) as usize])
+                    .collect();
+                (rng.below(200) as usize, clue, cells)
+            })
+            .collect();
+        // A line number comes with one clue and one length.
+        let mut numbers = std::collections::HashMap::new();
+        let mut check = |(line, clue, cells): &(usize, Vec<u32>, Vec<u8>)| {
+            let next = numbers.len();
+            let line = *numbers
+                .entry((*line, clue.clone(), cells.len()))
+                .or_insert(next);
+            let mut packed = Vec::new();
+            pack_cells(cells, &mut packed);
+            let mut expected = cells.clone();
+            let direct = solver.solve(clue, &mut expected);
+            let cached = cache.solve(
+                &mut solver,
+                (line, clue),
+                &packed,
+                cells.len(),
+                &mut scratch,
+                &mut solved,
+            );
+            assert_eq!(cached.is_ok(), direct.is_ok(), "{clue:?} {cells:?}");
+            if cached.is_ok() {
+                let mut got = vec![UNKNOWN; cells.len()];
+                unpack_cells(&solved, &mut got);
+                assert_eq!(got, expected, "{clue:?} {cells:?}");
+            }
+        };
+        states.iter().for_each(&mut check);
+        states[..2_000].iter().for_each(&mut check);
+        assert!(
+            cache.short.len() > SHORT_FIRST_SLOTS,
+            "{} slots",
+            cache.short.len()
+        );
     }
 }
