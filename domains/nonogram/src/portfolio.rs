@@ -101,23 +101,62 @@ pub fn solve_portfolio(puzzle: &Puzzle, options: &SolveOptions, threads: usize) 
         stats.add(&outcome.stats);
     }
     let line_solved = outcomes.iter().any(|o| o.line_solved);
-    let settled = outcomes.into_iter().find(|o| o.verdict != Verdict::Unknown);
     let found = race.found.into_inner().unwrap_or_else(|e| e.into_inner());
-    // Without a settled racer the race was cut short: by the pool filling
-    // up (then `judge` says multiple) or by the time limit.
-    let (solutions, cut_short) = match settled {
-        Some(outcome) => (outcome.solutions, false),
-        None => (found, true),
-    };
+    let (solutions, cut_short) = settle(outcomes, found, wanted);
     let mut outcome =
         SolveOutcome::finish(solutions, wanted, cut_short, line_solved, stats, started);
     outcome.solutions.truncate(wanted);
     outcome
 }
 
+/// The race's solutions, and whether it was cut short, from the racers'
+/// outcomes and the pool. A racer settles it when its search was
+/// exhaustive (unique or none) or found all that was asked for; a racer
+/// stopped by the race may say `multiple` with fewer solutions than the
+/// pool holds, so otherwise the pool answers, cut short — by filling up
+/// (then `judge` says multiple) or by the time limit.
+fn settle(
+    outcomes: Vec<SolveOutcome>,
+    pool: Vec<Vec<bool>>,
+    wanted: usize,
+) -> (Vec<Vec<bool>>, bool) {
+    let settled = outcomes.into_iter().find(|o| match o.verdict {
+        Verdict::Unique | Verdict::None => true,
+        Verdict::Multiple => o.solutions.len() >= wanted,
+        Verdict::Unknown => false,
+    });
+    match settled {
+        Some(outcome) => (outcome.solutions, false),
+        None => (pool, true),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_racer_stopped_with_fewer_solutions_than_the_pool_does_not_settle_the_race() {
+        let outcome = |verdict, solutions: Vec<Vec<bool>>| SolveOutcome {
+            verdict,
+            solutions,
+            line_solved: false,
+            stats: SolveStats::default(),
+        };
+        let (a, b, c) = (vec![true, false], vec![false, true], vec![true, true]);
+        // Stopped by the race after two of three: the pool's three answer.
+        let stopped = outcome(Verdict::Multiple, vec![a.clone(), b.clone()]);
+        let pool = vec![a.clone(), b.clone(), c.clone()];
+        assert_eq!(settle(vec![stopped], pool.clone(), 3), (pool.clone(), true));
+        // An exhaustive verdict settles it, as does finding all that was asked.
+        let unique = outcome(Verdict::Unique, vec![a.clone()]);
+        assert_eq!(
+            settle(vec![unique], vec![a.clone()], 3),
+            (vec![a.clone()], false)
+        );
+        let three = outcome(Verdict::Multiple, pool.clone());
+        assert_eq!(settle(vec![three], vec![b.clone()], 3), (pool, false));
+    }
 
     #[test]
     fn the_race_ends_at_enough_distinct_solutions() {
