@@ -839,7 +839,52 @@ impl LineCache {
             return solve_packed(solver, clue, known, len, scratch, solved);
         }
         if len < 64 {
-            return self.solve_short(solver, (line, clue), known, len, scratch, solved);
+            // Through the direct-mapped table (see `short`).
+            // The table starts small (a small puzzle's few states cost no
+            // megabytes to clear) and doubles, emptied, while misses outnumber
+            // its slots.
+            if self.short.is_empty()
+                || (self.short.len() < SHORT_SLOTS
+                    && self.misses - self.short_grown > 2 * self.short.len() as u64)
+            {
+                let slots = (2 * self.short.len()).clamp(SHORT_FIRST_SLOTS, SHORT_SLOTS);
+                self.short = vec![ShortEntry::default(); slots];
+                self.short_grown = self.misses;
+            }
+            let words = [
+                known.first().copied().unwrap_or(0),
+                known.get(1).copied().unwrap_or(0),
+            ];
+            let tag = line as u64 + 1;
+            let mut hash = tag.wrapping_mul(0x9E37_79B9_7F4A_7C15);
+            for word in words {
+                hash = (hash ^ word).wrapping_mul(0xFF51_AFD7_ED55_8CCD);
+                hash ^= hash >> 29;
+            }
+            let slots = self.short.len();
+            let slot = &mut self.short[(hash >> 7) as usize & (slots - 1)];
+            solved.clear();
+            if slot.tag & !NO_SOLUTION == tag && slot.known == words {
+                self.hits += 1;
+                if slot.tag & NO_SOLUTION != 0 {
+                    return Err(Contradiction);
+                }
+                solved.extend_from_slice(&slot.solved[..known.len()]);
+                return Ok(());
+            }
+            self.misses += 1;
+            let answer = solve_packed(solver, clue, known, len, scratch, solved);
+            let mut entry = ShortEntry {
+                tag,
+                known: words,
+                solved: [0; 2],
+            };
+            match answer {
+                Ok(()) => entry.solved[..solved.len()].copy_from_slice(solved),
+                Err(Contradiction) => entry.tag |= NO_SOLUTION,
+            }
+            *slot = entry;
+            return answer;
         }
         self.key.clear();
         self.key.push(line as u64);
@@ -868,66 +913,6 @@ impl LineCache {
         solved.clear();
         solved.extend_from_slice(packed);
         Ok(())
-    }
-}
-
-impl LineCache {
-    /// [`LineCache::solve`] for a line under 64 cells, through the
-    /// direct-mapped table.
-    fn solve_short(
-        &mut self,
-        solver: &mut LineSolver,
-        (line, clue): (usize, &[u32]),
-        known: &[u64],
-        len: usize,
-        scratch: &mut Vec<u8>,
-        solved: &mut Vec<u64>,
-    ) -> Result<(), Contradiction> {
-        // The table starts small (a small puzzle's few states cost no
-        // megabytes to clear) and doubles, emptied, while misses outnumber
-        // its slots.
-        if self.short.is_empty()
-            || (self.short.len() < SHORT_SLOTS
-                && self.misses - self.short_grown > 2 * self.short.len() as u64)
-        {
-            let slots = (2 * self.short.len()).clamp(SHORT_FIRST_SLOTS, SHORT_SLOTS);
-            self.short = vec![ShortEntry::default(); slots];
-            self.short_grown = self.misses;
-        }
-        let words = [
-            known.first().copied().unwrap_or(0),
-            known.get(1).copied().unwrap_or(0),
-        ];
-        let tag = line as u64 + 1;
-        let mut hash = tag.wrapping_mul(0x9E37_79B9_7F4A_7C15);
-        for word in words {
-            hash = (hash ^ word).wrapping_mul(0xFF51_AFD7_ED55_8CCD);
-            hash ^= hash >> 29;
-        }
-        let slots = self.short.len();
-        let slot = &mut self.short[(hash >> 7) as usize & (slots - 1)];
-        solved.clear();
-        if slot.tag & !NO_SOLUTION == tag && slot.known == words {
-            self.hits += 1;
-            if slot.tag & NO_SOLUTION != 0 {
-                return Err(Contradiction);
-            }
-            solved.extend_from_slice(&slot.solved[..known.len()]);
-            return Ok(());
-        }
-        self.misses += 1;
-        let answer = solve_packed(solver, clue, known, len, scratch, solved);
-        let mut entry = ShortEntry {
-            tag,
-            known: words,
-            solved: [0; 2],
-        };
-        match answer {
-            Ok(()) => entry.solved[..solved.len()].copy_from_slice(solved),
-            Err(Contradiction) => entry.tag |= NO_SOLUTION,
-        }
-        *slot = entry;
-        answer
     }
 }
 
