@@ -94,9 +94,10 @@ pub fn symmetries(puzzle: &Puzzle) -> Vec<Symmetry> {
         // Where an image cell's preimage lies, to read each image line's
         // preimage in order.
         let preimage = |r: usize, c: usize| inverse(r, c, h, w);
-        let clue_of = |cells: [(usize, usize); 2]| -> Vec<u32> {
-            // The preimage of an image line's first two cells: which line of
-            // the puzzle it is, and read which way.
+        // Whether the image line whose first two cells come from `cells`
+        // reads `wanted`: which line of the puzzle they lie on, and which
+        // way it is read.
+        let lands_as = |cells: [(usize, usize); 2], wanted: &[u32]| {
             let [(r0, c0), (r1, c1)] = cells;
             let (clue, forward) = if r0 == r1 {
                 (&puzzle.rows[top + r0], c1 > c0)
@@ -104,15 +105,15 @@ pub fn symmetries(puzzle: &Puzzle) -> Vec<Symmetry> {
                 (&puzzle.cols[left + c0], r1 > r0)
             };
             if forward {
-                clue.clone()
+                clue.iter().eq(wanted)
             } else {
-                clue.iter().rev().copied().collect()
+                clue.iter().rev().eq(wanted)
             }
         };
         let rows_hold =
-            (0..h).all(|r| clue_of([preimage(r, 0), preimage(r, 1)]) == puzzle.rows[top + r]);
+            (0..h).all(|r| lands_as([preimage(r, 0), preimage(r, 1)], &puzzle.rows[top + r]));
         let cols_hold =
-            (0..w).all(|c| clue_of([preimage(0, c), preimage(1, c)]) == puzzle.cols[left + c]);
+            (0..w).all(|c| lands_as([preimage(0, c), preimage(1, c)], &puzzle.cols[left + c]));
         if rows_hold && cols_hold {
             let mut image: Vec<usize> = (0..puzzle.width * puzzle.height).collect();
             for r in 0..h {
