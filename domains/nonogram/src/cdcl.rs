@@ -819,8 +819,14 @@ pub fn solve_cdcl_until<'r>(
         stats.add(&outcome.stats);
         solutions = outcome.solutions;
     }
-    let symmetries = crate::symmetry::symmetries(puzzle);
-    if solutions.is_empty() && !symmetries.is_empty() && !Grid::new(puzzle).settles_alone() {
+    // A symmetric search only for a first solution, and only where line
+    // solving leaves a search to do.
+    let symmetries = if solutions.is_empty() {
+        crate::symmetry::symmetries(puzzle)
+    } else {
+        Vec::new()
+    };
+    if !symmetries.is_empty() && !Grid::new(puzzle).settles_alone() {
         let first = symmetric_solution(puzzle, &symmetries, seed, cutoff, started, &mut stats);
         match first {
             Err(Ended::TimedOut) => {
