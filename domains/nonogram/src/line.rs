@@ -750,7 +750,8 @@ impl GridLines {
 ///
 /// The cache is dropped whole when it outgrows its byte budget: simpler
 /// than least-recently-used eviction, and the states that matter come back
-/// within a round.
+/// within a round. Lines under 64 cells are kept apart, in a direct-mapped
+/// table of at most 10 MiB outside the budget.
 pub struct LineCache {
     map: hashbrown::HashMap<Box<[u64]>, Option<Box<[u64]>>>,
     /// Lines under 64 cells (two words packed) go to a direct-mapped table
@@ -797,7 +798,8 @@ impl Default for LineCache {
 }
 
 impl LineCache {
-    /// A cache holding at most about `budget` bytes.
+    /// A cache holding at most about `budget` bytes of lines of 64 cells
+    /// or more (and at most 10 MiB of shorter ones).
     pub fn with_budget(budget: usize) -> LineCache {
         LineCache {
             map: hashbrown::HashMap::new(),

@@ -14,7 +14,8 @@
 //! distinct solutions from two different racers settle `multiple` at once.
 //! A racer that ends its search exhaustively (unique or none) settles the
 //! verdict for all. Each racer keeps its own line cache (up to 256 MB,
-//! dropped whole when full), so N racers may hold N times that.
+//! dropped whole when full, and 10 MiB for short lines), so N racers may
+//! hold N times that.
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Mutex;
