@@ -541,6 +541,25 @@ fn nonogram_solve_prints_grid_verdict_json_and_png() {
         &frontier(&["nonogram", "solve", "--threads", "2", &puzzle]),
         "--threads applies to --method hda and portfolio only",
     );
+    // A seeded cdcl searches from elsewhere and reaches the same verdict.
+    let out = frontier(&[
+        "--json",
+        "nonogram",
+        "solve",
+        "--seed",
+        "5",
+        &shared_data("nonogram/rand-30x30-d50-s1.nin"),
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let value: serde_json::Value = serde_json::from_str(stdout(&out).trim()).unwrap();
+    assert_eq!(value["verdict"], "multiple");
+    assert_eq!(value["checked"], true);
+    fails_with(
+        &frontier(&[
+            "nonogram", "solve", "--method", "dfs", "--seed", "5", &puzzle,
+        ]),
+        "a seed applies to method cdcl only",
+    );
 }
 
 #[test]

@@ -7,8 +7,8 @@ use std::path::PathBuf;
 
 use frontier_core::{astar, hda, Blind, HdaConfig, Limits, SearchOptions, StdHasher};
 use frontier_nonogram::{
-    png, solve, solve_cdcl, solve_portfolio, NonogramSearch, Puzzle, SolveOptions, SolveOutcome,
-    SolveStats, Verdict,
+    cdcl::solve_cdcl_until, png, solve, solve_portfolio, NonogramSearch, Puzzle, SolveOptions,
+    SolveOutcome, SolveStats, Verdict,
 };
 
 use crate::CliError;
@@ -35,6 +35,12 @@ pub enum NonogramCommand {
         /// Threads for hda and portfolio [default: all cores].
         #[arg(long)]
         threads: Option<usize>,
+        /// cdcl only: a seed other than 0 starts from random guess
+        /// activities and phases (and skips the opening depth-first
+        /// search), as the portfolio's seeded racers do: runs over several
+        /// seeds show how much a puzzle's time owes to luck.
+        #[arg(long, default_value_t = 0)]
+        seed: u64,
         /// Give up on a puzzle after this many seconds (verdict unknown).
         #[arg(long)]
         max_seconds: Option<f64>,
@@ -124,8 +130,12 @@ fn run_method(
     method: Method,
     k: usize,
     threads: Option<usize>,
+    seed: u64,
     max_seconds: Option<f64>,
 ) -> Result<SolveOutcome, CliError> {
+    if seed != 0 && method != Method::Cdcl {
+        return Err(CliError::Input("a seed applies to method cdcl only".into()));
+    }
     let options = SolveOptions {
         max_solutions: k,
         probing: true,
@@ -164,7 +174,12 @@ fn run_method(
         }
     };
     Ok(match method {
-        Method::Cdcl => solve_cdcl(puzzle, &options),
+        Method::Cdcl => solve_cdcl_until(
+            puzzle,
+            &options,
+            seed,
+            frontier_nonogram::solver::Cutoff::at,
+        ),
         Method::Dfs => solve(puzzle, &options),
         Method::Portfolio => solve_portfolio(puzzle, &options, threads.unwrap_or(0)),
         Method::Walk => {
@@ -290,6 +305,7 @@ pub fn run(command: &NonogramCommand, json: bool) -> Result<(), CliError> {
             solutions,
             method,
             threads,
+            seed,
             max_seconds,
             png: png_path,
             scale,
@@ -309,7 +325,8 @@ pub fn run(command: &NonogramCommand, json: bool) -> Result<(), CliError> {
             let mut wrong = Vec::new();
             for file in files {
                 let puzzle = load(file)?;
-                let outcome = run_method(&puzzle, *method, *solutions, *threads, *max_seconds)?;
+                let outcome =
+                    run_method(&puzzle, *method, *solutions, *threads, *seed, *max_seconds)?;
                 // Every solution is checked against the clues before it is shown.
                 let checked = outcome.solutions.iter().all(|s| puzzle.accepts(s));
                 if !checked {
@@ -538,6 +555,12 @@ pub struct NonogramCli {
     #[arg(long, default_value_t = 2)]
     #[serde(default = "two")]
     pub solutions: usize,
+    /// cdcl only: a seed other than 0 starts from random guess activities
+    /// and phases (see `nonogram solve --seed`); a grid over seeds shows
+    /// how much a puzzle's time owes to luck.
+    #[arg(long, default_value_t = 0)]
+    #[serde(default)]
+    pub seed: u64,
     /// What each instance is (RON only; `nonogram bench` does the same
     /// from flags).
     #[arg(skip)]
@@ -590,12 +613,19 @@ impl crate::registry::CliDomain for NonogramCli {
                 "nonogram: solutions must be at least 1".into(),
             ));
         }
-        self.method().map(|_| ())
+        let method = self.method()?;
+        if self.seed != 0 && method != Method::Cdcl {
+            return Err(CliError::Input(
+                "nonogram: a seed applies to method cdcl only".into(),
+            ));
+        }
+        Ok(())
     }
 
     fn set_param(&mut self, key: &str, value: &crate::config::GridValue) -> Result<bool, CliError> {
         match (&mut self.job, key) {
             (NonogramJob::Solve, "method") => self.method = value.text(key)?,
+            (NonogramJob::Solve, "seed") => self.seed = value.count(key)?,
             (NonogramJob::Bench(b), "threads") => b.threads = value.count(key)? as usize,
             (NonogramJob::Bench(b), "gpu") => b.gpu = value.flag(key)?,
             (NonogramJob::Bench(b), "size") => b.size = value.text(key)?,
@@ -730,6 +760,7 @@ impl crate::registry::CliDomain for NonogramCli {
             method,
             self.solutions,
             None,
+            self.seed,
             options.limits.max_seconds,
         )?;
         let mut report = crate::report::InstanceReport::new(Self::NAME, instance, executor);
