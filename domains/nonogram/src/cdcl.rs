@@ -116,7 +116,9 @@ struct Search<'p, 'r> {
     clause_bump: f64,
     heap: Heap,
     phase: Vec<u8>,
-    /// Whether the search is after a first solution (see [`Search::run`]).
+    /// Whether the search is still looking for a first solution: then it
+    /// follows target phases, restarts rarely and rephases (see
+    /// [`Search::run`]).
     stable: bool,
     /// The values of the longest conflict-free trail since the last
     /// rephasing (`UNKNOWN` where it did not reach). While the search is
@@ -1167,8 +1169,8 @@ impl Search<'_, '_> {
 
 /// Conflicts between restarts before a first solution, times Luby's
 /// sequence (Kissat's stable mode restarts as rarely). On faase, 16 seeded
-/// runs of 300 s found its solutions in 5 runs with 1,024, in 1 with 256
-/// (docs/RESULTS.md).
+/// runs of 300 s found its solutions in 3 to 5 runs with 1,024 (with and
+/// without the early restart for probing), in 1 with 256 (docs/RESULTS.md).
 const STABLE_RESTART_UNIT: u64 = 1024;
 
 /// Conflicts between restarts after a first solution, times Luby's
