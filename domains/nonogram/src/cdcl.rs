@@ -1104,7 +1104,7 @@ impl Search<'_, '_> {
                     // every cell next to known ones) may settle it without a
                     // guess, as it does the upscaled tiger and sun (where a
                     // guess costs thousands of conflicts on lines of hundreds
-                    // of cells). Not before the first restart: probing a huge
+                    // of cells). Not before 100 conflicts: probing a huge
                     // puzzle that a few guesses settle costs more than they do.
                     probes_done += 1;
                     let per_conflict = started.elapsed().as_secs_f64() / s.conflicts as f64;
