@@ -378,10 +378,10 @@ impl<'p, 'r> Search<'p, 'r> {
             .iter()
             .map(|&key| (key & 0xffff_ffff) as usize)
             .collect();
-        if len < 64 {
-            // The same greedy on bit sets: no cells to build per check.
-            let every = (1u64 << len) - 1;
-            let (mut filled, mut empty) = (0u64, 0u64);
+        if len < 128 {
+            // The greedy on bit sets: no cells to build per check.
+            let every = (1u128 << len) - 1;
+            let (mut filled, mut empty) = (0u128, 0u128);
             for &i in &known {
                 if self.value[start + i * step] == FILLED {
                     filled |= 1 << i;
@@ -390,9 +390,9 @@ impl<'p, 'r> Search<'p, 'r> {
                 }
             }
             // The target's other value, imposed.
-            let (mut must_fill, mut must_empty) = (0u64, 0u64);
+            let (mut must_fill, mut must_empty) = (0u128, 0u128);
             if let Some((cell, v)) = target {
-                let bit = 1u64 << ((cell - start) / step);
+                let bit = 1u128 << ((cell - start) / step);
                 if v == FILLED {
                     must_empty = bit;
                 } else {
@@ -401,7 +401,7 @@ impl<'p, 'r> Search<'p, 'r> {
             }
             let solver = &mut self.line;
             drop_in_runs(&mut known, |run| {
-                let gone: u64 = run.iter().fold(0, |acc, &i| acc | 1 << i);
+                let gone: u128 = run.iter().fold(0, |acc, &i| acc | 1 << i);
                 let (f, e) = (filled & !gone, empty & !gone);
                 let may_empty = every & !(f | must_fill);
                 let may_fill = every & !(e | must_empty);
@@ -412,10 +412,10 @@ impl<'p, 'r> Search<'p, 'r> {
                 still_holds
             });
         }
-        // Lines of 64 to 128 cells run the greedy on cells. On longer lines
-        // a solve per known cell costs more than weaker clauses: keep the
-        // whole explanation there.
-        if (64..=128).contains(&len) {
+        // A line of exactly 128 cells runs the greedy on cells. On longer
+        // lines a solve per known cell costs more than weaker clauses: keep
+        // the whole explanation there.
+        if len == 128 {
             let mut cells = vec![UNKNOWN; len];
             for &i in &known {
                 cells[i] = self.value[start + i * step];

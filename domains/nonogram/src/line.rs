@@ -216,6 +216,11 @@ macro_rules! bit_solver {
             let f = self.$fw[j];
             let left = if j == 0 { f } else { ((f & may_empty) << 1) & all };
             let ends = ((left & fits(r)) << r) & all;
+            if ends == 0 {
+                // No placement of runs 0..=j: explanations ask this of
+                // lines cut short early, and need not read the rest.
+                return Err(Contradiction);
+            }
             self.$fw.push(fill_up(ends));
         }
         if self.$fw[k] >> n & 1 == 0 {
@@ -311,12 +316,24 @@ impl LineSolver {
         result.is_ok()
     }
 
-    /// [`LineSolver::feasible`] for a line under 64 cells given as the
+    /// [`LineSolver::feasible`] for a line under 128 cells given as the
     /// cells that may be empty and those that may be filled (bits `0..n`),
     /// so a caller that already holds the line as bits builds no cells.
-    pub fn feasible_bits(&mut self, clue: &[u32], n: usize, may_empty: u64, may_fill: u64) -> bool {
-        debug_assert!(n < 64);
-        self.passes64(clue, n, may_empty, may_fill, true).is_ok()
+    pub fn feasible_bits(
+        &mut self,
+        clue: &[u32],
+        n: usize,
+        may_empty: u128,
+        may_fill: u128,
+    ) -> bool {
+        debug_assert!(n < 128);
+        if n < 64 {
+            // Bits above n are never read: the truncation keeps 0..n.
+            self.passes64(clue, n, may_empty as u64, may_fill as u64, true)
+                .is_ok()
+        } else {
+            self.passes128(clue, n, may_empty, may_fill, true).is_ok()
+        }
     }
 
     bit_solver!(
@@ -1168,6 +1185,16 @@ mod tests {
             }
             let feasible = solver.feasible(&clue, &mut cells.clone());
             assert_eq!(feasible, rb.is_ok(), "feasible n={n} {clue:?}");
+            if n < 128 {
+                let may_empty = (0..n)
+                    .filter(|&i| cells[i] != FILLED)
+                    .fold(0u128, |m, i| m | 1 << i);
+                let may_fill = (0..n)
+                    .filter(|&i| cells[i] != EMPTY)
+                    .fold(0u128, |m, i| m | 1 << i);
+                let by_bits = solver.feasible_bits(&clue, n, may_empty, may_fill);
+                assert_eq!(by_bits, rb.is_ok(), "feasible_bits n={n} {clue:?}");
+            }
         }
     }
 
