@@ -7,7 +7,8 @@
 //! retried:
 //! - a cell forced by line `L` is explained lazily by the cells of `L` known
 //!   before it, shrunk greedily to a subset that still forces it (checked
-//!   with the exact line solver);
+//!   with the exact line solver) — or, on lines of 128 cells or more, by a
+//!   cut of the line's automaton (see [`crate::explain`]);
 //! - a contradicting line is explained the same way;
 //! - conflicts are analysed to the first unique implication point, the
 //!   learned clause is watched (two watched literals) and the search jumps
@@ -34,6 +35,7 @@
 
 use std::time::Instant;
 
+use crate::explain::LineCut;
 use crate::line::{GridLines, LineCache, LineSolver, EMPTY, FILLED, UNKNOWN};
 use crate::puzzle::Puzzle;
 use crate::solver::{solve_within, Cutoff, Grid, SolveOptions, SolveOutcome, SolveStats};
@@ -134,6 +136,10 @@ struct Search<'p, 'r> {
     /// Trail length that `best` records.
     best_size: usize,
     line: LineSolver,
+    /// Explains deductions on lines of 128 cells or more.
+    cut: LineCut,
+    /// A line's cells for `cut`, kept between explanations.
+    cut_cells: Vec<u8>,
     seen: Vec<bool>,
     /// Explanations of line-implied cells, computed once per assignment.
     explained: Vec<Option<Vec<Lit>>>,
@@ -190,6 +196,8 @@ impl<'p, 'r> Search<'p, 'r> {
             best: vec![UNKNOWN; cells],
             best_size: 0,
             line: LineSolver::default(),
+            cut: LineCut::default(),
+            cut_cells: Vec::new(),
             seen: vec![false; cells],
             explained: vec![None; cells],
             stats: SolveStats::default(),
@@ -360,8 +368,58 @@ impl<'p, 'r> Search<'p, 'r> {
     fn explain_line(&mut self, line: usize, before: u32, target: Option<(usize, u8)>) -> Vec<Lit> {
         let (start, step, len) = self.line_cells(line);
         let clue = self.clue(line);
-        // Greedy: drop each cell whose absence keeps the implication,
-        // trying the latest assignments first so that the explanation leans
+        self.stats.line_solves += len as u64;
+        let known = if len < 128 {
+            self.shrink_greedily(line, before, target)
+        } else {
+            // A solve per known cell costs too much on long lines: cut the
+            // line's automaton through the known cells instead, in one
+            // pass each way (see `crate::explain`).
+            let mut cells = std::mem::take(&mut self.cut_cells);
+            cells.clear();
+            cells.extend((0..len).map(|i| {
+                let cell = start + i * step;
+                if self.position[cell] < before {
+                    self.value[cell]
+                } else {
+                    UNKNOWN
+                }
+            }));
+            let imposed = target.map(|(cell, v)| {
+                let other = if v == FILLED { EMPTY } else { FILLED };
+                ((cell - start) / step, other)
+            });
+            let mut kept = Vec::new();
+            if !self.cut.explain(clue, &cells, imposed, &mut kept) {
+                // Cannot happen (the line solver made the deduction); the
+                // whole line is a sound explanation anyway.
+                debug_assert!(false, "line {line} does not imply what it explains");
+                kept = (0..len).filter(|&i| cells[i] != UNKNOWN).collect();
+            }
+            self.cut_cells = cells;
+            kept
+        };
+        known
+            .into_iter()
+            .map(|i| {
+                let cell = start + i * step;
+                lit(cell, self.value[cell])
+            })
+            .collect()
+    }
+
+    /// [`Search::explain_line`] on a line under 128 cells: drops each known
+    /// cell whose absence keeps the implication, asking the line solver.
+    /// Returns the places in the line of the cells kept.
+    fn shrink_greedily(
+        &mut self,
+        line: usize,
+        before: u32,
+        target: Option<(usize, u8)>,
+    ) -> Vec<usize> {
+        let (start, step, len) = self.line_cells(line);
+        let clue = self.clue(line);
+        // The latest assignments go first, so that the explanation leans
         // on older ones (lower levels: shorter clauses after analysis,
         // longer jumps back). Sorted as keys (trail position reversed, then
         // place in the line): trail positions differ, so this is the one
@@ -378,78 +436,39 @@ impl<'p, 'r> Search<'p, 'r> {
             .iter()
             .map(|&key| (key & 0xffff_ffff) as usize)
             .collect();
-        if len < 128 {
-            // The greedy on bit sets: no cells to build per check.
-            let every = (1u128 << len) - 1;
-            let (mut filled, mut empty) = (0u128, 0u128);
-            for &i in &known {
-                if self.value[start + i * step] == FILLED {
-                    filled |= 1 << i;
-                } else {
-                    empty |= 1 << i;
-                }
+        // On bit sets: no cells to build per check.
+        let every = (1u128 << len) - 1;
+        let (mut filled, mut empty) = (0u128, 0u128);
+        for &i in &known {
+            if self.value[start + i * step] == FILLED {
+                filled |= 1 << i;
+            } else {
+                empty |= 1 << i;
             }
-            // The target's other value, imposed.
-            let (mut must_fill, mut must_empty) = (0u128, 0u128);
-            if let Some((cell, v)) = target {
-                let bit = 1u128 << ((cell - start) / step);
-                if v == FILLED {
-                    must_empty = bit;
-                } else {
-                    must_fill = bit;
-                }
-            }
-            let solver = &mut self.line;
-            drop_in_runs(&mut known, |run| {
-                let gone: u128 = run.iter().fold(0, |acc, &i| acc | 1 << i);
-                let (f, e) = (filled & !gone, empty & !gone);
-                let may_empty = every & !(f | must_fill);
-                let may_fill = every & !(e | must_empty);
-                let still_holds = !solver.feasible_bits(clue, len, may_empty, may_fill);
-                if still_holds {
-                    (filled, empty) = (f, e);
-                }
-                still_holds
-            });
         }
-        // A line of exactly 128 cells runs the greedy on cells. On longer
-        // lines a solve per known cell costs more than weaker clauses: keep
-        // the whole explanation there.
-        if len == 128 {
-            let mut cells = vec![UNKNOWN; len];
-            for &i in &known {
-                cells[i] = self.value[start + i * step];
+        // The target's other value, imposed.
+        let (mut must_fill, mut must_empty) = (0u128, 0u128);
+        if let Some((cell, v)) = target {
+            let bit = 1u128 << ((cell - start) / step);
+            if v == FILLED {
+                must_empty = bit;
+            } else {
+                must_fill = bit;
             }
-            // The known cells force the target iff the line cannot take the
-            // target's other value.
-            if let Some((cell, v)) = target {
-                cells[(cell - start) / step] = if v == FILLED { EMPTY } else { FILLED };
-            }
-            let (solver, value) = (&mut self.line, &self.value);
-            let mut scratch = Vec::with_capacity(len);
-            drop_in_runs(&mut known, |run| {
-                for &i in run {
-                    cells[i] = UNKNOWN;
-                }
-                scratch.clear();
-                scratch.extend_from_slice(&cells);
-                let still_holds = !solver.feasible(clue, &mut scratch);
-                if !still_holds {
-                    for &i in run {
-                        cells[i] = value[start + i * step];
-                    }
-                }
-                still_holds
-            });
         }
-        self.stats.line_solves += len as u64;
+        let solver = &mut self.line;
+        drop_in_runs(&mut known, |run| {
+            let gone: u128 = run.iter().fold(0, |acc, &i| acc | 1 << i);
+            let (f, e) = (filled & !gone, empty & !gone);
+            let may_empty = every & !(f | must_fill);
+            let may_fill = every & !(e | must_empty);
+            let still_holds = !solver.feasible_bits(clue, len, may_empty, may_fill);
+            if still_holds {
+                (filled, empty) = (f, e);
+            }
+            still_holds
+        });
         known
-            .into_iter()
-            .map(|i| {
-                let cell = start + i * step;
-                lit(cell, self.value[cell])
-            })
-            .collect()
     }
 
     /// The reason of an implied cell as the true literals that imply it.

@@ -16,6 +16,7 @@
 
 pub mod cdcl;
 pub mod domain;
+pub mod explain;
 #[cfg(feature = "gpu")]
 pub mod gpu;
 pub mod line;
