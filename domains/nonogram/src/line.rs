@@ -168,16 +168,23 @@ macro_rules! bit_solver {
         let first_filled = if filled == 0 { n } else { filled.trailing_zeros() as usize };
         let last_filled =
             (filled != 0).then(|| ($bits - 1 - filled.leading_zeros()) as usize);
-        // Windows of `2^b` cells that may all be filled, for run fits.
+        // Windows of `2^b` cells that may all be filled, for run fits, up
+        // to the longest run's highest bit.
+        let longest = clue.iter().copied().max().unwrap_or(0);
+        let levels = (u32::BITS - longest.leading_zeros()).max(1) as usize;
         let mut windows = [0 as $t; 8];
         windows[0] = may_fill;
-        for b in 1..8 {
+        for b in 1..levels.min(8) {
             let m = 1u32 << (b - 1);
             windows[b] = windows[b - 1] & windows[b - 1].checked_shr(m).unwrap_or(0);
         }
         let fits = |r: u32| {
+            if r.is_power_of_two() {
+                // Most runs in hard puzzles are 1, 2 or 4 cells long.
+                return windows[r.trailing_zeros() as usize] & all;
+            }
             let (mut fit, mut offset) = (all, 0u32);
-            for (b, window) in windows.iter().enumerate() {
+            for (b, window) in windows.iter().enumerate().take(levels) {
                 if r >> b & 1 == 1 {
                     fit &= window >> offset;
                     offset += 1 << b;
