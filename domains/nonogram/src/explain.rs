@@ -8,15 +8,14 @@
 //! word operations per 64 states.
 //!
 //! When the known cells of a line admit no placement, an explanation is a
-//! cut (after Katsirelos, Narodytska and Walsh's explanations of the regular
-//! constraint): going back from the last layer, the states that must stay
-//! unreachable, and at each cell the known value that blocks a transition
-//! into them from a reachable state. A known cell joins the explanation
-//! only when no unreachable state can block that transition instead. It
-//! costs one pass forwards and one back, where shrinking the known cells
-//! greedily asks the line solver once per kept cell: on lines of hundreds
-//! of cells the conflict-driven search could not afford that, and learned
-//! whole lines instead.
+//! cut through the layers of the automaton: going back from the last
+//! layer, the states that must stay unreachable, and at each cell the known
+//! value that blocks a transition into them from a reachable state. A known
+//! cell joins the explanation only when no unreachable state can block
+//! that transition instead. It costs one pass forwards and one back, where
+//! shrinking the known cells greedily asks the line solver once per kept
+//! cell: on lines of hundreds of cells the conflict-driven search could not
+//! afford that, and learned whole lines instead.
 
 use crate::line::{EMPTY, FILLED};
 
