@@ -56,6 +56,12 @@ pub const TARGETS: &[Target] = &[
         alphabet: b"0123 ,\nwidthegrowsclumn",
     },
     Target {
+        name: "nonogram_explain",
+        property: nonogram_explain,
+        seeds: nonogram_explain_seeds,
+        alphabet: b"0123 ;#.?",
+    },
+    Target {
         name: "boggle_input",
         property: boggle_input,
         seeds: boggle_seeds,
@@ -246,6 +252,100 @@ fn nonogram_seeds() -> Vec<Vec<u8>> {
         b"width 3\nheight 3\n\nrows\n1\n3\n1\n\ncolumns\n1\n3\n1\n".to_vec(),
         b"width 4\nheight 2\n\nrows\n2,1\n4\n\ncolumns\n2\n2\n1\n2\n".to_vec(),
         b"3 3\n1\n3\n1\n1\n3\n1\n".to_vec(),
+    ]
+}
+
+/// A line as `clue;cells` (`1 3;#.???.`: runs, then `#` filled, `.` empty,
+/// `?` unknown) parses or is ignored; when its known cells leave it no
+/// placement, the automaton cut (`frontier_nonogram::explain`) is a part
+/// of them that the line solver still finds infeasible, and otherwise
+/// there is no cut; each cell the line solver deduces is explained by a
+/// part of the known cells that, with the cell's other value imposed, is
+/// infeasible. A wrong cut would let `cdcl` learn a false clause.
+pub fn nonogram_explain(data: &[u8]) {
+    use frontier_nonogram::explain::LineCut;
+    use frontier_nonogram::line::{LineSolver, EMPTY, FILLED, UNKNOWN};
+    let Ok(text) = std::str::from_utf8(data) else {
+        return;
+    };
+    let Some((clue_text, cells_text)) = text.split_once(';') else {
+        return;
+    };
+    let Ok(clue) = clue_text
+        .split_whitespace()
+        .map(str::parse::<u32>)
+        .collect::<Result<Vec<u32>, _>>()
+    else {
+        return;
+    };
+    let Some(cells) = cells_text
+        .chars()
+        .map(|c| match c {
+            '#' => Some(FILLED),
+            '.' => Some(EMPTY),
+            '?' => Some(UNKNOWN),
+            _ => None,
+        })
+        .collect::<Option<Vec<u8>>>()
+    else {
+        return;
+    };
+    let n = cells.len();
+    let mut cut = LineCut::default();
+    let mut kept = Vec::new();
+    let runs: Vec<u32> = clue.into_iter().filter(|&b| b > 0).collect();
+    let least = runs.iter().map(|&b| u64::from(b) + 1).sum::<u64>();
+    if n > 400 || least > n as u64 + 1 {
+        // Runs that cannot fit are explained by no cell; the line solver
+        // is not asked about such clues.
+        if least > n as u64 + 1 {
+            assert!(cut.explain(&runs, &cells, None, &mut kept), "{text:?}");
+            assert!(kept.is_empty(), "{text:?}");
+        }
+        return;
+    }
+    let mut solver = LineSolver::default();
+    let only = |kept: &[usize], imposed: Option<(usize, u8)>| {
+        let mut part = vec![UNKNOWN; n];
+        for &i in kept {
+            assert_ne!(cells[i], UNKNOWN, "an unknown cell in the cut of {text:?}");
+            part[i] = cells[i];
+        }
+        if let Some((i, v)) = imposed {
+            assert!(
+                !kept.contains(&i),
+                "the imposed cell in its own cut: {text:?}"
+            );
+            part[i] = v;
+        }
+        part
+    };
+    let mut solved = cells.clone();
+    let feasible = solver.solve(&runs, &mut solved).is_ok();
+    let found = cut.explain(&runs, &cells, None, &mut kept);
+    assert_eq!(found, !feasible, "{text:?}");
+    if found {
+        assert!(!solver.feasible(&runs, &mut only(&kept, None)), "{text:?}");
+        return;
+    }
+    for i in (0..n).filter(|&i| cells[i] == UNKNOWN && solved[i] != UNKNOWN) {
+        let other = if solved[i] == FILLED { EMPTY } else { FILLED };
+        kept.clear();
+        assert!(
+            cut.explain(&runs, &cells, Some((i, other)), &mut kept),
+            "{text:?} cell {i}"
+        );
+        let mut part = only(&kept, Some((i, other)));
+        assert!(!solver.feasible(&runs, &mut part), "{text:?} cell {i}");
+    }
+}
+
+fn nonogram_explain_seeds() -> Vec<Vec<u8>> {
+    vec![
+        b"1 3;#.????.".to_vec(),
+        b"2 1 3;??#???????.#?".to_vec(),
+        b"3 3;??????".to_vec(),
+        b"1 1 1;#.#.#.#".to_vec(),
     ]
 }
 

@@ -84,7 +84,8 @@ impl LineCut {
     /// `cells` are the line's cells as far as the explanation may use them
     /// (FILLED, EMPTY or UNKNOWN); `imposed` is a cell taken to hold a value
     /// at no cost, as an implied cell is explained by imposing its other
-    /// value.
+    /// value. Runs too long for the line together need no cell: the
+    /// explanation is empty.
     pub fn explain(
         &mut self,
         clue: &[u32],
@@ -92,6 +93,12 @@ impl LineCut {
         imposed: Option<(usize, u8)>,
         kept: &mut Vec<usize>,
     ) -> bool {
+        let runs = clue.iter().filter(|&&b| b > 0);
+        let least = runs.clone().map(|&b| u64::from(b) + 1).sum::<u64>();
+        if least > cells.len() as u64 + 1 {
+            // The runs do not fit the line whatever its cells.
+            return true;
+        }
         self.build(clue);
         let (n, words) = (cells.len(), self.words);
         let value = |i: usize| match imposed {
@@ -249,6 +256,12 @@ mod tests {
         cells[6] = UNKNOWN;
         kept.clear();
         assert!(!cut.explain(&clue, &cells, Some((3, EMPTY)), &mut kept));
+        assert!(kept.is_empty());
+        // Runs that cannot fit need no cell at all.
+        kept.clear();
+        assert!(cut.explain(&[3, 3], &[UNKNOWN; 6], None, &mut kept));
+        assert!(kept.is_empty());
+        assert!(cut.explain(&[u32::MAX], &[FILLED; 2], None, &mut kept));
         assert!(kept.is_empty());
         // A blank line explains a filled cell by the cell alone.
         let blank = [UNKNOWN, UNKNOWN, FILLED, UNKNOWN];
