@@ -43,10 +43,16 @@ pub struct LineCut {
 }
 
 impl LineCut {
-    /// Builds the automaton of `clue`.
-    fn build(&mut self, clue: &[u32]) {
+    /// Builds the automaton of `clue` for a line of `n` cells; false (and
+    /// nothing built) when its runs cannot fit the line together.
+    fn build(&mut self, clue: &[u32], n: usize) -> bool {
         let runs = clue.iter().filter(|&&b| b > 0);
-        let states = runs.clone().map(|&b| b as usize + 1).sum::<usize>() + 1;
+        // Each run and the gap after it, the last gap beyond the line.
+        let least = runs.clone().map(|&b| u64::from(b) + 1).sum::<u64>();
+        if least > n as u64 + 1 {
+            return false;
+        }
+        let states = least as usize + 1;
         let words = states.div_ceil(64);
         self.words = words;
         for set in [&mut self.gaps, &mut self.run_ends, &mut self.on_fill] {
@@ -75,6 +81,7 @@ impl LineCut {
         if at > 0 {
             set_bit(&mut self.accepting, at - 1);
         }
+        true
     }
 
     /// The known cells of a line that leave it no placement, pushed into
@@ -93,13 +100,10 @@ impl LineCut {
         imposed: Option<(usize, u8)>,
         kept: &mut Vec<usize>,
     ) -> bool {
-        let runs = clue.iter().filter(|&&b| b > 0);
-        let least = runs.clone().map(|&b| u64::from(b) + 1).sum::<u64>();
-        if least > cells.len() as u64 + 1 {
+        if !self.build(clue, cells.len()) {
             // The runs do not fit the line whatever its cells.
             return true;
         }
-        self.build(clue);
         let (n, words) = (cells.len(), self.words);
         let value = |i: usize| match imposed {
             Some((cell, v)) if cell == i => v,
@@ -183,8 +187,9 @@ mod tests {
     use crate::line::{LineSolver, UNKNOWN};
 
     /// Random lines of 20 to 400 cells with random known cells: whenever
-    /// the line solver finds them infeasible, the cut is a part of the known cells that the line solver still finds
-    /// infeasible; whenever it finds them feasible, there is no cut.
+    /// the line solver finds them infeasible, the cut is a part of the
+    /// known cells that the line solver still finds infeasible; whenever
+    /// it finds them feasible, there is no cut.
     #[test]
     fn cuts_are_infeasible_parts_of_the_known_cells() {
         let mut rng = frontier_core::rng::SplitMix64::new(0x0C07_5EED_0000_0001);

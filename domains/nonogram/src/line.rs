@@ -309,9 +309,10 @@ impl LineSolver {
 
     /// Whether `cells` admit a placement of `clue`'s runs: the first half
     /// of [`LineSolver::solve`] on lines under 128 cells, for callers that
-    /// only ask whether a partial line is consistent (explanations ask it
-    /// once per known cell). Longer lines are solved whole, so `cells` may
-    /// come back with more cells known.
+    /// only ask whether a partial line is consistent (the tests of
+    /// explanations; explanations themselves hold bits and ask
+    /// [`LineSolver::feasible_bits`]). Longer lines are solved whole, so
+    /// `cells` may come back with more cells known.
     pub fn feasible(&mut self, clue: &[u32], cells: &mut [u8]) -> bool {
         let result = if cells.len() < 64 {
             self.solve_bits64(clue, cells, true)
