@@ -20,6 +20,7 @@ pub mod explain;
 #[cfg(feature = "gpu")]
 pub mod gpu;
 pub mod line;
+mod order;
 pub mod png;
 pub mod portfolio;
 pub mod puzzle;
