@@ -176,10 +176,16 @@ struct Search<'p, 'r> {
 }
 
 impl<'p, 'r> Search<'p, 'r> {
-    fn new(puzzle: &'p Puzzle, cutoff: Cutoff<'r>) -> Search<'p, 'r> {
+    /// A search over the cells, and over block places too when `order`
+    /// says so.
+    fn new(puzzle: &'p Puzzle, cutoff: Cutoff<'r>, order: bool) -> Search<'p, 'r> {
         let cells = puzzle.width * puzzle.height;
         let lines = puzzle.width + puzzle.height;
-        let mut order = crate::order::encode(puzzle);
+        let mut order = if order {
+            crate::order::encode(puzzle)
+        } else {
+            crate::order::none(puzzle)
+        };
         let vars = order.vars;
         let order_clauses = std::mem::take(&mut order.clauses);
         let mut s = Search {
@@ -956,8 +962,20 @@ pub fn solve_cdcl_until<'r>(
     } else {
         Vec::new()
     };
-    if !symmetries.is_empty() && !Grid::new(puzzle).settles_alone() {
-        let first = symmetric_solution(puzzle, &symmetries, seed, cutoff, started, &mut stats);
+    // Block places as variables, where a search is left to do: building
+    // their clauses costs more than a puzzle that line solving settles.
+    let searched = (crate::order::fits(puzzle) || !symmetries.is_empty())
+        && !Grid::new(puzzle).settles_alone();
+    let order = searched && crate::order::fits(puzzle);
+    if !symmetries.is_empty() && searched {
+        let first = symmetric_solution(
+            puzzle,
+            &symmetries,
+            (seed, order),
+            cutoff,
+            started,
+            &mut stats,
+        );
         match first {
             Err(Ended::TimedOut) => {
                 return SolveOutcome::finish(solutions, want, true, false, stats, started);
@@ -982,7 +1000,7 @@ pub fn solve_cdcl_until<'r>(
             }
         }
     }
-    let mut s = Search::new(puzzle, cutoff);
+    let mut s = Search::new(puzzle, cutoff, order);
     s.seed(seed);
     let found_before = solutions.len();
     for solution in &solutions {
@@ -1043,7 +1061,7 @@ const SYMMETRIC_BUDGET: u64 = 20_000;
 fn symmetric_solution(
     puzzle: &Puzzle,
     symmetries: &[crate::symmetry::Symmetry],
-    seed: u64,
+    (seed, order): (u64, bool),
     cutoff: Cutoff,
     started: Instant,
     stats: &mut SolveStats,
@@ -1051,7 +1069,7 @@ fn symmetric_solution(
     let Some(tightest) = symmetries.iter().min_by_key(|s| s.orbits()) else {
         return Err(Ended::Finished);
     };
-    let mut s = Search::new(puzzle, cutoff);
+    let mut s = Search::new(puzzle, cutoff, order);
     s.seed(seed);
     for (cell, &image) in tightest.image.iter().enumerate() {
         if image != cell {
@@ -1200,6 +1218,7 @@ impl Search<'_, '_> {
                     let solution: Vec<bool> =
                         s.value[..s.cells].iter().map(|&v| v == FILLED).collect();
                     cutoff.publish(&solution);
+                    let blocking = s.blocking_clause(&solution);
                     solutions.push(solution);
                     if s.stable {
                         s.stable = false;
@@ -1209,16 +1228,6 @@ impl Search<'_, '_> {
                     if solutions.len() >= want {
                         return Ended::Finished;
                     }
-                    // Block this solution: not all of the current guesses.
-                    // Not all of these cells. "Not all of these guesses"
-                    // would not do: a guess may be a block place that the
-                    // cells contradict without propagation noticing, and
-                    // the same cells could come back under the true one.
-                    let mut blocking: Vec<Lit> = (0..s.cells)
-                        .filter(|&cell| s.level[cell] > 0)
-                        .map(|cell| lit(cell, s.value[cell]) ^ 1)
-                        .collect();
-                    blocking.sort_by_key(|&l| std::cmp::Reverse(s.level[lit_cell(l)]));
                     if blocking.is_empty() {
                         return Ended::Finished;
                     }
@@ -1251,6 +1260,33 @@ const REPHASE_UNIT: u64 = 1000;
 const PROBE_AFTER: [u64; 2] = [100, 2000];
 
 impl Search<'_, '_> {
+    /// The clause that rules out `solution`, just found: "not all of
+    /// these guesses" (no other solution can agree with all of them, since
+    /// they imply its cells). Unless a guess was a block place that the
+    /// solution's cells contradict (propagation need not notice): then the
+    /// same cells could come back under the true place, and the clause is
+    /// "not all of these cells" (a safeguard: the brute-force counts of
+    /// the tests never needed it).
+    fn blocking_clause(&self, solution: &[bool]) -> Vec<Lit> {
+        let guesses = self.levels.iter().rev().map(|&at| self.trail[at] as usize);
+        let truthful = self.order.blocks.is_empty() || {
+            let starts = crate::order::block_starts(self.puzzle, solution);
+            guesses.clone().all(|var| {
+                var < self.cells || self.order.value_at(&starts, var) == Some(self.value[var])
+            })
+        };
+        if truthful {
+            return guesses.map(|var| lit(var, self.value[var]) ^ 1).collect();
+        }
+        let mut cells: Vec<usize> = (0..self.cells).filter(|&c| self.level[c] > 0).collect();
+        // Latest levels first: the first two literals are watched.
+        cells.sort_by_key(|&c| std::cmp::Reverse(self.level[c]));
+        cells
+            .into_iter()
+            .map(|c| lit(c, self.value[c]) ^ 1)
+            .collect()
+    }
+
     /// Probes at level 0 and keeps every cell probing fixes as a level-0
     /// fact: each holds in every solution that the clues and the facts
     /// already known allow. Returns false when probing finds that none is
@@ -1420,7 +1456,7 @@ mod tests {
         // A full grid: its blocks have one place each, so the search starts
         // without clauses (the order encoding's are units, set at once).
         let puzzle = Puzzle::from_grid(6, 6, &[true; 36]).expect("a 6x6 grid");
-        let mut search = Search::new(&puzzle, Cutoff::at(None));
+        let mut search = Search::new(&puzzle, Cutoff::at(None), true);
         assert!(search.clauses.is_empty());
         // Clauses of 2 to 5 literals over the 36 cells.
         let clause =

@@ -81,17 +81,9 @@ fn blocks_fitting(clue: &[u32], len: usize) -> Option<Vec<usize>> {
     (need <= len).then_some(blocks)
 }
 
-/// The order encoding of `puzzle`, or none (no order variables) when it
-/// would need more than [`ORDER_VARS_MAX`].
-pub(crate) fn encode(puzzle: &crate::Puzzle) -> OrderEncoding {
-    let cells = puzzle.width * puzzle.height;
-    let lines = puzzle.width + puzzle.height;
-    let mut encoding = OrderEncoding {
-        vars: cells,
-        clauses: Vec::new(),
-        blocks: Vec::new(),
-    };
-    let wanted: usize = (0..lines)
+/// Whether `puzzle` would get at most [`ORDER_VARS_MAX`] order variables.
+pub(crate) fn fits(puzzle: &crate::Puzzle) -> bool {
+    let wanted: usize = (0..puzzle.width + puzzle.height)
         .map(|line| {
             let (clue, _, _, len) = line_geometry(puzzle, line);
             blocks_fitting(clue, len).map_or(0, |blocks| {
@@ -100,10 +92,22 @@ pub(crate) fn encode(puzzle: &crate::Puzzle) -> OrderEncoding {
             })
         })
         .sum();
-    if wanted > ORDER_VARS_MAX {
-        return encoding;
+    wanted <= ORDER_VARS_MAX
+}
+
+/// No order variables: a search over cells alone.
+pub(crate) fn none(puzzle: &crate::Puzzle) -> OrderEncoding {
+    OrderEncoding {
+        vars: puzzle.width * puzzle.height,
+        clauses: Vec::new(),
+        blocks: Vec::new(),
     }
-    for line in 0..lines {
+}
+
+/// The order encoding of `puzzle` (see [`fits`] for its size).
+pub(crate) fn encode(puzzle: &crate::Puzzle) -> OrderEncoding {
+    let mut encoding = none(puzzle);
+    for line in 0..puzzle.width + puzzle.height {
         let (clue, start, step, len) = line_geometry(puzzle, line);
         // A clue that cannot fit is the line solver's contradiction to
         // find; a line without blocks is all empty, which it finds too.
@@ -220,32 +224,50 @@ fn encode_line(
     clauses.extend(implications.into_iter().map(Vec::from));
 }
 
-impl OrderEncoding {
-    /// Sets `phase` (indexed by variable) of every order variable to the
-    /// places of the blocks in `solution`, a grid of `width` columns: a
-    /// search that starts from a solution's cells starts from its blocks
-    /// too.
-    pub(crate) fn phases_from(&self, puzzle: &crate::Puzzle, solution: &[bool], phase: &mut [u8]) {
-        let mut starts: Vec<Vec<usize>> = Vec::new();
-        for line in 0..puzzle.width + puzzle.height {
+/// Per line (rows first), where the blocks of a solved grid start.
+pub(crate) fn block_starts(puzzle: &crate::Puzzle, grid: &[bool]) -> Vec<Vec<usize>> {
+    (0..puzzle.width + puzzle.height)
+        .map(|line| {
             let (_, start, step, len) = line_geometry(puzzle, line);
-            let filled = |i: usize| solution[start + i * step];
-            starts.push(
-                (0..len)
-                    .filter(|&i| filled(i) && (i == 0 || !filled(i - 1)))
-                    .collect(),
-            );
+            let filled = |i: usize| grid[start + i * step];
+            (0..len)
+                .filter(|&i| filled(i) && (i == 0 || !filled(i - 1)))
+                .collect()
+        })
+        .collect()
+}
+
+impl OrderEncoding {
+    /// The value (`FILLED` for true) that order variable `var` has where
+    /// the blocks start at `starts` (from [`block_starts`]); `None` for a
+    /// cell, or where a line has fewer blocks than its clue.
+    pub(crate) fn value_at(&self, starts: &[Vec<usize>], var: usize) -> Option<u8> {
+        let at = self
+            .blocks
+            .partition_point(|b| b.base <= var)
+            .checked_sub(1)?;
+        let b = &self.blocks[at];
+        if var >= b.base + (b.hi - b.lo) {
+            return None;
         }
-        for b in &self.blocks {
-            let Some(&at) = starts[b.line].get(b.block) else {
-                continue;
-            };
-            for p in b.lo + 1..=b.hi {
-                phase[b.base + p - b.lo - 1] = if at >= p {
-                    crate::line::FILLED
-                } else {
-                    crate::line::EMPTY
-                };
+        let start = *starts[b.line].get(b.block)?;
+        let p = var - b.base + b.lo + 1;
+        Some(if start >= p {
+            crate::line::FILLED
+        } else {
+            crate::line::EMPTY
+        })
+    }
+
+    /// Sets `phase` (indexed by variable) of every order variable to the
+    /// places of the blocks in `solution`: a search that starts from a
+    /// solution's cells starts from its blocks too.
+    pub(crate) fn phases_from(&self, puzzle: &crate::Puzzle, solution: &[bool], phase: &mut [u8]) {
+        let starts = block_starts(puzzle, solution);
+        let cells = puzzle.width * puzzle.height;
+        for (var, phase) in phase.iter_mut().enumerate().skip(cells) {
+            if let Some(value) = self.value_at(&starts, var) {
+                *phase = value;
             }
         }
     }
@@ -359,6 +381,33 @@ mod tests {
         assert!(!encoding.clauses.iter().all(|c| holds(c, &truth)));
     }
 
+    /// A variable's value read back from block starts is the one the
+    /// brute-force check assigns.
+    #[test]
+    fn values_at_block_starts() {
+        let grid = [false, true, true, false, false, true, false];
+        let puzzle = crate::Puzzle::from_grid(7, 1, &grid).expect("a 7x1 grid");
+        let encoding = encode(&puzzle);
+        let starts = block_starts(&puzzle, &grid);
+        assert_eq!(starts[0], vec![1, 5]);
+        let row: Vec<&BlockVars> = encoding.blocks.iter().filter(|b| b.line == 0).collect();
+        assert_eq!(row.len(), 2);
+        for b in row {
+            for p in b.lo + 1..=b.hi {
+                let want = if starts[0][b.block] >= p {
+                    crate::line::FILLED
+                } else {
+                    crate::line::EMPTY
+                };
+                assert_eq!(
+                    encoding.value_at(&starts, b.base + p - b.lo - 1),
+                    Some(want)
+                );
+            }
+        }
+        assert_eq!(encoding.value_at(&starts, 3), None, "a cell");
+    }
+
     #[test]
     fn huge_puzzles_get_no_order_variables() {
         let side = 1000;
@@ -368,8 +417,6 @@ mod tests {
             rows: vec![vec![1; 400]; side],
             cols: vec![vec![1; 400]; side],
         };
-        let encoding = encode(&puzzle);
-        assert_eq!(encoding.vars, side * side);
-        assert!(encoding.clauses.is_empty());
+        assert!(!fits(&puzzle));
     }
 }
