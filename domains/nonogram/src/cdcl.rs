@@ -27,7 +27,7 @@
 //! 34 s, and the n-Dom proofs took a third of the time (docs/RESULTS.md).
 //!
 //! Solutions are counted exactly: each solution found is blocked by the
-//! clause "not all of these cells" and the search goes on until the
+//! clause "not all of these guesses" and the search goes on until the
 //! clauses are unsatisfiable or enough solutions are found.
 //!
 //! Two cheaper searches may go first and hand over what they found:
@@ -176,12 +176,12 @@ struct Search<'p, 'r> {
 }
 
 impl<'p, 'r> Search<'p, 'r> {
-    /// A search over the cells, and over block places too when `order`
-    /// says so.
-    fn new(puzzle: &'p Puzzle, cutoff: Cutoff<'r>, order: bool) -> Search<'p, 'r> {
+    /// A search over the cells, and over block places too when
+    /// `block_places` says so.
+    fn new(puzzle: &'p Puzzle, cutoff: Cutoff<'r>, block_places: bool) -> Search<'p, 'r> {
         let cells = puzzle.width * puzzle.height;
         let lines = puzzle.width + puzzle.height;
-        let mut order = if order {
+        let mut order = if block_places {
             crate::order::encode(puzzle)
         } else {
             crate::order::none(puzzle)
@@ -962,12 +962,13 @@ pub fn solve_cdcl_until<'r>(
     } else {
         Vec::new()
     };
-    // Block places as variables, where a search is left to do: building
-    // their clauses costs more than a puzzle that line solving settles.
-    let searched = (crate::order::fits(puzzle) || !symmetries.is_empty())
-        && !Grid::new(puzzle).settles_alone();
-    let order = searched && crate::order::fits(puzzle);
-    if !symmetries.is_empty() && searched {
+    // Block places as variables only where a search is left to do:
+    // building their clauses costs more than a puzzle that line solving
+    // settles (which is asked only where the answer matters).
+    let fits = crate::order::fits(puzzle);
+    let settled = (fits || !symmetries.is_empty()) && Grid::new(puzzle).settles_alone();
+    let order = fits && !settled;
+    if !symmetries.is_empty() && !settled {
         let first = symmetric_solution(
             puzzle,
             &symmetries,

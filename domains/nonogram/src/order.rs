@@ -284,19 +284,10 @@ mod tests {
             .any(|&l| truth[(l >> 1) as usize] == (l & 1 == 1))
     }
 
-    /// The clue of a line of cells.
+    /// The clue of a line of cells (as a one-row puzzle's row).
     fn clue_of(cells: &[bool]) -> Vec<usize> {
-        let mut clue = Vec::new();
-        let mut run = 0;
-        for &c in cells.iter().chain([&false]) {
-            if c {
-                run += 1;
-            } else if run > 0 {
-                clue.push(run);
-                run = 0;
-            }
-        }
-        clue
+        let puzzle = crate::Puzzle::from_grid(cells.len(), 1, cells).expect("a one-row grid");
+        puzzle.rows[0].iter().map(|&b| b as usize).collect()
     }
 
     /// On every clue of lines up to 9 cells and every filling of the line,
