@@ -256,25 +256,6 @@ impl<'p, 'r> Search<'p, 'r> {
         self.levels.len() as u32
     }
 
-    /// The cells of a line: (first cell, stride, length).
-    fn line_cells(&self, line: usize) -> (usize, usize, usize) {
-        let (w, h) = (self.puzzle.width, self.puzzle.height);
-        if line < h {
-            (line * w, 1, w)
-        } else {
-            (line - h, w, h)
-        }
-    }
-
-    fn clue(&self, line: usize) -> &'p [u32] {
-        let h = self.puzzle.height;
-        if line < h {
-            &self.puzzle.rows[line]
-        } else {
-            &self.puzzle.cols[line - h]
-        }
-    }
-
     fn assign(&mut self, cell: usize, value: u8, reason: Reason) {
         self.value[cell] = value;
         self.level[cell] = self.decision_level();
@@ -326,8 +307,7 @@ impl<'p, 'r> Search<'p, 'r> {
             };
             let line = line as usize;
             self.queued[line] = false;
-            let (start, step, len) = self.line_cells(line);
-            let clue = self.clue(line);
+            let (clue, start, step, len) = self.puzzle.line(line);
             let mut changes = std::mem::take(&mut self.changes);
             let solved = self
                 .lines
@@ -408,8 +388,7 @@ impl<'p, 'r> Search<'p, 'r> {
     /// still contradicts, when `target` is `None`. Returned as the true
     /// literals of those assignments.
     fn explain_line(&mut self, line: usize, before: u32, target: Option<(usize, u8)>) -> Vec<Lit> {
-        let (start, step, len) = self.line_cells(line);
-        let clue = self.clue(line);
+        let (clue, start, step, len) = self.puzzle.line(line);
         self.stats.line_solves += len as u64;
         let known = if len < 128 {
             self.shrink_greedily(line, before, target)
@@ -459,8 +438,7 @@ impl<'p, 'r> Search<'p, 'r> {
         before: u32,
         target: Option<(usize, u8)>,
     ) -> Vec<usize> {
-        let (start, step, len) = self.line_cells(line);
-        let clue = self.clue(line);
+        let (clue, start, step, len) = self.puzzle.line(line);
         // The latest assignments go first, so that the explanation leans
         // on older ones (lower levels: shorter clauses after analysis,
         // longer jumps back). Sorted as keys (trail position reversed, then

@@ -58,38 +58,25 @@ pub(crate) struct OrderEncoding {
 /// probing mostly settle, repay.
 pub(crate) const ORDER_VARS_MAX: usize = 200_000;
 
-/// The clue of `line` (rows first), its first cell, the step between its
-/// cells and its length.
-fn line_geometry(puzzle: &crate::Puzzle, line: usize) -> (&[u32], usize, usize, usize) {
-    let (w, h) = (puzzle.width, puzzle.height);
-    if line < h {
-        (&puzzle.rows[line], line * w, 1, w)
-    } else {
-        (&puzzle.cols[line - h], line - h, w, h)
-    }
-}
-
-/// The blocks of a clue (zero-length entries dropped) and the cells they
-/// need with one gap between each; `None` when they do not fit `len`.
-fn blocks_fitting(clue: &[u32], len: usize) -> Option<Vec<usize>> {
+/// The blocks of a clue (zero-length entries dropped) and the line's slack
+/// (its cells left over when the blocks stand leftmost, one gap between
+/// each); `None` when they do not fit `len`.
+fn blocks_fitting(clue: &[u32], len: usize) -> Option<(Vec<usize>, usize)> {
     let blocks: Vec<usize> = clue
         .iter()
         .filter(|&&b| b > 0)
         .map(|&b| b as usize)
         .collect();
     let need = blocks.iter().sum::<usize>() + blocks.len().saturating_sub(1);
-    (need <= len).then_some(blocks)
+    len.checked_sub(need).map(|slack| (blocks, slack))
 }
 
 /// Whether `puzzle` would get at most [`ORDER_VARS_MAX`] order variables.
 pub(crate) fn fits(puzzle: &crate::Puzzle) -> bool {
     let wanted: usize = (0..puzzle.width + puzzle.height)
         .map(|line| {
-            let (clue, _, _, len) = line_geometry(puzzle, line);
-            blocks_fitting(clue, len).map_or(0, |blocks| {
-                let need = blocks.iter().sum::<usize>() + blocks.len().saturating_sub(1);
-                blocks.len() * (len - need)
-            })
+            let (clue, _, _, len) = puzzle.line(line);
+            blocks_fitting(clue, len).map_or(0, |(blocks, slack)| blocks.len() * slack)
         })
         .sum();
     wanted <= ORDER_VARS_MAX
@@ -108,10 +95,10 @@ pub(crate) fn none(puzzle: &crate::Puzzle) -> OrderEncoding {
 pub(crate) fn encode(puzzle: &crate::Puzzle) -> OrderEncoding {
     let mut encoding = none(puzzle);
     for line in 0..puzzle.width + puzzle.height {
-        let (clue, start, step, len) = line_geometry(puzzle, line);
+        let (clue, start, step, len) = puzzle.line(line);
         // A clue that cannot fit is the line solver's contradiction to
         // find; a line without blocks is all empty, which it finds too.
-        if let Some(blocks) = blocks_fitting(clue, len).filter(|b| !b.is_empty()) {
+        if let Some((blocks, _)) = blocks_fitting(clue, len).filter(|(b, _)| !b.is_empty()) {
             encode_line(line, &blocks, len, |i| start + i * step, &mut encoding);
         }
     }
@@ -228,7 +215,7 @@ fn encode_line(
 pub(crate) fn block_starts(puzzle: &crate::Puzzle, grid: &[bool]) -> Vec<Vec<usize>> {
     (0..puzzle.width + puzzle.height)
         .map(|line| {
-            let (_, start, step, len) = line_geometry(puzzle, line);
+            let (_, start, step, len) = puzzle.line(line);
             let filled = |i: usize| grid[start + i * step];
             (0..len)
                 .filter(|&i| filled(i) && (i == 0 || !filled(i - 1)))

@@ -338,6 +338,18 @@ impl Puzzle {
         Puzzle::new(rows, cols)
     }
 
+    /// Line `line` of the grid, rows first (row `r` is line `r`, column
+    /// `c` line `height + c`): its clue, its first cell, the step between
+    /// its cells and its length.
+    pub fn line(&self, line: usize) -> (&[u32], usize, usize, usize) {
+        let (w, h) = (self.width, self.height);
+        if line < h {
+            (&self.rows[line], line * w, 1, w)
+        } else {
+            (&self.cols[line - h], line - h, w, h)
+        }
+    }
+
     /// Whether a filled grid (row-major, `true` = filled) satisfies every clue.
     pub fn accepts(&self, filled: &[bool]) -> bool {
         Puzzle::from_grid(self.width, self.height, filled)

@@ -199,7 +199,6 @@ impl<'p> Grid<'p> {
 
     /// Line-solves queued lines until nothing changes.
     pub fn propagate(&mut self) -> Result<(), Contradiction> {
-        let (w, h) = (self.puzzle.width, self.puzzle.height);
         while let Some(line) = self.queue.pop_front() {
             let line = line as usize;
             self.queued[line] = false;
@@ -214,11 +213,7 @@ impl<'p> Grid<'p> {
                     }
                 }
             }
-            let (clue, start, step, len) = if line < h {
-                (&self.puzzle.rows[line], line * w, 1, w)
-            } else {
-                (&self.puzzle.cols[line - h], line - h, w, h)
-            };
+            let (clue, start, step, len) = self.puzzle.line(line);
             let mut changes = std::mem::take(&mut self.changes);
             let solved = self
                 .lines
