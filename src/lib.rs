@@ -292,7 +292,7 @@ pub fn main() -> ExitCode {
     #[cfg(feature = "mpi")]
     if mpi::launched_by_mpirun() {
         if let Err(e) = mpi::init() {
-            eprintln!("error: {e}");
+            print_error_line(&format!("error: {e}"));
             return ExitCode::FAILURE;
         }
     }
@@ -306,15 +306,25 @@ pub fn main() -> ExitCode {
         // end the whole job.
         #[cfg(feature = "mpi")]
         (Err(e), Some((rank, ranks))) if ranks > 1 => {
-            eprintln!("error: rank {rank} of {ranks}: {e}");
+            print_error_line(&format!("error: rank {rank} of {ranks}: {e}"));
             mpi::abort(1)
         }
         (Err(e), _) => {
-            eprintln!("error: {e}");
+            print_error_line(&format!("error: {e}"));
             mpi::finalize();
             ExitCode::FAILURE
         }
     }
+}
+
+/// Writes `line` and a newline to stderr in one write. Standard error is
+/// unbuffered, so `eprintln!` with arguments writes piece by piece, and
+/// under mpirun the job's abort notice can land between the pieces.
+fn print_error_line(line: &str) {
+    use std::io::Write;
+    let whole = format!("{line}\n");
+    // Nothing is left to tell the user if stderr itself fails.
+    let _ = std::io::stderr().lock().write_all(whole.as_bytes());
 }
 
 /// Whether this process prints results and writes output files: always,
