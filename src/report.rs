@@ -17,8 +17,13 @@ pub struct InstanceReport {
     pub domain: &'static str,
     /// Instance id.
     pub instance: String,
-    /// Executor name.
+    /// What ran: the executor's name, or the method a domain chose
+    /// within it (`cdcl`, `line-16`, `rank-gpu`).
     pub executor: String,
+    /// The executor as the experiment planned the row, which `--resume`
+    /// matches finished rows by; it differs from `executor` where the
+    /// domain names its own method.
+    pub planned: String,
     /// Whether a solution was found.
     pub solved: bool,
     /// `optimal`, `no solution`, or the limit that stopped the search.
@@ -48,7 +53,8 @@ pub struct InstanceReport {
     pub known_verdict: Option<String>,
 }
 
-/// What identifies a row of an experiment: instance, executor, parameters.
+/// What identifies a row of an experiment: instance, planned executor,
+/// parameters.
 pub type RowKey = (String, String, String);
 
 impl InstanceReport {
@@ -63,6 +69,7 @@ impl InstanceReport {
             domain,
             instance: instance.id.clone(),
             executor: executor.name(),
+            planned: executor.name(),
             solved: false,
             status: String::new(),
             cost: None,
@@ -110,6 +117,10 @@ const COLUMNS: [&str; 9] = [
     "seconds",
     "exp/s",
 ];
+
+/// The column results files add after the table's: the planned executor,
+/// so that `--resume` finds finished rows whatever they say ran.
+const PLANNED_COLUMN: &str = "planned";
 
 /// Extra columns shown when a parallel executor reported its overheads
 /// (load: the busiest worker's expansions over the mean).
@@ -303,7 +314,7 @@ impl Output {
             source,
         };
         let json = path.extension().is_some_and(|e| e == "json");
-        let header = headers(Extras::ALL).join(",");
+        let header = csv_headers().join(",");
         let mut kept = String::new();
         let mut done = HashSet::new();
         if !json {
@@ -325,6 +336,14 @@ impl Output {
             for (i, line) in lines.into_iter().enumerate() {
                 if i + 1 == count && !complete {
                     break;
+                }
+                if json && planless_json_row(line) {
+                    // Written before rows kept their planned executor: its
+                    // rows cannot be matched to the plan.
+                    return Err(CliError::Input(format!(
+                        "{}: cannot resume: its rows are not this version's (no `{PLANNED_COLUMN}` field)",
+                        path.display()
+                    )));
                 }
                 if let Some(key) = row_key(line, json) {
                     done.insert(key);
@@ -356,10 +375,11 @@ impl Output {
         let line = if self.json {
             json_line(report)
         } else {
-            let row: Vec<String> = cells(report, Extras::ALL)
+            let mut row: Vec<String> = cells(report, Extras::ALL)
                 .iter()
                 .map(|c| csv_field(c))
                 .collect();
+            row.push(csv_field(&report.planned));
             row.join(",")
         };
         writeln!(self.file, "{line}")
@@ -377,11 +397,29 @@ fn row_key(line: &str, json: bool) -> Option<RowKey> {
     if json {
         let value: serde_json::Value = serde_json::from_str(line).ok()?;
         let field = |name: &str| value.get(name)?.as_str().map(str::to_string);
-        return Some((field("instance")?, field("executor")?, field("params")?));
+        return Some((field("instance")?, field(PLANNED_COLUMN)?, field("params")?));
     }
     let fields = split_csv(line);
-    (fields.len() == headers(Extras::ALL).len())
-        .then(|| (fields[0].clone(), fields[1].clone(), fields[2].clone()))
+    let [instance, _executor, params, .., planned] = fields.as_slice() else {
+        return None;
+    };
+    (fields.len() == csv_headers().len())
+        .then(|| (instance.clone(), planned.clone(), params.clone()))
+}
+
+/// A results file's CSV columns: every column of the table, then the
+/// planned executor.
+fn csv_headers() -> Vec<String> {
+    let mut all = headers(Extras::ALL);
+    all.push(PLANNED_COLUMN.to_string());
+    all
+}
+
+/// Whether `line` is a JSON row written before rows named their planned
+/// executor.
+fn planless_json_row(line: &str) -> bool {
+    serde_json::from_str::<serde_json::Value>(line)
+        .is_ok_and(|row| row.get("instance").is_some() && row.get(PLANNED_COLUMN).is_none())
 }
 
 /// The fields of one CSV line as `csv_field` writes them.

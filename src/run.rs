@@ -291,6 +291,7 @@ pub fn run_all<C: CliDomain>(
                 runs.sort_by(|a, b| a.stats.seconds.total_cmp(&b.stats.seconds));
                 let mut report = runs.swap_remove((runs.len() - 1) / 2);
                 report.params = params.clone();
+                report.planned = executor.name();
                 report.runs = plan.repeat.max(1);
                 if matches!(executor, ExecutorConfig::Astar) && report.solved {
                     sequential = Some(report.stats.expanded);

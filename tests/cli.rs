@@ -1297,3 +1297,103 @@ fn mpi_hda_refuses_threads() {
         stderr(&out)
     );
 }
+
+/// Resume matches rows by the planned executor, so it skips finished rows
+/// in domains whose rows name the method they chose (`cdcl`, `line-2`,
+/// `simulate`, `score`), in CSV and JSON files alike; files without the
+/// planned executor are refused.
+#[test]
+fn resume_skips_finished_rows_in_domains_that_name_their_own_method() {
+    let index = shared_data("nonogram/INDEX.tsv");
+    shared_data("boggle/enable2k.txt");
+    let answers = std::fs::read_to_string(shared_data("wordle/orig_answers_2315.txt")).unwrap();
+    let dir = scratch("resume-domains");
+    let list = dir.join("small.txt");
+    let small: Vec<&str> = answers.lines().take(30).collect();
+    std::fs::write(&list, small.join("\n")).unwrap();
+    let experiments = [
+        (
+            "nonogram",
+            format!(
+                r#"domain: Nonogram(method: "cdcl", solutions: 2), instances: File(path: {index:?}, ids: Some(["dom-05", "rand-30x30-d50-s1"]))"#
+            ),
+        ),
+        (
+            "nonogram-bench",
+            r#"domain: Nonogram(job: Bench(count: 200, size: "12x10")), instances: Inline(["9"]), grid: {"threads": [1, 2]}"#.to_string(),
+        ),
+        (
+            "wordle-simulate",
+            format!(
+                r#"domain: Wordle(answers: {list:?}, guesses: {list:?}, job: Simulate()), instances: Inline(["greedy", {:?}])"#,
+                small[3],
+                list = list.display().to_string()
+            ),
+        ),
+        (
+            "boggle",
+            r#"domain: Boggle(), instances: Inline(["perslatgsineters", "abcdefghijklmnop"])"#
+                .to_string(),
+        ),
+    ];
+    for (name, body) in &experiments {
+        for ext in ["csv", "json"] {
+            let file = dir.join(format!("{name}.{ext}"));
+            let config = write_config(
+                &format!("resume-{name}-{ext}.ron"),
+                &format!(
+                    "Experiment({body}, output: Some({:?}))",
+                    file.display().to_string()
+                ),
+            );
+            let run = |extra: &[&str]| {
+                let mut args = vec!["run", "--json", config.to_str().unwrap()];
+                args.extend(extra);
+                let out = frontier(&args);
+                assert!(out.status.success(), "{name}.{ext}: {}", stderr(&out));
+                stdout(&out).lines().count()
+            };
+            let rows = run(&[]);
+            assert_eq!(rows, 2, "{name}.{ext}");
+            let written = std::fs::read_to_string(&file).unwrap();
+            assert_eq!(run(&["--resume"]), 0, "{name}.{ext}: every row was done");
+            assert_eq!(std::fs::read_to_string(&file).unwrap(), written);
+            // The last row cut off mid-write runs again, and only it.
+            std::fs::write(&file, &written[..written.len() - 5]).unwrap();
+            assert_eq!(run(&["--resume"]), 1, "{name}.{ext}: the cut row");
+            assert_eq!(
+                std::fs::read_to_string(&file).unwrap().lines().count(),
+                written.lines().count(),
+                "{name}.{ext}"
+            );
+        }
+    }
+    // A file from before rows kept their planned executor.
+    let old_json = dir.join("old.json");
+    std::fs::write(
+        &old_json,
+        "{\"instance\":\"1\",\"executor\":\"astar\",\"params\":\"\"}\n",
+    )
+    .unwrap();
+    let old_csv = dir.join("old.csv");
+    std::fs::write(&old_csv, "instance,executor,params,status\n").unwrap();
+    for (old, message) in [
+        (
+            &old_json,
+            "its rows are not this version's (no `planned` field)",
+        ),
+        (&old_csv, "its columns are not this version's"),
+    ] {
+        let config = write_config(
+            "resume-old.ron",
+            &format!(
+                r#"Experiment(domain: Grid(), instances: Inline(["S.#/..G"]), output: Some({:?}))"#,
+                old.display().to_string()
+            ),
+        );
+        fails_with(
+            &frontier(&["run", "--resume", config.to_str().unwrap()]),
+            message,
+        );
+    }
+}
