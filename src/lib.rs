@@ -134,7 +134,7 @@ struct SearchFlags {
     #[arg(long, global = true)]
     max_memory: Option<u64>,
     /// Stop after this many seconds.
-    #[arg(long, global = true)]
+    #[arg(long, global = true, value_parser = frontier_core::search::parse_seconds)]
     max_seconds: Option<f64>,
 }
 

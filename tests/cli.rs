@@ -1397,3 +1397,49 @@ fn resume_skips_finished_rows_in_domains_that_name_their_own_method() {
         );
     }
 }
+
+/// Time limits are finite and not negative wherever they are given: a
+/// flag, a RON limit, a job's own limit. NaN stopped a search at once
+/// (a solvable nonogram came out `unknown`) and `inf` panicked.
+#[test]
+fn seconds_that_are_not_a_finite_count_are_refused_everywhere() {
+    let dir = scratch("seconds");
+    let puzzle = dir.join("two.non");
+    std::fs::write(&puzzle, "width 2\nheight 1\nrows\n1\ncolumns\n1\n0\n").unwrap();
+    let puzzle = puzzle.to_str().unwrap();
+    for flag in ["nan", "inf", "-1"] {
+        let seconds = format!("--max-seconds={flag}");
+        fails_with(
+            &frontier(&["nonogram", "solve", puzzle, &seconds]),
+            "is not a number of seconds",
+        );
+        fails_with(
+            &frontier(&["solve", &seconds, "grid", "S.G"]),
+            "is not a number of seconds",
+        );
+    }
+    fails_with(
+        &frontier(&["wordle", "sweep", "--seconds", "NaN"]),
+        "is not a number of seconds",
+    );
+    // Beyond what a clock holds is no limit, not a panic.
+    let far = frontier(&["nonogram", "solve", puzzle, "--max-seconds", "1e300"]);
+    assert!(far.status.success(), "{}", stderr(&far));
+    assert!(stdout(&far).contains("unique"), "{}", stdout(&far));
+    for (name, config) in [
+        (
+            "limit",
+            r#"Experiment(domain: Grid(), instances: Inline(["S.G"]), limits: (max_seconds: Some(-3.0)))"#,
+        ),
+        (
+            "anneal",
+            r#"Experiment(domain: Boggle(job: Anneal(max_seconds: Some(inf))), instances: Inline(["1"]))"#,
+        ),
+    ] {
+        let path = write_config(&format!("seconds-{name}.ron"), config);
+        fails_with(
+            &frontier(&["run", path.to_str().unwrap()]),
+            "is not a number of seconds (finite, 0 or more)",
+        );
+    }
+}

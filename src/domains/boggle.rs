@@ -86,7 +86,7 @@ pub enum BoggleCommand {
         #[arg(long, default_value_t = 0)]
         threads: usize,
         /// Stop after this many seconds (the proof is then incomplete).
-        #[arg(long)]
+        #[arg(long, value_parser = frontier_core::search::parse_seconds)]
         max_seconds: Option<f64>,
         /// Write a certificate here: every class with the subclasses that
         /// cover it and their bounds (`boggle verify` re-checks it).
@@ -152,7 +152,7 @@ pub enum BoggleCommand {
         #[arg(long)]
         target: Option<u32>,
         /// Stop after this many seconds.
-        #[arg(long)]
+        #[arg(long, value_parser = frontier_core::search::parse_seconds)]
         max_seconds: Option<f64>,
         /// Best boards to print.
         #[arg(long, default_value_t = 10)]
@@ -718,7 +718,10 @@ pub struct AnnealSettings {
     #[serde(default)]
     pub target: Option<u32>,
     /// Stop after this many seconds.
-    #[serde(default)]
+    #[serde(
+        default,
+        deserialize_with = "frontier_core::search::deserialize_seconds"
+    )]
     pub max_seconds: Option<f64>,
     /// Run the chains on the GPU.
     #[serde(default)]
@@ -791,7 +794,10 @@ pub struct ProveSettings {
     #[serde(default)]
     pub threads: usize,
     /// Stop after this many seconds.
-    #[serde(default)]
+    #[serde(
+        default,
+        deserialize_with = "frontier_core::search::deserialize_seconds"
+    )]
     pub max_seconds: Option<f64>,
     /// Search only this many top-level classes, drawn with `seed`.
     #[serde(default)]

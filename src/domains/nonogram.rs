@@ -42,7 +42,7 @@ pub enum NonogramCommand {
         #[arg(long, default_value_t = 0)]
         seed: u64,
         /// Give up on a puzzle after this many seconds (verdict unknown).
-        #[arg(long)]
+        #[arg(long, value_parser = frontier_core::search::parse_seconds)]
         max_seconds: Option<f64>,
         /// Write the first solution as a PNG (one puzzle only).
         #[arg(long)]

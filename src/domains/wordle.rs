@@ -88,7 +88,7 @@ pub enum WordleCommand {
         every: usize,
         /// Stop taking new guesses after this many seconds (finished ones are
         /// recorded; resume with the same --checkpoint).
-        #[arg(long)]
+        #[arg(long, value_parser = frontier_core::search::parse_seconds)]
         seconds: Option<f64>,
         /// Best total known beforehand (e.g. from `prove`), used as the
         /// first budget instead of solving the most promising guess first.
@@ -669,7 +669,10 @@ pub struct SweepSettings {
     #[serde(default)]
     pub margin: u32,
     /// Start no guess after this many seconds.
-    #[serde(default)]
+    #[serde(
+        default,
+        deserialize_with = "frontier_core::search::deserialize_seconds"
+    )]
     pub seconds: Option<f64>,
     /// Best total known beforehand, the first budget.
     #[serde(default)]

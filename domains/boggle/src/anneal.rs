@@ -79,7 +79,7 @@ impl AnnealConfig {
         if self.rows * self.cols < 2 {
             return bad("annealing needs at least two cells".into());
         }
-        if !(self.t_start > 0.0 && self.t_end > 0.0 && self.t_end <= self.t_start) {
+        if !(self.t_start.is_finite() && self.t_end > 0.0 && self.t_end <= self.t_start) {
             return bad(format!(
                 "temperatures must satisfy 0 < t_end <= t_start (got {} and {})",
                 self.t_start, self.t_end

@@ -348,6 +348,15 @@ fn annealing_is_reproducible_and_reports_true_scores() {
     };
     let err = anneal(&trie, &bad, &|_, _| {}).unwrap_err().to_string();
     assert!(err.contains("t_end <= t_start"), "{err}");
+    // An infinite start would make every temperature on the way NaN.
+    let unbounded = AnnealConfig {
+        t_start: f64::INFINITY,
+        ..config
+    };
+    let err = anneal(&trie, &unbounded, &|_, _| {})
+        .unwrap_err()
+        .to_string();
+    assert!(err.contains("t_end <= t_start"), "{err}");
 }
 
 #[cfg(feature = "gpu")]

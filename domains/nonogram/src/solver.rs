@@ -311,7 +311,7 @@ impl<'p> Grid<'p> {
                     // so the budget starts PROBE_GRACE probes ahead.
                     let probes = (self.stats.probes - probes_before) as f64 + PROBE_GRACE;
                     let budget = max_probe_seconds * probes;
-                    self.stop_at = Some(started + std::time::Duration::from_secs_f64(budget));
+                    self.stop_at = frontier_core::search::deadline_after(started, budget);
                 }
                 let mark = self.mark();
                 // Branch FILLED.
@@ -521,7 +521,7 @@ impl SolveOptions {
     /// When a search that began at `started` must stop.
     pub fn deadline(&self, started: Instant) -> Option<Instant> {
         self.max_seconds
-            .map(|s| started + std::time::Duration::from_secs_f64(s.max(0.0)))
+            .and_then(|s| frontier_core::search::deadline_after(started, s))
     }
 }
 

@@ -34,7 +34,53 @@ pub struct Limits {
     /// Stop when the estimated bytes held by open and closed exceed this.
     pub max_memory_bytes: Option<u64>,
     /// Stop after this many seconds of wall time.
+    #[serde(deserialize_with = "deserialize_seconds")]
     pub max_seconds: Option<f64>,
+}
+
+/// Reads a number of seconds given on a command line (a clap value
+/// parser): finite and not negative. `inf` and `NaN` parse as floats, but
+/// as a limit one never stops and the other stops at once.
+pub fn parse_seconds(text: &str) -> Result<f64, String> {
+    let seconds: f64 = text
+        .trim()
+        .parse()
+        .map_err(|_| format!("'{text}' is not a number of seconds"))?;
+    check_seconds(seconds)
+}
+
+/// `seconds` when it is finite and not negative, or why not.
+pub fn check_seconds(seconds: f64) -> Result<f64, String> {
+    if seconds.is_finite() && seconds >= 0.0 {
+        Ok(seconds)
+    } else {
+        Err(format!(
+            "{seconds} is not a number of seconds (finite, 0 or more)"
+        ))
+    }
+}
+
+/// Deserializes an optional number of seconds checked as
+/// [`parse_seconds`] checks one (`#[serde(deserialize_with = …)]`).
+pub fn deserialize_seconds<'de, D: serde::Deserializer<'de>>(
+    deserializer: D,
+) -> Result<Option<f64>, D::Error> {
+    Option::<f64>::deserialize(deserializer)?
+        .map(check_seconds)
+        .transpose()
+        .map_err(serde::de::Error::custom)
+}
+
+/// The instant `seconds` after `started`, or `None` (no deadline) when it
+/// lies beyond what an [`Instant`] holds. Negative and NaN seconds mean
+/// now, as a limit already reached.
+pub fn deadline_after(started: Instant, seconds: f64) -> Option<Instant> {
+    if seconds.is_nan() {
+        return Some(started);
+    }
+    Duration::try_from_secs_f64(seconds.max(0.0))
+        .ok()
+        .and_then(|wait| started.checked_add(wait))
 }
 
 impl Limits {
@@ -295,4 +341,37 @@ pub(crate) fn replay_traced<D: crate::PackedState>(
         ));
     }
     Ok(solution)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn seconds_must_be_finite_and_not_negative() {
+        assert_eq!(parse_seconds(" 2.5 "), Ok(2.5));
+        assert_eq!(parse_seconds("0"), Ok(0.0));
+        for bad in ["-1", "inf", "NaN", "ten", ""] {
+            assert!(parse_seconds(bad).is_err(), "{bad}");
+        }
+        let limits: Limits = serde_json::from_str(r#"{"max_seconds": 3.0}"#).unwrap();
+        assert_eq!(limits.max_seconds, Some(3.0));
+        let limits: Limits = serde_json::from_str("{}").unwrap();
+        assert_eq!(limits.max_seconds, None);
+        let err = serde_json::from_str::<Limits>(r#"{"max_seconds": -3.0}"#).unwrap_err();
+        assert!(err.to_string().contains("not a number of seconds"), "{err}");
+    }
+
+    #[test]
+    fn deadlines_beyond_an_instant_are_none_and_nan_is_now() {
+        let now = Instant::now();
+        assert_eq!(deadline_after(now, 1e300), None);
+        assert_eq!(deadline_after(now, f64::INFINITY), None);
+        assert_eq!(deadline_after(now, f64::NAN), Some(now));
+        assert_eq!(deadline_after(now, -5.0), Some(now));
+        assert_eq!(
+            deadline_after(now, 1.5),
+            Some(now + Duration::from_millis(1500))
+        );
+    }
 }

@@ -157,7 +157,7 @@ pub fn run(table: &FeedbackTable, run: &SweepRun) -> Result<SweepReport, CliErro
         memo_limit: MEMO_LIMIT,
         deadline: run
             .seconds
-            .map(|s| started + Duration::from_secs_f64(s.max(0.0))),
+            .and_then(|s| frontier_core::search::deadline_after(started, s)),
     };
     let found = if run.hard {
         let hard = HardWordleTree::new(table).sequential();
