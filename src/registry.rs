@@ -47,15 +47,22 @@ impl Instance {
     }
 }
 
-/// A pool of `threads` CPU threads (0: one per core) for a command's
-/// rayon work. Absurd counts are refused rather than spawned.
-pub fn thread_pool(threads: usize) -> Result<rayon::ThreadPool, CliError> {
-    const MOST: usize = 4096;
+/// `threads` as a command's thread count (0: one per core), refused above
+/// [`frontier_core::MAX_THREADS`] rather than spawned.
+pub fn thread_count(threads: usize) -> Result<usize, CliError> {
+    const MOST: usize = frontier_core::MAX_THREADS;
     if threads > MOST {
         return Err(CliError::Input(format!(
             "--threads {threads}: at most {MOST} (0 for one per core)"
         )));
     }
+    Ok(threads)
+}
+
+/// A pool of `threads` CPU threads (0: one per core) for a command's
+/// rayon work, its count checked by [`thread_count`].
+pub fn thread_pool(threads: usize) -> Result<rayon::ThreadPool, CliError> {
+    let threads = thread_count(threads)?;
     rayon::ThreadPoolBuilder::new()
         .num_threads(threads)
         .build()

@@ -1443,3 +1443,57 @@ fn seconds_that_are_not_a_finite_count_are_refused_everywhere() {
         );
     }
 }
+
+/// Thread counts are refused before any thread starts: `--threads 100000`
+/// spent minutes spawning HDA*'s workers and their outboxes, and made the
+/// nonogram portfolio abort. HDA* and IDA* need at least one worker.
+#[test]
+fn thread_counts_out_of_range_are_refused_before_any_thread_starts() {
+    let dir = scratch("threads");
+    let puzzle = dir.join("two.non");
+    std::fs::write(&puzzle, "width 2\nheight 1\nrows\n1\ncolumns\n1\n0\n").unwrap();
+    let puzzle = puzzle.to_str().unwrap();
+    let started = std::time::Instant::now();
+    for executor in ["hda", "ida"] {
+        for threads in ["0", "100000"] {
+            fails_with(
+                &frontier(&[
+                    "solve",
+                    "--executor",
+                    executor,
+                    "--threads",
+                    threads,
+                    "grid",
+                    "S.G",
+                ]),
+                &format!("{executor}: threads {threads}: give 1 to 4096"),
+            );
+        }
+    }
+    for method in ["hda", "portfolio"] {
+        let out = frontier(&[
+            "nonogram",
+            "solve",
+            puzzle,
+            "--method",
+            method,
+            "--threads",
+            "100000",
+        ]);
+        fails_with(&out, "threads 100000");
+        fails_with(&out, "4096");
+    }
+    fails_with(
+        &frontier(&["wordle", "sweep", "--threads", "100000"]),
+        "--threads 100000: at most 4096",
+    );
+    let config = write_config(
+        "threads.ron",
+        r#"Experiment(domain: Grid(), instances: Inline(["S.G"]), executors: [Hda(threads: 5000)])"#,
+    );
+    fails_with(
+        &frontier(&["run", config.to_str().unwrap()]),
+        "hda: threads 5000: give 1 to 4096",
+    );
+    assert!(started.elapsed() < std::time::Duration::from_secs(30));
+}

@@ -130,8 +130,14 @@ impl ExecutorConfig {
     ) -> Result<DomainOutcome<D>, Error> {
         match self {
             ExecutorConfig::Astar => Ok(astar(domain, heuristic, options)),
-            ExecutorConfig::Hda(config) => Ok(hda(domain, heuristic, partitioner, config, options)),
-            ExecutorConfig::Ida(config) => ida(domain, heuristic, config, options),
+            ExecutorConfig::Hda(config) => {
+                crate::check_threads(self.kind(), config.threads)?;
+                Ok(hda(domain, heuristic, partitioner, config, options))
+            }
+            ExecutorConfig::Ida(config) => {
+                crate::check_threads(self.kind(), config.threads)?;
+                ida(domain, heuristic, config, options)
+            }
             ExecutorConfig::MpiHda(_) => Err(Error::ExecutorUnavailable {
                 executor: self.kind(),
                 reason: "this domain's states have no packed encoding (PackedState)".into(),

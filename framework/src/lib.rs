@@ -51,6 +51,23 @@ pub fn cache_dir(what: &str) -> std::path::PathBuf {
         .join(what)
 }
 
+/// The most worker threads an executor or a thread pool starts: beyond
+/// it a typo (`--threads 100000`) would spend minutes and gigabytes
+/// spawning threads and their per-thread buffers before any search.
+pub const MAX_THREADS: usize = 4096;
+
+/// `threads` when a CPU executor can start that many workers (1 to
+/// [`MAX_THREADS`]), or why not.
+pub fn check_threads(executor: &str, threads: usize) -> Result<usize, Error> {
+    if (1..=MAX_THREADS).contains(&threads) {
+        Ok(threads)
+    } else {
+        Err(Error::BadConfig(format!(
+            "{executor}: threads {threads}: give 1 to {MAX_THREADS}"
+        )))
+    }
+}
+
 /// Errors of the core crate.
 #[derive(Debug, thiserror::Error)]
 pub enum Error {
@@ -81,6 +98,9 @@ pub enum Error {
     /// MPI failed, or the ranks of an `mpi-hda` job disagree.
     #[error("MPI: {0}")]
     Mpi(String),
+    /// An executor's parameters are out of range (`threads: 100000`).
+    #[error("{0}")]
+    BadConfig(String),
     /// An IDA* checkpoint could not be read, parsed or written.
     #[error("checkpoint {0}")]
     Checkpoint(String),

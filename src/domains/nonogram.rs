@@ -181,7 +181,11 @@ fn run_method(
             frontier_nonogram::solver::Cutoff::at,
         ),
         Method::Dfs => solve(puzzle, &options),
-        Method::Portfolio => solve_portfolio(puzzle, &options, threads.unwrap_or(0)),
+        Method::Portfolio => solve_portfolio(
+            puzzle,
+            &options,
+            crate::registry::thread_count(threads.unwrap_or(0))?,
+        ),
         Method::Walk => {
             let search = NonogramSearch::new(puzzle, true);
             let (solutions, verdict) = search.solutions(k.max(1), &limits);
@@ -191,7 +195,7 @@ fn run_method(
         Method::Hda => {
             let defaults = HdaConfig::default();
             let config = HdaConfig {
-                threads: threads.unwrap_or(defaults.threads),
+                threads: frontier_core::check_threads("hda", threads.unwrap_or(defaults.threads))?,
                 ..defaults
             };
             first_only(hda(

@@ -100,10 +100,9 @@ pub fn run(table: &FeedbackTable, run: &SweepRun) -> Result<SweepReport, CliErro
         .copied()
         .filter(|g| !results.contains_key(g))
         .collect();
-    let threads = if run.threads == 0 {
-        std::thread::available_parallelism().map_or(1, |n| n.get())
-    } else {
-        run.threads
+    let threads = match crate::registry::thread_count(run.threads)? {
+        0 => std::thread::available_parallelism().map_or(1, |n| n.get()),
+        n => n,
     };
     let file = match run.checkpoint {
         Some(path) => Some(
