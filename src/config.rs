@@ -46,7 +46,7 @@ pub struct Experiment {
     /// The instances to solve.
     pub instances: Instances,
     /// Executors to run on every instance, in order. Default: `[Astar]`.
-    #[serde(default = "default_executors")]
+    #[serde(default = "default_executors", deserialize_with = "some_executors")]
     pub executors: Vec<ExecutorConfig>,
     /// Limits applied to every search.
     #[serde(default)]
@@ -59,13 +59,45 @@ pub struct Experiment {
     /// Parameter values to sweep, every combination (see above).
     #[serde(default)]
     pub grid: BTreeMap<String, Vec<GridValue>>,
-    /// Runs of each row; the one with the median time is reported.
-    #[serde(default = "one")]
+    /// Runs of each row (1 to [`MAX_REPEAT`]); the one with the median
+    /// time is reported.
+    #[serde(default = "one", deserialize_with = "repeat_count")]
     pub repeat: usize,
 }
 
+/// The most runs `repeat` asks of each row: more is a typo, not an
+/// experiment.
+pub const MAX_REPEAT: usize = 1000;
+
 fn one() -> usize {
     1
+}
+
+/// `repeat`, refused outside 1 to [`MAX_REPEAT`] rather than run once or
+/// a billion times.
+fn repeat_count<'de, D: serde::Deserializer<'de>>(deserializer: D) -> Result<usize, D::Error> {
+    let repeat = usize::deserialize(deserializer)?;
+    if (1..=MAX_REPEAT).contains(&repeat) {
+        Ok(repeat)
+    } else {
+        Err(serde::de::Error::custom(format!(
+            "repeat: {repeat}: give 1 to {MAX_REPEAT} runs of each row"
+        )))
+    }
+}
+
+/// `executors`, refused when empty: an experiment that runs nothing is a
+/// mistake (leave the field out for `[Astar]`).
+fn some_executors<'de, D: serde::Deserializer<'de>>(
+    deserializer: D,
+) -> Result<Vec<ExecutorConfig>, D::Error> {
+    let executors = Vec::<ExecutorConfig>::deserialize(deserializer)?;
+    if executors.is_empty() {
+        return Err(serde::de::Error::custom(
+            "executors: the list is empty; leave it out for the domain's default",
+        ));
+    }
+    Ok(executors)
 }
 
 /// One value of a grid parameter.

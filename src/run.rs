@@ -113,6 +113,14 @@ fn load_instances<C: CliDomain>(
             })
             .collect(),
         Instances::Random { size, count, seed } => {
+            // Every instance is made before the first search: a count
+            // beyond this is a typo that would fill the memory first.
+            const MOST: usize = 1_000_000;
+            if *count > MOST {
+                return Err(CliError::Input(format!(
+                    "Random: count {count}: at most {MOST} instances; split the experiment"
+                )));
+            }
             let mut rng = frontier_core::rng::SplitMix64::new(*seed);
             (1..=*count)
                 .map(|i| {

@@ -1497,3 +1497,39 @@ fn thread_counts_out_of_range_are_refused_before_any_thread_starts() {
     );
     assert!(started.elapsed() < std::time::Duration::from_secs(30));
 }
+
+/// Experiment fields that would run nothing, run once where more was
+/// asked, or exhaust the memory before the first search are refused with
+/// the place in the file: `repeat: 0` ran once, `executors: []` printed an
+/// empty table, `repeat: 1000000000` panicked.
+#[test]
+fn experiments_that_would_run_nothing_or_too_much_are_refused() {
+    for (name, body, message) in [
+        (
+            "repeat-0",
+            r#"instances: Inline(["S.G"]), repeat: 0"#,
+            ".ron:1:64: repeat: 0: give 1 to 1000 runs of each row",
+        ),
+        (
+            "repeat-huge",
+            r#"instances: Inline(["S.G"]), repeat: 1000000000"#,
+            "repeat: 1000000000: give 1 to 1000",
+        ),
+        (
+            "no-executors",
+            r#"instances: Inline(["S.G"]), executors: []"#,
+            "executors: the list is empty",
+        ),
+        (
+            "random-huge",
+            r#"instances: Random(size: 10, count: 1000000000000)"#,
+            "Random: count 1000000000000: at most 1000000 instances",
+        ),
+    ] {
+        let config = write_config(
+            &format!("{name}.ron"),
+            &format!("Experiment(domain: Grid(), {body})"),
+        );
+        fails_with(&frontier(&["run", config.to_str().unwrap()]), message);
+    }
+}
