@@ -1533,3 +1533,30 @@ fn experiments_that_would_run_nothing_or_too_much_are_refused() {
         fails_with(&frontier(&["run", config.to_str().unwrap()]), message);
     }
 }
+
+/// Benchmarks refuse what they cannot measure: no boards or puzzles, more
+/// than the memory holds, a density over 100% (which ran, reporting "150%
+/// filled").
+#[test]
+fn benchmarks_refuse_empty_huge_and_impossible_runs() {
+    for (args, message) in [
+        (
+            &["boggle", "bench", "--count", "0"][..],
+            "count 0: give 1 or more boards",
+        ),
+        (
+            &["boggle", "bench", "--count", "100000000000"],
+            "cells in all at most",
+        ),
+        (
+            &["nonogram", "bench", "--count", "0"],
+            "count 0: give 1 or more puzzles",
+        ),
+        (
+            &["nonogram", "bench", "--density", "150"],
+            "density 150: a share of cells, 0 to 100",
+        ),
+    ] {
+        fails_with(&frontier(args), message);
+    }
+}

@@ -465,6 +465,18 @@ impl LineBench {
             .and_then(|(w, h)| Some((w.parse::<usize>().ok()?, h.parse::<usize>().ok()?)))
             .filter(|&(w, h)| w > 0 && h > 0 && w <= 1000 && h <= 1000)
             .ok_or_else(|| CliError::Input(format!("size {size}: expected WxH, e.g. 30x30")))?;
+        if density > 100 {
+            return Err(CliError::Input(format!(
+                "density {density}: a share of cells, 0 to 100 percent"
+            )));
+        }
+        // Every puzzle is made before the clock starts.
+        const MOST_CELLS: usize = 1 << 32;
+        if count == 0 || count.saturating_mul(w * h) > MOST_CELLS {
+            return Err(CliError::Input(format!(
+                "count {count}: give 1 or more puzzles, of {MOST_CELLS} cells in all at most"
+            )));
+        }
         let mut rng = frontier_core::rng::SplitMix64::new(seed);
         let puzzles: Vec<Puzzle> = (0..count)
             .map(|_| {
