@@ -1495,6 +1495,16 @@ fn thread_counts_out_of_range_are_refused_before_any_thread_starts() {
         &frontier(&["run", config.to_str().unwrap()]),
         "hda: threads 5000: give 1 to 4096",
     );
+    // A batch is room kept for every other worker: 10^12 aborted on
+    // allocation.
+    let config = write_config(
+        "batch.ron",
+        r#"Experiment(domain: Grid(), instances: Inline(["S.G"]), executors: [Hda(threads: 2, batch: 1000000000000)])"#,
+    );
+    fails_with(
+        &frontier(&["run", config.to_str().unwrap()]),
+        "hda: batch 1000000000000: give 1 to 1048576 states",
+    );
     assert!(started.elapsed() < std::time::Duration::from_secs(30));
 }
 

@@ -131,7 +131,7 @@ impl ExecutorConfig {
         match self {
             ExecutorConfig::Astar => Ok(astar(domain, heuristic, options)),
             ExecutorConfig::Hda(config) => {
-                crate::check_threads(self.kind(), config.threads)?;
+                config.check()?;
                 Ok(hda(domain, heuristic, partitioner, config, options))
             }
             ExecutorConfig::Ida(config) => {

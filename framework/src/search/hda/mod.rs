@@ -82,6 +82,23 @@ pub struct HdaConfig {
     pub rebalance: bool,
 }
 
+impl HdaConfig {
+    /// Why [`hda`] cannot run with these parameters, if it cannot: 1 to
+    /// [`crate::MAX_THREADS`] workers, batches of 1 to 2^20 states (each
+    /// worker keeps a batch's room for every other).
+    pub fn check(&self) -> Result<(), crate::Error> {
+        crate::check_threads("hda", self.threads)?;
+        const MOST_BATCH: usize = 1 << 20;
+        if !(1..=MOST_BATCH).contains(&self.batch) {
+            return Err(crate::Error::BadConfig(format!(
+                "hda: batch {}: give 1 to {MOST_BATCH} states",
+                self.batch
+            )));
+        }
+        Ok(())
+    }
+}
+
 impl Default for HdaConfig {
     fn default() -> Self {
         HdaConfig {
