@@ -97,6 +97,33 @@ impl Default for GpuIdaConfig {
     }
 }
 
+impl GpuIdaConfig {
+    /// Why [`gpu_ida`] cannot run with these parameters, if it cannot: no
+    /// roots, a memory share outside (0, 1], or seconds that are not a
+    /// positive number (NaN slices would launch kernels with no time).
+    pub fn check(&self) -> Result<(), Error> {
+        let bad = |what: String| Err(Error::BadConfig(format!("gpu-ida: {what}")));
+        if self.roots == 0 {
+            return bad("roots 0: split the start into 1 or more".into());
+        }
+        if !(self.memory_fraction > 0.0 && self.memory_fraction <= 1.0) {
+            return bad(format!(
+                "memory_fraction {}: a share of free memory, above 0 and at most 1",
+                self.memory_fraction
+            ));
+        }
+        for (name, seconds) in [
+            ("slice_seconds", self.slice_seconds),
+            ("segment_seconds", self.segment_seconds),
+        ] {
+            if !(seconds > 0.0 && seconds.is_finite()) {
+                return bad(format!("{name} {seconds}: a positive number of seconds"));
+            }
+        }
+        Ok(())
+    }
+}
+
 /// One GPU's kernel and buffers for one instance's roots.
 struct IdaShard {
     gpu: Gpu,
@@ -371,6 +398,7 @@ where
     D: PackedState,
     P: GpuPlugin<D> + Heuristic<D>,
 {
+    config.check()?;
     let started = Instant::now();
     let devices = if config.devices.is_empty() {
         (0..device_count()?).collect()
@@ -570,7 +598,48 @@ fn local_range(global: std::ops::Range<usize>, k: usize, count: usize) -> std::o
 
 #[cfg(test)]
 mod tests {
-    use super::local_range;
+    use super::{local_range, GpuIdaConfig};
+
+    /// Checked before any GPU is asked for, so it runs without one.
+    #[test]
+    fn roots_memory_shares_and_seconds_out_of_range_are_refused() {
+        let ok = GpuIdaConfig::default();
+        assert!(ok.check().is_ok());
+        let cases = [
+            (
+                GpuIdaConfig {
+                    roots: 0,
+                    ..ok.clone()
+                },
+                "roots 0",
+            ),
+            (
+                GpuIdaConfig {
+                    memory_fraction: 2.0,
+                    ..ok.clone()
+                },
+                "memory_fraction 2",
+            ),
+            (
+                GpuIdaConfig {
+                    slice_seconds: f64::NAN,
+                    ..ok.clone()
+                },
+                "slice_seconds NaN",
+            ),
+            (
+                GpuIdaConfig {
+                    segment_seconds: -1.0,
+                    ..ok.clone()
+                },
+                "segment_seconds -1",
+            ),
+        ];
+        for (bad, message) in cases {
+            let err = bad.check().unwrap_err().to_string();
+            assert!(err.contains(message), "{err}");
+        }
+    }
 
     #[test]
     fn segments_deal_each_root_to_exactly_one_gpu() {

@@ -78,6 +78,7 @@ where
         mpi::collective::SystemOperation::max(),
     );
     let staged = staged != 0;
+    config.check()?;
     let layout = Layout {
         words: domain.packed_words(),
         max_succ: max_successors(&source)

@@ -96,9 +96,34 @@ impl Default for MultiGpuConfig {
 }
 
 impl MultiGpuConfig {
+    /// The most heaps per GPU: each takes a GPU thread, and the slots for
+    /// their children (heaps × a state's successors) must count in 32 bits.
+    pub const MOST_HEAPS: u32 = 1 << 24;
+
+    /// Why a search cannot run with these parameters, if it cannot:
+    /// `heaps` beyond [`Self::MOST_HEAPS`] (fewer than 32 are raised to
+    /// 32), `memory_fraction` outside (0, 1].
+    pub fn check(&self) -> Result<(), Error> {
+        if self.heaps > Self::MOST_HEAPS {
+            return Err(Error::BadConfig(format!(
+                "heaps {}: at most {} per GPU",
+                self.heaps,
+                Self::MOST_HEAPS
+            )));
+        }
+        if !(self.memory_fraction > 0.0 && self.memory_fraction <= 1.0) {
+            return Err(Error::BadConfig(format!(
+                "memory_fraction {}: a share of free memory, above 0 and at most 1",
+                self.memory_fraction
+            )));
+        }
+        Ok(())
+    }
+
     /// The device ordinals to run on, checked against the GPUs present:
     /// asking for more GPUs than the host has is an error naming both counts.
     pub fn device_list(&self) -> Result<Vec<usize>, Error> {
+        self.check()?;
         let present = crate::gpu::device_count()?;
         if self.devices.is_empty() {
             return Ok((0..present).collect());
@@ -175,6 +200,7 @@ impl MultiGpuSession {
         P: GpuPlugin<D>,
         Q: GpuPartitioner<D>,
     {
+        config.check()?;
         if gpus.is_empty() {
             return Err(Error::NoGpu("no GPU to run on".into()));
         }
@@ -753,6 +779,45 @@ mod tests {
         assert_eq!(d.finish, None);
         let d = decide(&[report(u64::MAX, 50, 0), report(goal, 51, 0)]);
         assert_eq!(d.finish, Some(Finish::Proven));
+    }
+
+    /// Parameters that would wrap the children's slot count or divide by
+    /// it are refused before any GPU is opened.
+    #[test]
+    fn heaps_and_memory_shares_out_of_range_are_refused() {
+        let ok = MultiGpuConfig::default();
+        assert!(ok.check().is_ok());
+        for bad in [
+            MultiGpuConfig {
+                heaps: MultiGpuConfig::MOST_HEAPS + 1,
+                ..ok.clone()
+            },
+            MultiGpuConfig {
+                memory_fraction: 0.0,
+                ..ok.clone()
+            },
+            MultiGpuConfig {
+                memory_fraction: f64::NAN,
+                ..ok.clone()
+            },
+            MultiGpuConfig {
+                memory_fraction: 1.5,
+                ..ok.clone()
+            },
+        ] {
+            assert!(bad.device_list().is_err(), "{bad:?}");
+        }
+        let err = MultiGpuConfig {
+            heaps: u32::MAX,
+            ..ok
+        }
+        .check()
+        .unwrap_err();
+        assert!(
+            err.to_string()
+                .contains("heaps 4294967295: at most 16777216"),
+            "{err}"
+        );
     }
 
     #[test]
