@@ -1398,15 +1398,21 @@ fn resume_skips_finished_rows_in_domains_that_name_their_own_method() {
     }
 }
 
+/// A 2×1 nonogram with one solution (`#.`) that line solving finds, written
+/// to a scratch folder of its own; its path.
+fn two_cell_nonogram(folder: &str) -> String {
+    let path = scratch(folder).join("two.non");
+    std::fs::write(&path, "width 2\nheight 1\nrows\n1\ncolumns\n1\n0\n").unwrap();
+    path.to_string_lossy().into_owned()
+}
+
 /// Time limits are finite and not negative wherever they are given: a
 /// flag, a RON limit, a job's own limit. NaN stopped a search at once
 /// (a solvable nonogram came out `unknown`) and `inf` panicked.
 #[test]
 fn seconds_that_are_not_a_finite_count_are_refused_everywhere() {
-    let dir = scratch("seconds");
-    let puzzle = dir.join("two.non");
-    std::fs::write(&puzzle, "width 2\nheight 1\nrows\n1\ncolumns\n1\n0\n").unwrap();
-    let puzzle = puzzle.to_str().unwrap();
+    let puzzle = two_cell_nonogram("seconds");
+    let puzzle = puzzle.as_str();
     for flag in ["nan", "inf", "-1"] {
         let seconds = format!("--max-seconds={flag}");
         fails_with(
@@ -1449,10 +1455,8 @@ fn seconds_that_are_not_a_finite_count_are_refused_everywhere() {
 /// nonogram portfolio abort. HDA* and IDA* need at least one worker.
 #[test]
 fn thread_counts_out_of_range_are_refused_before_any_thread_starts() {
-    let dir = scratch("threads");
-    let puzzle = dir.join("two.non");
-    std::fs::write(&puzzle, "width 2\nheight 1\nrows\n1\ncolumns\n1\n0\n").unwrap();
-    let puzzle = puzzle.to_str().unwrap();
+    let puzzle = two_cell_nonogram("threads");
+    let puzzle = puzzle.as_str();
     let started = std::time::Instant::now();
     for executor in ["hda", "ida"] {
         for threads in ["0", "100000"] {
@@ -1487,24 +1491,28 @@ fn thread_counts_out_of_range_are_refused_before_any_thread_starts() {
         &frontier(&["wordle", "sweep", "--threads", "100000"]),
         "--threads 100000: at most 4096",
     );
-    let config = write_config(
-        "threads.ron",
-        r#"Experiment(domain: Grid(), instances: Inline(["S.G"]), executors: [Hda(threads: 5000)])"#,
-    );
-    fails_with(
-        &frontier(&["run", config.to_str().unwrap()]),
-        "hda: threads 5000: give 1 to 4096",
-    );
     // A batch is room kept for every other worker: 10^12 aborted on
     // allocation.
-    let config = write_config(
-        "batch.ron",
-        r#"Experiment(domain: Grid(), instances: Inline(["S.G"]), executors: [Hda(threads: 2, batch: 1000000000000)])"#,
-    );
-    fails_with(
-        &frontier(&["run", config.to_str().unwrap()]),
-        "hda: batch 1000000000000: give 1 to 1048576 states",
-    );
+    for (name, executor, message) in [
+        (
+            "threads",
+            "Hda(threads: 5000)",
+            "hda: threads 5000: give 1 to 4096",
+        ),
+        (
+            "batch",
+            "Hda(threads: 2, batch: 1000000000000)",
+            "hda: batch 1000000000000: give 1 to 1048576 states",
+        ),
+    ] {
+        let config = write_config(
+            &format!("{name}.ron"),
+            &format!(
+                r#"Experiment(domain: Grid(), instances: Inline(["S.G"]), executors: [{executor}])"#
+            ),
+        );
+        fails_with(&frontier(&["run", config.to_str().unwrap()]), message);
+    }
     assert!(started.elapsed() < std::time::Duration::from_secs(30));
 }
 
