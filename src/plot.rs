@@ -46,6 +46,17 @@ pub fn read_rows(path: &Path) -> Result<Vec<Row>, CliError> {
             format!("{executor} {params}")
         }
     };
+    // NaN or infinite axis ranges made the chart library loop for ever.
+    let measure = |line: usize, value: f64| {
+        if value.is_finite() && value >= 0.0 {
+            Ok(value)
+        } else {
+            Err(bad(
+                line,
+                &format!("{value} is not a time or a rate (finite, 0 or more)"),
+            ))
+        }
+    };
     let mut rows = Vec::new();
     if path.extension().is_some_and(|e| e == "json") {
         for (i, line) in text
@@ -67,8 +78,11 @@ pub fn read_rows(path: &Path) -> Result<Vec<Row>, CliError> {
                 instance: text("instance"),
                 series: series(&executor, &params),
                 solved: v.get("solved").and_then(|s| s.as_bool()).unwrap_or(false),
-                seconds: stat("seconds").ok_or_else(|| bad(i + 1, "no stats.seconds"))?,
-                rate: stat("expansions_per_second").unwrap_or(0.0),
+                seconds: measure(
+                    i + 1,
+                    stat("seconds").ok_or_else(|| bad(i + 1, "no stats.seconds"))?,
+                )?,
+                rate: measure(i + 1, stat("expansions_per_second").unwrap_or(0.0))?,
                 executor,
                 params,
             });
@@ -99,8 +113,10 @@ pub fn read_rows(path: &Path) -> Result<Vec<Row>, CliError> {
                 return Err(bad(i + 2, "wrong number of fields"));
             }
             let number = |k: usize| {
-                f[k].parse::<f64>()
-                    .map_err(|_| bad(i + 2, &format!("`{}` is not a number", f[k])))
+                let value = f[k]
+                    .parse::<f64>()
+                    .map_err(|_| bad(i + 2, &format!("`{}` is not a number", f[k])))?;
+                measure(i + 2, value)
             };
             rows.push(Row {
                 instance: f[inst].clone(),

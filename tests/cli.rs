@@ -964,6 +964,17 @@ fn plot_draws_pngs_from_csv_and_json_results_and_names_bad_files() {
         &frontier(&["plot", junk.to_str().unwrap()]),
         "no `instance` column",
     );
+    // NaN axis ranges made the chart library loop for ever.
+    let nan = dir.join("nan.csv");
+    std::fs::write(
+        &nan,
+        "instance,executor,params,status,seconds,exp/s\n1,astar,,optimal,NaN,inf\n",
+    )
+    .unwrap();
+    fails_with(
+        &frontier(&["plot", nan.to_str().unwrap()]),
+        "nan.csv:2: NaN is not a time or a rate",
+    );
 }
 
 #[test]
