@@ -307,6 +307,10 @@ pub fn main() -> ExitCode {
         #[cfg(feature = "mpi")]
         (Err(e), Some((rank, ranks))) if ranks > 1 => {
             print_error_line(&format!("error: rank {rank} of {ranks}: {e}"));
+            // Open MPI forwards a rank's stderr through its launcher, and the
+            // abort tears the job down at once: leave the line a moment to
+            // get through first.
+            std::thread::sleep(std::time::Duration::from_millis(200));
             mpi::abort(1)
         }
         (Err(e), _) => {

@@ -462,7 +462,9 @@ pub fn run(command: &WordleCommand, json: bool, progress: bool) -> Result<(), Cl
                             let done = serde_json::json!({ "solved_in": steps.len() + 1 });
                             writeln!(out, "{done}").map_err(io)?;
                         } else {
-                            writeln!(out, "solved in {} guesses", steps.len() + 1).map_err(io)?;
+                            let guesses = steps.len() + 1;
+                            let plural = if guesses == 1 { "" } else { "es" };
+                            writeln!(out, "solved in {guesses} guess{plural}").map_err(io)?;
                         }
                         return Ok(());
                     }
