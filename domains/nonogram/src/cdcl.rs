@@ -983,32 +983,31 @@ pub fn solve_cdcl_until<'r>(
     // needs a few dozen guesses (webpbn #1611: 18 ms of its 20): the cells
     // alone first, within a small budget. A search that outlasts it starts
     // afresh, as it would have without this one.
-    let budgets: &[(bool, u64)] = if order {
-        &[(false, CELLS_FIRST_BUDGET), (true, u64::MAX)]
-    } else {
-        &[(false, u64::MAX)]
-    };
-    for &(block_places, budget) in budgets {
+    let attempt = |block_places: bool,
+                   budget: u64,
+                   solutions: &mut Vec<Vec<bool>>,
+                   stats: &mut SolveStats| {
         let mut s = Search::new(puzzle, cutoff, block_places);
         s.seed(seed);
         let found_before = solutions.len();
-        s.look_beyond(&solutions);
-        let ended = s.run(want, &mut solutions, budget, started);
+        s.look_beyond(solutions);
+        let ended = s.run(want, solutions, budget, started);
         stats.add(&s.stats);
-        if ended != Ended::OverBudget {
-            let line_solved = s.line_solved && found_before == 0;
-            return SolveOutcome::finish(
-                solutions,
-                want,
-                ended == Ended::TimedOut,
-                line_solved,
-                stats,
-                started,
-            );
-        }
-    }
-    // The last budget is unbounded.
-    SolveOutcome::finish(solutions, want, false, false, stats, started)
+        (ended, s.line_solved && found_before == 0)
+    };
+    let cells_first = order.then(|| attempt(false, CELLS_FIRST_BUDGET, &mut solutions, &mut stats));
+    let (ended, line_solved) = match cells_first {
+        Some(outcome) if outcome.0 != Ended::OverBudget => outcome,
+        _ => attempt(order, u64::MAX, &mut solutions, &mut stats),
+    };
+    SolveOutcome::finish(
+        solutions,
+        want,
+        ended == Ended::TimedOut,
+        line_solved,
+        stats,
+        started,
+    )
 }
 
 /// How a [`Search::run`] ended.
