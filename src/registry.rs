@@ -59,6 +59,19 @@ pub fn thread_count(threads: usize) -> Result<usize, CliError> {
     Ok(threads)
 }
 
+/// Refuses a benchmark of no `what` (boards, puzzles) or of more than
+/// 2^32 cells in all (`cells_each` per item): every item is made before
+/// the clock starts, so a typo would fill the memory first.
+pub fn check_bench_count(count: usize, cells_each: usize, what: &str) -> Result<(), CliError> {
+    const MOST_CELLS: usize = 1 << 32;
+    if count == 0 || count.saturating_mul(cells_each) > MOST_CELLS {
+        return Err(CliError::Input(format!(
+            "count {count}: give 1 or more {what}, of {MOST_CELLS} cells in all at most"
+        )));
+    }
+    Ok(())
+}
+
 /// A pool of `threads` CPU threads (0: one per core) for a command's
 /// rayon work, its count checked by [`thread_count`].
 pub fn thread_pool(threads: usize) -> Result<rayon::ThreadPool, CliError> {

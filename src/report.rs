@@ -314,7 +314,8 @@ impl Output {
             source,
         };
         let json = path.extension().is_some_and(|e| e == "json");
-        let header = csv_headers().join(",");
+        let columns = csv_headers();
+        let header = columns.join(",");
         let mut kept = String::new();
         let mut done = HashSet::new();
         if !json {
@@ -337,15 +338,13 @@ impl Output {
                 if i + 1 == count && !complete {
                     break;
                 }
-                if json && planless_json_row(line) {
-                    // Written before rows kept their planned executor: its
-                    // rows cannot be matched to the plan.
-                    return Err(CliError::Input(format!(
+                let key = row_key(line, json, columns.len()).map_err(|PlanlessRow| {
+                    CliError::Input(format!(
                         "{}: cannot resume: its rows are not this version's (no `{PLANNED_COLUMN}` field)",
                         path.display()
-                    )));
-                }
-                if let Some(key) = row_key(line, json) {
+                    ))
+                })?;
+                if let Some(key) = key {
                     done.insert(key);
                     kept += line;
                     kept.push('\n');
@@ -391,21 +390,33 @@ impl Output {
     }
 }
 
-/// The key of a complete row of a results file, `None` for a line that is
-/// not one.
-fn row_key(line: &str, json: bool) -> Option<RowKey> {
+/// The key of a complete row of a results file (CSV rows have `columns`
+/// fields), `None` for a line that is not one; a JSON row without its
+/// planned executor is an error.
+fn row_key(line: &str, json: bool, columns: usize) -> Result<Option<RowKey>, PlanlessRow> {
     if json {
-        let value: serde_json::Value = serde_json::from_str(line).ok()?;
+        let Ok(value) = serde_json::from_str::<serde_json::Value>(line) else {
+            return Ok(None);
+        };
         let field = |name: &str| value.get(name)?.as_str().map(str::to_string);
-        return Some((field("instance")?, field(PLANNED_COLUMN)?, field("params")?));
+        if value.get("instance").is_some() && value.get(PLANNED_COLUMN).is_none() {
+            return Err(PlanlessRow);
+        }
+        return Ok(field("instance")
+            .zip(field(PLANNED_COLUMN))
+            .zip(field("params"))
+            .map(|((instance, planned), params)| (instance, planned, params)));
     }
     let fields = split_csv(line);
     let [instance, _executor, params, .., planned] = fields.as_slice() else {
-        return None;
+        return Ok(None);
     };
-    (fields.len() == csv_headers().len())
-        .then(|| (instance.clone(), planned.clone(), params.clone()))
+    Ok((fields.len() == columns).then(|| (instance.clone(), planned.clone(), params.clone())))
 }
+
+/// A JSON row written before rows named their planned executor: it
+/// cannot be matched to a plan.
+struct PlanlessRow;
 
 /// A results file's CSV columns: every column of the table, then the
 /// planned executor.
@@ -413,13 +424,6 @@ fn csv_headers() -> Vec<String> {
     let mut all = headers(Extras::ALL);
     all.push(PLANNED_COLUMN.to_string());
     all
-}
-
-/// Whether `line` is a JSON row written before rows named their planned
-/// executor.
-fn planless_json_row(line: &str) -> bool {
-    serde_json::from_str::<serde_json::Value>(line)
-        .is_ok_and(|row| row.get("instance").is_some() && row.get(PLANNED_COLUMN).is_none())
 }
 
 /// The fields of one CSV line as `csv_field` writes them.

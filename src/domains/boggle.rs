@@ -684,13 +684,7 @@ fn bench(
     gpu: bool,
     seed: u64,
 ) -> Result<(u64, f64, String), CliError> {
-    // Every board is made before the clock starts.
-    const MOST_CELLS: usize = 1 << 32;
-    if count == 0 || count.saturating_mul(shape.cells()) > MOST_CELLS {
-        return Err(CliError::Input(format!(
-            "count {count}: give 1 or more boards, of {MOST_CELLS} cells in all at most"
-        )));
-    }
+    crate::registry::check_bench_count(count, shape.cells(), "boards")?;
     let boards = random_boards(shape, count, letters, seed);
     let (scores, seconds, how) = if gpu {
         gpu_bench(trie, shape, &boards)?

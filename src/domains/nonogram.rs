@@ -470,13 +470,7 @@ impl LineBench {
                 "density {density}: a share of cells, 0 to 100 percent"
             )));
         }
-        // Every puzzle is made before the clock starts.
-        const MOST_CELLS: usize = 1 << 32;
-        if count == 0 || count.saturating_mul(w * h) > MOST_CELLS {
-            return Err(CliError::Input(format!(
-                "count {count}: give 1 or more puzzles, of {MOST_CELLS} cells in all at most"
-            )));
-        }
+        crate::registry::check_bench_count(count, w * h, "puzzles")?;
         let mut rng = frontier_core::rng::SplitMix64::new(seed);
         let puzzles: Vec<Puzzle> = (0..count)
             .map(|_| {
