@@ -106,11 +106,8 @@ impl GpuIdaConfig {
         if self.roots == 0 {
             return bad("roots 0: split the start into 1 or more".into());
         }
-        if !(self.memory_fraction > 0.0 && self.memory_fraction <= 1.0) {
-            return bad(format!(
-                "memory_fraction {}: a share of free memory, above 0 and at most 1",
-                self.memory_fraction
-            ));
+        if let Err(why) = super::check_memory_fraction(self.memory_fraction) {
+            return bad(why);
         }
         for (name, seconds) in [
             ("slice_seconds", self.slice_seconds),

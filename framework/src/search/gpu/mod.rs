@@ -38,6 +38,18 @@ where
     })
 }
 pub use multi::{device_owners, multi_gpu, MultiGpuConfig, MultiGpuSession};
+
+/// Why `memory_fraction` is not a share of a GPU's free memory (above 0,
+/// at most 1), if it is not.
+pub(crate) fn check_memory_fraction(memory_fraction: f64) -> Result<(), String> {
+    if memory_fraction > 0.0 && memory_fraction <= 1.0 {
+        Ok(())
+    } else {
+        Err(format!(
+            "memory_fraction {memory_fraction}: a share of free memory, above 0 and at most 1"
+        ))
+    }
+}
 pub use partition::{packed_hash, GpuPartitioner, PackedHasher};
 
 use crate::domain::PackedState;

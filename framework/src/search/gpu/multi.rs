@@ -111,13 +111,7 @@ impl MultiGpuConfig {
                 Self::MOST_HEAPS
             )));
         }
-        if !(self.memory_fraction > 0.0 && self.memory_fraction <= 1.0) {
-            return Err(Error::BadConfig(format!(
-                "memory_fraction {}: a share of free memory, above 0 and at most 1",
-                self.memory_fraction
-            )));
-        }
-        Ok(())
+        super::check_memory_fraction(self.memory_fraction).map_err(Error::BadConfig)
     }
 
     /// The device ordinals to run on, checked against the GPUs present:
