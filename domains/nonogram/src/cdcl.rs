@@ -25,6 +25,10 @@
 //! of block places, which cover many cell combinations at once. On faase
 //! (80×95) the default run went from no verdict in 300 s to `multiple` in
 //! 34 s, and the n-Dom proofs took a third of the time (docs/RESULTS.md).
+//! Building and propagating those clauses costs more than a search of a
+//! few dozen guesses, so a search over cells alone goes first, for about
+//! the line work the block places would cost, and a search that outlasts
+//! it starts afresh with them.
 //!
 //! Solutions are counted exactly: each solution found is blocked by the
 //! clause "not all of these guesses" and the search goes on until the
@@ -916,7 +920,8 @@ pub fn solve_cdcl_until<'r>(
     let want = options.max_solutions.max(1);
     let mut solutions: Vec<Vec<bool>> = Vec::new();
     let mut stats = SolveStats::default();
-    if seed == 0 && puzzle.width * puzzle.height <= DFS_CELLS {
+    let dfs_first = seed == 0 && puzzle.width * puzzle.height <= DFS_CELLS;
+    if dfs_first {
         // Some puzzles fall to probing at once (ICGA 2016 #984: two
         // solutions in 83 nodes, where learning took 10,000): a short
         // depth-first search with probing at every node first. Seeded
@@ -943,10 +948,26 @@ pub fn solve_cdcl_until<'r>(
     // Block places as variables only where a search is left to do:
     // building their clauses costs more than a puzzle that line solving
     // settles (which is asked only where the answer matters).
-    let fits = crate::order::fits(puzzle);
-    let settled = (fits || !symmetries.is_empty()) && Grid::new(puzzle).settles_alone();
-    let order = fits && !settled;
-    if !symmetries.is_empty() && !settled {
+    let order_variables = crate::order::variables(puzzle);
+    let fits = order_variables <= crate::order::ORDER_VARS_MAX;
+    if !dfs_first && (fits || !symmetries.is_empty()) {
+        // Where line solving alone settles the puzzle, that is the answer
+        // (the depth-first search above would have given it): a search
+        // would only solve the same lines again, half of a line-solvable
+        // random 200×200's time.
+        let mut grid = Grid::new(puzzle);
+        let consistent = grid.propagate().is_ok();
+        if !consistent || grid.unknown() == 0 {
+            stats.add(&grid.stats);
+            stats.nodes += 1;
+            if consistent {
+                solutions.push(grid.filled());
+            }
+            return SolveOutcome::finish(solutions, want, false, consistent, stats, started);
+        }
+    }
+    let order = fits;
+    if !symmetries.is_empty() {
         let first = symmetric_solution(
             puzzle,
             &symmetries,
@@ -979,12 +1000,14 @@ pub fn solve_cdcl_until<'r>(
             }
         }
     }
-    // Building the block places' clauses costs more than a search that
-    // needs a few dozen guesses (webpbn #1611: 18 ms of its 20): the cells
-    // alone first, within a small budget. A search that outlasts it starts
-    // afresh, as it would have without this one.
+    // Building and propagating the block places' clauses costs more than a
+    // search that needs a few dozen guesses (webpbn #1611: 18 ms of its
+    // 20): the cells alone first, for about as much line work as the block
+    // places would cost. A search that outlasts it starts afresh, as it
+    // would have without this one; so no puzzle pays much more than twice
+    // what the better of the two choices would have cost it.
     let attempt = |block_places: bool,
-                   budget: u64,
+                   budget: Budget,
                    solutions: &mut Vec<Vec<bool>>,
                    stats: &mut SolveStats| {
         let mut s = Search::new(puzzle, cutoff, block_places);
@@ -995,10 +1018,18 @@ pub fn solve_cdcl_until<'r>(
         stats.add(&s.stats);
         (ended, s.line_solved && found_before == 0)
     };
-    let cells_first = order.then(|| attempt(false, CELLS_FIRST_BUDGET, &mut solutions, &mut stats));
+    let cells_first = order.then(|| {
+        let line_work = CELLS_FIRST_WORK_PER_ORDER_VARIABLE * order_variables as u64;
+        attempt(
+            false,
+            Budget::line_work(line_work),
+            &mut solutions,
+            &mut stats,
+        )
+    });
     let (ended, line_solved) = match cells_first {
         Some(outcome) if outcome.0 != Ended::OverBudget => outcome,
-        _ => attempt(order, u64::MAX, &mut solutions, &mut stats),
+        _ => attempt(order, Budget::UNLIMITED, &mut solutions, &mut stats),
     };
     SolveOutcome::finish(
         solutions,
@@ -1017,8 +1048,42 @@ enum Ended {
     Finished,
     /// The cutoff struck.
     TimedOut,
-    /// The conflict budget ran out.
+    /// The [`Budget`] ran out.
     OverBudget,
+}
+
+/// What a [`Search::run`] may spend before it ends with
+/// [`Ended::OverBudget`]; both are counted at each conflict.
+#[derive(Clone, Copy, Debug)]
+struct Budget {
+    /// Conflicts.
+    conflicts: u64,
+    /// Line work: the cells of the lines solved.
+    line_work: u64,
+}
+
+impl Budget {
+    /// No limit but the cutoff's.
+    const UNLIMITED: Budget = Budget {
+        conflicts: u64::MAX,
+        line_work: u64::MAX,
+    };
+
+    /// At most `conflicts` conflicts.
+    fn conflicts(conflicts: u64) -> Budget {
+        Budget {
+            conflicts,
+            ..Budget::UNLIMITED
+        }
+    }
+
+    /// At most `line_work` cells of lines solved.
+    fn line_work(line_work: u64) -> Budget {
+        Budget {
+            line_work,
+            ..Budget::UNLIMITED
+        }
+    }
 }
 
 /// Nodes of the depth-first search that `cdcl` tries first, on puzzles of
@@ -1029,9 +1094,16 @@ const DFS_NODES: u64 = 100;
 /// See [`DFS_NODES`].
 const DFS_CELLS: usize = 2500;
 
-/// Conflicts a search over cells alone may take before a search with
-/// block places as variables starts instead.
-const CELLS_FIRST_BUDGET: u64 = 100;
+/// Line work (cells of lines solved) a search over cells alone may spend
+/// per order variable before a search with block places as variables
+/// starts instead: about what building and propagating the variable's
+/// clauses (ten literals or so) costs. On one dev core, 0.1 µs per cell of
+/// line solved and per literal: webpbn #1611 (20,826 order variables) pays
+/// 18 ms for its block places and finishes in 16,000 cells of line work;
+/// a random 100×100 at density 0.6 (80,039) pays 0.1 s and finishes in
+/// 184,000 (0.03 s), where a budget of 100 conflicts stopped it at 100
+/// of its 102.
+const CELLS_FIRST_WORK_PER_ORDER_VARIABLE: u64 = 10;
 
 /// Conflicts a search for a symmetric first solution may take.
 const SYMMETRIC_BUDGET: u64 = 20_000;
@@ -1065,7 +1137,7 @@ fn symmetric_solution(
         }
     }
     let mut found = Vec::new();
-    let ended = s.run(1, &mut found, SYMMETRIC_BUDGET, started);
+    let ended = s.run(1, &mut found, Budget::conflicts(SYMMETRIC_BUDGET), started);
     stats.add(&s.stats);
     match (ended, found.pop()) {
         (Ended::TimedOut, _) => Err(Ended::TimedOut),
@@ -1108,12 +1180,12 @@ impl Search<'_, '_> {
     }
 
     /// Searches until `solutions` holds `want`, none is left, the cutoff
-    /// strikes or `budget` conflicts are spent.
+    /// strikes or the `budget` is spent.
     fn run(
         &mut self,
         want: usize,
         solutions: &mut Vec<Vec<bool>>,
-        budget: u64,
+        budget: Budget,
         started: Instant,
     ) -> Ended {
         let s = self;
@@ -1149,7 +1221,7 @@ impl Search<'_, '_> {
                 if s.conflicts % 256 == 0 && cutoff.reached() {
                     return Ended::TimedOut;
                 }
-                if s.conflicts >= budget {
+                if s.conflicts >= budget.conflicts || s.stats.line_solves >= budget.line_work {
                     return Ended::OverBudget;
                 }
                 continue;
@@ -1401,6 +1473,36 @@ impl Heap {
 mod tests {
     use super::*;
 
+    /// Puzzles too large for the opening depth-first search that line
+    /// solving settles get their answer from it alone, without a search:
+    /// the one solution, or none where the clues contradict.
+    #[test]
+    fn line_solving_alone_answers_large_puzzles_it_settles() {
+        let side = 60;
+        assert!(side * side > DFS_CELLS);
+        // Empty cells on the diagonal, but for the corners: each line is
+        // full, or full but for one cell inside it, so each solves alone.
+        let grid: Vec<bool> = (0..side * side)
+            .map(|c| c / side != c % side || c % (side * side - 1) == 0)
+            .collect();
+        let mut puzzle = Puzzle::from_grid(side, side, &grid).expect("a square grid");
+        let options = SolveOptions {
+            max_solutions: 2,
+            probing: false,
+            max_seconds: None,
+        };
+        let outcome = solve_cdcl(&puzzle, &options);
+        assert_eq!(outcome.verdict, crate::Verdict::Unique);
+        assert_eq!(outcome.solutions, vec![grid]);
+        assert!(outcome.line_solved);
+        assert_eq!(outcome.stats.nodes, 1);
+        // A full second column, against the second row's empty second cell.
+        puzzle.cols[1] = vec![side as u32];
+        let outcome = solve_cdcl(&puzzle, &options);
+        assert_eq!(outcome.verdict, crate::Verdict::None);
+        assert!(outcome.solutions.is_empty() && !outcome.line_solved);
+    }
+
     /// Dropping runs at once keeps exactly what asking item by item keeps,
     /// for implications that survive dropping part of what they survive
     /// dropping whole — and asks fewer questions when most items go.
@@ -1480,7 +1582,7 @@ mod tests {
                     let mut search = Search::new(&puzzle, Cutoff::at(None), block_places);
                     search.seed(seed);
                     let mut found = Vec::new();
-                    let ended = search.run(3, &mut found, u64::MAX, Instant::now());
+                    let ended = search.run(3, &mut found, Budget::UNLIMITED, Instant::now());
                     let what = format!("{puzzle:?}, block places {block_places}, seed {seed}");
                     assert_eq!(ended, Ended::Finished, "{what}");
                     assert_eq!(found.len(), truth.min(3), "{what}");

@@ -71,15 +71,15 @@ fn blocks_fitting(clue: &[u32], len: usize) -> Option<(Vec<usize>, usize)> {
     len.checked_sub(need).map(|slack| (blocks, slack))
 }
 
-/// Whether `puzzle` would get at most [`ORDER_VARS_MAX`] order variables.
-pub(crate) fn fits(puzzle: &crate::Puzzle) -> bool {
-    let wanted: usize = (0..puzzle.width + puzzle.height)
+/// How many order variables [`encode`] would give `puzzle`, without
+/// building them.
+pub(crate) fn variables(puzzle: &crate::Puzzle) -> usize {
+    (0..puzzle.width + puzzle.height)
         .map(|line| {
             let (clue, _, _, len) = puzzle.line(line);
             blocks_fitting(clue, len).map_or(0, |(blocks, slack)| blocks.len() * slack)
         })
-        .sum();
-    wanted <= ORDER_VARS_MAX
+        .sum()
 }
 
 /// No order variables: a search over cells alone.
@@ -91,7 +91,7 @@ pub(crate) fn none(puzzle: &crate::Puzzle) -> OrderEncoding {
     }
 }
 
-/// The order encoding of `puzzle` (see [`fits`] for its size).
+/// The order encoding of `puzzle` (see [`variables`] for its size).
 pub(crate) fn encode(puzzle: &crate::Puzzle) -> OrderEncoding {
     let mut encoding = none(puzzle);
     for line in 0..puzzle.width + puzzle.height {
@@ -386,6 +386,22 @@ mod tests {
         assert_eq!(encoding.value_at(&starts, 3), None, "a cell");
     }
 
+    /// The count that sizes the search's budgets is the encoding's own.
+    #[test]
+    fn variables_counts_what_encode_builds() {
+        let mut rng = frontier_core::rng::SplitMix64::new(7);
+        for round in 0..40 {
+            let (w, h) = (3 + round % 9, 2 + round % 7);
+            let grid: Vec<bool> = (0..w * h).map(|_| rng.below(3) != 0).collect();
+            let puzzle = crate::Puzzle::from_grid(w, h, &grid).expect("a small grid");
+            assert_eq!(
+                variables(&puzzle),
+                encode(&puzzle).vars - w * h,
+                "{puzzle:?}"
+            );
+        }
+    }
+
     #[test]
     fn huge_puzzles_get_no_order_variables() {
         let side = 1000;
@@ -395,6 +411,6 @@ mod tests {
             rows: vec![vec![1; 400]; side],
             cols: vec![vec![1; 400]; side],
         };
-        assert!(!fits(&puzzle));
+        assert!(variables(&puzzle) > ORDER_VARS_MAX);
     }
 }

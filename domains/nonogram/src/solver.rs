@@ -231,12 +231,6 @@ impl<'p> Grid<'p> {
         Ok(())
     }
 
-    /// Whether line solving alone settles the puzzle: every cell known, or
-    /// a contradiction.
-    pub fn settles_alone(mut self) -> bool {
-        self.propagate().is_err() || self.unknown == 0
-    }
-
     /// Probes unknown cells next to known ones until a round fixes nothing.
     /// Returns the cell whose weaker branch fixed the most cells (the best
     /// guess), or `None` when the grid is complete.
