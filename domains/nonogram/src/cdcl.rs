@@ -47,7 +47,7 @@
 use std::time::Instant;
 
 use crate::explain::LineCut;
-use crate::line::{GridLines, LineCache, LineSolver, EMPTY, FILLED, UNKNOWN};
+use crate::line::{GridLines, LineCache, LineQueue, LineSolver, EMPTY, FILLED, UNKNOWN};
 use crate::puzzle::Puzzle;
 use crate::solver::{solve_within, Cutoff, Grid, SolveOptions, SolveOutcome, SolveStats};
 
@@ -119,10 +119,8 @@ struct Search<'p, 'r> {
     trail: Vec<u32>,
     levels: Vec<usize>,
     clause_head: usize,
-    /// Lines to re-solve, first in first out: a line waits while others
-    /// add to what it knows, so it is solved fewer times.
-    queue: std::collections::VecDeque<u32>,
-    queued: Vec<bool>,
+    /// Lines to re-solve.
+    queue: LineQueue,
     clauses: Vec<Clause>,
     /// Every clause as a record `index | DELETED?, length, literals…`, back
     /// to back: propagation reads a watched clause in one place (one cache
@@ -210,8 +208,7 @@ impl<'p, 'r> Search<'p, 'r> {
             trail: Vec::with_capacity(vars),
             levels: Vec::new(),
             clause_head: 0,
-            queue: (0..lines as u32).collect(),
-            queued: vec![true; lines],
+            queue: LineQueue::all(lines),
             clauses: Vec::new(),
             arena: Vec::new(),
             garbage: 0,
@@ -277,10 +274,7 @@ impl<'p, 'r> Search<'p, 'r> {
             if reason == Reason::Line(line as u32) {
                 continue;
             }
-            if !self.queued[line] {
-                self.queued[line] = true;
-                self.queue.push_back(line as u32);
-            }
+            self.queue.push(line);
         }
     }
 
@@ -306,16 +300,15 @@ impl<'p, 'r> Search<'p, 'r> {
                 self.out_of_time = true;
                 return Ok(());
             }
-            let Some(line) = self.queue.pop_front() else {
+            let mut changes = std::mem::take(&mut self.changes);
+            let Some((line, solved)) =
+                self.lines
+                    .solve_next(&mut self.queue, self.puzzle, &mut self.stats, &mut changes)
+            else {
+                self.changes = changes;
                 return Ok(());
             };
-            let line = line as usize;
-            self.queued[line] = false;
-            let (clue, start, step, len) = self.puzzle.line(line);
-            let mut changes = std::mem::take(&mut self.changes);
-            let solved = self
-                .lines
-                .solve((line, clue), len, &mut self.stats, &mut changes);
+            let (_, start, step, _) = self.puzzle.line(line);
             if solved.is_ok() {
                 for &(i, value) in &changes {
                     self.assign(start + i * step, value, Reason::Line(line as u32));
@@ -670,9 +663,6 @@ impl<'p, 'r> Search<'p, 'r> {
         self.trail.truncate(keep);
         self.levels.truncate(level as usize);
         self.clause_head = self.clause_head.min(keep);
-        for &line in &self.queue {
-            self.queued[line as usize] = false;
-        }
         self.queue.clear();
     }
 

@@ -21,6 +21,7 @@ pub mod explain;
 pub mod gpu;
 pub mod line;
 mod order;
+pub mod overlap;
 pub mod png;
 pub mod portfolio;
 pub mod puzzle;

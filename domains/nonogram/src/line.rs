@@ -708,6 +708,8 @@ impl PackedLines {
 pub struct GridLines {
     packed: PackedLines,
     solver: LineSolver,
+    quick: crate::overlap::OverlapSolver,
+    quick_before: Vec<u8>,
     cache: LineCache,
     scratch: Vec<u8>,
     before: Vec<u64>,
@@ -720,6 +722,8 @@ impl GridLines {
         GridLines {
             packed: PackedLines::new(width, height),
             solver: LineSolver::default(),
+            quick: crate::overlap::OverlapSolver::default(),
+            quick_before: Vec::new(),
             cache,
             scratch: Vec::new(),
             before: Vec::new(),
@@ -764,6 +768,158 @@ impl GridLines {
             changes.push((i, value))
         });
         Ok(())
+    }
+
+    /// Solves the next line `queue` holds (see [`LineQueue`]) and puts into
+    /// `changes` each (position in the line, value) the solve fixed.
+    /// Returns the line and whether it has a placement; `None` when no line
+    /// waits.
+    pub fn solve_next(
+        &mut self,
+        queue: &mut LineQueue,
+        puzzle: &crate::Puzzle,
+        stats: &mut crate::solver::SolveStats,
+        changes: &mut Vec<(usize, u8)>,
+    ) -> Option<(usize, Result<(), Contradiction>)> {
+        let (line, exact) = queue.pop()?;
+        let (clue, _, _, len) = puzzle.line(line);
+        if !exact && queue.quick_first && len >= QUICK_CELLS {
+            match self.solve_quick((line, clue), len, stats, changes) {
+                Ok(Quick::Exact) => return Some((line, Ok(()))),
+                Ok(Quick::Partial) => {
+                    queue.push_exact(line);
+                    return Some((line, Ok(())));
+                }
+                Ok(Quick::GaveUp) => {}
+                Err(contradiction) => return Some((line, Err(contradiction))),
+            }
+        }
+        Some((line, self.solve((line, clue), len, stats, changes)))
+    }
+
+    /// The exact answer where the cache holds it, or else what the quick
+    /// solver (`crate::overlap`) fixes, into `changes`.
+    fn solve_quick(
+        &mut self,
+        (line, clue): (usize, &[u32]),
+        len: usize,
+        stats: &mut crate::solver::SolveStats,
+        changes: &mut Vec<(usize, u8)>,
+    ) -> Result<Quick, Contradiction> {
+        changes.clear();
+        let known = self.packed.line(line);
+        if let Some(answer) = self.cache.cached(line, known, len, &mut self.after) {
+            stats.line_cache_hits += 1;
+            answer?;
+            for_each_change(known, &self.after, |i, value| changes.push((i, value)));
+            return Ok(Quick::Exact);
+        }
+        self.scratch.clear();
+        self.scratch.resize(len, UNKNOWN);
+        unpack_cells(known, &mut self.scratch);
+        self.quick_before.clear();
+        self.quick_before.extend_from_slice(&self.scratch);
+        stats.quick_line_solves += 1;
+        if self.quick.solve(clue, &mut self.scratch)?.is_none() {
+            return Ok(Quick::GaveUp);
+        }
+        for (i, (&was, &now)) in self.quick_before.iter().zip(&self.scratch).enumerate() {
+            if was != now {
+                changes.push((i, now));
+            }
+        }
+        Ok(Quick::Partial)
+    }
+}
+
+/// Lines of at least this many cells are solved quickly first (see
+/// [`LineQueue`]): shorter ones go to the one-word bit-parallel solvers,
+/// which cost about what the quick solver does.
+const QUICK_CELLS: usize = 128;
+
+/// What [`GridLines::solve_quick`] made of a line.
+enum Quick {
+    /// The exact answer, from the cache.
+    Exact,
+    /// The quick solver's: sound, maybe short of the exact one.
+    Partial,
+    /// Nothing: the quick solver gave up.
+    GaveUp,
+}
+
+/// Lines waiting to be solved, first in first out (a line waits while
+/// others add to what it knows, so it is solved fewer times), in two
+/// tiers. A long line is solved quickly first (`crate::overlap`: one scan,
+/// where the exact solver makes passes per run over the whole line) and
+/// then waits for an exact solve, which comes once no line waits for a
+/// quick one. Propagation still ends at the exact fixed point, but long
+/// lines are solved exactly about once each instead of every time a
+/// crossing line adds a cell: a random 500×500 went from 8,249 exact solves
+/// to 1,000 (and 9,058 quick ones), 0.26 s to 0.11 s.
+pub struct LineQueue {
+    quick_first: bool,
+    quick: std::collections::VecDeque<u32>,
+    in_quick: Vec<bool>,
+    exact: std::collections::VecDeque<u32>,
+    in_exact: Vec<bool>,
+}
+
+impl LineQueue {
+    /// All `lines` lines waiting.
+    pub fn all(lines: usize) -> LineQueue {
+        LineQueue {
+            quick_first: true,
+            quick: (0..lines as u32).collect(),
+            in_quick: vec![true; lines],
+            exact: std::collections::VecDeque::new(),
+            in_exact: vec![false; lines],
+        }
+    }
+
+    /// Whether long lines are solved quickly first (they are unless this
+    /// turns it off); returns the setting before.
+    pub fn set_quick_first(&mut self, on: bool) -> bool {
+        std::mem::replace(&mut self.quick_first, on)
+    }
+
+    /// Queues `line`, one of whose cells changed.
+    pub fn push(&mut self, line: usize) {
+        if !self.in_quick[line] {
+            self.in_quick[line] = true;
+            self.quick.push_back(line as u32);
+        }
+    }
+
+    /// Queues `line` for an exact solve, after every quick one.
+    fn push_exact(&mut self, line: usize) {
+        if !self.in_exact[line] {
+            self.in_exact[line] = true;
+            self.exact.push_back(line as u32);
+        }
+    }
+
+    /// The next line, and whether it waits for an exact solve.
+    fn pop(&mut self) -> Option<(usize, bool)> {
+        if let Some(line) = self.quick.pop_front() {
+            self.in_quick[line as usize] = false;
+            return Some((line as usize, false));
+        }
+        let line = self.exact.pop_front()? as usize;
+        self.in_exact[line] = false;
+        Some((line, true))
+    }
+
+    /// Empties the queue.
+    pub fn clear(&mut self) {
+        for (queue, queued) in [
+            (&mut self.quick, &mut self.in_quick),
+            (&mut self.exact, &mut self.in_exact),
+        ] {
+            for &line in queue.iter() {
+                queued[line as usize] = false;
+            }
+            queue.clear();
+        }
     }
 }
 
@@ -845,6 +1001,31 @@ impl LineCache {
     pub fn from_length(mut self, cells: usize) -> LineCache {
         self.shortest = cells;
         self
+    }
+
+    /// The solved state of a line of 64 cells or more, as
+    /// [`LineCache::solve`] would write it, where the cache holds it;
+    /// `None` where it would have to solve.
+    fn cached(
+        &mut self,
+        line: usize,
+        known: &[u64],
+        len: usize,
+        solved: &mut Vec<u64>,
+    ) -> Option<Result<(), Contradiction>> {
+        if len < self.shortest.max(64) {
+            return None;
+        }
+        self.key.clear();
+        self.key.push(line as u64);
+        self.key.extend_from_slice(known);
+        let answer = self.map.get(self.key.as_slice())?;
+        self.hits += 1;
+        let packed = answer.as_ref().ok_or(Contradiction);
+        Some(packed.map(|packed| {
+            solved.clear();
+            solved.extend_from_slice(packed);
+        }))
     }
 
     /// Writes into `solved` the solved state of line number `line` (a
