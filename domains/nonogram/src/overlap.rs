@@ -40,7 +40,7 @@ const STEPS_PER_CELL: usize = 16;
 impl OverlapSolver {
     /// Fixes in `cells` what the leftmost and rightmost placements of
     /// `clue`'s runs agree on. `Ok(Some(changed))`; `Ok(None)` where it
-    /// gave up (see [`STEPS_PER_CELL`]), having changed nothing;
+    /// gave up (a step budget proportional to the line), having changed nothing;
     /// `Err(Contradiction)` where no placement exists.
     pub fn solve(&mut self, clue: &[u32], cells: &mut [u8]) -> Result<Option<bool>, Contradiction> {
         let n = cells.len();
