@@ -62,6 +62,12 @@ pub const TARGETS: &[Target] = &[
         alphabet: b"0123 ;#.?",
     },
     Target {
+        name: "nonogram_overlap",
+        property: nonogram_overlap,
+        seeds: nonogram_explain_seeds,
+        alphabet: b"0123 ;#.?",
+    },
+    Target {
         name: "boggle_input",
         property: boggle_input,
         seeds: boggle_seeds,
@@ -265,29 +271,7 @@ fn nonogram_seeds() -> Vec<Vec<u8>> {
 pub fn nonogram_explain(data: &[u8]) {
     use frontier_nonogram::explain::LineCut;
     use frontier_nonogram::line::{LineSolver, EMPTY, FILLED, UNKNOWN};
-    let Ok(text) = std::str::from_utf8(data) else {
-        return;
-    };
-    let Some((clue_text, cells_text)) = text.split_once(';') else {
-        return;
-    };
-    let Ok(clue) = clue_text
-        .split_whitespace()
-        .map(str::parse::<u32>)
-        .collect::<Result<Vec<u32>, _>>()
-    else {
-        return;
-    };
-    let Some(cells) = cells_text
-        .chars()
-        .map(|c| match c {
-            '#' => Some(FILLED),
-            '.' => Some(EMPTY),
-            '?' => Some(UNKNOWN),
-            _ => None,
-        })
-        .collect::<Option<Vec<u8>>>()
-    else {
+    let Some((text, clue, cells)) = parse_line(data) else {
         return;
     };
     let n = cells.len();
@@ -337,6 +321,71 @@ pub fn nonogram_explain(data: &[u8]) {
         );
         let mut part = only(&kept, Some((i, other)));
         assert!(!solver.feasible(&runs, &mut part), "{text:?} cell {i}");
+    }
+}
+
+/// A line as `clue;cells` (see [`nonogram_explain`]): the text, the clue
+/// and the cells, or `None` where the bytes are not such a line.
+fn parse_line(data: &[u8]) -> Option<(&str, Vec<u32>, Vec<u8>)> {
+    use frontier_nonogram::line::{EMPTY, FILLED, UNKNOWN};
+    let text = std::str::from_utf8(data).ok()?;
+    let (clue_text, cells_text) = text.split_once(';')?;
+    let clue = clue_text
+        .split_whitespace()
+        .map(str::parse::<u32>)
+        .collect::<Result<Vec<u32>, _>>()
+        .ok()?;
+    let cells = cells_text
+        .chars()
+        .map(|c| match c {
+            '#' => Some(FILLED),
+            '.' => Some(EMPTY),
+            '?' => Some(UNKNOWN),
+            _ => None,
+        })
+        .collect::<Option<Vec<u8>>>()?;
+    Some((text, clue, cells))
+}
+
+/// A line as in [`nonogram_explain`]: the quick solver
+/// (`frontier_nonogram::overlap`), which propagation trusts on long lines
+/// before the exact solver sees them, fixes only cells the exact line
+/// solver fixes to the same value, finds a contradiction only where the
+/// exact solver does, leaves the cells as they were where it gives up, and
+/// on a line with no known cell fixes what the exact solver fixes. A wrong
+/// quick deduction would let a search prune solutions and answer `unique`
+/// or `none` wrongly.
+pub fn nonogram_overlap(data: &[u8]) {
+    use frontier_nonogram::line::{LineSolver, UNKNOWN};
+    use frontier_nonogram::overlap::OverlapSolver;
+    let Some((text, clue, cells)) = parse_line(data) else {
+        return;
+    };
+    let runs: Vec<u32> = clue.into_iter().filter(|&b| b > 0).collect();
+    let least = runs.iter().map(|&b| u64::from(b) + 1).sum::<u64>();
+    if cells.len() > 400 || least > cells.len() as u64 + 1 {
+        // The line solver is not asked about clues that cannot fit.
+        return;
+    }
+    let mut exact = cells.clone();
+    let exact_outcome = LineSolver::default().solve(&runs, &mut exact);
+    let mut quick = cells.clone();
+    match OverlapSolver::default().solve(&runs, &mut quick) {
+        Err(_) => assert!(exact_outcome.is_err(), "a false contradiction: {text:?}"),
+        Ok(None) => assert_eq!(quick, cells, "gave up but changed cells: {text:?}"),
+        Ok(Some(changed)) => {
+            assert_eq!(changed, quick != cells, "{text:?}");
+            if exact_outcome.is_ok() {
+                for (i, (&was, &now)) in cells.iter().zip(&quick).enumerate() {
+                    if was != now {
+                        assert_eq!(now, exact[i], "cell {i} of {text:?}");
+                    }
+                }
+                if cells.iter().all(|&c| c == UNKNOWN) {
+                    assert_eq!(quick, exact, "an empty line: {text:?}");
+                }
+            }
+        }
     }
 }
 

@@ -86,10 +86,12 @@ fn seeds_are_inputs_the_parsers_accept() {
             "grid_parse" => frontier_core::grid::Grid::parse(&text).is_ok(),
             "nonogram_parse" => frontier_nonogram::Puzzle::parse(&text).is_ok(),
             // A line the property reads (clue; cells of # . ?).
-            "nonogram_explain" => text.split_once(';').is_some_and(|(clue, cells)| {
-                clue.split_whitespace().all(|t| t.parse::<u32>().is_ok())
-                    && cells.chars().all(|c| "#.?".contains(c))
-            }),
+            "nonogram_explain" | "nonogram_overlap" => {
+                text.split_once(';').is_some_and(|(clue, cells)| {
+                    clue.split_whitespace().all(|t| t.parse::<u32>().is_ok())
+                        && cells.chars().all(|c| "#.?".contains(c))
+                })
+            }
             "boggle_input" => {
                 let board = data.splitn(2, |&b| b == 0).nth(1).unwrap_or_default();
                 frontier_boggle::Board::parse(&String::from_utf8_lossy(board), None).is_ok()
@@ -145,6 +147,11 @@ fn nonogram_parse() {
 #[test]
 fn nonogram_explain() {
     exercise("nonogram_explain");
+}
+
+#[test]
+fn nonogram_overlap() {
+    exercise("nonogram_overlap");
 }
 
 #[test]
