@@ -231,16 +231,8 @@ mod tests {
             let n = 1 + rng.below(if round % 10 == 0 { 300 } else { 24 }) as usize;
             let density = 1 + rng.below(9);
             let truth: Vec<bool> = (0..n).map(|_| rng.below(10) < density).collect();
-            let mut clue: Vec<u32> = Vec::new();
-            let mut run = 0;
-            for &filled in truth.iter().chain([false].iter()) {
-                if filled {
-                    run += 1;
-                } else if run > 0 {
-                    clue.push(run);
-                    run = 0;
-                }
-            }
+            let line = crate::Puzzle::from_grid(n, 1, &truth).expect("a one-row grid");
+            let mut clue = line.rows[0].clone();
             if round % 7 == 3 && !clue.is_empty() {
                 // Another clue, often without a placement on these cells.
                 let j = rng.below(clue.len() as u64) as usize;
