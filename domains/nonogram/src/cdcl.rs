@@ -935,12 +935,12 @@ pub fn solve_cdcl_until<'r>(
     } else {
         Vec::new()
     };
-    // Block places as variables only where a search is left to do:
-    // building their clauses costs more than a puzzle that line solving
-    // settles (which is asked only where the answer matters).
+    // Block places as variables where there are not too many of them; and
+    // only where a search is left to do, which line solving (asked only
+    // where the answer matters) settles.
     let order_variables = crate::order::variables(puzzle);
-    let fits = order_variables <= crate::order::ORDER_VARS_MAX;
-    if !dfs_first && (fits || !symmetries.is_empty()) {
+    let order = order_variables <= crate::order::ORDER_VARS_MAX;
+    if !dfs_first && (order || !symmetries.is_empty()) {
         // Where line solving alone settles the puzzle, that is the answer
         // (the depth-first search above would have given it): a search
         // would only solve the same lines again, half of a line-solvable
@@ -956,7 +956,6 @@ pub fn solve_cdcl_until<'r>(
             return SolveOutcome::finish(solutions, want, false, consistent, stats, started);
         }
     }
-    let order = fits;
     if !symmetries.is_empty() {
         let first = symmetric_solution(
             puzzle,
@@ -1048,7 +1047,9 @@ enum Ended {
 struct Budget {
     /// Conflicts.
     conflicts: u64,
-    /// Line work: the cells of the lines solved.
+    /// Line work, as the search's `line_solves` counts it: one per line
+    /// solved in propagation, and a line's cells per explanation (about
+    /// the feasibility checks that shrinking it takes).
     line_work: u64,
 }
 
@@ -1067,7 +1068,7 @@ impl Budget {
         }
     }
 
-    /// At most `line_work` cells of lines solved.
+    /// At most `line_work` of line work (counted as the field says).
     fn line_work(line_work: u64) -> Budget {
         Budget {
             line_work,
@@ -1084,15 +1085,15 @@ const DFS_NODES: u64 = 100;
 /// See [`DFS_NODES`].
 const DFS_CELLS: usize = 2500;
 
-/// Line work (cells of lines solved) a search over cells alone may spend
-/// per order variable before a search with block places as variables
-/// starts instead: about what building and propagating the variable's
-/// clauses (ten literals or so) costs. On one dev core, 0.1 µs per cell of
-/// line solved and per literal: webpbn #1611 (20,826 order variables) pays
-/// 18 ms for its block places and finishes in 16,000 cells of line work;
-/// a random 100×100 at density 0.6 (80,039) pays 0.1 s and finishes in
-/// 184,000 (0.03 s), where a budget of 100 conflicts stopped it at 100
-/// of its 102.
+/// Line work (as [`Budget`] counts it) a search over cells alone may
+/// spend per order variable before a search with block places as
+/// variables starts instead: about what building and propagating the
+/// variable's clauses (ten literals or so) costs. On one dev core, about
+/// 0.1-0.15 µs per unit of line work and per literal: webpbn #1611 (20,826
+/// order variables) pays 18 ms for its block places and finishes in 16,000
+/// units of line work; a random 100×100 at density 0.6 (80,039) pays 0.1 s
+/// and finishes in 184,000 (0.03 s), where a budget of 100 conflicts
+/// stopped it at 100 of its 102.
 const CELLS_FIRST_WORK_PER_ORDER_VARIABLE: u64 = 10;
 
 /// Conflicts a search for a symmetric first solution may take.

@@ -709,7 +709,6 @@ pub struct GridLines {
     packed: PackedLines,
     solver: LineSolver,
     quick: crate::overlap::OverlapSolver,
-    quick_before: Vec<u8>,
     cache: LineCache,
     scratch: Vec<u8>,
     before: Vec<u64>,
@@ -723,7 +722,6 @@ impl GridLines {
             packed: PackedLines::new(width, height),
             solver: LineSolver::default(),
             quick: crate::overlap::OverlapSolver::default(),
-            quick_before: Vec::new(),
             cache,
             scratch: Vec::new(),
             before: Vec::new(),
@@ -817,17 +815,13 @@ impl GridLines {
         self.scratch.clear();
         self.scratch.resize(len, UNKNOWN);
         unpack_cells(known, &mut self.scratch);
-        self.quick_before.clear();
-        self.quick_before.extend_from_slice(&self.scratch);
         stats.quick_line_solves += 1;
         if self.quick.solve(clue, &mut self.scratch)?.is_none() {
             return Ok(Quick::GaveUp);
         }
-        for (i, (&was, &now)) in self.quick_before.iter().zip(&self.scratch).enumerate() {
-            if was != now {
-                changes.push((i, now));
-            }
-        }
+        self.after.clear();
+        pack_cells(&self.scratch, &mut self.after);
+        for_each_change(known, &self.after, |i, value| changes.push((i, value)));
         Ok(Quick::Partial)
     }
 }
@@ -1003,6 +997,13 @@ impl LineCache {
         self
     }
 
+    /// Makes `key` the map's key of line number `line` in state `known`.
+    fn set_key(&mut self, line: usize, known: &[u64]) {
+        self.key.clear();
+        self.key.push(line as u64);
+        self.key.extend_from_slice(known);
+    }
+
     /// The solved state of a line of 64 cells or more, as
     /// [`LineCache::solve`] would write it, where the cache holds it;
     /// `None` where it would have to solve.
@@ -1016,9 +1017,7 @@ impl LineCache {
         if len < self.shortest.max(64) {
             return None;
         }
-        self.key.clear();
-        self.key.push(line as u64);
-        self.key.extend_from_slice(known);
+        self.set_key(line, known);
         let answer = self.map.get(self.key.as_slice())?;
         self.hits += 1;
         let packed = answer.as_ref().ok_or(Contradiction);
@@ -1094,9 +1093,7 @@ impl LineCache {
             *slot = entry;
             return answer;
         }
-        self.key.clear();
-        self.key.push(line as u64);
-        self.key.extend_from_slice(known);
+        self.set_key(line, known);
         let entry_bytes = 16 * self.key.len() + 64;
         if self.bytes + entry_bytes > self.budget {
             self.map.clear();
