@@ -117,8 +117,16 @@ def two_times(rows):
 
 
 def main():
-    rows = [l.rstrip("\n").split("\t") for l in open(os.path.join(DATA, "nonogram/INDEX.tsv"))][1:]
-    ok = two_times(rows) if "--two-times" in sys.argv[1:] else common_set(rows)
+    args = sys.argv[1:]
+    if args not in ([], ["--two-times"]):
+        sys.exit(f"usage: {sys.argv[0]} [--two-times] (not {' '.join(args)})")
+    index = os.path.join(DATA, "nonogram/INDEX.tsv")
+    if not os.path.isfile(index):
+        sys.exit(f"{index}: no such file; set FRONTIER_DATA to the shared data folder")
+    if not os.access(BIN, os.X_OK):
+        sys.exit(f"{BIN}: no such program; build it (cargo build --release) or set FRONTIER_BIN")
+    rows = [l.rstrip("\n").split("\t") for l in open(index)][1:]
+    ok = two_times(rows) if args else common_set(rows)
     sys.exit(0 if ok else 1)
 
 
