@@ -98,6 +98,31 @@ pub enum WordleCommand {
         #[arg(long)]
         max_guesses: Option<u8>,
     },
+    /// Check a decision tree on its own: every answer played through it with
+    /// the feedback rule, each guess in the guess list, hard mode's rule on
+    /// the whole history (with --hard), the guess limit, and the total.
+    Verify {
+        /// The tree: frontier's JSON (`prove --tree-json`), or a plain-text
+        /// tree of one line per answer (`salet BBBBB1 … GGGGG4`, the format
+        /// of Alex Selby's wordle repository).
+        tree: PathBuf,
+        /// Possible answers, one per line.
+        #[arg(long, default_value = "@data/wordle/orig_answers_2315.txt")]
+        answers: PathBuf,
+        /// Allowed guesses, one per line (answers are added if missing).
+        #[arg(long, default_value = "@data/wordle/orig_allowed_12972.txt")]
+        guesses: PathBuf,
+        /// Hard mode: every guess keeps the greens and reuses each revealed
+        /// letter as often as it was revealed.
+        #[arg(long)]
+        hard: bool,
+        /// Guesses allowed per answer [default: 6, the game's; 0: no limit].
+        #[arg(long)]
+        max_guesses: Option<u8>,
+        /// Fail unless the tree's total over all answers is this.
+        #[arg(long)]
+        total: Option<u32>,
+    },
     /// Play the greedy policy against every answer; print the distribution.
     Simulate {
         #[command(flatten)]
@@ -139,25 +164,31 @@ fn wordle_error(e: frontier_wordle::WordleError) -> CliError {
 
 impl Lists {
     fn table(&self) -> Result<FeedbackTable, CliError> {
-        let answers = read_words(&resolve_data_path(&self.answers)).map_err(wordle_error)?;
-        let guesses = read_words(&resolve_data_path(&self.guesses)).map_err(wordle_error)?;
-        for (what, list, path) in [
-            ("answers", &answers, &self.answers),
-            ("guesses", &guesses, &self.guesses),
-        ] {
-            if list.rejected > 0 {
-                tracing::warn!(
-                    "{}: {} {what} lines are not five letters a-z (skipped)",
-                    path.display(),
-                    list.rejected
-                );
-            }
-        }
-        let mut all = guesses.words;
-        let known: std::collections::HashSet<Word> = all.iter().copied().collect();
-        all.extend(answers.words.iter().filter(|w| !known.contains(w)));
-        Ok(FeedbackTable::new(all, answers.words))
+        read_table(&self.answers, &self.guesses)
     }
+}
+
+/// The feedback table of an answer list and a guess list (answers added to
+/// the guesses where missing, as the game allows guessing them).
+fn read_table(answers_path: &Path, guesses_path: &Path) -> Result<FeedbackTable, CliError> {
+    let answers = read_words(&resolve_data_path(answers_path)).map_err(wordle_error)?;
+    let guesses = read_words(&resolve_data_path(guesses_path)).map_err(wordle_error)?;
+    for (what, list, path) in [
+        ("answers", &answers, answers_path),
+        ("guesses", &guesses, guesses_path),
+    ] {
+        if list.rejected > 0 {
+            tracing::warn!(
+                "{}: {} {what} lines are not five letters a-z (skipped)",
+                path.display(),
+                list.rejected
+            );
+        }
+    }
+    let mut all = guesses.words;
+    let known: std::collections::HashSet<Word> = all.iter().copied().collect();
+    all.extend(answers.words.iter().filter(|w| !known.contains(w)));
+    Ok(FeedbackTable::new(all, answers.words))
 }
 
 /// Candidate answers (indices) and the guesses with their feedback so far.
@@ -324,6 +355,20 @@ pub fn run(command: &WordleCommand, json: bool, progress: bool) -> Result<(), Cl
                 })
             };
             if let Some(tree) = &tree {
+                // The tree is played through the independent checker before
+                // it is written: a proof whose tree fails it is no proof.
+                let rules = frontier_wordle::verify::Rules {
+                    hard: lists.hard,
+                    max_guesses: limit,
+                };
+                let policy = frontier_wordle::verify::Policy::from_tree(&table, tree);
+                let report = verify_tree(&table, &policy, rules, "the proven tree")?;
+                if report.total != cost {
+                    return Err(CliError::Input(format!(
+                        "the proven tree takes {} guesses, not the proven {cost}: a bug in the decision search",
+                        report.total
+                    )));
+                }
                 if let Some(path) = tree_json {
                     write(path, tree_to_json(&table, tree).to_string())?;
                 }
@@ -337,18 +382,20 @@ pub fn run(command: &WordleCommand, json: bool, progress: bool) -> Result<(), Cl
                 let value = serde_json::json!({
                     "first": word.to_string(), "hard": lists.hard, "max_guesses": limit, "total": cost,
                     "answers": all.len(), "average": average, "seconds": seconds,
+                    "tree_verified": tree.is_some(),
                 });
                 writeln!(out, "{value}").map_err(io)?;
             } else {
                 writeln!(
                     out,
-                    "first guess {word}{}: at best {cost} guesses over {} answers (average {average:.4}), proven in {seconds:.1} s",
+                    "first guess {word}{}: at best {cost} guesses over {} answers (average {average:.4}), proven in {seconds:.1} s{}",
                     match (lists.hard, limit) {
                         (false, _) => String::new(),
                         (true, Some(n)) => format!(" (hard mode, at most {n} guesses)"),
                         (true, None) => " (hard mode, no limit on guesses)".into(),
                     },
                     all.len(),
+                    if tree.is_some() { "; tree verified" } else { "" },
                 )
                 .map_err(io)?;
             }
@@ -382,6 +429,51 @@ pub fn run(command: &WordleCommand, json: bool, progress: bool) -> Result<(), Cl
                 writeln!(out, "{}", report.to_json(&table)).map_err(io)?;
             } else {
                 write!(out, "{}", report.to_text(&table)).map_err(io)?;
+            }
+            Ok(())
+        }
+        WordleCommand::Verify {
+            tree,
+            answers,
+            guesses,
+            hard,
+            max_guesses,
+            total,
+        } => {
+            let rules = frontier_wordle::verify::Rules {
+                hard: *hard,
+                max_guesses: match max_guesses.unwrap_or(6) {
+                    0 => None,
+                    n => Some(n),
+                },
+            };
+            let text = std::fs::read_to_string(tree).map_err(|source| CliError::Io {
+                path: tree.clone(),
+                source,
+            })?;
+            let policy = frontier_wordle::verify::Policy::parse(&text)
+                .map_err(|e| CliError::Input(format!("{}: {e}", tree.display())))?;
+            let table = read_table(answers, guesses)?;
+            let report = verify_tree(&table, &policy, rules, &tree.display().to_string())?;
+            if let Some(want) = total {
+                if report.total != *want {
+                    return Err(CliError::Input(format!(
+                        "{}: the tree takes {} guesses in total, not {want}",
+                        tree.display(),
+                        report.total
+                    )));
+                }
+            }
+            if json {
+                let value = serde_json::json!({
+                    "tree": tree.display().to_string(), "valid": true, "hard": rules.hard,
+                    "max_guesses": rules.max_guesses, "answers": report.answers,
+                    "total": report.total, "distribution": report.distribution,
+                    "unreached_branches": report.unreached,
+                });
+                writeln!(out, "{value}").map_err(io)?;
+            } else {
+                writeln!(out, "{}", verified_line(&policy, &report, rules)).map_err(io)?;
             }
             Ok(())
         }
@@ -521,6 +613,63 @@ fn time_gpu_ranking(
 }
 
 type GuessTree = frontier_core::decision::Tree<usize, u8>;
+
+/// Plays every answer through `policy` (`frontier_wordle::verify`); a
+/// failure names the tree and its first problems.
+fn verify_tree(
+    table: &FeedbackTable,
+    policy: &frontier_wordle::verify::Policy,
+    rules: frontier_wordle::verify::Rules,
+    name: &str,
+) -> Result<frontier_wordle::verify::Report, CliError> {
+    frontier_wordle::verify::verify(table, policy, rules).map_err(|failure| {
+        let count = failure.problems.len();
+        CliError::Input(format!(
+            "{name}: not a valid tree ({count} problem{}): {}",
+            if count == 1 { "" } else { "s" },
+            failure
+                .problems
+                .iter()
+                .take(3)
+                .cloned()
+                .collect::<Vec<_>>()
+                .join("; ")
+                + if count > 3 { "; …" } else { "" }
+        ))
+    })
+}
+
+/// `valid tree: salet first, 2315 answers in 7920 guesses (average 3.4212) …`
+fn verified_line(
+    policy: &frontier_wordle::verify::Policy,
+    report: &frontier_wordle::verify::Report,
+    rules: frontier_wordle::verify::Rules,
+) -> String {
+    let first = policy
+        .first_guess()
+        .map_or_else(String::new, |w| format!("{w} first, "));
+    let counts: Vec<String> = report
+        .distribution
+        .iter()
+        .enumerate()
+        .map(|(k, n)| format!("{}: {n}", k + 1))
+        .collect();
+    format!(
+        "valid tree: {first}{} answers in {} guesses (average {:.4}); {}, {}; answers found per guess {}{}",
+        report.answers,
+        report.total,
+        f64::from(report.total) / report.answers.max(1) as f64,
+        if rules.hard { "hard mode" } else { "normal mode" },
+        rules
+            .max_guesses
+            .map_or("no limit on guesses".to_string(), |n| format!("at most {n} guesses")),
+        counts.join(", "),
+        match report.unreached {
+            0 => String::new(),
+            n => format!("; {n} branches no answer reaches"),
+        }
+    )
+}
 
 /// The guess limit of a hard-mode proof: the game's 6 unless `--max-guesses`
 /// says otherwise (0: none); refused without `--hard`.

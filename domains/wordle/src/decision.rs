@@ -71,9 +71,10 @@ impl<'t> WordleTree<'t> {
     }
 
     /// Bound of a tree that starts with guess `g` in `state`, and whether
-    /// `g` can win at once; `None` when `g` tells no candidate apart.
-    /// For states too large for [`Self::block_bounds`].
-    fn guess_bound(&self, state: &[u32], g: usize) -> Option<(Cost, bool)> {
+    /// `g` can win at once; `None` when `g` tells no candidate apart or,
+    /// with `limits.left == 2`, leaves two candidates together. For states
+    /// too large for [`Self::block_bounds`].
+    fn guess_bound(&self, state: &[u32], g: usize, limits: Limits) -> Option<(Cost, bool)> {
         let row = self.table.row(g);
         let n = state.len();
         let mut counts = [0u32; 243];
@@ -87,7 +88,7 @@ impl<'t> WordleTree<'t> {
             counts[code as usize] += 1;
         }
         let wins = counts[ALL_GREEN as usize] > 0;
-        if !wins && used == 1 {
+        if (!wins && used == 1) || (limits.left == 2 && used < n) {
             return None;
         }
         let after: Cost = touched[..used]
@@ -99,14 +100,16 @@ impl<'t> WordleTree<'t> {
     }
 
     /// Bounds of guesses `first..first + BLOCK` in a state of at most
-    /// `linear_up_to` answers, pushed as (bound, cannot win, guess); stops
-    /// and returns a guess whose bound is 2n (optimal when no candidate
-    /// tells the others apart). Each guess's classes are a 243-bit set.
+    /// `linear_up_to` answers, pushed as (bound, cannot win, guess). With
+    /// `limits.shortcut`, stops at a guess that is optimal by the argument
+    /// below and returns it, leaving the rest of the block unscored. Each
+    /// guess's classes are a 243-bit set.
     fn block_bounds(
         &self,
         state: &[u32],
         first: usize,
         allowed: Option<&[bool]>,
+        limits: Limits,
         scored: &mut Vec<(Cost, bool, usize)>,
     ) -> Option<usize> {
         let guesses = self.table.guesses.len();
@@ -130,11 +133,32 @@ impl<'t> WordleTree<'t> {
             if !wins && classes == 1 {
                 continue;
             }
+            // With two guesses left, a class of two or more answers has one
+            // guess to find them all: no tree through `g` exists.
+            if limits.left == 2 && classes < n {
+                continue;
+            }
             // Σ (2k − 1) over the classes other than all-green.
             let (lost, others) = (n - usize::from(wins), classes - usize::from(wins));
             let cost = (n + 2 * lost - others) as Cost;
-            if cost <= 2 * n as Cost {
-                return Some(first + j);
+            // The caller found no candidate that tells all the others
+            // apart, so every tree costs at least 2n (see `actions_among`).
+            // A bound of 2n is then reached in one of two ways, and each
+            // is a real tree of exactly 2n:
+            // - `g` is no candidate and leaves every answer alone (cost
+            //   3n − classes ≤ 2n ⇔ classes = n): each is guessed next;
+            //   two guesses deep;
+            // - `g` is a candidate and leaves one pair besides lone answers
+            //   (cost 3n − 1 − classes ≤ 2n ⇔ classes = n − 1): the pair
+            //   costs 3 (guess one, then the other); three guesses deep.
+            // Both finish by guessing candidates, which hard mode allows
+            // and `limits.shortcut` says can be guessed; the depth must fit
+            // the guesses left.
+            if limits.shortcut && cost <= 2 * n as Cost {
+                let depth = if wins { 3 } else { 2 };
+                if depth <= limits.left {
+                    return Some(first + j);
+                }
             }
             scored.push((cost, !wins, first + j));
         }
@@ -142,34 +166,65 @@ impl<'t> WordleTree<'t> {
     }
 
     /// The splitting guesses among `allowed` (all when `None`), most
-    /// promising first (see [`DecisionProblem::actions`]). A candidate is
-    /// always allowed: it agrees with all feedback so far.
-    fn actions_among(&self, state: &[u32], allowed: Option<&[bool]>) -> Vec<(usize, Cost)> {
+    /// promising first (see [`DecisionProblem::actions`]), for a state with
+    /// `left` guesses left (`u8::MAX`: no limit). A candidate is always
+    /// allowed: it agrees with all feedback so far.
+    ///
+    /// Every shortcut that returns a single guess claims that guess is
+    /// optimal; each says below why, and under which limit it holds.
+    fn actions_among(
+        &self,
+        state: &[u32],
+        allowed: Option<&[bool]>,
+        left: u8,
+    ) -> Vec<(usize, Cost)> {
         let n = state.len();
-        // A candidate that tells all the others apart reaches the bound
-        // 2n − 1, so it is optimal: look among the candidates first.
-        for &a in state {
-            let Some(g) = self.table.guess_index_of_answer(a as usize) else {
-                continue;
-            };
-            let row = self.table.row(g);
-            let mut seen = [false; 243];
-            if state
-                .iter()
-                .all(|&b| !std::mem::replace(&mut seen[row[b as usize] as usize], true))
-            {
-                return vec![(g, self.bound(n))];
+        // No guess left, or one guess for two answers or more: no tree.
+        if left == 0 || (left == 1 && n > 1) {
+            return Vec::new();
+        }
+        // The shortcuts finish by guessing lone candidates: only when every
+        // candidate may be guessed (the CLI adds the answers to the guesses;
+        // a library caller need not).
+        let finishable = state
+            .iter()
+            .all(|&a| self.table.guess_index_of_answer(a as usize).is_some());
+        // A candidate that tells all the others apart costs n + (n − 1) =
+        // 2n − 1, which is `bound(n)` whenever such a candidate can exist
+        // (n ≤ outcomes + 1), so it is optimal. Its tree is two guesses deep
+        // (one when n = 1), and `left` ≥ 2 here unless n = 1.
+        if finishable {
+            for &a in state {
+                let Some(g) = self.table.guess_index_of_answer(a as usize) else {
+                    continue;
+                };
+                let row = self.table.row(g);
+                let mut seen = [false; 243];
+                if state
+                    .iter()
+                    .all(|&b| !std::mem::replace(&mut seen[row[b as usize] as usize], true))
+                {
+                    return vec![(g, self.bound(n))];
+                }
             }
         }
-        // No candidate tells the others apart, so 2n is a lower bound, and
-        // a guess that reaches it is optimal: small states stop there.
+        // No candidate tells the others apart, so every tree costs at least
+        // 2n: a first guess that is a candidate leaves a class of two or
+        // more, which costs at least 2k − 1 ≥ k + 1 (n + (n − 1) + 1); one
+        // that is not pays n now and at least one guess per answer after.
+        // `block_bounds` stops at a guess that reaches 2n, where that is a
+        // real tree within `left`.
+        let limits = Limits {
+            left,
+            shortcut: finishable,
+        };
         let guesses = self.table.guesses.len();
         let linear = n <= self.linear_up_to;
         let scored: Vec<(Cost, bool, usize)> = if !self.parallel || n <= 32 {
             let mut scored = Vec::with_capacity(guesses);
             if linear {
                 for first in (0..guesses).step_by(BLOCK) {
-                    if let Some(g) = self.block_bounds(state, first, allowed, &mut scored) {
+                    if let Some(g) = self.block_bounds(state, first, allowed, limits, &mut scored) {
                         return vec![(g, 2 * n as Cost)];
                     }
                 }
@@ -178,20 +233,26 @@ impl<'t> WordleTree<'t> {
                     if allowed.is_some_and(|allowed| !allowed[g]) {
                         return None;
                     }
-                    self.guess_bound(state, g)
+                    self.guess_bound(state, g, limits)
                         .map(|(cost, wins)| (cost, !wins, g))
                 }));
             }
             scored
         } else if linear {
+            // No early stop here: every guess of every block is scored (a
+            // block that stopped early would drop the rest of its guesses),
+            // and the sort puts a 2n guess first, where the executor stops
+            // at it.
+            let every = Limits {
+                shortcut: false,
+                ..limits
+            };
             (0..guesses.div_ceil(BLOCK))
                 .into_par_iter()
                 .with_min_len(4)
                 .flat_map_iter(|block| {
                     let mut scored = Vec::with_capacity(BLOCK);
-                    // The early stop is for the sequential path; here every
-                    // guess is kept and the sort puts the best first.
-                    let _ = self.block_bounds(state, block * BLOCK, allowed, &mut scored);
+                    let _ = self.block_bounds(state, block * BLOCK, allowed, every, &mut scored);
                     scored
                 })
                 .collect()
@@ -203,7 +264,7 @@ impl<'t> WordleTree<'t> {
                     if allowed.is_some_and(|allowed| !allowed[g]) {
                         return None;
                     }
-                    self.guess_bound(state, g)
+                    self.guess_bound(state, g, limits)
                         .map(|(cost, wins)| (cost, !wins, g))
                 })
                 .collect()
@@ -244,6 +305,16 @@ fn bound(n: usize, outcomes: usize) -> Cost {
 
 /// Guesses scored together by [`WordleTree::block_bounds`].
 const BLOCK: usize = 64;
+
+/// What the guess limit allows a state's ranking to assume.
+#[derive(Clone, Copy)]
+struct Limits {
+    /// Guesses left, this one included (`u8::MAX`: no limit).
+    left: u8,
+    /// Whether a guess may be returned alone as optimal (every candidate
+    /// can be guessed, and the caller wants no complete list).
+    shortcut: bool,
+}
 
 /// Guesses sorted by (bound, cannot win, index), as the executor wants
 /// them. Bounds span a narrow range, so a counting sort does it in linear
@@ -303,7 +374,7 @@ impl DecisionProblem for WordleTree<'_> {
     /// Every guess that splits the state, most promising first: the fewest
     /// guesses by the bound after it, then candidates before others.
     fn actions(&self, state: &Vec<u32>) -> Vec<(usize, Cost)> {
-        self.actions_among(state, None)
+        self.actions_among(state, None, u8::MAX)
     }
 
     fn apply(&self, state: &Vec<u32>, g: &usize) -> (Cost, Vec<(u8, Vec<u32>)>) {
@@ -418,14 +489,11 @@ impl DecisionProblem for HardWordleTree<'_> {
     type Outcome = u8;
 
     fn actions(&self, state: &HardState) -> Vec<(usize, Cost)> {
-        // With one guess left only a lone candidate can still be found; with
-        // two or more, every shortcut of `actions_among` (a guess that leaves
-        // only single candidates) stays feasible.
-        if state.left == 0 || (state.left == 1 && state.candidates.len() > 1) {
-            return Vec::new();
-        }
+        // `actions_among` takes the guesses left into account: its
+        // shortcuts are taken only where their trees fit the limit, and
+        // with two left it lists only guesses that leave lone answers.
         if state.revealed.is_empty() {
-            return self.0.actions_among(&state.candidates, None);
+            return self.0.actions_among(&state.candidates, None, state.left);
         }
         let allowed: Vec<bool> = self
             .0
@@ -434,7 +502,8 @@ impl DecisionProblem for HardWordleTree<'_> {
             .iter()
             .map(|&g| state.revealed.allows(g))
             .collect();
-        self.0.actions_among(&state.candidates, Some(&allowed))
+        self.0
+            .actions_among(&state.candidates, Some(&allowed), state.left)
     }
 
     fn apply(&self, state: &HardState, g: &usize) -> (Cost, Vec<(u8, HardState)>) {

@@ -18,6 +18,7 @@ pub mod decision;
 pub mod game;
 #[cfg(feature = "gpu")]
 pub mod gpu;
+pub mod verify;
 pub mod words;
 
 pub use decision::{HardState, HardWordleTree, Revealed, WordleTree};

@@ -461,3 +461,116 @@ fn every_feedback_code_prints_and_parses_back() {
         assert_eq!(parse_pattern(&pattern(code)).ok(), Some(code));
     }
 }
+
+/// A small game whose guesses are not only answers: `answers` answers
+/// drawn from the original answers, `extra` other allowed words.
+fn mixed_game(seed: u64, answers: usize, extra: usize) -> FeedbackTable {
+    use frontier_core::rng::SplitMix64;
+    let all_answers = read_words(&data("orig_answers_2315.txt")).unwrap().words;
+    let allowed = read_words(&data("orig_allowed_12972.txt")).unwrap().words;
+    let mut rng = SplitMix64::new(seed);
+    let mut picked: Vec<Word> = (0..answers)
+        .map(|_| all_answers[rng.below(all_answers.len() as u64) as usize])
+        .collect();
+    picked.sort();
+    picked.dedup();
+    let mut guesses = picked.clone();
+    guesses.extend((0..extra).map(|_| allowed[rng.below(allowed.len() as u64) as usize]));
+    guesses.sort();
+    guesses.dedup();
+    FeedbackTable::new(guesses, picked)
+}
+
+/// Hard mode under a guess limit, where the guesses that split best are
+/// often not answers: the executor's optimum (any first guess) is the
+/// brute force's, limits of 2 and 3 included. Before the shortcuts knew
+/// the limit, a candidate leaving one pair (a tree three guesses deep) was
+/// taken as optimal with two guesses left, and states were judged
+/// unsolvable that a non-answer guess solves.
+#[test]
+fn hard_mode_with_a_guess_limit_equals_brute_force_when_guesses_are_not_answers() {
+    let mut limited_rounds = 0;
+    for round in 0..40u64 {
+        let table = mixed_game(9000 + round, 4 + round as usize % 5, 40);
+        let hard = frontier_wordle::HardWordleTree::new(&table).sequential();
+        for limit in [2u8, 3] {
+            let start = frontier_wordle::HardState::start(&table, Some(limit));
+            let want = brute_hard(
+                &table,
+                &start.candidates,
+                &mut Vec::new(),
+                None,
+                u32::from(limit),
+            );
+            let got = frontier_core::decision::optimal(&hard, &start, u32::MAX);
+            assert_eq!(
+                got.as_ref().map_or(u32::MAX, |d| d.cost),
+                want,
+                "round {round}, {limit} guesses, {} answers",
+                table.answers.len()
+            );
+            if want != u32::MAX {
+                limited_rounds += 1;
+                let (cost, tree) =
+                    frontier_core::decision::optimal_tree(&hard, &start, None).unwrap();
+                assert_eq!(cost, want);
+                let report = frontier_wordle::verify::verify(
+                    &table,
+                    &frontier_wordle::verify::Policy::from_tree(&table, &tree),
+                    frontier_wordle::verify::Rules {
+                        hard: true,
+                        max_guesses: Some(limit),
+                    },
+                )
+                .unwrap();
+                assert_eq!(report.total, want, "round {round}");
+            }
+        }
+    }
+    // The game must exercise solvable limits, not only refusals.
+    assert!(limited_rounds >= 20, "{limited_rounds} solvable rounds");
+}
+
+/// More than 32 answers (the states whose guesses are ranked in parallel
+/// blocks) that one non-answer guess tells apart, and no answer does: the
+/// optimum is 2n, reached by that guess and then each answer. Before, a
+/// block that held a 2n guess stopped early and dropped the rest of its
+/// guesses, that one included, so the state had no action at all.
+#[test]
+fn a_large_state_that_one_other_guess_separates_costs_twice_its_size() {
+    let answers = read_words(&data("orig_answers_2315.txt")).unwrap().words;
+    let salet = w("salet");
+    // Answers with pairwise different feedback against SALET, taken
+    // greedily, and none of them SALET.
+    let mut seen = [false; 243];
+    let mut picked: Vec<Word> = Vec::new();
+    for &a in &answers {
+        let code = feedback(salet, a) as usize;
+        if a != salet && !seen[code] {
+            seen[code] = true;
+            picked.push(a);
+        }
+    }
+    assert!(picked.len() > 32, "{} answers", picked.len());
+    let mut guesses = picked.clone();
+    guesses.push(salet);
+    let table = FeedbackTable::new(guesses, picked.clone());
+    let n = picked.len() as u32;
+    let all: Vec<u32> = (0..n).collect();
+    // No answer separates the others (else the optimum would be 2n − 1).
+    let separates = |g: usize| {
+        let codes: std::collections::HashSet<u8> =
+            all.iter().map(|&a| table.get(g, a as usize)).collect();
+        codes.len() == all.len()
+    };
+    assert!((0..table.guesses.len())
+        .filter(|&g| separates(g))
+        .all(|g| table.guesses[g] == salet));
+    let normal = frontier_wordle::WordleTree::new(&table);
+    let got = frontier_core::decision::optimal(&normal, &all, u32::MAX).map(|d| d.cost);
+    assert_eq!(got, Some(2 * n));
+    let hard = frontier_wordle::HardWordleTree::new(&table);
+    let start = frontier_wordle::HardState::start(&table, Some(2));
+    let got = frontier_core::decision::optimal(&hard, &start, u32::MAX).map(|d| d.cost);
+    assert_eq!(got, Some(2 * n), "hard mode, two guesses");
+}
