@@ -1589,3 +1589,92 @@ fn benchmarks_refuse_empty_huge_and_impossible_runs() {
         fails_with(&frontier(args), message);
     }
 }
+
+/// `wordle verify` on a three-answer game written both ways, and on trees
+/// with one fault each: a guess outside the list, a missing branch, a
+/// guess hard mode forbids, a limit, a wrong total, a text tree that is
+/// not a tree. Every fault is named.
+#[test]
+fn wordle_verify_checks_trees_in_both_formats_and_names_each_fault() {
+    use frontier_wordle::{feedback, pattern, Word};
+    let dir = scratch("wordle-verify");
+    let words = dir.join("words.txt");
+    std::fs::write(&words, "crate\ncrane\ngrate\n").unwrap();
+    let guesses = dir.join("guesses.txt");
+    std::fs::write(&guesses, "tough\n").unwrap();
+    let w = |t: &str| -> Word { t.parse().unwrap() };
+    let fb = |g: &str, a: &str| pattern(feedback(w(g), w(a)));
+    // crate first; crane next after its feedback; tough, then grate.
+    let tree = |second: &str| {
+        format!(
+            r#"{{"guess": "crate", "next": {{"{}": {{"guess": "crane"}}, "{}": {{"guess": "{second}", "next": {{"{}": {{"guess": "grate"}}}}}}}}}}"#,
+            fb("crate", "crane"),
+            fb("crate", "grate"),
+            fb(second, "grate"),
+        )
+    };
+    let json = dir.join("tree.json");
+    std::fs::write(&json, tree("tough")).unwrap();
+    let verify = |path: &std::path::Path, extra: &[&str]| {
+        let mut args = vec!["wordle", "verify", path.to_str().unwrap()];
+        args.extend_from_slice(&["--answers", words.to_str().unwrap()]);
+        args.extend_from_slice(&["--guesses", guesses.to_str().unwrap()]);
+        args.extend_from_slice(extra);
+        frontier(&args)
+    };
+    let ok = verify(&json, &["--total", "6"]);
+    assert!(ok.status.success(), "{}", stderr(&ok));
+    assert!(
+        stdout(&ok).contains("3 answers in 6 guesses"),
+        "{}",
+        stdout(&ok)
+    );
+    fails_with(
+        &verify(&json, &["--total", "5"]),
+        "6 guesses in total, not 5",
+    );
+    fails_with(&verify(&json, &["--hard"]), "grate: guess 2, tough");
+    fails_with(
+        &verify(&json, &["--max-guesses", "2"]),
+        "not found within 2 guesses",
+    );
+    std::fs::write(&json, tree("zzzzz")).unwrap();
+    fails_with(&verify(&json, &[]), "zzzzz");
+    std::fs::write(&json, tree("tough").replace(&fb("crate", "crane"), "yyyyy")).unwrap();
+    fails_with(
+        &verify(&json, &[]),
+        "crane: after crate ggg.g the tree has no next guess",
+    );
+    std::fs::write(&json, "{\"guess\": \"crate\", \"nxt\": {}}").unwrap();
+    fails_with(&verify(&json, &[]), "unknown field \"nxt\"");
+
+    // The same tree as text: one line per answer, feedback in B/Y/G with
+    // the guess's number, a line's leading spaces standing for the line
+    // above. Hard mode's tree guesses grate second.
+    let marks = |g: &str, a: &str| {
+        fb(g, a)
+            .chars()
+            .map(|c| match c {
+                'g' => 'G',
+                'y' => 'Y',
+                _ => 'B',
+            })
+            .collect::<String>()
+    };
+    let text = format!(
+        "crate GGGGG1\ncrate {}1 crane GGGGG2\n      {}1 grate GGGGG2\n",
+        marks("crate", "crane"),
+        marks("crate", "grate"),
+    );
+    let plain = dir.join("tree.txt");
+    std::fs::write(&plain, &text).unwrap();
+    let ok = verify(&plain, &["--hard", "--total", "5"]);
+    assert!(ok.status.success(), "{}", stderr(&ok));
+    // Two lines that guess differently after the same feedback.
+    let same = text.replacen(&marks("crate", "grate"), &marks("crate", "crane"), 1);
+    std::fs::write(&plain, same).unwrap();
+    fails_with(&verify(&plain, &[]), "not a tree");
+    std::fs::write(&plain, text.replace("GGGGG2", "GGGGG3")).unwrap();
+    fails_with(&verify(&plain, &[]), "numbered 3");
+    fails_with(&verify(&dir.join("absent.json"), &[]), "absent.json");
+}

@@ -21,6 +21,12 @@ pub type Outcomes<P> = Vec<(
     <P as DecisionProblem>::State,
 )>;
 
+/// An optimum of problem `P`, with an optimal tree where one was asked for.
+pub type MaybeTree<P> = (
+    Cost,
+    Option<Tree<<P as DecisionProblem>::Action, <P as DecisionProblem>::Outcome>>,
+);
+
 /// An optimal tree of problem `P` with its cost.
 pub type CostedTree<P> = (
     Cost,
@@ -350,6 +356,82 @@ pub fn optimal_tree<P: DecisionProblem>(
         }
     };
     Some((cost, extract(&solver, state, action)?))
+}
+
+/// The optimum of `state` when the first action is `action`, with its
+/// outcomes solved on `threads` threads, and an optimal tree when
+/// `want_tree`. The cost of a tree is its action's cost plus the sum of
+/// its outcomes' optima, and each outcome is solved to its exact optimum
+/// (no budget), so the outcomes are independent problems: this finds the
+/// same total as [`optimal_with`]. Each thread keeps one memo across the
+/// outcomes it takes, largest lower bound first. `None`: some outcome has
+/// no tree.
+pub fn optimal_with_on_threads<P: DecisionProblem>(
+    problem: &P,
+    state: &P::State,
+    action: &P::Action,
+    threads: usize,
+    want_tree: bool,
+) -> Option<MaybeTree<P>>
+where
+    P::Action: Send,
+{
+    use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+    use std::sync::Mutex;
+
+    let (cost, mut outcomes) = problem.apply(state, action);
+    outcomes.sort_by_key(|(_, child)| std::cmp::Reverse(problem.lower_bound(child)));
+    let solved: Mutex<Vec<Option<MaybeTree<P>>>> =
+        Mutex::new((0..outcomes.len()).map(|_| None).collect());
+    let next = AtomicUsize::new(0);
+    let failed = AtomicBool::new(false);
+    std::thread::scope(|scope| {
+        for _ in 0..threads.clamp(1, outcomes.len().max(1)) {
+            scope.spawn(|| {
+                let search = DecisionSearch::new(problem);
+                loop {
+                    let i = next.fetch_add(1, Ordering::Relaxed);
+                    if i >= outcomes.len() || failed.load(Ordering::Relaxed) {
+                        break;
+                    }
+                    let child = &outcomes[i].1;
+                    let result = search.solve(child, Cost::MAX).and_then(|(c, best)| {
+                        if !want_tree {
+                            return Some((c, None));
+                        }
+                        Some((c, Some(extract(&search, child, best?)?)))
+                    });
+                    if result.is_none() {
+                        failed.store(true, Ordering::Relaxed);
+                    }
+                    // A poisoned lock only means another worker panicked;
+                    // the panic surfaces at join.
+                    if let Ok(mut all) = solved.lock() {
+                        all[i] = result;
+                    }
+                }
+            });
+        }
+    });
+    if failed.load(Ordering::Relaxed) {
+        return None;
+    }
+    let solved = solved.into_inner().unwrap_or_else(|e| e.into_inner());
+    let mut total = u64::from(cost);
+    let mut children = Vec::with_capacity(outcomes.len());
+    for ((outcome, _), result) in outcomes.into_iter().zip(solved) {
+        let (c, tree) = result?;
+        total += u64::from(c);
+        if let Some(tree) = tree {
+            children.push((outcome, tree));
+        }
+    }
+    let total = Cost::try_from(total).ok()?;
+    let tree = want_tree.then(|| Tree {
+        action: action.clone(),
+        children,
+    });
+    Some((total, tree))
 }
 
 fn extract<P: DecisionProblem>(

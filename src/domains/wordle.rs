@@ -65,6 +65,10 @@ pub enum WordleCommand {
         /// 0: no limit]. Normal mode's optimum needs 5, so it has none.
         #[arg(long)]
         max_guesses: Option<u8>,
+        /// Threads that solve the first guess's feedback classes, each
+        /// class on one thread (0: all cores).
+        #[arg(long, default_value_t = 0)]
+        threads: usize,
     },
     /// The optimal first guess: every guess judged by the decision executor
     /// on all cores, each either proven within --margin of the best (exact
@@ -317,8 +321,13 @@ pub fn run(command: &WordleCommand, json: bool, progress: bool) -> Result<(), Cl
             tree_json,
             tree_dot,
             max_guesses,
+            threads,
         } => {
             let limit = hard_limit(lists.hard, *max_guesses)?;
+            let threads = match crate::registry::thread_count(*threads)? {
+                0 => std::thread::available_parallelism().map_or(1, |n| n.get()),
+                n => n,
+            };
             let table = lists.table()?;
             let word: Word = first.parse().map_err(wordle_error)?;
             let g = table
@@ -326,21 +335,7 @@ pub fn run(command: &WordleCommand, json: bool, progress: bool) -> Result<(), Cl
                 .ok_or_else(|| CliError::Input(format!("'{word}' is not in the guess list")))?;
             let all: Vec<u32> = (0..table.answers.len() as u32).collect();
             let started = std::time::Instant::now();
-            // Reading the tree back costs about a second: only when asked.
-            let want_tree = tree_json.is_some() || tree_dot.is_some();
-            let found = if lists.hard {
-                let problem = frontier_wordle::HardWordleTree::new(&table);
-                prove(
-                    &problem,
-                    &frontier_wordle::HardState::start(&table, limit),
-                    g,
-                    want_tree,
-                )
-            } else {
-                let problem = frontier_wordle::WordleTree::new(&table);
-                prove(&problem, &all, g, want_tree)
-            };
-            let (cost, tree) = found.ok_or_else(|| {
+            let (cost, tree) = proven_tree(&table, lists.hard, limit, g, threads)?.ok_or_else(|| {
                 CliError::Input(match limit {
                     Some(n) => format!(
                         "no tree starting with {word} finds every answer within {n} guesses (hard mode)"
@@ -354,27 +349,11 @@ pub fn run(command: &WordleCommand, json: bool, progress: bool) -> Result<(), Cl
                     source,
                 })
             };
-            if let Some(tree) = &tree {
-                // The tree is played through the independent checker before
-                // it is written: a proof whose tree fails it is no proof.
-                let rules = frontier_wordle::verify::Rules {
-                    hard: lists.hard,
-                    max_guesses: limit,
-                };
-                let policy = frontier_wordle::verify::Policy::from_tree(&table, tree);
-                let report = verify_tree(&table, &policy, rules, "the proven tree")?;
-                if report.total != cost {
-                    return Err(CliError::Input(format!(
-                        "the proven tree takes {} guesses, not the proven {cost}: a bug in the decision search",
-                        report.total
-                    )));
-                }
-                if let Some(path) = tree_json {
-                    write(path, tree_to_json(&table, tree).to_string())?;
-                }
-                if let Some(path) = tree_dot {
-                    write(path, tree_to_dot(&table, tree))?;
-                }
+            if let Some(path) = tree_json {
+                write(path, tree_to_json(&table, &tree).to_string())?;
+            }
+            if let Some(path) = tree_dot {
+                write(path, tree_to_dot(&table, &tree))?;
             }
             let seconds = started.elapsed().as_secs_f64();
             let average = f64::from(cost) / all.len() as f64;
@@ -382,20 +361,19 @@ pub fn run(command: &WordleCommand, json: bool, progress: bool) -> Result<(), Cl
                 let value = serde_json::json!({
                     "first": word.to_string(), "hard": lists.hard, "max_guesses": limit, "total": cost,
                     "answers": all.len(), "average": average, "seconds": seconds,
-                    "tree_verified": tree.is_some(),
+                    "tree_verified": true,
                 });
                 writeln!(out, "{value}").map_err(io)?;
             } else {
                 writeln!(
                     out,
-                    "first guess {word}{}: at best {cost} guesses over {} answers (average {average:.4}), proven in {seconds:.1} s{}",
+                    "first guess {word}{}: at best {cost} guesses over {} answers (average {average:.4}), proven in {seconds:.1} s; tree verified",
                     match (lists.hard, limit) {
                         (false, _) => String::new(),
                         (true, Some(n)) => format!(" (hard mode, at most {n} guesses)"),
                         (true, None) => " (hard mode, no limit on guesses)".into(),
                     },
                     all.len(),
-                    if tree.is_some() { "; tree verified" } else { "" },
                 )
                 .map_err(io)?;
             }
@@ -685,22 +663,44 @@ fn hard_limit(hard: bool, max_guesses: Option<u8>) -> Result<Option<u8>, CliErro
     }
 }
 
-/// The optimal total from `state` with first guess `g`, and the tree when
-/// `want_tree`.
-fn prove<P>(
-    problem: &P,
-    state: &P::State,
+/// The optimal total with first guess `g` and an optimal tree, the tree
+/// played through the independent checker (`frontier_wordle::verify`)
+/// before it is returned: a proof whose tree fails it, or whose tree's
+/// total is not the proven one, is an error, never a result. `None`: no
+/// tree finds every answer (within `limit`, in hard mode).
+fn proven_tree(
+    table: &FeedbackTable,
+    hard: bool,
+    limit: Option<u8>,
     g: usize,
-    want_tree: bool,
-) -> Option<(u32, Option<GuessTree>)>
-where
-    P: frontier_core::decision::DecisionProblem<Action = usize, Outcome = u8>,
-{
-    if want_tree {
-        frontier_core::decision::optimal_tree(problem, state, Some(&g)).map(|(c, t)| (c, Some(t)))
+    threads: usize,
+) -> Result<Option<(u32, GuessTree)>, CliError> {
+    use frontier_core::decision::optimal_with_on_threads;
+    let found = if hard {
+        let problem = frontier_wordle::HardWordleTree::new(table);
+        let start = frontier_wordle::HardState::start(table, limit);
+        optimal_with_on_threads(&problem, &start, &g, threads, true)
     } else {
-        frontier_core::decision::optimal_with(problem, state, &g).map(|c| (c, None))
+        let problem = frontier_wordle::WordleTree::new(table);
+        let all: Vec<u32> = (0..table.answers.len() as u32).collect();
+        optimal_with_on_threads(&problem, &all, &g, threads, true)
+    };
+    let Some((cost, Some(tree))) = found else {
+        return Ok(None);
+    };
+    let rules = frontier_wordle::verify::Rules {
+        hard,
+        max_guesses: limit,
+    };
+    let policy = frontier_wordle::verify::Policy::from_tree(table, &tree);
+    let report = verify_tree(table, &policy, rules, "the proven tree")?;
+    if report.total != cost {
+        return Err(CliError::Input(format!(
+            "the proven tree takes {} guesses, not the proven {cost}: a bug in the decision search",
+            report.total
+        )));
     }
+    Ok(Some((cost, tree)))
 }
 
 /// `{"guess": "salet", "next": {"..y.g": {...}, ...}}`; leaves have no `next`.
@@ -1052,18 +1052,9 @@ impl crate::registry::CliDomain for WordleCli {
             .guess_index(word)
             .ok_or_else(|| failed(format!("'{word}' is not in the guess list")))?;
         let started = std::time::Instant::now();
-        let found = if self.hard {
-            let problem = frontier_wordle::HardWordleTree::new(table);
-            prove(
-                &problem,
-                &frontier_wordle::HardState::start(table, limit),
-                g,
-                false,
-            )
-        } else {
-            let all: Vec<u32> = (0..table.answers.len() as u32).collect();
-            prove(&frontier_wordle::WordleTree::new(table), &all, g, false)
-        };
+        let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
+        let found =
+            proven_tree(table, self.hard, limit, g, threads).map_err(|e| failed(e.to_string()))?;
         report.executor = if self.hard {
             "prove-hard".into()
         } else {

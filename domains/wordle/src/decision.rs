@@ -29,6 +29,10 @@ pub struct WordleTree<'t> {
     /// so that the executor's inner loop streams it instead of touching one
     /// cache line per code.
     by_answer: Vec<u8>,
+    /// Every guess index, for the callers that rank them all.
+    every_guess: Vec<u32>,
+    /// Each guess as hard mode's rule reads it (see [`HardRule`]).
+    shapes: Vec<Shape>,
 }
 
 impl<'t> WordleTree<'t> {
@@ -49,6 +53,8 @@ impl<'t> WordleTree<'t> {
             bounds,
             linear_up_to: outcomes + 1,
             by_answer: transpose(table),
+            every_guess: (0..table.guesses.len() as u32).collect(),
+            shapes: table.guesses.iter().map(|&g| Shape::of(g)).collect(),
         }
     }
 
@@ -99,7 +105,7 @@ impl<'t> WordleTree<'t> {
         Some((n as Cost + after, wins))
     }
 
-    /// Bounds of guesses `first..first + BLOCK` in a state of at most
+    /// Bounds of the guesses `ids` (at most [`BLOCK`]) in a state of at most
     /// `linear_up_to` answers, pushed as (bound, cannot win, guess). With
     /// `limits.shortcut`, stops at a guess that is optimal by the argument
     /// below and returns it, leaving the rest of the block unscored. Each
@@ -107,27 +113,42 @@ impl<'t> WordleTree<'t> {
     fn block_bounds(
         &self,
         state: &[u32],
-        first: usize,
-        allowed: Option<&[bool]>,
+        ids: &[u32],
         limits: Limits,
         scored: &mut Vec<(Cost, bool, usize)>,
     ) -> Option<usize> {
         let guesses = self.table.guesses.len();
-        let width = BLOCK.min(guesses - first);
         let mut seen = [[0u64; 4]; BLOCK];
-        for &a in state {
-            let start = a as usize * guesses + first;
-            for (bits, &code) in seen.iter_mut().zip(&self.by_answer[start..start + width]) {
-                bits[(code >> 6) as usize] |= 1u64 << (code & 63);
+        // Each answer's row of codes is read where the ids point: in hard
+        // mode only the allowed guesses, often a small part of the list.
+        let mark =
+            |bits: &mut [u64; 4], code: u8| bits[(code >> 6) as usize] |= 1u64 << (code & 63);
+        match (ids.first(), ids.last()) {
+            // A run of consecutive guesses (every guess allowed) streams a
+            // slice of the row, which is faster than looking each one up.
+            (Some(&low), Some(&high)) if (high - low) as usize + 1 == ids.len() => {
+                for &a in state {
+                    let start = a as usize * guesses + low as usize;
+                    let codes = &self.by_answer[start..start + ids.len()];
+                    for (bits, &code) in seen.iter_mut().zip(codes) {
+                        mark(bits, code);
+                    }
+                }
+            }
+            _ => {
+                for &a in state {
+                    let row = &self.by_answer[a as usize * guesses..(a as usize + 1) * guesses];
+                    for (bits, &g) in seen.iter_mut().zip(ids) {
+                        mark(bits, row[g as usize]);
+                    }
+                }
             }
         }
         let n = state.len();
         let green = (ALL_GREEN >> 6) as usize;
         let green_bit = 1u64 << (ALL_GREEN & 63);
-        for (j, bits) in seen[..width].iter().enumerate() {
-            if allowed.is_some_and(|allowed| !allowed[first + j]) {
-                continue;
-            }
+        for (bits, &g) in seen.iter().zip(ids) {
+            let g = g as usize;
             let classes: usize = bits.iter().map(|w| w.count_ones() as usize).sum();
             let wins = bits[green] & green_bit != 0;
             if !wins && classes == 1 {
@@ -157,27 +178,22 @@ impl<'t> WordleTree<'t> {
             if limits.shortcut && cost <= 2 * n as Cost {
                 let depth = if wins { 3 } else { 2 };
                 if depth <= limits.left {
-                    return Some(first + j);
+                    return Some(g);
                 }
             }
-            scored.push((cost, !wins, first + j));
+            scored.push((cost, !wins, g));
         }
         None
     }
 
-    /// The splitting guesses among `allowed` (all when `None`), most
-    /// promising first (see [`DecisionProblem::actions`]), for a state with
-    /// `left` guesses left (`u8::MAX`: no limit). A candidate is always
-    /// allowed: it agrees with all feedback so far.
+    /// The splitting guesses among `allowed` (guess indices, ascending),
+    /// most promising first (see [`DecisionProblem::actions`]), for a state
+    /// with `left` guesses left (`u8::MAX`: no limit). In hard mode every
+    /// candidate is among `allowed`: it agrees with all feedback so far.
     ///
     /// Every shortcut that returns a single guess claims that guess is
     /// optimal; each says below why, and under which limit it holds.
-    fn actions_among(
-        &self,
-        state: &[u32],
-        allowed: Option<&[bool]>,
-        left: u8,
-    ) -> Vec<(usize, Cost)> {
+    fn actions_among(&self, state: &[u32], allowed: &[u32], left: u8) -> Vec<(usize, Cost)> {
         let n = state.len();
         // No guess left, or one guess for two answers or more: no tree.
         if left == 0 || (left == 1 && n > 1) {
@@ -218,23 +234,19 @@ impl<'t> WordleTree<'t> {
             left,
             shortcut: finishable,
         };
-        let guesses = self.table.guesses.len();
         let linear = n <= self.linear_up_to;
         let scored: Vec<(Cost, bool, usize)> = if !self.parallel || n <= 32 {
-            let mut scored = Vec::with_capacity(guesses);
+            let mut scored = Vec::with_capacity(allowed.len());
             if linear {
-                for first in (0..guesses).step_by(BLOCK) {
-                    if let Some(g) = self.block_bounds(state, first, allowed, limits, &mut scored) {
+                for ids in allowed.chunks(BLOCK) {
+                    if let Some(g) = self.block_bounds(state, ids, limits, &mut scored) {
                         return vec![(g, 2 * n as Cost)];
                     }
                 }
             } else {
-                scored.extend((0..guesses).filter_map(|g| {
-                    if allowed.is_some_and(|allowed| !allowed[g]) {
-                        return None;
-                    }
-                    self.guess_bound(state, g, limits)
-                        .map(|(cost, wins)| (cost, !wins, g))
+                scored.extend(allowed.iter().filter_map(|&g| {
+                    self.guess_bound(state, g as usize, limits)
+                        .map(|(cost, wins)| (cost, !wins, g as usize))
                 }));
             }
             scored
@@ -247,25 +259,22 @@ impl<'t> WordleTree<'t> {
                 shortcut: false,
                 ..limits
             };
-            (0..guesses.div_ceil(BLOCK))
-                .into_par_iter()
+            allowed
+                .par_chunks(BLOCK)
                 .with_min_len(4)
-                .flat_map_iter(|block| {
+                .flat_map_iter(|ids| {
                     let mut scored = Vec::with_capacity(BLOCK);
-                    let _ = self.block_bounds(state, block * BLOCK, allowed, every, &mut scored);
+                    let _ = self.block_bounds(state, ids, every, &mut scored);
                     scored
                 })
                 .collect()
         } else {
-            (0..guesses)
-                .into_par_iter()
+            allowed
+                .par_iter()
                 .with_min_len(256)
-                .filter_map(|g| {
-                    if allowed.is_some_and(|allowed| !allowed[g]) {
-                        return None;
-                    }
-                    self.guess_bound(state, g, limits)
-                        .map(|(cost, wins)| (cost, !wins, g))
+                .filter_map(|&g| {
+                    self.guess_bound(state, g as usize, limits)
+                        .map(|(cost, wins)| (cost, !wins, g as usize))
                 })
                 .collect()
         };
@@ -374,7 +383,7 @@ impl DecisionProblem for WordleTree<'_> {
     /// Every guess that splits the state, most promising first: the fewest
     /// guesses by the bound after it, then candidates before others.
     fn actions(&self, state: &Vec<u32>) -> Vec<(usize, Cost)> {
-        self.actions_among(state, None, u8::MAX)
+        self.actions_among(state, &self.every_guess, u8::MAX)
     }
 
     fn apply(&self, state: &Vec<u32>, g: &usize) -> (Cost, Vec<(u8, Vec<u32>)>) {
@@ -436,9 +445,73 @@ impl Revealed {
             .all(|(&need, have)| have >= need)
     }
 
+    /// The same rule in a form checked with a few word operations per
+    /// guess (a state's allowed guesses are listed from all of them).
+    pub fn rule(&self) -> HardRule {
+        let mut rule = HardRule::default();
+        for (cell, &green) in self.greens.iter().enumerate() {
+            if green != 0 {
+                rule.green_mask |= 31 << (5 * cell);
+                rule.green_letters |= u32::from(green - 1) << (5 * cell);
+            }
+        }
+        for (letter, &need) in self.need.iter().enumerate() {
+            rule.need |= u128::from(need.min(7)) << (4 * letter);
+        }
+        rule
+    }
+
     /// True before any feedback.
     fn is_empty(&self) -> bool {
         *self == Revealed::default()
+    }
+}
+
+/// A guess as [`HardRule`] reads it: its letters five bits a cell, and its
+/// count of each letter four bits a letter.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Shape {
+    letters: u32,
+    counts: u128,
+}
+
+impl Shape {
+    /// The shape of `word`.
+    pub fn of(word: Word) -> Shape {
+        let mut shape = Shape {
+            letters: 0,
+            counts: 0,
+        };
+        for (cell, &letter) in word.0.iter().enumerate() {
+            shape.letters |= u32::from(letter) << (5 * cell);
+            shape.counts += 1u128 << (4 * letter as usize);
+        }
+        shape
+    }
+}
+
+/// [`Revealed::allows`] as masks: the green cells' letters, and the least
+/// count of each letter, four bits a letter.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct HardRule {
+    green_mask: u32,
+    green_letters: u32,
+    need: u128,
+}
+
+/// The top bit of each of the 26 four-bit letter counts.
+const COUNT_TOPS: u128 = 0x0088_8888_8888_8888_8888_8888_8888_u128;
+
+impl HardRule {
+    /// Whether hard mode allows a guess of this shape: its green cells
+    /// hold their letters, and each letter's count is at least the need.
+    /// Counts are at most 5 (7 for a need, capped), so each four-bit field
+    /// of `counts | tops` minus `need` stays at or above 1 and borrows from
+    /// no neighbour; its top bit stays set exactly where count ≥ need.
+    #[inline]
+    pub fn allows(&self, shape: &Shape) -> bool {
+        shape.letters & self.green_mask == self.green_letters
+            && ((shape.counts | COUNT_TOPS) - self.need) & COUNT_TOPS == COUNT_TOPS
     }
 }
 
@@ -493,17 +566,21 @@ impl DecisionProblem for HardWordleTree<'_> {
         // shortcuts are taken only where their trees fit the limit, and
         // with two left it lists only guesses that leave lone answers.
         if state.revealed.is_empty() {
-            return self.0.actions_among(&state.candidates, None, state.left);
+            return self
+                .0
+                .actions_among(&state.candidates, &self.0.every_guess, state.left);
         }
-        let allowed: Vec<bool> = self
+        let rule = state.revealed.rule();
+        let allowed: Vec<u32> = self
             .0
-            .table
-            .guesses
+            .shapes
             .iter()
-            .map(|&g| state.revealed.allows(g))
+            .zip(0u32..)
+            .filter(|(shape, _)| rule.allows(shape))
+            .map(|(_, g)| g)
             .collect();
         self.0
-            .actions_among(&state.candidates, Some(&allowed), state.left)
+            .actions_among(&state.candidates, &allowed, state.left)
     }
 
     fn apply(&self, state: &HardState, g: &usize) -> (Cost, Vec<(u8, HardState)>) {

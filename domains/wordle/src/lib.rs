@@ -21,7 +21,7 @@ pub mod gpu;
 pub mod verify;
 pub mod words;
 
-pub use decision::{HardState, HardWordleTree, Revealed, WordleTree};
+pub use decision::{HardRule, HardState, HardWordleTree, Revealed, Shape, WordleTree};
 pub use game::{
     best_guesses, feedback, filter, hard_mode_allows, parse_pattern, pattern, simulate,
     FeedbackTable, Rank, Score, Simulation, ALL_GREEN,

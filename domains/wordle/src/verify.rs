@@ -301,9 +301,11 @@ fn steps(path: &[(usize, String)]) -> Result<Vec<(Word, u8, usize)>, String> {
                         'G' => 2,
                         'Y' => 1,
                         'B' => 0,
-                        _ => return Err(format!(
+                        _ => {
+                            return Err(format!(
                             "'{mark}' after {word}: expected five of B, Y, G and the guess number"
-                        )),
+                        ))
+                        }
                     };
             }
             let number: usize = digits

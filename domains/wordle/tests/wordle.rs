@@ -215,6 +215,22 @@ fn decision_executor_finds_the_brute_force_optimum_on_small_games() {
         assert_eq!(cost, want);
         let total = played_total(&table, &tree);
         assert_eq!(total, want, "round {round}");
+        assert_eq!(verified_total(&table, &tree, false, None), want);
+    }
+}
+
+/// The total of `tree` by the independent checker, which must pass it.
+fn verified_total(
+    table: &FeedbackTable,
+    tree: &frontier_core::decision::Tree<usize, u8>,
+    hard: bool,
+    max_guesses: Option<u8>,
+) -> u32 {
+    use frontier_wordle::verify::{verify, Policy, Rules};
+    let rules = Rules { hard, max_guesses };
+    match verify(table, &Policy::from_tree(table, tree), rules) {
+        Ok(report) => report.total,
+        Err(failure) => panic!("the tree fails the checker: {failure}"),
     }
 }
 
@@ -355,7 +371,7 @@ fn revealed_summary_allows_exactly_what_the_history_allows() {
     use frontier_core::rng::SplitMix64;
     let words = read_words(&data("orig_answers_2315.txt")).unwrap().words;
     let mut rng = SplitMix64::new(5);
-    for _ in 0..300 {
+    for _ in 0..2000 {
         let answer = words[rng.below(2315) as usize];
         let mut history = Vec::new();
         let mut revealed = frontier_wordle::Revealed::default();
@@ -372,6 +388,12 @@ fn revealed_summary_allows_exactly_what_the_history_allows() {
                 revealed.allows(guess),
                 hard_mode_allows(&history, guess),
                 "{guess}"
+            );
+            // The masks the executor lists allowed guesses with agree too.
+            assert_eq!(
+                revealed.rule().allows(&frontier_wordle::Shape::of(guess)),
+                hard_mode_allows(&history, guess),
+                "{guess} (masks)"
             );
         }
     }
@@ -426,6 +448,7 @@ fn hard_mode_salet_total_equals_brute_force_on_small_games() {
             played_hard(&table, &tree, &mut Vec::new(), &start.candidates),
             got
         );
+        assert_eq!(verified_total(&table, &tree, true, None), got);
     }
 }
 
@@ -514,16 +537,18 @@ fn hard_mode_with_a_guess_limit_equals_brute_force_when_guesses_are_not_answers(
                 let (cost, tree) =
                     frontier_core::decision::optimal_tree(&hard, &start, None).unwrap();
                 assert_eq!(cost, want);
-                let report = frontier_wordle::verify::verify(
-                    &table,
-                    &frontier_wordle::verify::Policy::from_tree(&table, &tree),
-                    frontier_wordle::verify::Rules {
-                        hard: true,
-                        max_guesses: Some(limit),
-                    },
+                assert_eq!(verified_total(&table, &tree, true, Some(limit)), want);
+                // Solved a first-guess class per thread, the same total.
+                let first = tree.action;
+                let (cost, tree) = frontier_core::decision::optimal_with_on_threads(
+                    &hard, &start, &first, 2, true,
                 )
                 .unwrap();
-                assert_eq!(report.total, want, "round {round}");
+                assert_eq!(cost, want);
+                assert_eq!(
+                    verified_total(&table, &tree.unwrap(), true, Some(limit)),
+                    want
+                );
             }
         }
     }
