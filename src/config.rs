@@ -208,7 +208,7 @@ impl Experiment {
     /// Everything to run, less the rows of `done` (already in the output).
     pub fn plan<'a>(
         &'a self,
-        done: &'a std::collections::HashSet<crate::report::RowKey>,
+        done: &'a std::collections::HashMap<crate::report::RowKey, crate::results::KeptRow>,
     ) -> crate::run::Plan<'a> {
         crate::run::Plan {
             instances: &self.instances,

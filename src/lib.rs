@@ -13,6 +13,7 @@ mod plot;
 mod progress;
 mod registry;
 mod report;
+mod results;
 mod run;
 
 use std::io::{IsTerminal, Write};
@@ -31,7 +32,8 @@ use tracing_subscriber::{EnvFilter, Layer};
 
 use crate::catalog::SolveDomain;
 use crate::config::Experiment;
-use crate::report::{InstanceReport, Output};
+use crate::report::InstanceReport;
+use crate::results::{Existing, Output};
 use crate::run::RunOptions;
 
 /// Parallel best-first search: one domain, every executor.
@@ -70,9 +72,14 @@ enum Command {
         #[arg(long)]
         output: Option<PathBuf>,
         /// Keep the rows already in the output file and run only the others
-        /// (an interrupted experiment goes on where it stopped).
-        #[arg(long)]
+        /// (an interrupted experiment goes on where it stopped); refused if
+        /// the file holds another experiment.
+        #[arg(long, conflicts_with = "overwrite")]
         resume: bool,
+        /// Replace an output file that already holds results (without it,
+        /// or --resume, such a file is refused).
+        #[arg(long)]
+        overwrite: bool,
     },
     /// Draw charts of a results file (the CSV or JSON lines `run` writes) as
     /// PNGs: instances solved against time, expansions/s by executor, and
@@ -370,6 +377,7 @@ fn execute(cli: &Cli) -> Result<(), CliError> {
             config,
             output,
             resume,
+            overwrite,
         } => {
             let experiment = Experiment::load(config)?;
             let options = RunOptions {
@@ -391,7 +399,14 @@ fn execute(cli: &Cli) -> Result<(), CliError> {
             }
             let (mut file, done) = match &output {
                 Some(path) => {
-                    let (file, done) = Output::open(path, *resume)?;
+                    let existing = match (*resume, *overwrite) {
+                        (true, _) => Existing::Resume,
+                        (false, true) => Existing::Overwrite,
+                        (false, false) => Existing::Refuse,
+                    };
+                    let mut fingerprint = experiment.domain.fingerprint();
+                    fingerprint.push(("limits".into(), format!("{:?}", experiment.limits)));
+                    let (file, done) = Output::open(path, existing, &fingerprint)?;
                     (Some(file), done)
                 }
                 None if *resume => {

@@ -66,6 +66,10 @@ pub fn read_rows(path: &Path) -> Result<Vec<Row>, CliError> {
         {
             let v: serde_json::Value =
                 serde_json::from_str(line).map_err(|e| bad(i + 1, &format!("not JSON: {e}")))?;
+            // The first line names the experiment (see `results`): no row.
+            if v.get("frontier_results").is_some() {
+                continue;
+            }
             let text = |k: &str| {
                 v.get(k)
                     .and_then(|x| x.as_str())
@@ -88,10 +92,14 @@ pub fn read_rows(path: &Path) -> Result<Vec<Row>, CliError> {
             });
         }
     } else {
-        let mut lines = text.lines();
+        // Lines behind `#` (the first names the experiment) are no rows.
+        let mut lines = text
+            .lines()
+            .enumerate()
+            .filter(|(_, l)| !l.starts_with('#'));
         let header: Vec<String> = lines
             .next()
-            .map(crate::report::split_csv)
+            .map(|(_, l)| crate::report::split_csv(l))
             .unwrap_or_default();
         let column = |name: &str| {
             header
@@ -107,16 +115,16 @@ pub fn read_rows(path: &Path) -> Result<Vec<Row>, CliError> {
             column("seconds")?,
             column("exp/s")?,
         );
-        for (i, line) in lines.enumerate().filter(|(_, l)| !l.trim().is_empty()) {
+        for (i, line) in lines.filter(|(_, l)| !l.trim().is_empty()) {
             let f = crate::report::split_csv(line);
             if f.len() != header.len() {
-                return Err(bad(i + 2, "wrong number of fields"));
+                return Err(bad(i + 1, "wrong number of fields"));
             }
             let number = |k: usize| {
                 let value = f[k]
                     .parse::<f64>()
-                    .map_err(|_| bad(i + 2, &format!("`{}` is not a number", f[k])))?;
-                measure(i + 2, value)
+                    .map_err(|_| bad(i + 1, &format!("`{}` is not a number", f[k])))?;
+                measure(i + 1, value)
             };
             rows.push(Row {
                 instance: f[inst].clone(),
@@ -433,20 +441,24 @@ where
     Ok(())
 }
 
-/// Writes an RGB buffer of the chart size as a PNG.
+/// Writes an RGB buffer of the chart size as a PNG: encoded in memory,
+/// then written whole through a temporary file, so a full disk leaves no
+/// truncated picture and no temporary file.
 fn write_png(path: &Path, pixels: &[u8]) -> Result<(), CliError> {
-    let io = |source| CliError::Io {
+    let encoding = |e: png::EncodingError| CliError::Input(format!("{}: {e}", path.display()));
+    let mut bytes = Vec::new();
+    {
+        let mut encoder = png::Encoder::new(&mut bytes, WIDTH, HEIGHT);
+        encoder.set_color(png::ColorType::Rgb);
+        encoder.set_depth(png::BitDepth::Eight);
+        let mut writer = encoder.write_header().map_err(encoding)?;
+        writer.write_image_data(pixels).map_err(encoding)?;
+        writer.finish().map_err(encoding)?;
+    }
+    frontier_core::files::write_atomic(path, &bytes).map_err(|source| CliError::Io {
         path: path.to_path_buf(),
         source,
-    };
-    let file = std::fs::File::create(path).map_err(io)?;
-    let mut encoder = png::Encoder::new(std::io::BufWriter::new(file), WIDTH, HEIGHT);
-    encoder.set_color(png::ColorType::Rgb);
-    encoder.set_depth(png::BitDepth::Eight);
-    let encoding = |e: png::EncodingError| CliError::Input(format!("{}: {e}", path.display()));
-    let mut writer = encoder.write_header().map_err(encoding)?;
-    writer.write_image_data(pixels).map_err(encoding)?;
-    writer.finish().map_err(encoding)
+    })
 }
 
 #[cfg(test)]

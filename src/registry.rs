@@ -89,9 +89,18 @@ pub fn random_seed(rng: &mut frontier_core::rng::SplitMix64) -> String {
 }
 
 /// What a domain implements to be run from the command line and configs.
-pub trait CliDomain: clap::Args + DeserializeOwned + Clone + Sync {
+pub trait CliDomain: clap::Args + DeserializeOwned + Clone + Sync + std::fmt::Debug {
     /// Name in output and on the command line.
     const NAME: &'static str;
+
+    /// What in this config decides an instance's answer, as `key=value`
+    /// lines: checkpoints and results files are keyed by it, and one
+    /// written under other lines is refused, naming the line. Default:
+    /// the whole config (a domain whose config also holds settings that
+    /// change no answer, such as cache paths, names only the others).
+    fn answer_params(&self) -> String {
+        format!("config={self:?}")
+    }
     /// Whatever is shared by all instances of a run (pattern databases,
     /// dictionaries), built once by [`CliDomain::prepare`].
     type Prepared: Sync;
@@ -247,6 +256,17 @@ macro_rules! domains {
         }
 
         impl DomainConfig {
+            /// What decides the answers of this experiment's domain, for
+            /// its results file's first line.
+            pub fn fingerprint(&self) -> Vec<(String, String)> {
+                match self {
+                    $( DomainConfig::$variant(config) => vec![
+                        ("domain".to_string(), <$config as $crate::registry::CliDomain>::NAME.to_string()),
+                        ("params".to_string(), $crate::registry::CliDomain::answer_params(config)),
+                    ], )*
+                }
+            }
+
             /// Checks the plan's grid against this domain and the plan's
             /// executors, running nothing and reading no instance.
             pub fn check(&self, plan: &$crate::run::Plan<'_>) -> Result<(), $crate::CliError> {
@@ -265,7 +285,7 @@ macro_rules! domains {
                 sink: &mut dyn FnMut($crate::report::InstanceReport) -> Result<(), $crate::CliError>,
             ) -> Result<(), $crate::CliError> {
                 let grid = std::collections::BTreeMap::new();
-                let done = std::collections::HashSet::new();
+                let done = std::collections::HashMap::new();
                 match self {
                     $( SolveDomain::$variant { instance, config } => {
                         let instances = $crate::config::Instances::Inline(vec![instance.clone()]);

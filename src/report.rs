@@ -1,14 +1,9 @@
 //! Result rows: a table for people, JSON objects and CSV for programs.
 
-use std::collections::HashSet;
-use std::fs::File;
 use std::io::Write;
-use std::path::{Path, PathBuf};
 
 use frontier_core::{Cost, SearchStats};
 use serde::Serialize;
-
-use crate::CliError;
 
 /// One solved (or not) instance with one executor.
 #[derive(Clone, Debug, Serialize)]
@@ -51,6 +46,9 @@ pub struct InstanceReport {
     pub verdict: Option<String>,
     /// The verdict stated by the input, checked.
     pub known_verdict: Option<String>,
+    /// The instance as solved, so that a resumed run can tell an edited
+    /// instance from the one a kept row answers.
+    pub instance_text: String,
 }
 
 /// What identifies a row of an experiment: instance, planned executor,
@@ -82,6 +80,7 @@ impl InstanceReport {
             known_value: instance.known_value,
             verdict: None,
             known_verdict: instance.known_verdict.clone(),
+            instance_text: instance.text.clone(),
         }
     }
 
@@ -118,9 +117,11 @@ const COLUMNS: [&str; 9] = [
     "exp/s",
 ];
 
-/// The column results files add after the table's: the planned executor,
-/// so that `--resume` finds finished rows whatever they say ran.
-const PLANNED_COLUMN: &str = "planned";
+/// The planned executor's column in results files.
+pub(crate) const PLANNED_COLUMN: &str = "planned";
+
+/// The instance text's column in results files.
+pub(crate) const TEXT_COLUMN: &str = "instance_text";
 
 /// Extra columns shown when a parallel executor reported its overheads
 /// (load: the busiest worker's expansions over the mean).
@@ -296,134 +297,51 @@ pub fn json_line(report: &InstanceReport) -> String {
     serde_json::to_string(report).unwrap_or_default()
 }
 
-/// A results file written a row at a time (`.json`: JSON lines;
-/// otherwise CSV with every column), so an interrupted experiment keeps
-/// its finished rows and `--resume` can skip them.
-pub struct Output {
-    path: PathBuf,
-    json: bool,
-    file: File,
-}
-
-impl Output {
-    /// Creates `path`, or with `resume` keeps its complete rows and returns
-    /// their keys (a row cut off by an interruption is dropped).
-    pub fn open(path: &Path, resume: bool) -> Result<(Output, HashSet<RowKey>), CliError> {
-        let io = |source| CliError::Io {
-            path: path.to_path_buf(),
-            source,
-        };
-        let json = path.extension().is_some_and(|e| e == "json");
-        let columns = csv_headers();
-        let header = columns.join(",");
-        let mut kept = String::new();
-        let mut done = HashSet::new();
-        if !json {
-            kept = header.clone() + "\n";
-        }
-        if resume && path.exists() {
-            let text = std::fs::read_to_string(path).map_err(io)?;
-            let mut lines = text.lines();
-            if !json && lines.next().is_some_and(|first| first != header) {
-                return Err(CliError::Input(format!(
-                    "{}: cannot resume: its columns are not this version's",
-                    path.display()
-                )));
-            }
-            // Only lines that end with a newline are complete.
-            let complete = text.ends_with('\n');
-            let lines: Vec<&str> = lines.collect();
-            let count = lines.len();
-            for (i, line) in lines.into_iter().enumerate() {
-                if i + 1 == count && !complete {
-                    break;
-                }
-                let key = row_key(line, json, columns.len()).map_err(|PlanlessRow| {
-                    CliError::Input(format!(
-                        "{}: cannot resume: its rows are not this version's (no `{PLANNED_COLUMN}` field)",
-                        path.display()
-                    ))
-                })?;
-                if let Some(key) = key {
-                    done.insert(key);
-                    kept += line;
-                    kept.push('\n');
-                }
-            }
-        }
-        let mut tmp = path.to_path_buf();
-        tmp.as_mut_os_string().push(".tmp");
-        std::fs::write(&tmp, &kept).map_err(io)?;
-        std::fs::rename(&tmp, path).map_err(io)?;
-        let file = std::fs::OpenOptions::new()
-            .append(true)
-            .open(path)
-            .map_err(io)?;
-        Ok((
-            Output {
-                path: path.to_path_buf(),
-                json,
-                file,
-            },
-            done,
-        ))
-    }
-
-    /// Appends one row and flushes it.
-    pub fn write(&mut self, report: &InstanceReport) -> Result<(), CliError> {
-        let line = if self.json {
-            json_line(report)
-        } else {
-            let mut row: Vec<String> = cells(report, Extras::ALL)
-                .iter()
-                .map(|c| csv_field(c))
-                .collect();
-            row.push(csv_field(&report.planned));
-            row.join(",")
-        };
-        writeln!(self.file, "{line}")
-            .and_then(|()| self.file.flush())
-            .map_err(|source| CliError::Io {
-                path: self.path.clone(),
-                source,
-            })
-    }
-}
-
-/// The key of a complete row of a results file (CSV rows have `columns`
-/// fields), `None` for a line that is not one; a JSON row without its
-/// planned executor is an error.
-fn row_key(line: &str, json: bool, columns: usize) -> Result<Option<RowKey>, PlanlessRow> {
-    if json {
-        let Ok(value) = serde_json::from_str::<serde_json::Value>(line) else {
-            return Ok(None);
-        };
-        let field = |name: &str| value.get(name)?.as_str().map(str::to_string);
-        if value.get("instance").is_some() && value.get(PLANNED_COLUMN).is_none() {
-            return Err(PlanlessRow);
-        }
-        return Ok(field("instance")
-            .zip(field(PLANNED_COLUMN))
-            .zip(field("params"))
-            .map(|((instance, planned), params)| (instance, planned, params)));
-    }
-    let fields = split_csv(line);
-    let [instance, _executor, params, .., planned] = fields.as_slice() else {
-        return Ok(None);
-    };
-    Ok((fields.len() == columns).then(|| (instance.clone(), planned.clone(), params.clone())))
-}
-
-/// A JSON row written before rows named their planned executor: it
-/// cannot be matched to a plan.
-struct PlanlessRow;
-
-/// A results file's CSV columns: every column of the table, then the
-/// planned executor.
-fn csv_headers() -> Vec<String> {
+/// The columns results files add after the table's: the planned
+/// executor, so that `--resume` finds finished rows whatever they say ran,
+/// and the instance's text, compared with the config's on resume.
+pub(crate) fn csv_headers() -> Vec<String> {
     let mut all = headers(Extras::ALL);
     all.push(PLANNED_COLUMN.to_string());
+    all.push(TEXT_COLUMN.to_string());
     all
+}
+
+/// One CSV row of a results file, in [`csv_headers`]' order.
+pub(crate) fn csv_row(report: &InstanceReport) -> String {
+    let mut row: Vec<String> = cells(report, Extras::ALL)
+        .iter()
+        .map(|c| csv_field(c))
+        .collect();
+    row.push(csv_field(&report.planned));
+    row.push(csv_field(&one_line(&report.instance_text)));
+    row.join(",")
+}
+
+/// `text` on one line (a CSV row is one line): `\` and line breaks
+/// written as `\\`, `\n` and `\r`; [`from_one_line`] reads it back.
+pub(crate) fn one_line(text: &str) -> String {
+    text.replace('\\', "\\\\")
+        .replace('\n', "\\n")
+        .replace('\r', "\\r")
+}
+
+/// The text [`one_line`] wrote.
+pub(crate) fn from_one_line(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut chars = text.chars();
+    while let Some(c) = chars.next() {
+        match (c, c == '\\') {
+            (_, true) => match chars.next() {
+                Some('n') => out.push('\n'),
+                Some('r') => out.push('\r'),
+                Some(other) => out.push(other),
+                None => out.push('\\'),
+            },
+            (c, false) => out.push(c),
+        }
+    }
+    out
 }
 
 /// The fields of one CSV line as `csv_field` writes them.
@@ -451,7 +369,7 @@ pub(crate) fn split_csv(line: &str) -> Vec<String> {
     fields
 }
 
-fn csv_field(s: &str) -> String {
+pub(crate) fn csv_field(s: &str) -> String {
     if s.contains([',', '"', '\n']) {
         format!("\"{}\"", s.replace('"', "\"\""))
     } else {
@@ -462,6 +380,15 @@ fn csv_field(s: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn multi_line_text_is_one_line_in_csv_and_reads_back() {
+        for text in ["plain", "two\nlines\r\n", "back\\slash\\n", "\\", ""] {
+            let line = one_line(text);
+            assert!(!line.contains('\n') && !line.contains('\r'), "{line:?}");
+            assert_eq!(from_one_line(&line), text);
+        }
+    }
 
     #[test]
     fn csv_fields_split_back_as_written() {

@@ -2,7 +2,7 @@
 //! `frontier run` and `frontier solve`: parameter grids, repeats with the
 //! median reported, and rows already done skipped.
 
-use std::collections::{BTreeMap, HashSet};
+use std::collections::{BTreeMap, HashMap};
 
 use frontier_core::{ExecutorConfig, Limits, SearchOptions};
 
@@ -33,7 +33,7 @@ pub struct Plan<'a> {
     /// Runs per row; the median by time is reported.
     pub repeat: usize,
     /// Rows already in the output file, not run again.
-    pub done: &'a HashSet<RowKey>,
+    pub done: &'a HashMap<RowKey, crate::results::KeptRow>,
 }
 
 /// One assignment of grid parameters: (key, value), sorted by key.
@@ -251,6 +251,26 @@ fn variants<C: CliDomain>(config: &C, plan: &Plan<'_>) -> Result<Vec<Variant<C>>
     Ok(all)
 }
 
+/// `executor` with its checkpoint keyed by what decides the answer in
+/// `config` (the start state keys it too): a checkpoint from another goal
+/// or heuristic is refused, never resumed.
+fn keyed<C: CliDomain>(executor: &ExecutorConfig, config: &C) -> ExecutorConfig {
+    let context = format!("domain={}\n{}", C::NAME, config.answer_params());
+    match executor {
+        ExecutorConfig::Ida(ida) => ExecutorConfig::Ida(frontier_core::search::ida::IdaConfig {
+            context,
+            ..ida.clone()
+        }),
+        ExecutorConfig::GpuIda(ida) => {
+            ExecutorConfig::GpuIda(frontier_core::search::gpu::GpuIdaConfig {
+                context,
+                ..ida.clone()
+            })
+        }
+        other => other.clone(),
+    }
+}
+
 /// Checks a plan as [`run_all`] would before its first search: every grid
 /// key and value, for every domain variant.
 pub fn check<C: CliDomain>(config: &C, plan: &Plan<'_>) -> Result<(), CliError> {
@@ -270,10 +290,20 @@ pub fn run_all<C: CliDomain>(
         // Read per variant: what an instance file states may depend on a
         // domain parameter (Wordle's hard-mode totals).
         let instances = load_instances(&config, plan.instances)?;
+        // A kept row stands for its instance only if it answered the same
+        // text and agrees with what the input states, as a fresh one must.
+        for instance in &instances {
+            for (executor, params) in &rows {
+                let key = (instance.id.clone(), executor.name(), params.clone());
+                if let Some(conflict) = plan.done.get(&key).and_then(|k| k.conflict(instance)) {
+                    return Err(CliError::Input(conflict));
+                }
+            }
+        }
         let pending = |instance: &Instance, (executor, params): &(ExecutorConfig, String)| {
             !plan
                 .done
-                .contains(&(instance.id.clone(), executor.name(), params.clone()))
+                .contains_key(&(instance.id.clone(), executor.name(), params.clone()))
         };
         if !instances.iter().any(|i| rows.iter().any(|r| pending(i, r))) {
             continue;
@@ -294,7 +324,8 @@ pub fn run_all<C: CliDomain>(
                             search_bar(format!("{} #{} {}", C::NAME, instance.id, executor.name()))
                         }),
                     };
-                    runs.push(config.solve(&prepared, instance, executor, &search)?);
+                    let executor = keyed(executor, &config);
+                    runs.push(config.solve(&prepared, instance, &executor, &search)?);
                 }
                 runs.sort_by(|a, b| a.stats.seconds.total_cmp(&b.stats.seconds));
                 let mut report = runs.swap_remove((runs.len() - 1) / 2);
@@ -337,7 +368,7 @@ mod tests {
         let keys: Vec<&String> = grid.keys().collect();
         let all = combinations(&grid, &keys);
         assert_eq!(all.len(), 6);
-        let names: HashSet<String> = all.iter().map(|a| describe(a)).collect();
+        let names: std::collections::HashSet<String> = all.iter().map(|a| describe(a)).collect();
         assert_eq!(names.len(), 6);
         assert!(names.contains("a=2 b=y"));
         assert_eq!(combinations(&grid, &[]), vec![Vec::new()]);

@@ -204,12 +204,17 @@ fn results_are_written_to_the_output_file_as_csv() {
     let out = frontier(&["run", config.to_str().unwrap()]);
     assert!(out.status.success(), "{}", stderr(&out));
     let text = std::fs::read_to_string(&csv).unwrap();
+    // The first line names the experiment, the second the columns.
+    assert!(text.starts_with("# {\"domain\":\"grid\""), "{text}");
     assert!(
-        text.starts_with("instance,executor,params,status,cost"),
+        text.lines()
+            .nth(1)
+            .unwrap()
+            .starts_with("instance,executor,params,status,cost"),
         "{text}"
     );
     assert!(
-        text.lines().nth(1).unwrap().contains(",optimal,3,"),
+        text.lines().nth(2).unwrap().contains(",optimal,3,"),
         "{text}"
     );
 }
@@ -257,15 +262,15 @@ fn a_grid_runs_every_combination_and_resume_skips_finished_rows() {
         assert_eq!(r["cost"], r["known_cost"]);
     }
     let text = std::fs::read_to_string(&csv).unwrap();
-    assert_eq!(text.lines().count(), 13, "{text}");
+    assert_eq!(text.lines().count(), 14, "{text}");
     // An interruption in the middle of the fifth row: four rows are kept,
     // the cut one and the seven after it run again.
-    let cut: usize = text.lines().take(5).map(|l| l.len() + 1).sum::<usize>() + 10;
+    let cut: usize = text.lines().take(6).map(|l| l.len() + 1).sum::<usize>() + 10;
     std::fs::write(&csv, &text[..cut]).unwrap();
     let again = run(&["--resume"]);
     assert_eq!(again.len(), 8);
     let text = std::fs::read_to_string(&csv).unwrap();
-    assert_eq!(text.lines().count(), 13, "{text}");
+    assert_eq!(text.lines().count(), 14, "{text}");
 }
 
 #[test]
@@ -378,7 +383,16 @@ fn ida_solves_from_the_command_line_and_checkpoints_interrupted_searches() {
     let stopped = frontier(&args);
     let row: serde_json::Value = serde_json::from_str(stdout(&stopped).trim()).unwrap();
     assert_eq!(row["status"], "expansion limit", "{row}");
-    let saved: Vec<_> = std::fs::read_dir(&dir).unwrap().collect();
+    let saved: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap()
+        .filter(|e| {
+            e.as_ref()
+                .unwrap()
+                .path()
+                .extension()
+                .is_some_and(|x| x == "json")
+        })
+        .collect();
     assert_eq!(saved.len(), 1, "one checkpoint file");
     let text = std::fs::read_to_string(saved[0].as_ref().unwrap().path()).unwrap();
     let checkpoint: serde_json::Value = serde_json::from_str(&text).unwrap();
@@ -1379,7 +1393,7 @@ fn resume_skips_finished_rows_in_domains_that_name_their_own_method() {
             );
         }
     }
-    // A file from before rows kept their planned executor.
+    // Files of an older version.
     let old_json = dir.join("old.json");
     std::fs::write(
         &old_json,
@@ -1388,12 +1402,10 @@ fn resume_skips_finished_rows_in_domains_that_name_their_own_method() {
     .unwrap();
     let old_csv = dir.join("old.csv");
     std::fs::write(&old_csv, "instance,executor,params,status\n").unwrap();
+    // Both name no experiment on their first line: refused, never mixed.
     for (old, message) in [
-        (
-            &old_json,
-            "its rows are not this version's (no `planned` field)",
-        ),
-        (&old_csv, "its columns are not this version's"),
+        (&old_json, "its first line names no experiment"),
+        (&old_csv, "its first line names no experiment"),
     ] {
         let config = write_config(
             "resume-old.ron",

@@ -107,15 +107,19 @@ impl Gpu {
 }
 
 /// Writes a cache file through a temporary name; a cache that cannot be
-/// written only costs a recompile next time.
+/// written only costs a recompile next time, said in one warning.
 fn store(path: &std::path::Path, bytes: &[u8]) {
-    if let Some(dir) = path.parent() {
-        if std::fs::create_dir_all(dir).is_ok() {
-            let tmp = path.with_extension(format!("{}.tmp", std::process::id()));
-            if std::fs::write(&tmp, bytes).is_ok() {
-                let _ = std::fs::rename(&tmp, path);
-            }
+    let written = match path.parent() {
+        Some(dir) => {
+            std::fs::create_dir_all(dir).and_then(|()| crate::files::write_atomic(path, bytes))
         }
+        None => crate::files::write_atomic(path, bytes),
+    };
+    if let Err(e) = written {
+        tracing::warn!(
+            "compiled kernel not cached ({}: {e}); going on without the cache",
+            path.display()
+        );
     }
 }
 

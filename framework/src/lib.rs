@@ -20,6 +20,7 @@
 pub mod config;
 pub mod decision;
 pub mod domain;
+pub mod files;
 #[cfg(feature = "gpu")]
 pub mod gpu;
 pub mod grid;

@@ -215,7 +215,7 @@ fn a_stopped_search_resumes_at_its_last_completed_bound() {
     .unwrap();
     assert_eq!(stopped.status, Status::LimitReached(Limit::Expansions));
     let start = Checkpoint::key(&grid);
-    let saved = Checkpoint::load(&dir, &start)
+    let saved = Checkpoint::load(&dir, &start, "")
         .unwrap()
         .expect("a checkpoint");
     let first_bound = HalfManhattan.h(&grid, &grid.start());
@@ -249,7 +249,7 @@ fn a_stopped_search_resumes_at_its_last_completed_bound() {
         start: "another".into(),
         ..saved.clone()
     };
-    std::fs::write(&path, serde_json::to_string(&other).unwrap()).unwrap();
+    std::fs::write(&path, other.sealed()).unwrap();
     let refused = ida(
         &grid,
         &HalfManhattan,
@@ -257,6 +257,43 @@ fn a_stopped_search_resumes_at_its_last_completed_bound() {
         &SearchOptions::default(),
     );
     assert!(matches!(&refused, Err(Error::Checkpoint(m)) if m.contains("another start")));
+    // The same file unsealed (its bound edited): the checksum refuses it.
+    let edited = Checkpoint {
+        bound: saved.bound + 2,
+        ..saved.clone()
+    };
+    let text = saved.sealed().replace(
+        &format!("\"bound\":{}", saved.bound),
+        &format!("\"bound\":{}", edited.bound),
+    );
+    std::fs::write(&path, text).unwrap();
+    let refused = ida(
+        &grid,
+        &HalfManhattan,
+        &with_checkpoint,
+        &SearchOptions::default(),
+    );
+    assert!(matches!(&refused, Err(Error::Checkpoint(m)) if m.contains("checksum")));
+    // Written under another context (another goal, say): refused by name.
+    std::fs::write(
+        &path,
+        Checkpoint {
+            context: "goal=Korf".into(),
+            ..saved.clone()
+        }
+        .sealed(),
+    )
+    .unwrap();
+    let refused = ida(
+        &grid,
+        &HalfManhattan,
+        &with_checkpoint,
+        &SearchOptions::default(),
+    );
+    assert!(
+        matches!(&refused, Err(Error::Checkpoint(m)) if m.contains("goal: written Korf, now -")),
+        "{refused:?}"
+    );
     std::fs::write(&path, "{ not json").unwrap();
     let refused = ida(
         &grid,
@@ -313,7 +350,7 @@ fn an_iteration_cut_midway_resumes_after_its_last_segment() {
             assert_eq!(outcome.solution().map(|s| s.cost), Some(expected));
             break;
         }
-        let saved = Checkpoint::load(&dir, &start)
+        let saved = Checkpoint::load(&dir, &start, "")
             .unwrap()
             .expect("a checkpoint");
         if let Some(partial) = &saved.partial {
@@ -332,7 +369,7 @@ fn an_iteration_cut_midway_resumes_after_its_last_segment() {
     std::fs::remove_dir_all(&dir).unwrap();
     let cut = run(Some(whole.stats.expanded * 3 / 4), &segmented);
     assert_eq!(cut.status, Status::LimitReached(Limit::Expansions));
-    let saved = Checkpoint::load(&dir, &start)
+    let saved = Checkpoint::load(&dir, &start, "")
         .unwrap()
         .expect("a checkpoint");
     let Some(Partial { done, .. }) = saved.partial else {

@@ -386,7 +386,7 @@ pub fn run(command: &BoggleCommand, json: bool) -> Result<(), CliError> {
             let projection = proof.projected_core_hours();
             if let Some(path) = certificate {
                 let text = frontier_boggle::certificate::write(&trie, &proof);
-                std::fs::write(path, text).map_err(|e| {
+                frontier_core::files::write_atomic(path, text.as_bytes()).map_err(|e| {
                     CliError::Input(format!("cannot write {}: {e}", path.display()))
                 })?;
             }

@@ -380,9 +380,11 @@ pub fn run(command: &NonogramCommand, json: bool) -> Result<(), CliError> {
                         .first()
                         .ok_or_else(|| CliError::Input(format!("{name}: no solution to draw")))?;
                     let image = png::encode(puzzle.width, puzzle.height, first, *scale);
-                    std::fs::write(path, image).map_err(|source| CliError::Io {
-                        path: path.clone(),
-                        source,
+                    frontier_core::files::write_atomic(path, &image).map_err(|source| {
+                        CliError::Io {
+                            path: path.clone(),
+                            source,
+                        }
                     })?;
                 }
             }

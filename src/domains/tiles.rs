@@ -125,6 +125,15 @@ impl CliDomain for TilesCli {
     const NAME: &'static str = "tiles";
     type Prepared = Heuristics;
 
+    /// Goal and heuristic decide the answer; where pattern databases are
+    /// cached and how many threads build them do not.
+    fn answer_params(&self) -> String {
+        format!(
+            "goal={:?}\nheuristic={}\nreflect={}",
+            self.goal, self.heuristic, self.reflect
+        )
+    }
+
     fn set_param(&mut self, key: &str, value: &GridValue) -> Result<bool, CliError> {
         match key {
             "heuristic" => self.heuristic = value.text(key)?,

@@ -344,9 +344,11 @@ pub fn run(command: &WordleCommand, json: bool, progress: bool) -> Result<(), Cl
                 })
             })?;
             let write = |path: &PathBuf, text: String| {
-                std::fs::write(path, text).map_err(|source| CliError::Io {
-                    path: path.clone(),
-                    source,
+                frontier_core::files::write_atomic(path, text.as_bytes()).map_err(|source| {
+                    CliError::Io {
+                        path: path.clone(),
+                        source,
+                    }
                 })
             };
             if let Some(path) = tree_json {

@@ -205,7 +205,7 @@ impl GpuBoggle {
     /// returns the seconds the kernel took by device events.
     pub fn score(&mut self, trie: &Trie, boards: &[u8]) -> Result<(Vec<u32>, f64), BoggleError> {
         let cells = self.shape.cells();
-        if cells == 0 || boards.len() % cells != 0 {
+        if cells == 0 || !boards.len().is_multiple_of(cells) {
             return Err(BoggleError::Config(format!(
                 "{} letters are not a whole number of {cells}-cell boards",
                 boards.len()

@@ -348,7 +348,7 @@ impl OrderlyTree {
             // Open the path's remaining nodes.
             let position = if self.open.len() == 1 {
                 0
-            } else if self.open.len() % 2 == 0 {
+            } else if self.open.len().is_multiple_of(2) {
                 // A kept choice node: its letter's sum is next.
                 let choice = self.open[self.open.len() - 1].key;
                 self.open_sum(Layout::<K>::slot_of(path, choice) - 1);
@@ -412,7 +412,7 @@ impl OrderlyTree {
         let node = self.open.pop().unwrap_or_default();
         self.nodes += 1;
         let parent = &mut self.open[level - 1];
-        if level % 2 == 0 {
+        if level.is_multiple_of(2) {
             parent.children |= 1 << node.key;
             parent.bound = parent.bound.max(node.bound);
             let offset = if node.children == 0 {

@@ -840,7 +840,7 @@ impl Below<'_> {
                 return Visit::Descend;
             }
             self.outcome.subclasses += 1;
-            if self.outcome.subclasses % 65536 == 0
+            if self.outcome.subclasses.is_multiple_of(65536)
                 && out_of_time(settings, self.started, self.stop)
             {
                 return Visit::Stop;

@@ -145,7 +145,10 @@ impl Trie {
         }
         let trie = Trie::build(&list);
         if let Err(e) = trie.write_cache(&cache, key) {
-            tracing::debug!("cannot write trie cache {}: {e}", cache.display());
+            tracing::warn!(
+                "dictionary not cached ({}: {e}); going on without the cache",
+                cache.display()
+            );
         }
         Ok((trie, list.summary()))
     }
@@ -168,9 +171,7 @@ impl Trie {
         if let Some(dir) = path.parent() {
             std::fs::create_dir_all(dir)?;
         }
-        let tmp = path.with_extension(format!("tmp{}", std::process::id()));
-        std::fs::write(&tmp, &out)?;
-        std::fs::rename(&tmp, path)
+        frontier_core::files::write_atomic(path, &out)
     }
 }
 

@@ -1209,7 +1209,7 @@ impl Search<'_, '_> {
                 if !s.learn(conflict) {
                     return Ended::Finished;
                 }
-                if s.conflicts % 256 == 0 && cutoff.reached() {
+                if s.conflicts.is_multiple_of(256) && cutoff.reached() {
                     return Ended::TimedOut;
                 }
                 if s.conflicts >= budget.conflicts || s.stats.line_solves >= budget.line_work {
@@ -1267,7 +1267,7 @@ impl Search<'_, '_> {
             };
             match next {
                 Some(cell) => {
-                    if s.stats.nodes % 1024 == 0 && cutoff.reached() {
+                    if s.stats.nodes.is_multiple_of(1024) && cutoff.reached() {
                         return Ended::TimedOut;
                     }
                     s.levels.push(s.trail.len());

@@ -388,7 +388,7 @@ impl LineSolver {
         for word in &mut buf[at(ALL)] {
             *word = !0;
         }
-        if (n + 1) % 64 != 0 {
+        if !(n + 1).is_multiple_of(64) {
             buf[ALL * w + w - 1] = (1u64 << ((n + 1) % 64)) - 1;
         }
         let (mut first_filled, mut last_filled) = (n, None);

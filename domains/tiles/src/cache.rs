@@ -114,7 +114,11 @@ pub fn load_or_build(
             let started = std::time::Instant::now();
             let table = build(board, pattern, threads, progress);
             tracing::info!(tiles = ?pattern.tiles, seconds = started.elapsed().as_secs_f64(), "pattern database built");
-            write(&path, board, pattern, &table)?;
+            // A cache that cannot be written costs the next run a rebuild,
+            // not this run its answer: say so once and search on.
+            if let Err(e) = write(&path, board, pattern, &table) {
+                tracing::warn!("pattern database not cached ({e}); searching without the cache");
+            }
             table
         }
     };
@@ -134,14 +138,17 @@ fn write(path: &Path, board: &Board, pattern: &Pattern, table: &[u8]) -> Result<
     let mut tmp = path.to_path_buf();
     tmp.as_mut_os_string()
         .push(format!(".{}.tmp", std::process::id()));
-    let mut file = std::io::BufWriter::new(std::fs::File::create(&tmp).map_err(io)?);
-    file.write_all(&header(board, pattern, table.len() as u64))
-        .map_err(io)?;
-    file.write_all(table).map_err(io)?;
-    file.write_all(&checksum(table).to_le_bytes()).map_err(io)?;
-    file.into_inner()
-        .map_err(|e| io(e.into_error()))?
-        .sync_all()
-        .map_err(io)?;
-    std::fs::rename(&tmp, path).map_err(io)
+    let written = (|| -> std::io::Result<()> {
+        let mut file = std::io::BufWriter::new(std::fs::File::create(&tmp)?);
+        file.write_all(&header(board, pattern, table.len() as u64))?;
+        file.write_all(table)?;
+        file.write_all(&checksum(table).to_le_bytes())?;
+        file.into_inner().map_err(|e| e.into_error())?.sync_all()?;
+        std::fs::rename(&tmp, path)
+    })();
+    if written.is_err() {
+        // A full disk leaves no partial temporary file behind.
+        let _ = std::fs::remove_file(&tmp);
+    }
+    written.map_err(io)
 }

@@ -690,7 +690,7 @@ fn gpu_ida_cut_inside_iterations_ends_at_the_optimum() {
             assert!(puzzle.is_goal(&puzzle.replay(&solution.moves).unwrap()));
             break;
         }
-        let saved = Checkpoint::load(&checkpoints, &start)
+        let saved = Checkpoint::load(&checkpoints, &start, "")
             .unwrap()
             .expect("a checkpoint");
         cut_inside += usize::from(saved.partial.is_some());

@@ -284,7 +284,7 @@ fn columns(line: &str) -> Vec<(usize, String)> {
 
 /// A whole line's tokens as (guess, feedback, number written) steps.
 fn steps(path: &[(usize, String)]) -> Result<Vec<(Word, u8, usize)>, String> {
-    if path.len() % 2 != 0 {
+    if !path.len().is_multiple_of(2) {
         return Err(
             "expected pairs of a guess and its feedback with a number (salet BBYGB1)".into(),
         );

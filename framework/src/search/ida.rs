@@ -58,6 +58,12 @@ pub struct IdaConfig {
     /// each segment's end waits for its last subtree, so shorter costs
     /// more). Without a checkpoint an iteration is one segment.
     pub segment_seconds: f64,
+    /// What decides the answer besides the start state, as `key=value`
+    /// lines (goal, heuristic and its parameters): a checkpoint written
+    /// under other lines is refused, naming the first that differs. The
+    /// runner fills it in; it is no setting of a config file.
+    #[serde(skip)]
+    pub context: String,
 }
 
 impl Default for IdaConfig {
@@ -67,6 +73,7 @@ impl Default for IdaConfig {
             roots_per_thread: 64,
             checkpoint: None,
             segment_seconds: DEFAULT_SEGMENT_SECONDS,
+            context: String::new(),
         }
     }
 }
@@ -80,11 +87,24 @@ pub const DEFAULT_SEGMENT_SECONDS: f64 = 60.0;
 /// iteration cut short by a limit counts too (its nodes and seconds are
 /// spent, and the resumed search repeats it): a resumed search's time and
 /// node counts are what the whole solve cost.
+///
+/// A resumed bound skips every iteration below it, so it is trusted only
+/// for the same question: the file names its format, the start state and
+/// the context (goal, heuristic, parameters), and carries a checksum over
+/// all of it. A file that differs in any of them is refused, never reused.
+/// Threads and roots do not change the bound, only the split, which
+/// [`Partial::split`] names.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct Checkpoint {
+    /// The file format's version ([`CHECKPOINT_FORMAT`]).
+    pub format: u32,
     /// The start state, as `Debug` prints it, to refuse a file that a hash
     /// collision or a renamed file pairs with another instance.
     pub start: String,
+    /// What decides the answer besides the start (see
+    /// [`IdaConfig::context`]).
+    pub context: String,
     /// The bound of the next iteration: no solution costs less.
     pub bound: Cost,
     /// Iterations completed.
@@ -96,12 +116,18 @@ pub struct Checkpoint {
     /// Seconds of search so far.
     pub seconds: f64,
     /// Progress inside the iteration at `bound`, if any was checkpointed.
-    #[serde(default)]
     pub partial: Option<Partial>,
+    /// FNV-1a (64 bits, hex) of the file's JSON with this field empty: an
+    /// edited or damaged file fails it.
+    pub checksum: String,
 }
+
+/// The version of the checkpoint format; files of another are refused.
+pub const CHECKPOINT_FORMAT: u32 = 2;
 
 /// The roots of an iteration searched to the end, in the split's order.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct Partial {
     /// A fingerprint of the split (its roots, their costs and order): a
     /// resumed search that splits the start otherwise (another `roots`
@@ -113,6 +139,40 @@ pub struct Partial {
     pub next: Option<Cost>,
 }
 
+/// FNV-1a over `bytes`: a checksum stable across builds and platforms
+/// (the map hashers are not), for files a later version reads.
+pub fn fnv1a(bytes: &[u8]) -> u64 {
+    bytes.iter().fold(0xcbf2_9ce4_8422_2325, |h, &b| {
+        (h ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3)
+    })
+}
+
+/// The first `key=value` line that differs between two contexts, as
+/// `key: written A, now B` (a key missing on one side shows as `-`).
+pub fn context_difference(written: &str, now: &str) -> Option<String> {
+    let pairs = |text: &str| -> Vec<(String, String)> {
+        text.lines()
+            .filter(|l| !l.trim().is_empty())
+            .map(|l| match l.split_once('=') {
+                Some((k, v)) => (k.trim().to_string(), v.trim().to_string()),
+                None => (l.trim().to_string(), String::new()),
+            })
+            .collect()
+    };
+    let (a, b) = (pairs(written), pairs(now));
+    let find = |list: &[(String, String)], key: &str| {
+        list.iter()
+            .find(|(k, _)| k == key)
+            .map_or("-".to_string(), |(_, v)| v.clone())
+    };
+    let mut keys: Vec<&String> = a.iter().chain(&b).map(|(k, _)| k).collect();
+    keys.dedup();
+    keys.into_iter().find_map(|key| {
+        let (x, y) = (find(&a, key), find(&b, key));
+        (x != y).then(|| format!("{key}: written {x}, now {y}"))
+    })
+}
+
 impl Checkpoint {
     /// The start state's name in checkpoints (`start` and the file name):
     /// the domain's type and the state as `Debug` prints it.
@@ -122,41 +182,111 @@ impl Checkpoint {
 
     /// The file in `dir` that holds the checkpoint of a search from `start`.
     pub fn path(dir: &Path, start: &str) -> PathBuf {
-        let key = foldhash::fast::FixedState::with_seed(0x1DA5_7A12).hash_one(start);
-        dir.join(format!("ida-{key:016x}.json"))
+        dir.join(format!("ida-{:016x}.json", fnv1a(start.as_bytes())))
     }
 
-    /// The checkpoint for `start` in `dir`, if one was written; a file that
-    /// does not parse or names another start is an error, not ignored.
-    pub fn load(dir: &Path, start: &str) -> Result<Option<Checkpoint>, Error> {
+    /// The checksum of this checkpoint's other fields.
+    fn sum(&self) -> String {
+        let body = Checkpoint {
+            checksum: String::new(),
+            ..self.clone()
+        };
+        // Plain data with string keys: serialising cannot fail.
+        let text = serde_json::to_string(&body).unwrap_or_default();
+        format!("{:016x}", fnv1a(text.as_bytes()))
+    }
+
+    /// The checkpoint for `start` under `context` in `dir`, if one was
+    /// written. A file that does not parse, is of another format, fails
+    /// its checksum, or names another start or context is an error naming
+    /// the difference, never ignored and never reused.
+    pub fn load(dir: &Path, start: &str, context: &str) -> Result<Option<Checkpoint>, Error> {
         let path = Checkpoint::path(dir, start);
         let text = match std::fs::read_to_string(&path) {
             Ok(text) => text,
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
             Err(e) => return Err(Error::Checkpoint(format!("{}: {e}", path.display()))),
         };
-        let checkpoint: Checkpoint = serde_json::from_str(&text)
-            .map_err(|e| Error::Checkpoint(format!("{}: {e}", path.display())))?;
+        let refuse = |why: String| {
+            Err(Error::Checkpoint(format!(
+                "{}: {why}; remove it or use another checkpoint directory",
+                path.display()
+            )))
+        };
+        let format = serde_json::from_str::<serde_json::Value>(&text)
+            .ok()
+            .and_then(|v| v.get("format")?.as_u64());
+        if format != Some(u64::from(CHECKPOINT_FORMAT)) {
+            return refuse(format!(
+                "not a checkpoint of format {CHECKPOINT_FORMAT} (format {})",
+                format.map_or("none".to_string(), |f| f.to_string())
+            ));
+        }
+        let checkpoint: Checkpoint = match serde_json::from_str(&text) {
+            Ok(c) => c,
+            Err(e) => return refuse(format!("does not parse ({e})")),
+        };
+        if checkpoint.checksum != checkpoint.sum() {
+            return refuse("its checksum does not match: the file was edited or damaged".into());
+        }
         if checkpoint.start != start {
-            return Err(Error::Checkpoint(format!(
-                "{} belongs to another start state ({})",
-                path.display(),
+            return refuse(format!(
+                "belongs to another start state ({})",
                 checkpoint.start
-            )));
+            ));
+        }
+        if let Some(difference) = context_difference(&checkpoint.context, context) {
+            return refuse(format!("written for another search ({difference})"));
         }
         Ok(Some(checkpoint))
     }
 
-    /// Writes the checkpoint through a temporary file, so that a search
-    /// killed mid-write leaves the previous one.
+    /// Writes the checkpoint through a temporary file in the same
+    /// directory, so that a search killed mid-write leaves the previous
+    /// one; a failed write removes the temporary file.
     pub fn store(&self, dir: &Path) -> Result<(), Error> {
         let failed = |e: std::io::Error| Error::Checkpoint(format!("{}: {e}", dir.display()));
         std::fs::create_dir_all(dir).map_err(failed)?;
         let path = Checkpoint::path(dir, &self.start);
-        let tmp = path.with_extension("tmp");
-        let text = serde_json::to_string(self).map_err(|e| Error::Checkpoint(e.to_string()))?;
-        std::fs::write(&tmp, text).map_err(failed)?;
-        std::fs::rename(&tmp, &path).map_err(failed)
+        crate::files::write_atomic(&path, self.sealed().as_bytes()).map_err(failed)
+    }
+
+    /// The file's text: this checkpoint in the current format, with its
+    /// checksum.
+    pub fn sealed(&self) -> String {
+        let sealed = Checkpoint {
+            format: CHECKPOINT_FORMAT,
+            checksum: String::new(),
+            ..self.clone()
+        };
+        let sealed = Checkpoint {
+            checksum: sealed.sum(),
+            ..sealed
+        };
+        // Plain data with string keys: serialising cannot fail.
+        serde_json::to_string(&sealed).unwrap_or_default()
+    }
+}
+
+/// An advisory lock on a checkpoint directory (its `.lock` file), held
+/// while a search may write there: a second search on the same directory
+/// fails at once instead of racing on its files.
+#[derive(Debug)]
+pub struct DirLock(#[allow(dead_code)] std::fs::File);
+
+impl DirLock {
+    /// Takes the lock of `dir` (created if missing), or says who holds it.
+    pub fn take(dir: &Path) -> Result<DirLock, Error> {
+        let failed = |e: std::io::Error| Error::Checkpoint(format!("{}: {e}", dir.display()));
+        std::fs::create_dir_all(dir).map_err(failed)?;
+        let file = crate::files::try_lock(&dir.join(".lock")).map_err(|e| match e {
+            crate::files::LockError::Held => Error::Checkpoint(format!(
+                "{}: another search is using this checkpoint directory; wait for it or use another",
+                dir.display()
+            )),
+            crate::files::LockError::Io(e) => failed(e),
+        })?;
+        Ok(DirLock(file))
     }
 }
 
@@ -497,6 +627,7 @@ pub fn ida<D: Domain, H: Heuristic<D>>(
         domain,
         heuristic,
         config.checkpoint.as_deref(),
+        &config.context,
         target,
         options,
         started,
@@ -643,7 +774,10 @@ pub(crate) struct Iterations {
     /// The bound of the next iteration.
     pub(crate) bound: Cost,
     start_key: String,
+    context: String,
     checkpoint: Option<PathBuf>,
+    /// Held while this search may write its checkpoint.
+    _lock: Option<DirLock>,
     completed: u32,
     earlier_seconds: f64,
     /// The split's fingerprint, for [`Partial::split`].
@@ -725,7 +859,10 @@ impl Iterations {
             return Ok(());
         };
         Checkpoint {
+            format: CHECKPOINT_FORMAT,
             start: self.start_key.clone(),
+            context: self.context.clone(),
+            checksum: String::new(),
             bound: self.bound,
             iterations: self.completed,
             expanded: stats.expanded,
@@ -757,14 +894,16 @@ pub(crate) fn begin<D: Domain, H: Heuristic<D>>(
     domain: &D,
     heuristic: &H,
     checkpoint: Option<&Path>,
+    context: &str,
     target: usize,
     options: &SearchOptions,
     started: Instant,
 ) -> Result<Begun<D>, Error> {
     let mut stats = SearchStats::default();
     let start_key = Checkpoint::key(domain);
+    let lock = checkpoint.map(DirLock::take).transpose()?;
     let resumed = match checkpoint {
-        Some(dir) => Checkpoint::load(dir, &start_key)?,
+        Some(dir) => Checkpoint::load(dir, &start_key, context)?,
         None => None,
     };
     let status = match split(domain, heuristic, target, options, started, &mut stats) {
@@ -781,7 +920,9 @@ pub(crate) fn begin<D: Domain, H: Heuristic<D>>(
             let mut iterations = Iterations {
                 bound: lowest_f,
                 start_key,
+                context: context.to_string(),
                 checkpoint: checkpoint.map(Path::to_path_buf),
+                _lock: lock,
                 completed: 0,
                 earlier_seconds: 0.0,
                 // Hashing a million roots is only worth it when progress

@@ -80,6 +80,10 @@ pub struct GpuIdaConfig {
     /// With a checkpoint: seconds between checkpoints inside an
     /// iteration, as in [`crate::search::ida::IdaConfig`].
     pub segment_seconds: f64,
+    /// What decides the answer besides the start, as in
+    /// [`crate::search::ida::IdaConfig::context`].
+    #[serde(skip)]
+    pub context: String,
 }
 
 impl Default for GpuIdaConfig {
@@ -93,6 +97,7 @@ impl Default for GpuIdaConfig {
             slice_seconds: 0.25,
             checkpoint: None,
             segment_seconds: DEFAULT_SEGMENT_SECONDS,
+            context: String::new(),
         }
     }
 }
@@ -429,6 +434,7 @@ where
         domain,
         plugin,
         config.checkpoint.as_deref(),
+        &config.context,
         config.roots.max(1),
         options,
         started,

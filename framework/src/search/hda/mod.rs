@@ -480,7 +480,7 @@ impl<D: Domain, H: Heuristic<D>, P: Partitioner<D>> Worker<'_, D, H, P> {
         while !self.shared.done.load(SeqCst) {
             // Polling the channel costs an atomic round trip; batches are
             // large enough that looking every few expansions loses nothing.
-            if iterations % INBOX_EVERY == 0 || self.open.is_empty() {
+            if iterations.is_multiple_of(INBOX_EVERY) || self.open.is_empty() {
                 while let Ok(envelope) = inbox.try_recv() {
                     self.handle(envelope);
                 }
@@ -509,7 +509,7 @@ impl<D: Domain, H: Heuristic<D>, P: Partitioner<D>> Worker<'_, D, H, P> {
                         idle_total += since.elapsed();
                     }
                     self.expand(entry, &mut successors);
-                    if self.stats.expanded % FLUSH_EVERY == 0 {
+                    if self.stats.expanded.is_multiple_of(FLUSH_EVERY) {
                         self.flush_all();
                     }
                     if self.stats.expanded - last_published >= PUBLISH_EVERY {
@@ -566,7 +566,7 @@ impl<D: Domain, H: Heuristic<D>, P: Partitioner<D>> Worker<'_, D, H, P> {
             self.shared.min_f[self.id].store(shown, Release);
             self.published_f = shown;
         }
-        if mine <= self.lowest_seen.saturating_add(lead) && *iterations % 64 != 0 {
+        if mine <= self.lowest_seen.saturating_add(lead) && !(*iterations).is_multiple_of(64) {
             return false;
         }
         let lowest = self.shared.lowest_f();

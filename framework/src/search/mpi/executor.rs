@@ -311,7 +311,7 @@ impl<D: PackedState, H: Heuristic<D>, P: Partitioner<D>> Rank<'_, D, H, P> {
         let verdict = loop {
             iterations += 1;
             let entry = self.pop();
-            if entry.is_none() || iterations % POLL_EVERY == 0 {
+            if entry.is_none() || iterations.is_multiple_of(POLL_EVERY) {
                 self.receive_all()?;
                 self.transport.reap()?;
                 if let Some(vote) = self.vote.as_mut() {
@@ -329,11 +329,11 @@ impl<D: PackedState, H: Heuristic<D>, P: Partitioner<D>> Rank<'_, D, H, P> {
                         idle += since.elapsed().as_secs_f64();
                     }
                     self.expand(entry)?;
-                    if self.stats.expanded % FLUSH_EVERY == 0 {
+                    if self.stats.expanded.is_multiple_of(FLUSH_EVERY) {
                         self.flush_all()?;
                     }
                     if self.vote.is_none()
-                        && iterations % POLL_EVERY == 0
+                        && iterations.is_multiple_of(POLL_EVERY)
                         && self.seconds() - self.last_vote >= self.config.vote_every
                     {
                         self.start_vote()?;
@@ -610,7 +610,7 @@ impl<D: PackedState, H: Heuristic<D>, P: Partitioner<D>> Rank<'_, D, H, P> {
             } else {
                 NODE_TRAILER
             };
-        if records.len() % record != 0 {
+        if !records.len().is_multiple_of(record) {
             return Err(Error::Mpi(format!(
                 "rank {from} sent {} words, not whole records of {record}",
                 records.len()

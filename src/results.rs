@@ -1,0 +1,357 @@
+//! Results files that know their experiment: a first line naming what
+//! decides the answers (domain, its parameters, limits), rows that carry
+//! their instance's text, an advisory lock for the one process that writes,
+//! and `--resume` that keeps only rows it can vouch for.
+//!
+//! A row is written and flushed as soon as it exists, so an interrupted
+//! run keeps its finished rows; only a last line cut off mid-write (no
+//! newline) is dropped on resume, with a warning. Any other line that is
+//! not a row stops the resume with its line number: nothing is deleted
+//! silently.
+
+use std::collections::HashMap;
+use std::fs::File;
+use std::io::{Read, Seek, Write};
+use std::path::{Path, PathBuf};
+
+use frontier_core::Cost;
+
+use crate::report::{csv_headers, csv_row, json_line, split_csv, InstanceReport, RowKey};
+use crate::report::{PLANNED_COLUMN, TEXT_COLUMN};
+use crate::CliError;
+
+/// The version of the results format (its first line and columns).
+const FORMAT: u64 = 2;
+
+/// What `run` may do with an existing results file.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Existing {
+    /// Refuse it: a run never wipes rows unasked.
+    Refuse,
+    /// Keep its rows and run only the others (`--resume`).
+    Resume,
+    /// Replace it (`--overwrite`).
+    Overwrite,
+}
+
+/// What the experiment is, as the results file's first line records it:
+/// `(field, value)` pairs compared one by one on resume.
+pub type Fingerprint = Vec<(String, String)>;
+
+/// A row kept from an earlier run, with what it answered.
+#[derive(Clone, Debug, PartialEq)]
+pub struct KeptRow {
+    /// Where it is: `file:line`.
+    pub at: String,
+    /// The instance text it answered.
+    pub text: String,
+    /// The cost it found.
+    pub cost: Option<Cost>,
+    /// The value it found.
+    pub value: Option<f64>,
+    /// The verdict it gave.
+    pub verdict: Option<String>,
+    /// How far `value` may be from the exact one (the file's rounding).
+    pub value_tolerance: f64,
+}
+
+impl KeptRow {
+    /// Why this row cannot stand for `instance` (an edited instance, or an
+    /// answer that contradicts a known one), or `None`.
+    pub fn conflict(&self, instance: &crate::registry::Instance) -> Option<String> {
+        let at = &self.at;
+        if self.text != instance.text {
+            return Some(format!(
+                "{at}: instance {} was '{}' when this row was written and is '{}' now; rerun without --resume (--overwrite) or write elsewhere",
+                instance.id, self.text, instance.text
+            ));
+        }
+        let cost = matches!((self.cost, instance.known_cost), (Some(c), Some(k)) if c != k);
+        // CSV cells round values to four places; JSON keeps them whole.
+        let value = matches!((self.value, instance.known_value),
+            (Some(v), Some(k)) if (v - k).abs() > self.value_tolerance.max(1e-9 * k.abs().max(1.0)));
+        let verdict = matches!((&self.verdict, &instance.known_verdict),
+            (Some(v), Some(k)) if v != "unknown" && v != k);
+        (cost || value || verdict).then(|| {
+            format!(
+                "{at}: instance {} has {} in this row, which contradicts the known {}; rerun it (--overwrite)",
+                instance.id,
+                describe(self.cost, self.value, &self.verdict),
+                describe(instance.known_cost, instance.known_value, &instance.known_verdict)
+            )
+        })
+    }
+}
+
+fn describe(cost: Option<Cost>, value: Option<f64>, verdict: &Option<String>) -> String {
+    let mut parts = Vec::new();
+    if let Some(c) = cost {
+        parts.push(format!("cost {c}"));
+    }
+    if let Some(v) = value {
+        parts.push(format!("value {v}"));
+    }
+    if let Some(v) = verdict {
+        parts.push(format!("verdict {v}"));
+    }
+    if parts.is_empty() {
+        "no answer".into()
+    } else {
+        parts.join(", ")
+    }
+}
+
+/// A results file written a row at a time (`.json`: JSON lines;
+/// otherwise CSV with every column), locked while this process writes it.
+pub struct Output {
+    path: PathBuf,
+    json: bool,
+    /// Holds the advisory lock as long as it is open.
+    file: File,
+}
+
+impl Output {
+    /// Opens `path` for this experiment's rows. A file another run holds is
+    /// refused at once. An existing file is refused, resumed or replaced as
+    /// `existing` says; a resumed one must record the same fingerprint and
+    /// columns, and its complete rows are returned by key.
+    pub fn open(
+        path: &Path,
+        existing: Existing,
+        fingerprint: &Fingerprint,
+    ) -> Result<(Output, HashMap<RowKey, KeptRow>), CliError> {
+        let io = |source| CliError::Io {
+            path: path.to_path_buf(),
+            source,
+        };
+        let json = path.extension().is_some_and(|e| e == "json");
+        let mut file = std::fs::OpenOptions::new()
+            .read(true)
+            .write(true)
+            .create(true)
+            .truncate(false)
+            .open(path)
+            .map_err(io)?;
+        frontier_core::files::lock_file(&file).map_err(|e| match e {
+            frontier_core::files::LockError::Held => CliError::Input(format!(
+                "{}: another frontier run is writing this file; wait for it or pass another --output",
+                path.display()
+            )),
+            frontier_core::files::LockError::Io(e) => io(e),
+        })?;
+        let mut text = String::new();
+        file.read_to_string(&mut text).map_err(io)?;
+        let first = first_line(fingerprint, json);
+        let mut kept = HashMap::new();
+        let keep_to = if text.is_empty() || existing == Existing::Overwrite {
+            None
+        } else if existing == Existing::Refuse {
+            return Err(CliError::Input(format!(
+                "{} already holds results: pass --resume to keep them and run the rest, or --overwrite to replace them",
+                path.display()
+            )));
+        } else {
+            let (rows, length) = read_rows(path, &text, json, fingerprint)?;
+            kept = rows;
+            Some(length)
+        };
+        match keep_to {
+            Some(length) => {
+                file.set_len(length as u64).map_err(io)?;
+                file.seek(std::io::SeekFrom::End(0)).map_err(io)?;
+            }
+            None => {
+                file.set_len(0).map_err(io)?;
+                file.seek(std::io::SeekFrom::Start(0)).map_err(io)?;
+                file.write_all(first.as_bytes()).map_err(io)?;
+                file.flush().map_err(io)?;
+            }
+        }
+        Ok((
+            Output {
+                path: path.to_path_buf(),
+                json,
+                file,
+            },
+            kept,
+        ))
+    }
+
+    /// Appends one row and flushes it.
+    pub fn write(&mut self, report: &InstanceReport) -> Result<(), CliError> {
+        let line = if self.json {
+            json_line(report)
+        } else {
+            csv_row(report)
+        };
+        writeln!(self.file, "{line}")
+            .and_then(|()| self.file.flush())
+            .map_err(|source| CliError::Io {
+                path: self.path.clone(),
+                source,
+            })
+    }
+}
+
+/// The first line(s) of a new file: the fingerprint as one JSON object
+/// (behind `# ` in CSV, then the column header).
+fn first_line(fingerprint: &Fingerprint, json: bool) -> String {
+    let mut object = serde_json::Map::new();
+    object.insert("frontier_results".into(), FORMAT.into());
+    for (key, value) in fingerprint {
+        object.insert(key.clone(), value.clone().into());
+    }
+    let header = serde_json::Value::Object(object).to_string();
+    if json {
+        header + "\n"
+    } else {
+        format!("# {header}\n{}\n", csv_headers().join(","))
+    }
+}
+
+/// The fingerprint a file's first line records, if it has one.
+fn recorded(line: &str, json: bool) -> Option<serde_json::Map<String, serde_json::Value>> {
+    let object = if json { line } else { line.strip_prefix("# ")? };
+    let value: serde_json::Value = serde_json::from_str(object).ok()?;
+    let map = value.as_object()?.clone();
+    map.contains_key("frontier_results").then_some(map)
+}
+
+/// The kept rows of a resumed file by key, and the length of the text to
+/// keep (everything but a last line cut off mid-write).
+fn read_rows(
+    path: &Path,
+    text: &str,
+    json: bool,
+    fingerprint: &Fingerprint,
+) -> Result<(HashMap<RowKey, KeptRow>, usize), CliError> {
+    let refuse = |why: String| CliError::Input(format!("{}: cannot resume: {why}", path.display()));
+    let mut lines = text.split_inclusive('\n');
+    let head = lines.next().unwrap_or_default();
+    let Some(written) = recorded(head.trim_end(), json) else {
+        return Err(refuse(
+            "its first line names no experiment (a file of an older version, or not frontier's); use --overwrite or another --output".into(),
+        ));
+    };
+    if written.get("frontier_results").and_then(|v| v.as_u64()) != Some(FORMAT) {
+        return Err(refuse(format!(
+            "it is of results format {}, this version writes {FORMAT}",
+            written["frontier_results"]
+        )));
+    }
+    for (key, value) in fingerprint {
+        let was = written.get(key).and_then(|v| v.as_str()).unwrap_or("-");
+        if was != value {
+            // Parameters are `key=value` lines: name the one that differs.
+            let difference = frontier_core::search::ida::context_difference(was, value)
+                .filter(|_| key == "params")
+                .unwrap_or_else(|| format!("{key}: written {was}, now {value}"));
+            return Err(refuse(format!(
+                "it holds another experiment ({}); use --overwrite or another --output",
+                difference.replace('\n', "; ")
+            )));
+        }
+    }
+    let mut length = head.len();
+    let mut line_no = 1;
+    let columns = if json {
+        Vec::new()
+    } else {
+        line_no += 1;
+        let header = lines.next().unwrap_or_default();
+        length += header.len();
+        let columns = split_csv(header.trim_end());
+        if columns != csv_headers() {
+            return Err(refuse("its columns are not this version's".into()));
+        }
+        columns
+    };
+    let mut kept = HashMap::new();
+    for line in lines {
+        line_no += 1;
+        if !line.ends_with('\n') {
+            tracing::warn!(
+                "{}:{line_no}: a row cut off mid-write (no newline) is run again",
+                path.display()
+            );
+            break;
+        }
+        let row = if json {
+            json_row(line.trim_end(), &format!("{}:{line_no}", path.display()))
+        } else {
+            csv_kept(
+                line.trim_end(),
+                &format!("{}:{line_no}", path.display()),
+                &columns,
+            )
+        };
+        let Some((key, row)) = row else {
+            return Err(refuse(format!(
+                "line {line_no} is not a result row of this experiment; mend or remove it, or use --overwrite"
+            )));
+        };
+        if let Some(earlier) = kept.insert(key.clone(), row) {
+            return Err(refuse(format!(
+                "line {line_no} repeats the row of {} (instance {}, {} {})",
+                earlier.at, key.0, key.1, key.2
+            )));
+        }
+        length += line.len();
+    }
+    Ok((kept, length))
+}
+
+/// A JSON row's key and what it answered.
+fn json_row(line: &str, at: &str) -> Option<(RowKey, KeptRow)> {
+    let value: serde_json::Value = serde_json::from_str(line).ok()?;
+    let text = |name: &str| value.get(name)?.as_str().map(str::to_string);
+    let key = (text("instance")?, text(PLANNED_COLUMN)?, text("params")?);
+    let cost = match value.get("cost")? {
+        serde_json::Value::Null => None,
+        c => Some(Cost::try_from(c.as_u64()?).ok()?),
+    };
+    Some((
+        key,
+        KeptRow {
+            at: at.to_string(),
+            text: text(TEXT_COLUMN)?,
+            cost,
+            value: value.get("value").and_then(|v| v.as_f64()),
+            verdict: text("verdict"),
+            value_tolerance: 0.0,
+        },
+    ))
+}
+
+/// A CSV row's key and what it answered (`-` is an empty cell).
+fn csv_kept(line: &str, at: &str, columns: &[String]) -> Option<(RowKey, KeptRow)> {
+    let fields = split_csv(line);
+    if fields.len() != columns.len() {
+        return None;
+    }
+    let cell = |name: &str| {
+        let i = columns.iter().position(|c| c == name)?;
+        Some(fields[i].clone())
+    };
+    let present = |name: &str| cell(name).filter(|v| v != "-");
+    let key = (cell("instance")?, cell(PLANNED_COLUMN)?, cell("params")?);
+    let cost = match present("cost") {
+        Some(c) => Some(c.parse().ok()?),
+        None => None,
+    };
+    let value = match present("value") {
+        Some(v) => Some(v.parse().ok()?),
+        None => None,
+    };
+    Some((
+        key,
+        KeptRow {
+            at: at.to_string(),
+            text: crate::report::from_one_line(&cell(TEXT_COLUMN)?),
+            cost,
+            value,
+            verdict: present("verdict"),
+            value_tolerance: 5e-5,
+        },
+    ))
+}
