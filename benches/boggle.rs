@@ -1,17 +1,19 @@
 //! Boggle boards scored per second on one core: uniform random 4x4 boards
 //! (the peer solver's benchmark), dice-rolled boards, and neighbours of the
 //! best 4x4 board (the boards annealing spends its time on).
-//! `cargo bench --bench boggle`; needs the ENABLE2K list under
-//! `$FRONTIER_DATA` (default ../shared/data).
+//! `cargo bench --bench boggle`; reads the ENABLE2K list the repository
+//! ships in data/.
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use frontier_boggle::{random_boards, Letters, Scorer, Shape, Trie};
 
 fn scoring(c: &mut Criterion) {
-    let data = std::env::var("FRONTIER_DATA").unwrap_or_else(|_| "../shared/data".into());
-    let path = std::path::Path::new(&data).join("boggle/enable2k.txt");
+    let Some(path) = frontier_core::data::find("boggle/enable2k.txt") else {
+        eprintln!("{}", frontier_core::data::missing("boggle/enable2k.txt"));
+        return;
+    };
     let Ok((trie, _)) = Trie::load(&path) else {
-        eprintln!("MISSING DATA: {}; set FRONTIER_DATA", path.display());
+        eprintln!("{}: cannot be read", path.display());
         return;
     };
     let shape = Shape::new(4, 4);

@@ -165,7 +165,8 @@ pub enum Instances {
     /// Instances written in the config, in the domain's notation.
     Inline(Vec<String>),
     /// A file of instances. A path starting with `@data/` is resolved
-    /// against `$FRONTIER_DATA`, else `../shared/data`.
+    /// against the repository's `data/`, else `$FRONTIER_DATA`, else
+    /// `../shared/data`.
     File {
         /// The file.
         path: PathBuf,
@@ -189,19 +190,16 @@ pub enum Instances {
     },
 }
 
-/// Resolves the `@data/` prefix of data paths.
-pub fn resolve_data_path(path: &Path) -> PathBuf {
+/// Resolves the `@data/` prefix of data paths: the repository's `data/`
+/// first, then `$FRONTIER_DATA`, then `../shared/data`
+/// ([`frontier_core::data`]); a file in none of them is one line that
+/// names it and where it is looked for.
+pub fn resolve_data_path(path: &Path) -> Result<PathBuf, CliError> {
     match path.strip_prefix("@data") {
-        Ok(rest) => data_dir().join(rest),
-        Err(_) => path.to_path_buf(),
+        Ok(rest) => frontier_core::data::find(rest)
+            .ok_or_else(|| CliError::Input(frontier_core::data::missing(path))),
+        Err(_) => Ok(path.to_path_buf()),
     }
-}
-
-/// `$FRONTIER_DATA`, or `../shared/data` beside the checkout.
-pub fn data_dir() -> PathBuf {
-    std::env::var_os("FRONTIER_DATA")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| PathBuf::from("../shared/data"))
 }
 
 impl Experiment {

@@ -31,6 +31,10 @@ pub struct Instance {
     pub known_value: Option<f64>,
     /// Known verdict (`unique`, `multiple`, …), checked after solving.
     pub known_verdict: Option<String>,
+    /// Why the instance cannot be read here (a data file that is not
+    /// shipped): listed with the others, it fails with this line only if
+    /// a run asks for it.
+    pub missing: Option<String>,
 }
 
 impl Instance {

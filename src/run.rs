@@ -133,7 +133,7 @@ fn load_instances<C: CliDomain>(
                 .collect::<Result<Vec<_>, CliError>>()?
         }
         Instances::File { path, first, ids } => {
-            let mut all = config.read_instances(&resolve_data_path(path))?;
+            let mut all = config.read_instances(&resolve_data_path(path)?)?;
             if let Some(ids) = ids {
                 if let Some(missing) = ids.iter().find(|id| !all.iter().any(|i| &i.id == *id)) {
                     return Err(CliError::Input(format!(
@@ -307,6 +307,9 @@ pub fn run_all<C: CliDomain>(
         };
         if !instances.iter().any(|i| rows.iter().any(|r| pending(i, r))) {
             continue;
+        }
+        if let Some(why) = instances.iter().find_map(|i| i.missing.clone()) {
+            return Err(CliError::Input(why));
         }
         let executors: Vec<ExecutorConfig> = rows.iter().map(|(e, _)| e.clone()).collect();
         let prepared = config.prepare(&executors)?;

@@ -3,6 +3,18 @@
 use std::path::PathBuf;
 use std::process::{Command, Output};
 
+/// The path of reference data `name` (the repository's data/ first), or
+/// a return from the test after `SKIPPED (needs …)` on a user's machine;
+/// under CI a missing file fails the test (`frontier_core::data::for_test`).
+macro_rules! need {
+    ($name:expr) => {
+        match frontier_core::data::for_test($name) {
+            Some(path) => path.to_string_lossy().into_owned(),
+            None => return,
+        }
+    };
+}
+
 fn frontier(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_frontier"))
         .args(args)
@@ -237,7 +249,7 @@ fn a_grid_runs_every_combination_and_resume_skips_finished_rows() {
         ),
     );
     // The runs read @data/: fail loudly here when it is missing.
-    shared_data("tiles/korf100.tsv");
+    need!("tiles/korf100.tsv");
     let run = |extra: &[&str]| {
         let mut args = vec!["run", "--json", config.to_str().unwrap()];
         args.extend(extra);
@@ -436,20 +448,22 @@ fn fails_with(out: &Output, text: &str) {
     assert!(stderr(out).contains(text), "{}", stderr(out));
 }
 
-fn shared_data(name: &str) -> String {
-    let dir = std::env::var("FRONTIER_DATA").unwrap_or_else(|_| "../shared/data".into());
-    let path = PathBuf::from(dir).join(name);
-    assert!(
-        path.exists(),
-        "MISSING TEST DATA: {}; set FRONTIER_DATA",
-        path.display()
-    );
-    path.to_string_lossy().into_owned()
+/// ENABLE2K's five-letter words (shipped), one per line: small Wordle
+/// games that run on any clone, where the game's own lists are not
+/// shipped.
+fn five_letter_words() -> String {
+    let path = frontier_core::data::find("boggle/enable2k.txt").expect("data/ ships ENABLE2K");
+    let text = std::fs::read_to_string(path).unwrap();
+    text.lines()
+        .map(str::trim)
+        .filter(|w| w.len() == 5 && w.bytes().all(|b| b.is_ascii_lowercase()))
+        .collect::<Vec<_>>()
+        .join("\n")
 }
 
 #[test]
 fn boggle_score_lists_words_with_paths_and_checks_reference_files() {
-    let dict = shared_data("boggle/enable2k.txt");
+    let dict = need!("boggle/enable2k.txt");
     let out = frontier(&["--json", "boggle", "score", "perlatdes", "--dict", &dict]);
     assert!(out.status.success(), "{}", stderr(&out));
     let value: serde_json::Value = serde_json::from_str(stdout(&out).trim()).unwrap();
@@ -481,7 +495,7 @@ fn boggle_score_lists_words_with_paths_and_checks_reference_files() {
 
 #[test]
 fn boggle_bad_input_is_one_clear_line() {
-    let dict = shared_data("boggle/enable2k.txt");
+    let dict = need!("boggle/enable2k.txt");
     let out = frontier(&["boggle", "score", "perla", "--dict", &dict]);
     fails_with(&out, "5 letters is not a square board");
     let out = frontier(&[
@@ -503,12 +517,11 @@ fn boggle_bad_input_is_one_clear_line() {
 
 #[test]
 fn nonogram_solve_prints_grid_verdict_json_and_png() {
-    let puzzle = shared_data("nonogram/webpbn-00023.nin");
+    let puzzle = need!("nonogram/webpbn-00023.nin");
     let out = frontier(&["nonogram", "solve", &puzzle]);
     assert!(out.status.success(), "{}", stderr(&out));
     let text = stdout(&out);
-    let known =
-        std::fs::read_to_string(shared_data("nonogram/solutions/webpbn-00023.sol")).unwrap();
+    let known = std::fs::read_to_string(need!("nonogram/solutions/webpbn-00023.sol")).unwrap();
     assert!(text.starts_with(&known), "{text}");
     assert!(text.contains("unique"), "{text}");
     let png = scratch("nonogram").join("sol.png");
@@ -516,7 +529,7 @@ fn nonogram_solve_prints_grid_verdict_json_and_png() {
         "--json",
         "nonogram",
         "solve",
-        &shared_data("nonogram/rand-30x30-d50-s1.nin"),
+        &need!("nonogram/rand-30x30-d50-s1.nin"),
         "--png",
         png.to_str().unwrap(),
     ]);
@@ -539,7 +552,7 @@ fn nonogram_solve_prints_grid_verdict_json_and_png() {
     }
     // The portfolio, and a seeded cdcl (which searches from elsewhere),
     // reach the same checked verdict.
-    let random = shared_data("nonogram/rand-30x30-d50-s1.nin");
+    let random = need!("nonogram/rand-30x30-d50-s1.nin");
     for flags in [
         ["--method", "portfolio", "--threads", "3"],
         ["--seed", "5", "--quiet", "--no-grid"],
@@ -580,8 +593,8 @@ fn nonogram_bad_files_name_the_line() {
 
 #[test]
 fn wordle_next_ranks_guesses_and_rejects_bad_feedback() {
-    let answers = shared_data("wordle/orig_answers_2315.txt");
-    let guesses = shared_data("wordle/orig_allowed_12972.txt");
+    let answers = need!("wordle/orig_answers_2315.txt");
+    let guesses = need!("wordle/orig_allowed_12972.txt");
     let next = |extra: &[&str]| {
         let mut args = vec![
             "--json",
@@ -609,8 +622,8 @@ fn wordle_next_ranks_guesses_and_rejects_bad_feedback() {
 
 #[test]
 fn wordle_sweep_resumes_from_its_checkpoint_and_agrees_with_prove() {
-    let answers = shared_data("wordle/orig_answers_2315.txt");
-    let guesses = shared_data("wordle/orig_allowed_12972.txt");
+    let answers = need!("wordle/orig_answers_2315.txt");
+    let guesses = need!("wordle/orig_allowed_12972.txt");
     let checkpoint = scratch("wordle-sweep").join("sweep.tsv");
     let _ = std::fs::remove_file(&checkpoint);
     let lists = ["--answers", &answers, "--guesses", &guesses];
@@ -677,7 +690,7 @@ fn json_lines(out: &Output, what: &str) -> Vec<serde_json::Value> {
 #[test]
 fn every_subcommand_prints_json_lines_with_json() {
     // Small Wordle lists: the first 40 answers, guessable too.
-    let answers = std::fs::read_to_string(shared_data("wordle/orig_answers_2315.txt")).unwrap();
+    let answers = five_letter_words();
     let small: Vec<&str> = answers.lines().take(40).collect();
     let list = scratch("json-wordle").join("small.txt");
     std::fs::write(&list, small.join("\n")).unwrap();
@@ -721,7 +734,7 @@ fn every_subcommand_prints_json_lines_with_json() {
     assert_eq!(played[0]["candidates"], 40);
     assert_eq!(played[1]["solved_in"], 1);
 
-    let nin = shared_data("nonogram/webpbn-00023.nin");
+    let nin = need!("nonogram/webpbn-00023.nin");
     let solved = json_lines(
         &frontier(&["--json", "nonogram", "solve", &nin]),
         "nonogram solve",
@@ -740,7 +753,7 @@ fn every_subcommand_prints_json_lines_with_json() {
     );
     assert_eq!(bench[0]["puzzles"], 50);
 
-    let dict = ["--dict", &shared_data("boggle/enable2k.txt")];
+    let dict = ["--dict", &need!("boggle/enable2k.txt")];
     let boggle = |args: &[&str]| {
         let mut all = vec!["--json", "boggle"];
         all.extend_from_slice(args);
@@ -886,7 +899,7 @@ fn flags_a_wordle_command_cannot_honour_are_refused() {
 
 #[test]
 fn wordle_hard_mode_proves_more_than_normal_and_checkpoints_keep_modes_apart() {
-    let answers = std::fs::read_to_string(shared_data("wordle/orig_answers_2315.txt")).unwrap();
+    let answers = five_letter_words();
     let small: Vec<&str> = answers.lines().skip(100).take(60).collect();
     let dir = scratch("wordle-hard");
     let list = dir.join("small.txt");
@@ -932,7 +945,7 @@ fn wordle_hard_mode_proves_more_than_normal_and_checkpoints_keep_modes_apart() {
 fn plot_draws_pngs_from_csv_and_json_results_and_names_bad_files() {
     let dir = scratch("plot");
     // The runs read @data/: fail loudly here when it is missing.
-    shared_data("tiles/korf100.tsv");
+    need!("tiles/korf100.tsv");
     for output in ["r.csv", "r.json"] {
         let path = dir.join(output);
         let config = write_config(
@@ -994,7 +1007,7 @@ fn plot_draws_pngs_from_csv_and_json_results_and_names_bad_files() {
 #[test]
 fn every_domain_runs_from_ron_with_its_answers_checked() {
     // The runs read @data/: fail loudly here when it is missing.
-    shared_data("boggle/enable2k.txt");
+    need!("boggle/enable2k.txt");
     let run = |name: &str, config: &str| {
         let path = write_config(name, config);
         frontier(&["run", "--json", path.to_str().unwrap()])
@@ -1025,7 +1038,7 @@ fn every_domain_runs_from_ron_with_its_answers_checked() {
     assert_eq!(verdicts, ["unique", "multiple"]);
     assert_eq!(nonogram[1]["known_verdict"], "multiple");
     // Small Wordle lists; the first word's total is stated wrong on purpose.
-    let answers = std::fs::read_to_string(shared_data("wordle/orig_answers_2315.txt")).unwrap();
+    let answers = five_letter_words();
     let small: Vec<&str> = answers.lines().take(30).collect();
     let dir = scratch("ron-wordle");
     let list = dir.join("small.txt");
@@ -1062,7 +1075,7 @@ fn every_domain_runs_from_ron_with_its_answers_checked() {
 /// simulate`/`sweep`/`bench` run from RON too, and agree with the subcommands on the same input.
 #[test]
 fn subcommand_jobs_run_from_ron_and_agree_with_the_subcommands() {
-    shared_data("boggle/enable2k.txt");
+    need!("boggle/enable2k.txt");
     let run = |name: &str, config: &str| {
         let path = write_config(name, config);
         frontier(&["run", "--json", path.to_str().unwrap()])
@@ -1167,7 +1180,7 @@ fn subcommand_jobs_run_from_ron_and_agree_with_the_subcommands() {
     }
     assert_eq!(lines[0]["executor"], "line-1");
 
-    let answers = std::fs::read_to_string(shared_data("wordle/orig_answers_2315.txt")).unwrap();
+    let answers = five_letter_words();
     let small: Vec<&str> = answers.lines().take(40).collect();
     let list = scratch("ron-wordle-jobs").join("small.txt");
     std::fs::write(&list, small.join("\n")).unwrap();
@@ -1329,9 +1342,9 @@ fn mpi_hda_refuses_threads() {
 /// planned executor are refused.
 #[test]
 fn resume_skips_finished_rows_in_domains_that_name_their_own_method() {
-    let index = shared_data("nonogram/INDEX.tsv");
-    shared_data("boggle/enable2k.txt");
-    let answers = std::fs::read_to_string(shared_data("wordle/orig_answers_2315.txt")).unwrap();
+    let index = need!("nonogram/INDEX.tsv");
+    need!("boggle/enable2k.txt");
+    let answers = five_letter_words();
     let dir = scratch("resume-domains");
     let list = dir.join("small.txt");
     let small: Vec<&str> = answers.lines().take(30).collect();

@@ -18,6 +18,7 @@
 #![deny(missing_docs)]
 
 pub mod config;
+pub mod data;
 pub mod decision;
 pub mod domain;
 pub mod files;

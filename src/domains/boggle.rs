@@ -168,15 +168,15 @@ pub enum BoggleCommand {
 /// The word list.
 #[derive(Debug, clap::Args)]
 pub struct DictArg {
-    /// Word list, one word per line; `@data/` means $FRONTIER_DATA, else
-    /// ../shared/data.
+    /// Word list, one word per line; `@data/` means the repository's data/
+    /// (ENABLE2K is shipped), else $FRONTIER_DATA, else ../shared/data.
     #[arg(long, default_value = "@data/boggle/enable2k.txt")]
     dict: PathBuf,
 }
 
 impl DictArg {
     fn load(&self) -> Result<Trie, CliError> {
-        let path = resolve_data_path(&self.dict);
+        let path = resolve_data_path(&self.dict)?;
         let started = Instant::now();
         let (trie, summary) = Trie::load(&path).map_err(|e| {
             CliError::Input(format!(
@@ -1133,7 +1133,8 @@ fn gpu_anneal(
 #[derive(Clone, Debug, serde::Deserialize, clap::Args)]
 #[serde(deny_unknown_fields)]
 pub struct BoggleCli {
-    /// Word list; `@data/` means $FRONTIER_DATA, else ../shared/data.
+    /// Word list; `@data/` means the repository's data/, else
+    /// $FRONTIER_DATA, else ../shared/data.
     #[arg(long, default_value = "@data/boggle/enable2k.txt")]
     #[serde(default = "default_dict")]
     pub dict: PathBuf,

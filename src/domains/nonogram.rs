@@ -704,23 +704,41 @@ impl crate::registry::CliDomain for NonogramCli {
             .map(|(n, line)| {
                 let fields: Vec<&str> = line.split('\t').collect();
                 let id = fields.get(id_at).copied().unwrap_or_default();
-                let file = ["nin", "non"]
-                    .iter()
-                    .map(|e| dir.join(format!("{id}.{e}")))
-                    .find(|f| f.is_file())
-                    .ok_or_else(|| {
-                        CliError::Input(format!(
-                            "{}:{}: no {id}.nin or {id}.non beside it",
-                            path.display(),
-                            n + 1
-                        ))
-                    })?;
                 let known = match unique_at.and_then(|k| fields.get(k)).copied() {
                     Some("yes") => Some("unique".to_string()),
                     Some("no") => Some("multiple".to_string()),
                     _ => None,
                 };
-                puzzle_instance(&file, known)
+                // Beside the index first, then in the other data folders:
+                // the repository ships the index whole but only the puzzles
+                // whose licence allows it (data/NOTICE).
+                let beside = ["nin", "non"]
+                    .iter()
+                    .map(|e| dir.join(format!("{id}.{e}")))
+                    .find(|f| f.is_file());
+                let elsewhere = || {
+                    ["nin", "non"]
+                        .iter()
+                        .find_map(|e| frontier_core::data::find(format!("nonogram/{id}.{e}")))
+                };
+                match beside.or_else(elsewhere) {
+                    Some(file) => puzzle_instance(&file, known),
+                    None if path.starts_with(frontier_core::data::shipped()) => {
+                        Ok(crate::registry::Instance {
+                            id: id.to_string(),
+                            known_verdict: known,
+                            missing: Some(frontier_core::data::missing(format!(
+                                "nonogram/{id}.nin"
+                            ))),
+                            ..Default::default()
+                        })
+                    }
+                    None => Err(CliError::Input(format!(
+                        "{}:{}: no {id}.nin or {id}.non beside it",
+                        path.display(),
+                        n + 1
+                    ))),
+                }
             })
             .collect()
     }

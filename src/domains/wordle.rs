@@ -175,8 +175,8 @@ impl Lists {
 /// The feedback table of an answer list and a guess list (answers added to
 /// the guesses where missing, as the game allows guessing them).
 fn read_table(answers_path: &Path, guesses_path: &Path) -> Result<FeedbackTable, CliError> {
-    let answers = read_words(&resolve_data_path(answers_path)).map_err(wordle_error)?;
-    let guesses = read_words(&resolve_data_path(guesses_path)).map_err(wordle_error)?;
+    let answers = read_words(&resolve_data_path(answers_path)?).map_err(wordle_error)?;
+    let guesses = read_words(&resolve_data_path(guesses_path)?).map_err(wordle_error)?;
     for (what, list, path) in [
         ("answers", &answers, answers_path),
         ("guesses", &guesses, guesses_path),

@@ -11,21 +11,11 @@ use frontier_boggle::{
 };
 use frontier_core::rng::SplitMix64;
 
-/// `$FRONTIER_DATA`, else `../shared/data` beside the checkout.
-fn data_dir() -> PathBuf {
-    std::env::var_os("FRONTIER_DATA")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/data"))
-}
-
+/// Reference file `name` (ENABLE2K and the reference scores are shipped in
+/// the repository's data/; see `frontier_core::data`).
 fn data_file(name: &str) -> PathBuf {
-    let path = data_dir().join(name);
-    assert!(
-        path.exists(),
-        "MISSING TEST DATA: {}; set FRONTIER_DATA to the shared data directory",
-        path.display()
-    );
-    path
+    frontier_core::data::find(name)
+        .unwrap_or_else(|| panic!("MISSING TEST DATA: {}", frontier_core::data::missing(name)))
 }
 
 fn enable2k() -> (WordList, Trie) {

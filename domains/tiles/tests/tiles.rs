@@ -351,15 +351,10 @@ fn unrank_inverts_rank_on_15_puzzle_placements() {
     }
 }
 
-/// `$FRONTIER_DATA`, else `../shared/data` beside the checkout.
-fn data_dir() -> PathBuf {
-    std::env::var_os("FRONTIER_DATA")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/data"))
-}
-
+/// Korf's 100: (id, Korf goal, standard goal, optimal length).
 fn korf100() -> Vec<(String, String, String, u32)> {
-    let path = data_dir().join("tiles/korf100.tsv");
+    // Shipped in the repository's data/ (see `frontier_core::data`).
+    let path = frontier_core::data::find("tiles/korf100.tsv").unwrap_or_default();
     let text = std::fs::read_to_string(&path).unwrap_or_else(|e| {
         panic!(
             "MISSING TEST DATA: {} ({e}); set FRONTIER_DATA to the shared data directory",
