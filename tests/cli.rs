@@ -809,19 +809,32 @@ fn every_subcommand_prints_json_lines_with_json() {
         &boggle(&["prove", "--target", "1", "--letters", "a1"]),
         "is not a letter a-z",
     );
+    // A target most boards reach is refused at once, saying what it
+    // implies, instead of listing tens of millions of boards in memory.
+    fails_with(
+        &boggle(&["prove", "--shape", "2x3", "--target", "10"]),
+        "the proof would list about",
+    );
     // GPU proofs: a split depth that leaves nothing to the GPU, a depth
     // without the GPU, and a certificate (the GPU keeps no pieces) are
     // refused before any device is opened.
     fails_with(
-        &boggle(&["prove", "--target", "1", "--gpu", "--gpu-depth", "9"]),
+        &boggle(&["prove", "--target", "400", "--gpu", "--gpu-depth", "9"]),
         "the split depth must be from 1 to 8 for 9 cells, not 9",
     );
     fails_with(
-        &boggle(&["prove", "--target", "1", "--gpu-depth", "3"]),
+        &boggle(&["prove", "--target", "400", "--gpu-depth", "3"]),
         "--gpu",
     );
     fails_with(
-        &boggle(&["prove", "--target", "1", "--gpu", "--certificate", "c.txt"]),
+        &boggle(&[
+            "prove",
+            "--target",
+            "400",
+            "--gpu",
+            "--certificate",
+            "c.txt",
+        ]),
         "--certificate",
     );
     // Shares of a proof add up to it: classes and boards.

@@ -60,6 +60,12 @@ pub fn for_test(relative: &str) -> Option<PathBuf> {
         "MISSING TEST DATA: {relative} (looked in {:?}); set FRONTIER_DATA",
         roots()
     );
-    eprintln!("SKIPPED (needs {relative}; set FRONTIER_DATA)");
+    // Straight to stderr, past the test harness's capture, so that the
+    // skip shows in the run's output.
+    use std::io::Write;
+    let _ = writeln!(
+        std::io::stderr(),
+        "SKIPPED (needs {relative}; set FRONTIER_DATA)"
+    );
     None
 }

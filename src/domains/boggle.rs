@@ -825,6 +825,41 @@ fn default_buckets() -> String {
     DEFAULT_BUCKETS.into()
 }
 
+/// Boards a proof may be expected to list: each board at or above the
+/// target is kept until the proof ends (with its certificate pieces), so a
+/// target most boards reach would fill the memory before it says anything.
+const MOST_BOARDS: f64 = 1e6;
+
+/// Refuses a target that a sizeable share of random boards reach, saying
+/// what it implies: 20,000 uniform random boards are scored (a few
+/// milliseconds) and their share above the target, times the 26^cells
+/// boards of the shape, estimates how many the proof would list. Targets
+/// that random boards do not reach pass: their boards are few.
+fn check_target_is_selective(trie: &Trie, shape: &Shape, target: u32) -> Result<(), CliError> {
+    const SAMPLE: usize = 20_000;
+    let cells = shape.cells();
+    let boards =
+        frontier_boggle::random_boards(shape, SAMPLE, frontier_boggle::Letters::Uniform, 7);
+    let mut scorer = frontier_boggle::Scorer::new(trie);
+    let (mut reaching, mut best) = (0usize, 0u32);
+    for board in boards.chunks_exact(cells.max(1)) {
+        let score = scorer.score_letters(shape, board);
+        reaching += usize::from(score >= target);
+        best = best.max(score);
+    }
+    let share = reaching as f64 / SAMPLE as f64;
+    let estimate = share * 26f64.powi(cells as i32);
+    if estimate > MOST_BOARDS {
+        return Err(CliError::Input(format!(
+            "--target {target} on {}x{}: {:.1}% of {SAMPLE} random boards reach it, so the proof would list about {estimate:.1e} boards, each kept in memory; a proof is for targets few boards reach (the best random board here scored {best}): raise --target",
+            shape.rows,
+            shape.cols,
+            share * 100.0
+        )));
+    }
+    Ok(())
+}
+
 impl ProveSettings {
     /// The share of the classes to search, 0-based: `--share K/N`, or
     /// under mpirun this rank's.
@@ -877,6 +912,9 @@ impl ProveSettings {
             return Err(CliError::Input(
                 "--certificate is written by a single process: run the proof without mpirun".into(),
             ));
+        }
+        if !self.buckets.starts_with('=') {
+            check_target_is_selective(trie, &settings.shape, self.target)?;
         }
         let pool = crate::registry::thread_pool(self.threads)?;
         let started = Instant::now();

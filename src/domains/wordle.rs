@@ -392,6 +392,8 @@ pub fn run(command: &WordleCommand, json: bool, progress: bool) -> Result<(), Cl
             max_guesses,
         } => {
             let limit = hard_limit(lists.hard, *max_guesses)?;
+            // Flags are refused before the lists are read.
+            crate::registry::thread_count(*threads)?;
             let table = lists.table()?;
             let options = SweepRun {
                 hard: lists.hard,
