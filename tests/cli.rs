@@ -649,7 +649,12 @@ fn wordle_sweep_resumes_from_its_checkpoint_and_agrees_with_prove() {
     assert_eq!(first["complete"], true);
     assert_eq!(first["judged_now"], considered);
     let recorded = std::fs::read_to_string(&checkpoint).unwrap();
-    assert_eq!(recorded.lines().count() as u64, considered);
+    // A first line naming the lists, mode and limit, then a line a guess.
+    assert!(
+        recorded.starts_with("# frontier wordle sweep "),
+        "{recorded}"
+    );
+    assert_eq!(recorded.lines().count() as u64, considered + 1);
 
     // Resumed: nothing left to judge, the same answer.
     let out = sweep(&sample);
@@ -671,8 +676,17 @@ fn wordle_sweep_resumes_from_its_checkpoint_and_agrees_with_prove() {
         stdout(&out)
     );
 
-    std::fs::write(&checkpoint, "salet\texact\t7920\nzzzz\tmaybe\t1\n").unwrap();
-    fails_with(&sweep(&sample), "sweep.tsv:2: not a five-letter word");
+    // A bad line after the key line is named; a file with no key line (an
+    // older version's, or not a checkpoint) is refused whole.
+    let key = recorded.lines().next().unwrap();
+    std::fs::write(
+        &checkpoint,
+        format!("{key}\nsalet\texact\t7920\nzzzz\tmaybe\t1\n"),
+    )
+    .unwrap();
+    fails_with(&sweep(&sample), "sweep.tsv:3: not a five-letter word");
+    std::fs::write(&checkpoint, "salet\texact\t7920\n").unwrap();
+    fails_with(&sweep(&sample), "its first line names no lists");
     fails_with(&sweep(&["--every", "0"]), "--every must be at least 1");
 }
 
@@ -799,7 +813,7 @@ fn every_subcommand_prints_json_lines_with_json() {
             "--shape",
             "3x3",
             "--target",
-            "1",
+            "400",
             "--max-seconds",
             "0.2",
         ]),
@@ -943,7 +957,30 @@ fn wordle_hard_mode_proves_more_than_normal_and_checkpoints_keep_modes_apart() {
     let hard_sweep = json_lines(&sweep(&["--hard"]), "sweep --hard");
     assert_eq!(hard_sweep[0]["hard"], true);
     assert!(hard_sweep[0]["best"].as_u64() <= hard[0]["total"].as_u64());
-    fails_with(&sweep(&[]), "recorded by a hard-mode sweep");
+    fails_with(&sweep(&[]), "mode: written hard, now normal");
+    // Another limit, or other lists, are another sweep too.
+    fails_with(
+        &sweep(&["--hard", "--max-guesses", "5"]),
+        "max_guesses: written 6, now 5",
+    );
+    let fewer = dir.join("fewer.txt");
+    std::fs::write(&fewer, small[..50].join("\n")).unwrap();
+    let mut other = vec!["--json", "wordle", "sweep", "--threads", "1", "--hard"];
+    other.extend_from_slice(&["--answers", fewer.to_str().unwrap()]);
+    other.extend_from_slice(&["--guesses", list.to_str().unwrap()]);
+    other.extend_from_slice(&["--checkpoint", checkpoint.to_str().unwrap()]);
+    fails_with(&frontier(&other), "answers: written 60 words");
+    // Two sweeps on one checkpoint: the second fails at once.
+    let held = std::fs::OpenOptions::new()
+        .read(true)
+        .open(&checkpoint)
+        .unwrap();
+    frontier_core::files::lock_file(&held).unwrap();
+    fails_with(
+        &sweep(&["--hard"]),
+        "another sweep is using this checkpoint",
+    );
+    drop(held);
     // A limit no tree meets is said as such, by prove and by sweep.
     let out = run(&["prove", "--first", small[0], "--hard", "--max-guesses", "1"]);
     fails_with(&out, "finds every answer within 1 guesses");

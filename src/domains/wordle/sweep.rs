@@ -75,9 +75,14 @@ pub fn run(table: &FeedbackTable, run: &SweepRun) -> Result<SweepReport, CliErro
         .step_by(run.every)
         .map(|(g, _)| g)
         .collect();
-    let mut results = match run.checkpoint {
-        Some(path) if path.exists() => read_checkpoint(path, table, run.hard)?,
-        _ => HashMap::new(),
+    // The checkpoint is opened and locked first: a second sweep on it
+    // fails at once, and what it holds is read under the lock.
+    let (file, mut results) = match run.checkpoint {
+        Some(path) => {
+            let (file, results) = open_checkpoint(path, table, run)?;
+            (Some(file), results)
+        }
+        None => (None, HashMap::new()),
     };
     let known_best = results
         .values()
@@ -103,19 +108,6 @@ pub fn run(table: &FeedbackTable, run: &SweepRun) -> Result<SweepReport, CliErro
     let threads = match crate::registry::thread_count(run.threads)? {
         0 => std::thread::available_parallelism().map_or(1, |n| n.get()),
         n => n,
-    };
-    let file = match run.checkpoint {
-        Some(path) => Some(
-            std::fs::OpenOptions::new()
-                .create(true)
-                .append(true)
-                .open(path)
-                .map_err(|source| CliError::Io {
-                    path: path.to_path_buf(),
-                    source,
-                })?,
-        ),
-        None => None,
     };
     if run.progress {
         eprintln!(
@@ -207,15 +199,94 @@ fn checkpoint_line(word: Word, result: RootCost, hard: bool) -> String {
     }
 }
 
+/// What decides a sweep's results besides its flags of effort: the
+/// answer and guess lists (FNV-1a of their words, in order), the mode and
+/// the guess limit. A checkpoint records it on its first line.
+fn sweep_key(table: &FeedbackTable, run: &SweepRun) -> String {
+    let digest = |words: &[Word]| {
+        let text: String = words.iter().map(|w| w.to_string()).collect();
+        format!(
+            "{} words, fnv1a {:016x}",
+            words.len(),
+            frontier_core::search::ida::fnv1a(text.as_bytes())
+        )
+    };
+    format!(
+        "answers={}\nguesses={}\nmode={}\nmax_guesses={}",
+        digest(&table.answers),
+        digest(&table.guesses),
+        if run.hard { "hard" } else { "normal" },
+        run.max_guesses
+            .map_or("none".to_string(), |n| n.to_string())
+    )
+}
+
+/// The first line of a sweep checkpoint.
+const KEY_LINE: &str = "# frontier wordle sweep ";
+
+/// Opens (creating) and locks the checkpoint at `path`, and reads what it
+/// holds: a file of another sweep (other lists, mode or limit) is refused,
+/// naming the difference.
+fn open_checkpoint(
+    path: &Path,
+    table: &FeedbackTable,
+    run: &SweepRun,
+) -> Result<(std::fs::File, HashMap<usize, RootCost>), CliError> {
+    use std::io::{Read, Seek};
+    let io = |source| CliError::Io {
+        path: path.to_path_buf(),
+        source,
+    };
+    let mut file = std::fs::OpenOptions::new()
+        .read(true)
+        .append(true)
+        .create(true)
+        .open(path)
+        .map_err(io)?;
+    frontier_core::files::lock_file(&file).map_err(|e| match e {
+        frontier_core::files::LockError::Held => CliError::Input(format!(
+            "{}: another sweep is using this checkpoint; wait for it or pass another",
+            path.display()
+        )),
+        frontier_core::files::LockError::Io(e) => io(e),
+    })?;
+    let mut text = String::new();
+    file.read_to_string(&mut text).map_err(io)?;
+    let key = sweep_key(table, run);
+    if text.is_empty() {
+        let line = format!("{KEY_LINE}{}\n", serde_json::Value::from(key.clone()));
+        file.write_all(line.as_bytes()).map_err(io)?;
+        file.flush().map_err(io)?;
+        return Ok((file, HashMap::new()));
+    }
+    file.seek(std::io::SeekFrom::End(0)).map_err(io)?;
+    let written = text
+        .lines()
+        .next()
+        .and_then(|l| l.strip_prefix(KEY_LINE))
+        .and_then(|k| serde_json::from_str::<String>(k).ok())
+        .ok_or_else(|| {
+            CliError::Input(format!(
+                "{}: not a sweep checkpoint of this version (its first line names no lists); pass another --checkpoint",
+                path.display()
+            ))
+        })?;
+    if let Some(difference) = frontier_core::search::ida::context_difference(&written, &key) {
+        return Err(CliError::Input(format!(
+            "{}: recorded by another sweep ({difference}); pass another --checkpoint",
+            path.display()
+        )));
+    }
+    Ok((file, read_checkpoint(path, &text, table, run.hard)?))
+}
+
+/// The results a checkpoint's `text` records (its first line is the key).
 fn read_checkpoint(
     path: &Path,
+    text: &str,
     table: &FeedbackTable,
     hard: bool,
 ) -> Result<HashMap<usize, RootCost>, CliError> {
-    let text = std::fs::read_to_string(path).map_err(|source| CliError::Io {
-        path: path.to_path_buf(),
-        source,
-    })?;
     let index: HashMap<Word, usize> = table
         .guesses
         .iter()
@@ -223,7 +294,7 @@ fn read_checkpoint(
         .map(|(i, &w)| (w, i))
         .collect();
     let mut results = HashMap::new();
-    for (n, line) in text.lines().enumerate() {
+    for (n, line) in text.lines().enumerate().skip(1) {
         let bad = |why: &str| {
             CliError::Input(format!(
                 "{}:{}: {why} (expected: word, exact or at-least, total; tab-separated)",
