@@ -11,11 +11,14 @@ pub fn shipped() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../data")
 }
 
-/// The folders searched, in order: the repository's `data/`,
-/// `$FRONTIER_DATA` (when set), `../shared/data` beside the checkout this
-/// crate was built in, and `../shared/data` beside the working directory.
+/// The folders searched, in order: the repository's `data/` (as built,
+/// then beside the working directory), `$FRONTIER_DATA` (when set),
+/// `../shared/data` beside the checkout this crate was built in, and
+/// `../shared/data` beside the working directory.
 pub fn roots() -> Vec<PathBuf> {
-    let mut roots = vec![shipped()];
+    // The checkout this crate was built in, then `data/` of the working
+    // directory (a binary copied elsewhere and run from a checkout's root).
+    let mut roots = vec![shipped(), PathBuf::from("data")];
     if let Some(dir) = std::env::var_os("FRONTIER_DATA") {
         roots.push(PathBuf::from(dir));
     }

@@ -45,7 +45,12 @@ pub trait DecisionProblem: Sync {
     /// Actions worth considering in `state`, each with an admissible lower
     /// bound on the cost of a tree that starts with it, in increasing order
     /// of that bound: the search stops at the first action whose bound
-    /// reaches the best tree found.
+    /// reaches the best tree found, and takes the first action's bound as
+    /// a lower bound of the state. So an action may be left out only if no
+    /// tree through it is cheaper than that first bound (or it has no tree
+    /// at all, such as one past a limit); a shortcut that returns a single
+    /// action must prove its bound is the state's optimum under every
+    /// limit the state carries.
     fn actions(&self, state: &Self::State) -> Vec<(Self::Action, Cost)>;
     /// What taking `action` costs now, and the states it can lead to with
     /// the outcome that leads there (an outcome that ends the problem is
@@ -189,6 +194,12 @@ impl<'p, P: DecisionProblem> DecisionSearch<'p, P> {
             if let Some(cost) = self.try_action(state, &action, limit) {
                 limit = cost;
                 best = Some((cost, action));
+                // Optimal once it meets a lower bound of the state: `bound`
+                // (admissible), or `floor`, the first listed action's bound.
+                // `floor` is one because `actions` lists every action worth
+                // taking in order of bound, or (a problem's shortcut) one
+                // action whose bound the problem proves a lower bound of the
+                // state (see `DecisionProblem::actions`).
                 if cost <= bound.max(floor) {
                     break;
                 }
