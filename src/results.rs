@@ -11,7 +11,7 @@
 
 use std::collections::HashMap;
 use std::fs::File;
-use std::io::{Read, Seek, Write};
+use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 
 use frontier_core::Cost;
@@ -125,22 +125,10 @@ impl Output {
             source,
         };
         let json = path.extension().is_some_and(|e| e == "json");
-        let mut file = std::fs::OpenOptions::new()
-            .read(true)
-            .write(true)
-            .create(true)
-            .truncate(false)
-            .open(path)
-            .map_err(io)?;
-        frontier_core::files::lock_file(&file).map_err(|e| match e {
-            frontier_core::files::LockError::Held => CliError::Input(format!(
-                "{}: another frontier run is writing this file; wait for it or pass another --output",
-                path.display()
-            )),
-            frontier_core::files::LockError::Io(e) => io(e),
-        })?;
-        let mut text = String::new();
-        file.read_to_string(&mut text).map_err(io)?;
+        let (mut file, text) = open_locked(
+            path,
+            "another frontier run is writing this file; wait for it or pass another --output",
+        )?;
         let first = first_line(fingerprint, json);
         let mut kept = HashMap::new();
         let keep_to = if text.is_empty() || existing == Existing::Overwrite {
@@ -156,13 +144,11 @@ impl Output {
             Some(length)
         };
         match keep_to {
-            Some(length) => {
-                file.set_len(length as u64).map_err(io)?;
-                file.seek(std::io::SeekFrom::End(0)).map_err(io)?;
-            }
+            // The file is open for appending: after the cut, every write
+            // lands at its new end.
+            Some(length) => file.set_len(length as u64).map_err(io)?,
             None => {
                 file.set_len(0).map_err(io)?;
-                file.seek(std::io::SeekFrom::Start(0)).map_err(io)?;
                 file.write_all(first.as_bytes()).map_err(io)?;
                 file.flush().map_err(io)?;
             }
@@ -191,6 +177,32 @@ impl Output {
                 source,
             })
     }
+}
+
+/// Opens `path` (created if missing) for reading and appending, takes its
+/// advisory lock without waiting (`held` says why not, after the path),
+/// and reads what it holds: the one writer of a file that must not be
+/// shared reads it under its lock.
+pub(crate) fn open_locked(path: &Path, held: &str) -> Result<(File, String), CliError> {
+    let io = |source| CliError::Io {
+        path: path.to_path_buf(),
+        source,
+    };
+    let mut file = std::fs::OpenOptions::new()
+        .read(true)
+        .append(true)
+        .create(true)
+        .open(path)
+        .map_err(io)?;
+    frontier_core::files::lock_file(&file).map_err(|e| match e {
+        frontier_core::files::LockError::Held => {
+            CliError::Input(format!("{}: {held}", path.display()))
+        }
+        frontier_core::files::LockError::Io(e) => io(e),
+    })?;
+    let mut text = String::new();
+    file.read_to_string(&mut text).map_err(io)?;
+    Ok((file, text))
 }
 
 /// The first line(s) of a new file: the fingerprint as one JSON object

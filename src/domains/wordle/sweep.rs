@@ -232,26 +232,14 @@ fn open_checkpoint(
     table: &FeedbackTable,
     run: &SweepRun,
 ) -> Result<(std::fs::File, HashMap<usize, RootCost>), CliError> {
-    use std::io::{Read, Seek};
     let io = |source| CliError::Io {
         path: path.to_path_buf(),
         source,
     };
-    let mut file = std::fs::OpenOptions::new()
-        .read(true)
-        .append(true)
-        .create(true)
-        .open(path)
-        .map_err(io)?;
-    frontier_core::files::lock_file(&file).map_err(|e| match e {
-        frontier_core::files::LockError::Held => CliError::Input(format!(
-            "{}: another sweep is using this checkpoint; wait for it or pass another",
-            path.display()
-        )),
-        frontier_core::files::LockError::Io(e) => io(e),
-    })?;
-    let mut text = String::new();
-    file.read_to_string(&mut text).map_err(io)?;
+    let (mut file, text) = crate::results::open_locked(
+        path,
+        "another sweep is using this checkpoint; wait for it or pass another",
+    )?;
     let key = sweep_key(table, run);
     if text.is_empty() {
         let line = format!("{KEY_LINE}{}\n", serde_json::Value::from(key.clone()));
@@ -259,7 +247,6 @@ fn open_checkpoint(
         file.flush().map_err(io)?;
         return Ok((file, HashMap::new()));
     }
-    file.seek(std::io::SeekFrom::End(0)).map_err(io)?;
     let written = text
         .lines()
         .next()
