@@ -409,10 +409,11 @@ fn execute(cli: &Cli) -> Result<(), CliError> {
                     let (file, done) = Output::open(path, existing, &fingerprint)?;
                     (Some(file), done)
                 }
-                None if *resume => {
-                    return Err(CliError::Input(
-                        "--resume needs an output file (the config's `output` or --output)".into(),
-                    ))
+                None if *resume || *overwrite => {
+                    return Err(CliError::Input(format!(
+                        "--{} needs an output file (the config's `output` or --output)",
+                        if *resume { "resume" } else { "overwrite" }
+                    )))
                 }
                 None => (None, Default::default()),
             };

@@ -150,6 +150,12 @@ fn results_files_are_never_wiped_mixed_or_shared() {
         let first = run(&config, &[]);
         assert!(first.status.success(), "{}", stderr(&first));
         let clean = std::fs::read_to_string(&output).unwrap();
+        // --overwrite with nothing to overwrite is refused, not ignored.
+        let demo = Path::new(env!("CARGO_MANIFEST_DIR")).join("configs/demo.ron");
+        refused(
+            &run(&demo, &["--overwrite"]),
+            "--overwrite needs an output file",
+        );
         // Without --resume or --overwrite an existing file is refused.
         refused(&run(&config, &[]), "--overwrite");
         assert_eq!(std::fs::read_to_string(&output).unwrap(), clean);
