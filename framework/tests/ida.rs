@@ -244,18 +244,21 @@ fn a_stopped_search_resumes_at_its_last_completed_bound() {
     assert!(resumed.stats.seconds >= saved.seconds);
 
     // A file that names another start, or does not parse, is refused.
+    let resume = || {
+        ida(
+            &grid,
+            &HalfManhattan,
+            &with_checkpoint,
+            &SearchOptions::default(),
+        )
+    };
     let path = Checkpoint::path(&dir, &start);
     let other = Checkpoint {
         start: "another".into(),
         ..saved.clone()
     };
     std::fs::write(&path, other.sealed()).unwrap();
-    let refused = ida(
-        &grid,
-        &HalfManhattan,
-        &with_checkpoint,
-        &SearchOptions::default(),
-    );
+    let refused = resume();
     assert!(matches!(&refused, Err(Error::Checkpoint(m)) if m.contains("another start")));
     // The same file unsealed (its bound edited): the checksum refuses it.
     let edited = Checkpoint {
@@ -267,12 +270,7 @@ fn a_stopped_search_resumes_at_its_last_completed_bound() {
         &format!("\"bound\":{}", edited.bound),
     );
     std::fs::write(&path, text).unwrap();
-    let refused = ida(
-        &grid,
-        &HalfManhattan,
-        &with_checkpoint,
-        &SearchOptions::default(),
-    );
+    let refused = resume();
     assert!(matches!(&refused, Err(Error::Checkpoint(m)) if m.contains("checksum")));
     // Written under another context (another goal, say): refused by name.
     std::fs::write(
@@ -284,23 +282,13 @@ fn a_stopped_search_resumes_at_its_last_completed_bound() {
         .sealed(),
     )
     .unwrap();
-    let refused = ida(
-        &grid,
-        &HalfManhattan,
-        &with_checkpoint,
-        &SearchOptions::default(),
-    );
+    let refused = resume();
     assert!(
         matches!(&refused, Err(Error::Checkpoint(m)) if m.contains("goal: written Korf, now -")),
         "{refused:?}"
     );
     std::fs::write(&path, "{ not json").unwrap();
-    let refused = ida(
-        &grid,
-        &HalfManhattan,
-        &with_checkpoint,
-        &SearchOptions::default(),
-    );
+    let refused = resume();
     assert!(matches!(refused, Err(Error::Checkpoint(_))));
     std::fs::remove_dir_all(&dir).unwrap();
 }
@@ -421,4 +409,35 @@ fn time_limits_stop_a_search_that_cannot_end() {
     .unwrap();
     assert_eq!(outcome.status, Status::LimitReached(Limit::Time));
     assert!(outcome.stats.expanded > 0);
+}
+
+/// A checkpoint reads back as written whatever its seconds: the checksum is
+/// taken over the text, since a float parsed back from JSON can differ
+/// from the one written in its last bit (a search's own checkpoint once
+/// failed its checksum that way).
+#[test]
+fn checkpoints_with_any_seconds_pass_their_own_checksum() {
+    let dir = std::env::temp_dir().join(format!("frontier-ida-floats-{}", std::process::id()));
+    let mut rng = SplitMix64::new(31);
+    for i in 0..2000u64 {
+        let seconds = f64::from_bits(rng.next_u64() >> 2) % 1e6 + (i as f64) * 1e-9;
+        let checkpoint = Checkpoint {
+            format: 0,
+            start: format!("start {i} with \"quotes\" and \"checksum\":\"x\""),
+            context: "goal=Korf\nheuristic=7-8".into(),
+            bound: 50 + i as Cost,
+            iterations: 3,
+            expanded: rng.next_u64() >> 20,
+            generated: rng.next_u64() >> 18,
+            seconds,
+            partial: None,
+            checksum: String::new(),
+        };
+        checkpoint.store(&dir).unwrap();
+        let read = Checkpoint::load(&dir, &checkpoint.start, &checkpoint.context)
+            .unwrap()
+            .expect("stored");
+        assert_eq!(read.bound, checkpoint.bound, "seconds {seconds}");
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
 }

@@ -185,15 +185,22 @@ impl Checkpoint {
         dir.join(format!("ida-{:016x}.json", fnv1a(start.as_bytes())))
     }
 
-    /// The checksum of this checkpoint's other fields.
-    fn sum(&self) -> String {
-        let body = Checkpoint {
-            checksum: String::new(),
-            ..self.clone()
-        };
-        // Plain data with string keys: serialising cannot fail.
-        let text = serde_json::to_string(&body).unwrap_or_default();
-        format!("{:016x}", fnv1a(text.as_bytes()))
+    /// The checksum of a file's text: FNV-1a of the text with its
+    /// checksum's value emptied. It is taken over the text as written, not
+    /// over the fields parsed back: a float read back from JSON may differ
+    /// from the one written in its last bit, and the file would then fail
+    /// its own checksum. `None`: the text has no checksum field.
+    fn sum_of(text: &str) -> Option<(String, String)> {
+        // The field is serialised last; a quote inside a string value is
+        // escaped, so this pattern is only ever the field itself.
+        const FIELD: &str = "\"checksum\":\"";
+        let at = text.rfind(FIELD)? + FIELD.len();
+        let end = at + text[at..].find('"')?;
+        let emptied = format!("{}{}", &text[..at], &text[end..]);
+        Some((
+            text[at..end].to_string(),
+            format!("{:016x}", fnv1a(emptied.as_bytes())),
+        ))
     }
 
     /// The checkpoint for `start` under `context` in `dir`, if one was
@@ -226,7 +233,7 @@ impl Checkpoint {
             Ok(c) => c,
             Err(e) => return refuse(format!("does not parse ({e})")),
         };
-        if checkpoint.checksum != checkpoint.sum() {
+        if Checkpoint::sum_of(&text).is_none_or(|(written, sum)| written != sum) {
             return refuse("its checksum does not match: the file was edited or damaged".into());
         }
         if checkpoint.start != start {
@@ -254,17 +261,19 @@ impl Checkpoint {
     /// The file's text: this checkpoint in the current format, with its
     /// checksum.
     pub fn sealed(&self) -> String {
-        let sealed = Checkpoint {
+        let open = Checkpoint {
             format: CHECKPOINT_FORMAT,
             checksum: String::new(),
             ..self.clone()
         };
-        let sealed = Checkpoint {
-            checksum: sealed.sum(),
-            ..sealed
-        };
         // Plain data with string keys: serialising cannot fail.
-        serde_json::to_string(&sealed).unwrap_or_default()
+        let text = serde_json::to_string(&open).unwrap_or_default();
+        match Checkpoint::sum_of(&text) {
+            Some((_, sum)) => {
+                text.replacen("\"checksum\":\"\"", &format!("\"checksum\":\"{sum}\""), 1)
+            }
+            None => text,
+        }
     }
 }
 
