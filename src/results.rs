@@ -131,13 +131,18 @@ impl Output {
         )?;
         let first = first_line(fingerprint, json);
         let mut kept = HashMap::new();
+        // A file of this experiment that holds no row yet (a run that
+        // stopped before its first) is no results to protect.
+        let no_rows = || matches!(read_rows(path, &text, json, fingerprint), Ok((rows, _)) if rows.is_empty());
         let keep_to = if text.is_empty() || existing == Existing::Overwrite {
             None
-        } else if existing == Existing::Refuse {
+        } else if existing == Existing::Refuse && !no_rows() {
             return Err(CliError::Input(format!(
                 "{} already holds results: pass --resume to keep them and run the rest, or --overwrite to replace them",
                 path.display()
             )));
+        } else if existing == Existing::Refuse {
+            None
         } else {
             let (rows, length) = read_rows(path, &text, json, fingerprint)?;
             kept = rows;

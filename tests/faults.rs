@@ -156,6 +156,19 @@ fn results_files_are_never_wiped_mixed_or_shared() {
             &run(&demo, &["--overwrite"]),
             "--overwrite needs an output file",
         );
+        // A run that stopped before its first row left only the first
+        // lines: the next run may write there without a flag.
+        let header_only: String = clean
+            .lines()
+            .take(if name.ends_with("json") { 1 } else { 2 })
+            .map(|l| format!("{l}\n"))
+            .collect();
+        std::fs::write(&output, &header_only).unwrap();
+        let rerun = run(&config, &[]);
+        assert!(rerun.status.success(), "{}", stderr(&rerun));
+        let rewritten = std::fs::read_to_string(&output).unwrap();
+        assert_eq!(answers(&rewritten), answers(&clean));
+        let clean = rewritten;
         // Without --resume or --overwrite an existing file is refused.
         refused(&run(&config, &[]), "--overwrite");
         assert_eq!(std::fs::read_to_string(&output).unwrap(), clean);
