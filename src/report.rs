@@ -88,20 +88,39 @@ impl InstanceReport {
     /// verdict) and a different one came out. `unknown` (a search that
     /// stopped at a limit) contradicts nothing.
     pub fn agrees_with_known(&self) -> bool {
-        let cost = match (self.cost, self.known_cost) {
-            (Some(cost), Some(known)) => cost == known,
-            _ => true,
-        };
-        let value = match (self.value, self.known_value) {
-            (Some(value), Some(known)) => (value - known).abs() <= 1e-9 * known.abs().max(1.0),
-            _ => true,
-        };
-        let verdict = match (&self.verdict, &self.known_verdict) {
-            (Some(v), Some(known)) => v == "unknown" || v == known,
-            _ => true,
-        };
-        cost && value && verdict
+        answers_agree(
+            (self.cost, self.value, &self.verdict),
+            (self.known_cost, self.known_value, &self.known_verdict),
+            0.0,
+        )
     }
+}
+
+/// An answer (cost, value, verdict) and the one the input states: false
+/// where both give a part and they differ. Values may differ by
+/// `value_tolerance` (a file's rounding) or a relative 1e-9; `unknown` (a
+/// search stopped at a limit) contradicts no verdict. Fresh rows and rows
+/// kept by `--resume` are judged by this one rule.
+pub(crate) fn answers_agree(
+    (cost, value, verdict): (Option<Cost>, Option<f64>, &Option<String>),
+    (known_cost, known_value, known_verdict): (Option<Cost>, Option<f64>, &Option<String>),
+    value_tolerance: f64,
+) -> bool {
+    let cost = match (cost, known_cost) {
+        (Some(cost), Some(known)) => cost == known,
+        _ => true,
+    };
+    let value = match (value, known_value) {
+        (Some(value), Some(known)) => {
+            (value - known).abs() <= value_tolerance.max(1e-9 * known.abs().max(1.0))
+        }
+        _ => true,
+    };
+    let verdict = match (verdict, known_verdict) {
+        (Some(v), Some(known)) => v == "unknown" || v == known,
+        _ => true,
+    };
+    cost && value && verdict
 }
 
 /// Column headers of the human table and of CSV files.

@@ -51,7 +51,8 @@ pub struct KeptRow {
     pub value: Option<f64>,
     /// The verdict it gave.
     pub verdict: Option<String>,
-    /// How far `value` may be from the exact one (the file's rounding).
+    /// How far `value` may be from the exact one: CSV cells round values
+    /// to four places, JSON keeps them whole.
     pub value_tolerance: f64,
 }
 
@@ -66,13 +67,16 @@ impl KeptRow {
                 instance.id, self.text, instance.text
             ));
         }
-        let cost = matches!((self.cost, instance.known_cost), (Some(c), Some(k)) if c != k);
-        // CSV cells round values to four places; JSON keeps them whole.
-        let value = matches!((self.value, instance.known_value),
-            (Some(v), Some(k)) if (v - k).abs() > self.value_tolerance.max(1e-9 * k.abs().max(1.0)));
-        let verdict = matches!((&self.verdict, &instance.known_verdict),
-            (Some(v), Some(k)) if v != "unknown" && v != k);
-        (cost || value || verdict).then(|| {
+        let agree = crate::report::answers_agree(
+            (self.cost, self.value, &self.verdict),
+            (
+                instance.known_cost,
+                instance.known_value,
+                &instance.known_verdict,
+            ),
+            self.value_tolerance,
+        );
+        (!agree).then(|| {
             format!(
                 "{at}: instance {} has {} in this row, which contradicts the known {}; rerun it (--overwrite)",
                 instance.id,

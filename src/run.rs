@@ -319,6 +319,7 @@ pub fn run_all<C: CliDomain>(
             let mut sequential = None;
             for row in rows.iter().filter(|r| pending(instance, r)) {
                 let (executor, params) = row;
+                let keyed_executor = keyed(executor, &config);
                 let mut runs = Vec::with_capacity(plan.repeat.max(1));
                 for _ in 0..plan.repeat.max(1) {
                     let search = SearchOptions {
@@ -327,8 +328,7 @@ pub fn run_all<C: CliDomain>(
                             search_bar(format!("{} #{} {}", C::NAME, instance.id, executor.name()))
                         }),
                     };
-                    let executor = keyed(executor, &config);
-                    runs.push(config.solve(&prepared, instance, &executor, &search)?);
+                    runs.push(config.solve(&prepared, instance, &keyed_executor, &search)?);
                 }
                 runs.sort_by(|a, b| a.stats.seconds.total_cmp(&b.stats.seconds));
                 let mut report = runs.swap_remove((runs.len() - 1) / 2);

@@ -135,9 +135,9 @@ fn write(path: &Path, board: &Board, pattern: &Pattern, table: &[u8]) -> Result<
     if let Some(parent) = path.parent() {
         std::fs::create_dir_all(parent).map_err(io)?;
     }
-    let mut tmp = path.to_path_buf();
-    tmp.as_mut_os_string()
-        .push(format!(".{}.tmp", std::process::id()));
+    // Streamed, not built in memory for `files::write_atomic`: a table can
+    // be hundreds of megabytes.
+    let tmp = frontier_core::files::temporary_beside(path);
     let written = (|| -> std::io::Result<()> {
         let mut file = std::io::BufWriter::new(std::fs::File::create(&tmp)?);
         file.write_all(&header(board, pattern, table.len() as u64))?;

@@ -430,19 +430,10 @@ impl Revealed {
     }
 
     /// Whether hard mode allows `guess`: greens kept, every revealed letter
-    /// used as often as it was revealed.
+    /// used as often as it was revealed ([`HardRule`], checked against the
+    /// rule over a whole history, `hard_mode_allows`, in the tests).
     pub fn allows(&self, guess: Word) -> bool {
-        if (0..5).any(|cell| self.greens[cell] != 0 && self.greens[cell] != guess.0[cell] + 1) {
-            return false;
-        }
-        let mut count = [0u8; 26];
-        for &letter in &guess.0 {
-            count[letter as usize] += 1;
-        }
-        self.need
-            .iter()
-            .zip(count)
-            .all(|(&need, have)| have >= need)
+        self.rule().allows(&Shape::of(guess))
     }
 
     /// The same rule in a form checked with a few word operations per
