@@ -76,9 +76,10 @@ impl std::fmt::Display for Failure {
 
 /// A tree file that does not parse, with the line (1-based) where it fails.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("line {line}: {message}")]
+#[error("{}{message}", if *line > 0 { format!("line {line}: ") } else { String::new() })]
 pub struct ParseError {
-    /// The line, from 1 (0 for JSON, whose parser names its own place).
+    /// The line, from 1 (0 where the message names its own place: JSON
+    /// nodes by their path from the root).
     pub line: usize,
     /// What is wrong there.
     pub message: String,
