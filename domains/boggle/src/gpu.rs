@@ -1,5 +1,5 @@
 //! Boggle on the GPU through frontier's runtime: batch scoring (one board
-//! per thread, `kernels/boggle.cu`) and annealing with one chain per thread.
+//! per thread, `domains/boggle/kernels/boggle.cu`) and annealing with one chain per thread.
 //! Scores equal the CPU's: boards whose words overflow a thread's seen
 //! table are rescored on the CPU.
 //!
@@ -23,7 +23,7 @@ use crate::solve::Scorer;
 use crate::trie::{Node, Trie};
 use crate::BoggleError;
 
-const SOURCE: &str = include_str!("../../../kernels/boggle.cu");
+const SOURCE: &str = include_str!("../kernels/boggle.cu");
 const BLOCK: u32 = 256;
 const OVERFLOW: u32 = u32::MAX;
 

@@ -3,7 +3,7 @@
 //! The CPU does what it is good at: building each class's orderly tree
 //! and walking its subclasses down to a *split depth* (a few positions of
 //! the split order). Every subclass still above the target there is handed
-//! over, and the GPU walks everything below it (`kernels/boggle_prove.cu`,
+//! over, and the GPU walks everything below it (`domains/boggle/kernels/boggle_prove.cu`,
 //! one warp per subclass): the same bounds, the same subclasses, the boards
 //! whose bound reaches the target sent back to be scored exactly on the
 //! CPU. Trees of many classes go to the GPU together, one launch for all
@@ -32,7 +32,7 @@ use crate::prove::{
 use crate::trie::Trie;
 use crate::BoggleError;
 
-const SOURCE: &str = include_str!("../../../kernels/boggle_prove.cu");
+const SOURCE: &str = include_str!("../kernels/boggle_prove.cu");
 /// Warps per block.
 const WARPS: u32 = 4;
 /// Words per subclass handed over: its class, then 16 letters, 4 per word.

@@ -1,5 +1,5 @@
 //! Line solving to a fixed point for many grids at once on the GPU
-//! (`kernels/nonogram.cu`: a grid per block, a line per thread), and the
+//! (`domains/nonogram/kernels/nonogram.cu`: a grid per block, a line per thread), and the
 //! same computation on the CPU for comparison. Lines are limited to 63
 //! cells and 32 runs on the GPU.
 
@@ -12,7 +12,7 @@ use crate::puzzle::Puzzle;
 use crate::solver::Grid;
 use crate::NonogramError;
 
-const SOURCE: &str = include_str!("../../../kernels/nonogram.cu");
+const SOURCE: &str = include_str!("../kernels/nonogram.cu");
 
 /// Result of propagating one grid.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -1,4 +1,4 @@
-//! The pancake GPU plugin: `kernels/pancake.cuh` plus the stack height.
+//! The pancake GPU plugin: `domains/pancake/kernels/pancake.cuh` plus the stack height.
 //! The gap heuristic needs no tables.
 
 use frontier_core::search::gpu::GpuPlugin;
@@ -6,7 +6,7 @@ use frontier_core::PackedState;
 
 use crate::{Gap, Pancake};
 
-const PLUGIN: &str = include_str!("../../../kernels/pancake.cuh");
+const PLUGIN: &str = include_str!("../kernels/pancake.cuh");
 
 impl GpuPlugin<Pancake> for Gap {
     fn source(&self, stack: &Pancake) -> String {

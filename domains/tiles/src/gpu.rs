@@ -1,4 +1,4 @@
-//! The tiles GPU plugin: `kernels/tiles.cuh` plus the instance's constants,
+//! The tiles GPU plugin: `domains/tiles/kernels/tiles.cuh` plus the instance's constants,
 //! and the pattern databases as the plugin's tables.
 
 use std::fmt::Write;
@@ -9,7 +9,7 @@ use frontier_core::PackedState;
 use crate::board::{Tiles, MAX_CELLS};
 use crate::heuristic::TilesHeuristic;
 
-const PLUGIN: &str = include_str!("../../../kernels/tiles.cuh");
+const PLUGIN: &str = include_str!("../kernels/tiles.cuh");
 
 fn array(name: &str, ty: &str, values: impl IntoIterator<Item = u64>) -> String {
     let values: Vec<String> = values.into_iter().map(|v| v.to_string()).collect();

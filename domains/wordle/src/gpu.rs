@@ -1,4 +1,4 @@
-//! Guess ranking on the GPU (`kernels/wordle.cu`): the feedback table is
+//! Guess ranking on the GPU (`domains/wordle/kernels/wordle.cu`): the feedback table is
 //! uploaded once; each ranking uploads only the candidate list.
 
 use frontier_core::gpu::cudarc::driver::sys::CUevent_flags;
@@ -8,7 +8,7 @@ use frontier_core::gpu::{gpu_error, Gpu};
 use crate::game::{count_log_counts, rank_scores, score_from, FeedbackTable, Rank, Score};
 use crate::WordleError;
 
-const SOURCE: &str = include_str!("../../../kernels/wordle.cu");
+const SOURCE: &str = include_str!("../kernels/wordle.cu");
 
 /// A feedback table resident on one GPU.
 pub struct GpuRanker {

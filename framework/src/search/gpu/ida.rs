@@ -1,4 +1,4 @@
-//! IDA* on every GPU of a host (kernels/ida.cu): memory-bounded, for the
+//! IDA* on every GPU of a host (framework/kernels/ida.cu): memory-bounded, for the
 //! instances whose best-first frontier no GPU holds (the 24-puzzle).
 //!
 //! The start is split on the CPU into subtree roots (the best-first tree
@@ -31,10 +31,10 @@ use crate::search::ida::{begin, watch_iteration, Begun, Segments, Split, DEFAULT
 use crate::search::{DomainOutcome, Limit, Outcome, SearchOptions, Status};
 use crate::Error;
 
-const ENGINE: &str = include_str!("../../../../kernels/ida.cu");
+const ENGINE: &str = include_str!("../../../kernels/ida.cu");
 const PRELUDE: &str = "typedef unsigned int u32;\ntypedef unsigned long long u64;\n";
 
-/// Control words: the `IC_*` defines in kernels/ida.cu.
+/// Control words: the `IC_*` defines in framework/kernels/ida.cu.
 const IC_NEXT_ROOT: usize = 0;
 const IC_MIN_F: usize = 1;
 const IC_EXPANDED: usize = 2;

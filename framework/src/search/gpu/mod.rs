@@ -1,5 +1,5 @@
 //! GPU executors. A domain that runs on the GPU ships a CUDA plugin (see
-//! `kernels/gastar.cu` for the contract) through [`GpuPlugin`]; the same
+//! `framework/kernels/gastar.cu` for the contract) through [`GpuPlugin`]; the same
 //! engine runs GA* on one GPU ([`gastar()`]) and HDA* over every GPU of a
 //! host ([`multi_gpu`]), states routed by a [`GpuPartitioner`].
 
@@ -62,7 +62,7 @@ pub trait GpuPlugin<D: PackedState>: Send + Sync {
     /// `heuristic` (and `state_hash` under `PLUGIN_STATE_HASH`, else the
     /// engine's) for this instance, and
     /// `for_each_feature` where Abstract Zobrist partitions should run on
-    /// the GPU (see kernels/gastar.cu).
+    /// the GPU (see framework/kernels/gastar.cu).
     fn source(&self, domain: &D) -> String;
     /// Bytes uploaded once and handed to every plugin call (pattern
     /// databases, goal tables), as segments laid end to end on the device:

@@ -2,7 +2,7 @@
 //! the GPU its [`GpuPartitioner`] names.
 //!
 //! One host thread drives each GPU through the iterations of
-//! `kernels/gastar.cu`. In an iteration every GPU expands one node per
+//! `framework/kernels/gastar.cu`. In an iteration every GPU expands one node per
 //! heap; a child owned by another GPU is written straight into that GPU's
 //! inbox over peer access (children with f at or above the incumbent are
 //! dropped first; stores to a peer are posted, so the sender does not wait
@@ -47,7 +47,7 @@ use crate::search::{DomainOutcome, Limit, Outcome, Progress, SearchOptions, Solu
 use crate::Error;
 
 /// The generic engine, pasted after each plugin and partition.
-const ENGINE: &str = include_str!("../../../../kernels/gastar.cu");
+const ENGINE: &str = include_str!("../../../kernels/gastar.cu");
 /// Where the engine's body starts, after the helpers a partition may use.
 const ENGINE_BODY: &str = "// ---- engine body";
 const PRELUDE: &str = "typedef unsigned int u32;\ntypedef unsigned long long u64;\n";

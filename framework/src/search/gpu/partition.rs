@@ -23,7 +23,7 @@ pub trait GpuPartitioner<D: PackedState>: Partitioner<D> {
 #[derive(Clone, Copy, Debug, Default)]
 pub struct PackedHasher;
 
-/// The hash of packed words that `packed_hash` in `kernels/gastar.cu`
+/// The hash of packed words that `packed_hash` in `framework/kernels/gastar.cu`
 /// computes: a splitmix64 finaliser folded over the words.
 pub fn packed_hash(words: &[u32]) -> u64 {
     words
@@ -31,7 +31,7 @@ pub fn packed_hash(words: &[u32]) -> u64 {
         .fold(0x243F_6A88_85A3_08D3, |h, &w| mix64(h ^ u64::from(w)))
 }
 
-/// The splitmix64 finaliser; `mix64` in `kernels/gastar.cu`.
+/// The splitmix64 finaliser; `mix64` in `framework/kernels/gastar.cu`.
 fn mix64(mut z: u64) -> u64 {
     z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
     z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
@@ -71,7 +71,7 @@ impl<D: PackedState> GpuPartitioner<D> for PackedHasher {
 }
 
 /// Abstract Zobrist hashing on the device: the plugin defines
-/// `for_each_feature` (see `kernels/gastar.cu`), the table is this one's.
+/// `for_each_feature` (see `framework/kernels/gastar.cu`), the table is this one's.
 impl<D: PackedState + Features> GpuPartitioner<D> for AbstractZobrist {
     fn device_source(&self) -> String {
         format!(

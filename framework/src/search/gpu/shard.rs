@@ -10,7 +10,7 @@ use cudarc::driver::{
 use crate::gpu::{gpu_error, Gpu};
 use crate::Error;
 
-/// Control words: see the `CTRL_*` defines in kernels/gastar.cu.
+/// Control words: see the `CTRL_*` defines in framework/kernels/gastar.cu.
 pub(super) const CTRL_INCUMBENT: usize = 0;
 pub(super) const CTRL_MIN_F: usize = 1;
 pub(super) const CTRL_OVERFLOW: usize = 2;
