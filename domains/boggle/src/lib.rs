@@ -19,6 +19,10 @@ pub mod anneal;
 pub mod batch;
 pub mod board;
 pub mod certificate;
+/// The `frontier` command line's plugin for this domain: `solve` flags,
+/// the RON block, and the domain's own subcommands.
+#[cfg(feature = "cli")]
+pub mod cli;
 pub mod dict;
 #[cfg(feature = "gpu")]
 pub mod gpu;

@@ -15,6 +15,10 @@
 #![deny(missing_docs)]
 
 pub mod cdcl;
+/// The `frontier` command line's plugin for this domain: `solve` flags,
+/// the RON block, and the domain's own subcommands.
+#[cfg(feature = "cli")]
+pub mod cli;
 pub mod domain;
 pub mod explain;
 #[cfg(feature = "gpu")]

@@ -18,6 +18,10 @@ use frontier_core::rng::SplitMix64;
 use frontier_core::zobrist::Features;
 use frontier_core::{Cost, Domain, Edge, Heuristic, PackedState};
 
+/// The `frontier` command line's plugin for this domain: `solve` flags,
+/// the RON block, and the domain's own subcommands.
+#[cfg(feature = "cli")]
+pub mod cli;
 #[cfg(feature = "gpu")]
 mod gpu;
 

@@ -17,6 +17,10 @@
 pub mod azh;
 pub mod board;
 pub mod cache;
+/// The `frontier` command line's plugin for this domain: `solve` flags,
+/// the RON block, and the domain's own subcommands.
+#[cfg(feature = "cli")]
+pub mod cli;
 #[cfg(feature = "gpu")]
 pub mod gpu;
 pub mod heuristic;

@@ -14,6 +14,10 @@
 //! ```
 #![deny(missing_docs)]
 
+/// The `frontier` command line's plugin for this domain: `solve` flags,
+/// the RON block, and the domain's own subcommands.
+#[cfg(feature = "cli")]
+pub mod cli;
 pub mod decision;
 pub mod game;
 #[cfg(feature = "gpu")]

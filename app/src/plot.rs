@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 use plotters::coord::ranged1d::{Ranged, SegmentValue};
 use plotters::prelude::*;
 
-use crate::registry::read_file;
+use crate::plugin::read_file;
 use crate::CliError;
 
 /// One row of a results file, as the charts need it.

@@ -2,22 +2,23 @@
 //! or `domain: Pancake()` in RON (instances one stack per line, or
 //! `Random(size: 60, count: 10, seed: 1)`).
 
+use crate::{Gap, Pancake};
 use frontier_core::search::gpu::multi_gpu;
 use frontier_core::{ExecutorConfig, SearchOptions, StdHasher};
-use frontier_pancake::{Gap, Pancake};
 use serde::Deserialize;
 
-use crate::registry::{report, CliDomain, Instance};
-use crate::report::InstanceReport;
-use crate::CliError;
+use frontier_app::plugin::{report, Instance, Plugin};
+use frontier_app::report::InstanceReport;
+use frontier_app::CliError;
 
 /// Pancake parameters: none yet; the gap heuristic is the heuristic.
 #[derive(Clone, Debug, Default, Deserialize, clap::Args)]
 #[serde(deny_unknown_fields)]
 pub struct PancakeCli {}
 
-impl CliDomain for PancakeCli {
+impl Plugin for PancakeCli {
     const NAME: &'static str = "pancake";
+    const ABOUT: &'static str = "Pancake sorting (flip the top k) with the gap heuristic";
     type Prepared = ();
 
     fn prepare(&self, _: &[ExecutorConfig]) -> Result<(), CliError> {
@@ -48,12 +49,11 @@ impl CliDomain for PancakeCli {
         let outcome = match executor.partition() {
             None | Some("hash") => executor.run_gpu(&stack, &Gap, &StdHasher, options)?,
             Some(name) => {
-                let azh =
-                    frontier_pancake::projection(name, stack.len(), 0x5EED).ok_or_else(|| {
-                        CliError::Input(format!(
-                            "pancake partitions: hash, zobrist, bottom (not '{name}')"
-                        ))
-                    })?;
+                let azh = crate::projection(name, stack.len(), 0x5EED).ok_or_else(|| {
+                    CliError::Input(format!(
+                        "pancake partitions: hash, zobrist, bottom (not '{name}')"
+                    ))
+                })?;
                 match executor {
                     ExecutorConfig::MultiGpu(config) => {
                         multi_gpu(&stack, &Gap, &azh, config, options)?

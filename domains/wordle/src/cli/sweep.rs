@@ -7,11 +7,11 @@ use std::path::Path;
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
+use crate::{FeedbackTable, HardState, HardWordleTree, Word, WordleTree};
 use frontier_core::decision::{sweep, RootCost, SweepOptions};
 use frontier_core::Cost;
-use frontier_wordle::{FeedbackTable, HardState, HardWordleTree, Word, WordleTree};
 
-use crate::CliError;
+use frontier_app::CliError;
 
 /// What the user asked of one sweep.
 pub struct SweepRun<'a> {
@@ -105,7 +105,7 @@ pub fn run(table: &FeedbackTable, run: &SweepRun) -> Result<SweepReport, CliErro
         .copied()
         .filter(|g| !results.contains_key(g))
         .collect();
-    let threads = match crate::registry::thread_count(run.threads)? {
+    let threads = match frontier_app::plugin::thread_count(run.threads)? {
         0 => std::thread::available_parallelism().map_or(1, |n| n.get()),
         n => n,
     };
@@ -236,7 +236,7 @@ fn open_checkpoint(
         path: path.to_path_buf(),
         source,
     };
-    let (mut file, text) = crate::results::open_locked(
+    let (mut file, text) = frontier_app::results::open_locked(
         path,
         "another sweep is using this checkpoint; wait for it or pass another",
     )?;

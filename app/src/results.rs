@@ -59,7 +59,7 @@ pub struct KeptRow {
 impl KeptRow {
     /// Why this row cannot stand for `instance` (an edited instance, or an
     /// answer that contradicts a known one), or `None`.
-    pub fn conflict(&self, instance: &crate::registry::Instance) -> Option<String> {
+    pub fn conflict(&self, instance: &crate::plugin::Instance) -> Option<String> {
         let at = &self.at;
         if self.text != instance.text {
             return Some(format!(
@@ -192,7 +192,7 @@ impl Output {
 /// advisory lock without waiting (`held` says why not, after the path),
 /// and reads what it holds: the one writer of a file that must not be
 /// shared reads it under its lock.
-pub(crate) fn open_locked(path: &Path, held: &str) -> Result<(File, String), CliError> {
+pub fn open_locked(path: &Path, held: &str) -> Result<(File, String), CliError> {
     let io = |source| CliError::Io {
         path: path.to_path_buf(),
         source,

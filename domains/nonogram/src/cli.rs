@@ -5,13 +5,13 @@
 use std::io::Write;
 use std::path::PathBuf;
 
-use frontier_core::{astar, hda, Blind, HdaConfig, Limits, SearchOptions, StdHasher};
-use frontier_nonogram::{
+use crate::{
     cdcl::solve_cdcl_until, png, solve, solve_portfolio, NonogramSearch, Puzzle, SolveOptions,
     SolveOutcome, SolveStats, Verdict,
 };
+use frontier_core::{astar, hda, Blind, HdaConfig, Limits, SearchOptions, StdHasher};
 
-use crate::CliError;
+use frontier_app::CliError;
 
 /// Nonogram commands.
 #[derive(Debug, clap::Subcommand)]
@@ -108,7 +108,7 @@ pub enum Method {
 }
 
 fn load(path: &std::path::Path) -> Result<Puzzle, CliError> {
-    let text = crate::registry::read_file(path)?;
+    let text = frontier_app::plugin::read_file(path)?;
     Puzzle::parse(&text).map_err(|e| CliError::Input(format!("{}: {e}", path.display())))
 }
 
@@ -174,17 +174,12 @@ fn run_method(
         }
     };
     Ok(match method {
-        Method::Cdcl => solve_cdcl_until(
-            puzzle,
-            &options,
-            seed,
-            frontier_nonogram::solver::Cutoff::at,
-        ),
+        Method::Cdcl => solve_cdcl_until(puzzle, &options, seed, crate::solver::Cutoff::at),
         Method::Dfs => solve(puzzle, &options),
         Method::Portfolio => solve_portfolio(
             puzzle,
             &options,
-            crate::registry::thread_count(threads.unwrap_or(0))?,
+            frontier_app::plugin::thread_count(threads.unwrap_or(0))?,
         ),
         Method::Walk => {
             let search = NonogramSearch::new(puzzle, true);
@@ -219,13 +214,13 @@ fn run_method(
 /// Runs a nonogram command; `json` prints one object per puzzle.
 pub fn run(command: &NonogramCommand, json: bool) -> Result<(), CliError> {
     // The ranks of an MPI job compute the same results; the first prints.
-    let printing = crate::prints_results();
+    let printing = frontier_app::prints_results();
     let mut out: Box<dyn Write> = if printing {
         Box::new(std::io::stdout().lock())
     } else {
         Box::new(std::io::sink())
     };
-    let io = crate::stdout_error;
+    let io = frontier_app::stdout_error;
     match command {
         NonogramCommand::Bench {
             count,
@@ -472,7 +467,7 @@ impl LineBench {
                 "density {density}: a share of cells, 0 to 100 percent"
             )));
         }
-        crate::registry::check_bench_count(count, w * h, "puzzles")?;
+        frontier_app::plugin::check_bench_count(count, w * h, "puzzles")?;
         let mut rng = frontier_core::rng::SplitMix64::new(seed);
         let puzzles: Vec<Puzzle> = (0..count)
             .map(|_| {
@@ -483,16 +478,14 @@ impl LineBench {
             .map_err(|e| CliError::Input(e.to_string()))?;
         let puzzle_of: Vec<u32> = (0..count as u32).collect();
         let blank = vec![0u8; count * w * h];
-        let pool = crate::registry::thread_pool(self.threads)?;
+        let pool = frontier_app::plugin::thread_pool(self.threads)?;
         let mut cpu_grids = blank.clone();
         let started = std::time::Instant::now();
-        let cpu = pool.install(|| {
-            frontier_nonogram::gpu::propagate_cpu(&puzzles, &puzzle_of, &mut cpu_grids)
-        });
+        let cpu = pool.install(|| crate::gpu::propagate_cpu(&puzzles, &puzzle_of, &mut cpu_grids));
         let cpu_seconds = started.elapsed().as_secs_f64();
         let solved = cpu
             .iter()
-            .filter(|&&p| p == frontier_nonogram::gpu::Propagated::Solved)
+            .filter(|&&p| p == crate::gpu::Propagated::Solved)
             .count();
         let mut result = LineBenchResult {
             count,
@@ -505,8 +498,8 @@ impl LineBench {
         if !self.gpu {
             return Ok(result);
         }
-        let propagator = frontier_nonogram::gpu::GpuPropagator::new(0)
-            .map_err(|e| CliError::Input(e.to_string()))?;
+        let propagator =
+            crate::gpu::GpuPropagator::new(0).map_err(|e| CliError::Input(e.to_string()))?;
         // A first small batch compiles and warms up.
         let mut warm = blank[..(w * h).min(blank.len())].to_vec();
         propagator
@@ -527,7 +520,7 @@ impl LineBench {
                 let same_grid =
                     cpu_grids[i * w * h..(i + 1) * w * h] == gpu_grids[i * w * h..(i + 1) * w * h];
                 status[i] != cpu[i]
-                    || (cpu[i] != frontier_nonogram::gpu::Propagated::Contradiction && !same_grid)
+                    || (cpu[i] != crate::gpu::Propagated::Contradiction && !same_grid)
             })
             .count();
         if differ > 0 {
@@ -555,6 +548,8 @@ pub enum NonogramJob {
     Bench(LineBench),
 }
 
+/// The nonogram plugin: `frontier solve nonogram` flags and the RON
+/// `Nonogram(...)` block.
 #[derive(Clone, Debug, serde::Deserialize, clap::Args)]
 #[serde(deny_unknown_fields)]
 pub struct NonogramCli {
@@ -603,20 +598,36 @@ impl NonogramCli {
 fn puzzle_instance(
     path: &std::path::Path,
     known_verdict: Option<String>,
-) -> Result<crate::registry::Instance, CliError> {
-    Ok(crate::registry::Instance {
+) -> Result<frontier_app::plugin::Instance, CliError> {
+    Ok(frontier_app::plugin::Instance {
         id: path.file_stem().map_or_else(
             || path.display().to_string(),
             |s| s.to_string_lossy().into_owned(),
         ),
-        text: crate::registry::read_file(path)?,
+        text: frontier_app::plugin::read_file(path)?,
         known_verdict,
         ..Default::default()
     })
 }
 
-impl crate::registry::CliDomain for NonogramCli {
+impl frontier_app::plugin::Plugin for NonogramCli {
     const NAME: &'static str = "nonogram";
+    const ABOUT: &'static str = "Nonogram puzzles, each with a checked verdict";
+
+    fn commands() -> Option<clap::Command> {
+        Some(frontier_app::plugin::subcommands::<NonogramCommand>(
+            Self::NAME,
+            "Nonograms: solve (with a uniqueness verdict), draw, convert",
+        ))
+    }
+
+    fn run_command(
+        matches: &clap::ArgMatches,
+        context: &frontier_app::Context,
+    ) -> Result<(), CliError> {
+        use frontier_app::plugin::parse_subcommand;
+        run(&parse_subcommand::<NonogramCommand>(matches)?, context.json)
+    }
     type Prepared = ();
 
     fn prepare(&self, _: &[frontier_core::ExecutorConfig]) -> Result<(), CliError> {
@@ -634,7 +645,11 @@ impl crate::registry::CliDomain for NonogramCli {
         Ok(())
     }
 
-    fn set_param(&mut self, key: &str, value: &crate::config::GridValue) -> Result<bool, CliError> {
+    fn set_param(
+        &mut self,
+        key: &str,
+        value: &frontier_app::config::GridValue,
+    ) -> Result<bool, CliError> {
         match (&mut self.job, key) {
             (NonogramJob::Solve, "method") => self.method = value.text(key)?,
             (NonogramJob::Solve, "seed") => self.seed = value.count(key)?,
@@ -658,16 +673,16 @@ impl crate::registry::CliDomain for NonogramCli {
                  (random instances are seeds, for Bench(…) jobs)"
                     .into(),
             )),
-            NonogramJob::Bench(_) => Ok(crate::registry::random_seed(rng)),
+            NonogramJob::Bench(_) => Ok(frontier_app::plugin::random_seed(rng)),
         }
     }
 
     fn read_instances(
         &self,
         path: &std::path::Path,
-    ) -> Result<Vec<crate::registry::Instance>, CliError> {
+    ) -> Result<Vec<frontier_app::plugin::Instance>, CliError> {
         if matches!(self.job, NonogramJob::Bench(_)) {
-            return crate::registry::read_lines(path);
+            return frontier_app::plugin::read_lines(path);
         }
         let io = |source| CliError::Io {
             path: path.to_path_buf(),
@@ -685,7 +700,7 @@ impl crate::registry::CliDomain for NonogramCli {
         if path.extension().is_some_and(|e| e != "tsv") {
             return Ok(vec![puzzle_instance(path, None)?]);
         }
-        let text = crate::registry::read_file(path)?;
+        let text = frontier_app::plugin::read_file(path)?;
         let mut lines = text.lines().enumerate();
         let header: Vec<&str> = lines
             .next()
@@ -724,7 +739,7 @@ impl crate::registry::CliDomain for NonogramCli {
                 match beside.or_else(elsewhere) {
                     Some(file) => puzzle_instance(&file, known),
                     None if path.starts_with(frontier_core::data::shipped()) => {
-                        Ok(crate::registry::Instance {
+                        Ok(frontier_app::plugin::Instance {
                             id: id.to_string(),
                             known_verdict: known,
                             missing: Some(frontier_core::data::missing(format!(
@@ -746,14 +761,15 @@ impl crate::registry::CliDomain for NonogramCli {
     fn solve(
         &self,
         _: &(),
-        instance: &crate::registry::Instance,
+        instance: &frontier_app::plugin::Instance,
         executor: &frontier_core::ExecutorConfig,
         options: &frontier_core::SearchOptions,
-    ) -> Result<crate::report::InstanceReport, CliError> {
-        crate::registry::no_executor(Self::NAME, executor)?;
+    ) -> Result<frontier_app::report::InstanceReport, CliError> {
+        frontier_app::plugin::no_executor(Self::NAME, executor)?;
         if let NonogramJob::Bench(bench) = &self.job {
             let result = bench.run(instance.seed()?)?;
-            let mut report = crate::report::InstanceReport::new(Self::NAME, instance, executor);
+            let mut report =
+                frontier_app::report::InstanceReport::new(Self::NAME, instance, executor);
             report.status = "measured".into();
             report.solved = true;
             report.stats.expanded = result.count as u64;
@@ -777,7 +793,7 @@ impl crate::registry::CliDomain for NonogramCli {
         }
         // On the command line the instance may be a file's path.
         let text = match std::path::Path::new(&instance.text) {
-            p if p.is_file() => crate::registry::read_file(p)?,
+            p if p.is_file() => frontier_app::plugin::read_file(p)?,
             _ => instance.text.clone(),
         };
         let puzzle = Puzzle::parse(&text).map_err(|e| CliError::Instance {
@@ -793,7 +809,7 @@ impl crate::registry::CliDomain for NonogramCli {
             self.seed,
             options.limits.max_seconds,
         )?;
-        let mut report = crate::report::InstanceReport::new(Self::NAME, instance, executor);
+        let mut report = frontier_app::report::InstanceReport::new(Self::NAME, instance, executor);
         report.executor = format!("{method:?}").to_lowercase();
         let checked = outcome.solutions.iter().all(|s| puzzle.accepts(s));
         report.status = if checked {

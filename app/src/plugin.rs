@@ -1,12 +1,11 @@
 //! What a domain implements to run from the command line and from RON
-//! configs ([`CliDomain`]), and the `domains!` macro that turns the table in
-//! `catalog.rs` into the RON enum, the `solve` subcommands and their
-//! dispatch.
+//! experiments: the [`Plugin`] trait, and the helpers its methods use.
 //!
-//! A domain's CLI adapter is one struct that is both its `frontier solve
-//! <name>` flags (clap) and its RON config block (serde), and implements
-//! [`CliDomain`]. Adapters depend on this module, never the reverse: only
-//! the catalog names them.
+//! A domain's plugin is one struct that is both its `frontier solve <name>`
+//! flags (clap) and its RON `domain: Name(...)` block (serde): its
+//! parameters, declared once. It is registered with
+//! [`App::add`](crate::App::add), from this repository or any other crate;
+//! the runner knows no domain by name.
 
 use std::path::Path;
 
@@ -93,9 +92,79 @@ pub fn random_seed(rng: &mut frontier_core::rng::SplitMix64) -> String {
 }
 
 /// What a domain implements to be run from the command line and configs.
-pub trait CliDomain: clap::Args + DeserializeOwned + Clone + Sync + std::fmt::Debug {
-    /// Name in output and on the command line.
+///
+/// The implementing type is the domain's parameters: clap reads it from
+/// `frontier solve <NAME> <instance> [flags]`, serde from the RON block
+/// `domain: <Name>(field: value, …)` (`Name` is [`Plugin::NAME`] in any
+/// case: `Tiles`, `TopSpin`). Only [`Plugin::prepare`]
+/// and [`Plugin::solve`] have no default.
+///
+/// ```
+/// use frontier_app::plugin::{Instance, Plugin};
+/// use frontier_app::{report::InstanceReport, CliError};
+/// use frontier_core::{ExecutorConfig, SearchOptions};
+///
+/// /// Counts the letters of a word (a job that runs no search executor).
+/// #[derive(Clone, Debug, Default, serde::Deserialize, clap::Args)]
+/// #[serde(deny_unknown_fields)]
+/// struct Letters {
+///     /// Count only vowels.
+///     #[arg(long)]
+///     #[serde(default)]
+///     vowels: bool,
+/// }
+///
+/// impl Plugin for Letters {
+///     const NAME: &'static str = "letters";
+///     const ABOUT: &'static str = "Counts the letters of a word";
+///     type Prepared = ();
+///
+///     fn prepare(&self, _: &[ExecutorConfig]) -> Result<(), CliError> {
+///         Ok(())
+///     }
+///
+///     fn solve(
+///         &self,
+///         _: &(),
+///         instance: &Instance,
+///         executor: &ExecutorConfig,
+///         _: &SearchOptions,
+///     ) -> Result<InstanceReport, CliError> {
+///         frontier_app::plugin::no_executor(Self::NAME, executor)?;
+///         let counted = instance.text.chars().filter(|c| !self.vowels || "aeiou".contains(*c));
+///         let mut row = InstanceReport::new(Self::NAME, instance, executor);
+///         row.value = Some(counted.count() as f64);
+///         Ok(row)
+///     }
+/// }
+///
+/// let code = frontier_app::App::new()
+///     .add::<Letters>()
+///     .run_from(["frontier", "--quiet", "solve", "letters", "banana", "--vowels"]);
+/// assert_eq!(code, std::process::ExitCode::SUCCESS);
+/// ```
+pub trait Plugin:
+    clap::Args + DeserializeOwned + Clone + Send + Sync + std::fmt::Debug + 'static
+{
+    /// Name in output and on the command line (`frontier solve NAME`).
     const NAME: &'static str;
+    /// One line for `frontier solve --help` and `frontier --help`.
+    const ABOUT: &'static str;
+
+    /// The domain's own subcommands (`frontier boggle score …`), if any:
+    /// a clap command named [`Plugin::NAME`], usually made by
+    /// [`subcommands`] from a `clap::Subcommand` enum.
+    fn commands() -> Option<clap::Command> {
+        None
+    }
+
+    /// Runs one of [`Plugin::commands`]; `matches` are that command's.
+    fn run_command(_matches: &clap::ArgMatches, _context: &Context) -> Result<(), CliError> {
+        Err(CliError::Input(format!(
+            "{} has no commands of its own",
+            Self::NAME
+        )))
+    }
 
     /// What in this config decides an instance's answer, as `key=value`
     /// lines: checkpoints and results files are keyed by it, and one
@@ -106,7 +175,7 @@ pub trait CliDomain: clap::Args + DeserializeOwned + Clone + Sync + std::fmt::De
         format!("config={self:?}")
     }
     /// Whatever is shared by all instances of a run (pattern databases,
-    /// dictionaries), built once by [`CliDomain::prepare`].
+    /// dictionaries), built once by [`Plugin::prepare`].
     type Prepared: Sync;
 
     /// Builds or loads shared tables; `executors` are the ones that will
@@ -218,92 +287,30 @@ pub fn report<D: Domain>(
     }
 }
 
-/// Generates `DomainConfig` (the RON `domain:` field), `SolveDomain`
-/// (the `solve` subcommands) and their dispatch from one table.
-#[macro_export]
-macro_rules! domains {
-    ($( $(#[doc = $doc:literal])* $variant:ident => $config:ty ),* $(,)?) => {
-        /// The `domain:` block of a RON experiment.
-        #[derive(Debug, serde::Deserialize)]
-        pub enum DomainConfig {
-            $( $(#[doc = $doc])* $variant($config), )*
-        }
+/// What a domain's own command may need to know of the global flags.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Context {
+    /// `--json`: one JSON object per result on stdout.
+    pub json: bool,
+    /// Progress bars may be drawn (no `--quiet`, stderr a terminal).
+    pub progress: bool,
+    /// `--quiet` was given.
+    pub quiet: bool,
+}
 
-        /// `frontier solve <domain> <instance> [flags]`.
-        #[derive(Debug, clap::Subcommand)]
-        pub enum SolveDomain {
-            $(
-                $(#[doc = $doc])*
-                #[command(name = <$config as $crate::registry::CliDomain>::NAME)]
-                $variant {
-                    /// The instance, in the domain's notation (see the domain's docs).
-                    instance: String,
-                    #[command(flatten)]
-                    config: $config,
-                },
-            )*
-        }
+/// A domain's command `name` whose subcommands are the variants of `S`
+/// (a `clap::Subcommand` enum), for [`Plugin::commands`].
+pub fn subcommands<S: clap::Subcommand>(name: &'static str, about: &'static str) -> clap::Command {
+    // `about` after `augment_subcommands`, which would set the enum's doc
+    // comment.
+    S::augment_subcommands(clap::Command::new(name))
+        .about(about)
+        .subcommand_required(true)
+        .arg_required_else_help(true)
+}
 
-        impl DomainConfig {
-            /// Runs every instance with every executor, handing each report
-            /// to `sink`.
-            pub fn run(
-                &self,
-                plan: &$crate::run::Plan<'_>,
-                options: &$crate::run::RunOptions,
-                sink: &mut dyn FnMut($crate::report::InstanceReport) -> Result<(), $crate::CliError>,
-            ) -> Result<(), $crate::CliError> {
-                match self {
-                    $( DomainConfig::$variant(config) => $crate::run::run_all(config, plan, options, sink), )*
-                }
-            }
-        }
-
-        impl DomainConfig {
-            /// What decides the answers of this experiment's domain, for
-            /// its results file's first line.
-            pub fn fingerprint(&self) -> Vec<(String, String)> {
-                match self {
-                    $( DomainConfig::$variant(config) => vec![
-                        ("domain".to_string(), <$config as $crate::registry::CliDomain>::NAME.to_string()),
-                        ("params".to_string(), $crate::registry::CliDomain::answer_params(config)),
-                    ], )*
-                }
-            }
-
-            /// Checks the plan's grid against this domain and the plan's
-            /// executors, running nothing and reading no instance.
-            pub fn check(&self, plan: &$crate::run::Plan<'_>) -> Result<(), $crate::CliError> {
-                match self {
-                    $( DomainConfig::$variant(config) => $crate::run::check(config, plan), )*
-                }
-            }
-        }
-
-        impl SolveDomain {
-            /// Solves the one instance given on the command line.
-            pub fn run(
-                &self,
-                executor: &frontier_core::ExecutorConfig,
-                options: &$crate::run::RunOptions,
-                sink: &mut dyn FnMut($crate::report::InstanceReport) -> Result<(), $crate::CliError>,
-            ) -> Result<(), $crate::CliError> {
-                let grid = std::collections::BTreeMap::new();
-                let done = std::collections::HashMap::new();
-                match self {
-                    $( SolveDomain::$variant { instance, config } => {
-                        let instances = $crate::config::Instances::Inline(vec![instance.clone()]);
-                        let plan = $crate::run::Plan {
-                            instances: &instances,
-                            executors: std::slice::from_ref(executor),
-                            grid: &grid,
-                            repeat: 1,
-                            done: &done,
-                        };
-                        $crate::run::run_all(config, &plan, options, sink)
-                    } )*
-                }
-            }
-        }
-    };
+/// The `S` that `matches` (from [`subcommands`]) hold, for
+/// [`Plugin::run_command`].
+pub fn parse_subcommand<S: clap::Subcommand>(matches: &clap::ArgMatches) -> Result<S, CliError> {
+    S::from_arg_matches(matches).map_err(|e| CliError::Input(e.to_string()))
 }

@@ -4,13 +4,13 @@
 use std::io::{BufRead, Write};
 use std::path::{Path, PathBuf};
 
-use frontier_wordle::{
+use crate::{
     best_guesses, filter, hard_mode_allows, parse_pattern, pattern, read_words, simulate,
     FeedbackTable, Rank, Word, ALL_GREEN,
 };
 
-use crate::config::resolve_data_path;
-use crate::CliError;
+use frontier_app::config::resolve_data_path;
+use frontier_app::CliError;
 
 mod sweep;
 use sweep::SweepRun;
@@ -20,6 +20,7 @@ use sweep::SweepRun;
 pub enum WordleCommand {
     /// The best next guesses given the feedback so far.
     Next {
+        /// The word lists.
         #[command(flatten)]
         lists: Lists,
         /// Feedback so far, as guess:pattern (g green, y yellow, . grey), e.g. crane:g.y..
@@ -31,12 +32,14 @@ pub enum WordleCommand {
     },
     /// Interactive solver: type the feedback you got, get the next guess.
     Play {
+        /// The word lists.
         #[command(flatten)]
         lists: Lists,
     },
     /// Time the ranking of every guess over all answers: one core, all
     /// cores, and (with --gpu) the GPU, checking the rankings are equal.
     Bench {
+        /// The word lists.
         #[command(flatten)]
         lists: Lists,
         /// Also rank on the GPU.
@@ -50,6 +53,7 @@ pub enum WordleCommand {
     /// fixed, proven by the AND/OR decision executor (every guess at every
     /// later step, admissible bounds).
     Prove {
+        /// The word lists.
         #[command(flatten)]
         lists: Lists,
         /// The first guess.
@@ -74,6 +78,7 @@ pub enum WordleCommand {
     /// on all cores, each either proven within --margin of the best (exact
     /// cost) or proven outside it (a lower bound).
     Sweep {
+        /// The word lists.
         #[command(flatten)]
         lists: Lists,
         /// Worker threads (0: all cores).
@@ -129,6 +134,7 @@ pub enum WordleCommand {
     },
     /// Play the greedy policy against every answer; print the distribution.
     Simulate {
+        /// The word lists.
         #[command(flatten)]
         lists: Lists,
         /// Fix the first guess.
@@ -162,7 +168,7 @@ fn parse_rank(text: &str) -> Result<Rank, String> {
     }
 }
 
-fn wordle_error(e: frontier_wordle::WordleError) -> CliError {
+fn wordle_error(e: crate::WordleError) -> CliError {
     CliError::Input(e.to_string())
 }
 
@@ -228,7 +234,7 @@ fn suggestions(
     lists: &Lists,
     history: &[(Word, u8)],
     top: usize,
-) -> Vec<frontier_wordle::Score> {
+) -> Vec<crate::Score> {
     let allowed = |g: usize| !lists.hard || hard_mode_allows(history, table.guesses[g]);
     best_guesses(table, candidates, lists.rank, &allowed, top)
 }
@@ -237,7 +243,7 @@ fn suggestions(
 /// `progress`: whether long commands (the sweep) print progress on stderr.
 pub fn run(command: &WordleCommand, json: bool, progress: bool) -> Result<(), CliError> {
     let mut out = std::io::stdout().lock();
-    let io = crate::stdout_error;
+    let io = frontier_app::stdout_error;
     match command {
         WordleCommand::Next {
             lists,
@@ -324,7 +330,7 @@ pub fn run(command: &WordleCommand, json: bool, progress: bool) -> Result<(), Cl
             threads,
         } => {
             let limit = hard_limit(lists.hard, *max_guesses)?;
-            let threads = match crate::registry::thread_count(*threads)? {
+            let threads = match frontier_app::plugin::thread_count(*threads)? {
                 0 => std::thread::available_parallelism().map_or(1, |n| n.get()),
                 n => n,
             };
@@ -393,7 +399,7 @@ pub fn run(command: &WordleCommand, json: bool, progress: bool) -> Result<(), Cl
         } => {
             let limit = hard_limit(lists.hard, *max_guesses)?;
             // Flags are refused before the lists are read.
-            crate::registry::thread_count(*threads)?;
+            frontier_app::plugin::thread_count(*threads)?;
             let table = lists.table()?;
             let options = SweepRun {
                 hard: lists.hard,
@@ -422,7 +428,7 @@ pub fn run(command: &WordleCommand, json: bool, progress: bool) -> Result<(), Cl
             max_guesses,
             total,
         } => {
-            let rules = frontier_wordle::verify::Rules {
+            let rules = crate::verify::Rules {
                 hard: *hard,
                 max_guesses: match max_guesses.unwrap_or(6) {
                     0 => None,
@@ -433,7 +439,7 @@ pub fn run(command: &WordleCommand, json: bool, progress: bool) -> Result<(), Cl
                 path: tree.clone(),
                 source,
             })?;
-            let policy = frontier_wordle::verify::Policy::parse(&text)
+            let policy = crate::verify::Policy::parse(&text)
                 .map_err(|e| CliError::Input(format!("{}: {e}", tree.display())))?;
             let table = read_table(answers, guesses)?;
             let report = verify_tree(&table, &policy, rules, &tree.display().to_string())?;
@@ -558,9 +564,9 @@ fn time_ranking(
     rank: Rank,
     threads: usize,
     repeat: usize,
-) -> Result<(f64, Vec<frontier_wordle::Score>), CliError> {
+) -> Result<(f64, Vec<crate::Score>), CliError> {
     let all: Vec<u32> = (0..table.answers.len() as u32).collect();
-    let pool = crate::registry::thread_pool(threads)?;
+    let pool = frontier_app::plugin::thread_pool(threads)?;
     let mut best = f64::INFINITY;
     let mut ranking = Vec::new();
     for _ in 0..repeat.max(1) {
@@ -577,10 +583,10 @@ fn time_gpu_ranking(
     table: &FeedbackTable,
     rank: Rank,
     repeat: usize,
-    cpu_ranking: &[frontier_wordle::Score],
+    cpu_ranking: &[crate::Score],
 ) -> Result<(String, f64), CliError> {
     let all: Vec<u32> = (0..table.answers.len() as u32).collect();
-    let ranker = frontier_wordle::gpu::GpuRanker::new(table, 0).map_err(wordle_error)?;
+    let ranker = crate::gpu::GpuRanker::new(table, 0).map_err(wordle_error)?;
     let mut best = f64::INFINITY;
     let mut gpu_ranking = Vec::new();
     for _ in 0..repeat.max(1) + 1 {
@@ -596,15 +602,15 @@ fn time_gpu_ranking(
 
 type GuessTree = frontier_core::decision::Tree<usize, u8>;
 
-/// Plays every answer through `policy` (`frontier_wordle::verify`); a
+/// Plays every answer through `policy` (`crate::verify`); a
 /// failure names the tree and its first problems.
 fn verify_tree(
     table: &FeedbackTable,
-    policy: &frontier_wordle::verify::Policy,
-    rules: frontier_wordle::verify::Rules,
+    policy: &crate::verify::Policy,
+    rules: crate::verify::Rules,
     name: &str,
-) -> Result<frontier_wordle::verify::Report, CliError> {
-    frontier_wordle::verify::verify(table, policy, rules).map_err(|failure| {
+) -> Result<crate::verify::Report, CliError> {
+    crate::verify::verify(table, policy, rules).map_err(|failure| {
         let count = failure.problems.len();
         CliError::Input(format!(
             "{name}: not a valid tree ({count} problem{}): {}",
@@ -623,9 +629,9 @@ fn verify_tree(
 
 /// `valid tree: salet first, 2315 answers in 7920 guesses (average 3.4212) …`
 fn verified_line(
-    policy: &frontier_wordle::verify::Policy,
-    report: &frontier_wordle::verify::Report,
-    rules: frontier_wordle::verify::Rules,
+    policy: &crate::verify::Policy,
+    report: &crate::verify::Report,
+    rules: crate::verify::Rules,
 ) -> String {
     let first = policy
         .first_guess()
@@ -668,7 +674,7 @@ fn hard_limit(hard: bool, max_guesses: Option<u8>) -> Result<Option<u8>, CliErro
 }
 
 /// The optimal total with first guess `g` and an optimal tree, the tree
-/// played through the independent checker (`frontier_wordle::verify`)
+/// played through the independent checker (`crate::verify`)
 /// before it is returned: a proof whose tree fails it, or whose tree's
 /// total is not the proven one, is an error, never a result. `None`: no
 /// tree finds every answer (within `limit`, in hard mode).
@@ -681,22 +687,22 @@ fn proven_tree(
 ) -> Result<Option<(u32, GuessTree)>, CliError> {
     use frontier_core::decision::optimal_with_on_threads;
     let found = if hard {
-        let problem = frontier_wordle::HardWordleTree::new(table);
-        let start = frontier_wordle::HardState::start(table, limit);
+        let problem = crate::HardWordleTree::new(table);
+        let start = crate::HardState::start(table, limit);
         optimal_with_on_threads(&problem, &start, &g, threads, true)
     } else {
-        let problem = frontier_wordle::WordleTree::new(table);
+        let problem = crate::WordleTree::new(table);
         let all: Vec<u32> = (0..table.answers.len() as u32).collect();
         optimal_with_on_threads(&problem, &all, &g, threads, true)
     };
     let Some((cost, Some(tree))) = found else {
         return Ok(None);
     };
-    let rules = frontier_wordle::verify::Rules {
+    let rules = crate::verify::Rules {
         hard,
         max_guesses: limit,
     };
-    let policy = frontier_wordle::verify::Policy::from_tree(table, &tree);
+    let policy = crate::verify::Policy::from_tree(table, &tree);
     let report = verify_tree(table, &policy, rules, "the proven tree")?;
     if report.total != cost {
         return Err(CliError::Input(format!(
@@ -842,8 +848,28 @@ fn default_guesses() -> PathBuf {
     PathBuf::from("@data/wordle/orig_allowed_12972.txt")
 }
 
-impl crate::registry::CliDomain for WordleCli {
+impl frontier_app::plugin::Plugin for WordleCli {
     const NAME: &'static str = "wordle";
+    const ABOUT: &'static str = "Wordle first guesses, each proven: the fewest guesses in total";
+
+    fn commands() -> Option<clap::Command> {
+        Some(frontier_app::plugin::subcommands::<WordleCommand>(
+            Self::NAME,
+            "Wordle: best next guesses, interactive play, simulation of the greedy policy",
+        ))
+    }
+
+    fn run_command(
+        matches: &clap::ArgMatches,
+        context: &frontier_app::Context,
+    ) -> Result<(), CliError> {
+        use frontier_app::plugin::parse_subcommand;
+        run(
+            &parse_subcommand::<WordleCommand>(matches)?,
+            context.json,
+            !context.quiet,
+        )
+    }
     type Prepared = FeedbackTable;
 
     fn prepare(&self, _: &[frontier_core::ExecutorConfig]) -> Result<FeedbackTable, CliError> {
@@ -857,7 +883,11 @@ impl crate::registry::CliDomain for WordleCli {
         .table()
     }
 
-    fn set_param(&mut self, key: &str, value: &crate::config::GridValue) -> Result<bool, CliError> {
+    fn set_param(
+        &mut self,
+        key: &str,
+        value: &frontier_app::config::GridValue,
+    ) -> Result<bool, CliError> {
         if key == "hard" {
             self.hard = value.flag(key)?;
             return Ok(true);
@@ -873,12 +903,12 @@ impl crate::registry::CliDomain for WordleCli {
         Ok(true)
     }
 
-    fn read_instances(&self, path: &Path) -> Result<Vec<crate::registry::Instance>, CliError> {
+    fn read_instances(&self, path: &Path) -> Result<Vec<frontier_app::plugin::Instance>, CliError> {
         // Files of first guesses with proven totals are for `Prove`.
         if !matches!(self.job, WordleJob::Prove) {
-            return crate::registry::read_lines(path);
+            return frontier_app::plugin::read_lines(path);
         }
-        let text = crate::registry::read_file(path)?;
+        let text = frontier_app::plugin::read_file(path)?;
         let mut lines = text
             .lines()
             .map(str::trim)
@@ -910,7 +940,7 @@ impl crate::registry::CliDomain for WordleCli {
                     ),
                     None => None,
                 };
-                Ok(crate::registry::Instance {
+                Ok(frontier_app::plugin::Instance {
                     id: guess.to_string(),
                     text: guess.to_string(),
                     known_cost,
@@ -923,17 +953,17 @@ impl crate::registry::CliDomain for WordleCli {
     fn solve(
         &self,
         table: &FeedbackTable,
-        instance: &crate::registry::Instance,
+        instance: &frontier_app::plugin::Instance,
         executor: &frontier_core::ExecutorConfig,
         _: &frontier_core::SearchOptions,
-    ) -> Result<crate::report::InstanceReport, CliError> {
-        crate::registry::no_executor(Self::NAME, executor)?;
+    ) -> Result<frontier_app::report::InstanceReport, CliError> {
+        frontier_app::plugin::no_executor(Self::NAME, executor)?;
         let limit = hard_limit(self.hard, self.max_guesses)?;
         let failed = |message: String| CliError::Instance {
             id: instance.id.clone(),
             message,
         };
-        let mut report = crate::report::InstanceReport::new(Self::NAME, instance, executor);
+        let mut report = frontier_app::report::InstanceReport::new(Self::NAME, instance, executor);
         let mode = if self.hard { "-hard" } else { "" };
         match &self.job {
             WordleJob::Prove => {}
@@ -945,7 +975,7 @@ impl crate::registry::CliDomain for WordleCli {
                         text => {
                             let word: Word = text
                                 .parse()
-                                .map_err(|e: frontier_wordle::WordleError| failed(e.to_string()))?;
+                                .map_err(|e: crate::WordleError| failed(e.to_string()))?;
                             Some(table.guess_index(word).ok_or_else(|| {
                                 failed(format!("'{word}' is not in the guess list"))
                             })?)
@@ -1051,7 +1081,7 @@ impl crate::registry::CliDomain for WordleCli {
         let word: Word = instance
             .text
             .parse()
-            .map_err(|e: frontier_wordle::WordleError| failed(e.to_string()))?;
+            .map_err(|e: crate::WordleError| failed(e.to_string()))?;
         let g = table
             .guess_index(word)
             .ok_or_else(|| failed(format!("'{word}' is not in the guess list")))?;

@@ -4,18 +4,16 @@ use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 
+use crate::{cache, partition, AdditivePdb, Goal, Manhattan, TileState, Tiles, TilesHeuristic};
 use frontier_core::search::gpu::{GpuPartitioner, MultiGpuConfig, MultiGpuSession, PackedHasher};
 use frontier_core::{Domain, ExecutorConfig, SearchOptions, StdHasher};
-use frontier_tiles::{
-    cache, partition, AdditivePdb, Goal, Manhattan, TileState, Tiles, TilesHeuristic,
-};
 use serde::Deserialize;
 
-use crate::config::GridValue;
-use crate::progress::task_bar;
-use crate::registry::{read_file, report, CliDomain, Instance};
-use crate::report::InstanceReport;
-use crate::CliError;
+use frontier_app::config::GridValue;
+use frontier_app::plugin::{read_file, report, Instance, Plugin};
+use frontier_app::progress::task_bar;
+use frontier_app::report::InstanceReport;
+use frontier_app::CliError;
 
 /// Sliding-tile parameters. An instance is the tile on each cell, row by
 /// row, 0 for the blank (`1 2 3 4 5 6 0 7 8`); non-square boards take a
@@ -94,9 +92,9 @@ impl TilesCli {
                 .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, usize::from));
             let mut dbs = Vec::new();
             for pattern in &patterns {
-                let total = frontier_tiles::pdb::placements(board.cells(), pattern.tiles.len());
+                let total = crate::pdb::placements(board.cells(), pattern.tiles.len());
                 let bar = task_bar(format!("pattern {:?}", pattern.tiles), total);
-                let progress = move |p: frontier_tiles::BuildProgress| {
+                let progress = move |p: crate::BuildProgress| {
                     bar(
                         p.placements_done,
                         format!("depth {} frontier {}", p.level, p.frontier),
@@ -117,12 +115,13 @@ impl TilesCli {
     }
 }
 
-fn tiles_error(e: frontier_tiles::TilesError) -> CliError {
+fn tiles_error(e: crate::TilesError) -> CliError {
     CliError::Input(e.to_string())
 }
 
-impl CliDomain for TilesCli {
+impl Plugin for TilesCli {
     const NAME: &'static str = "tiles";
+    const ABOUT: &'static str = "Sliding-tile puzzles (8-, 15-, 24-puzzle) with pattern databases";
     type Prepared = Heuristics;
 
     /// Goal and heuristic decide the answer; where pattern databases are
@@ -197,7 +196,7 @@ impl CliDomain for TilesCli {
                     options,
                 )?,
                 name => {
-                    let azh = frontier_tiles::azh::projection(name, puzzle.board(), 0x5EED)
+                    let azh = crate::azh::projection(name, puzzle.board(), 0x5EED)
                         .map_err(tiles_error)?;
                     solve_on_gpus(
                         prepared, &puzzle, &heuristic, &azh, &config, over_mpi, options,
@@ -211,8 +210,8 @@ impl CliDomain for TilesCli {
                 executor.run_gpu(&puzzle, heuristic.as_ref(), &StdHasher, options)?
             }
             Some(name) => {
-                let azh = frontier_tiles::azh::projection(name, puzzle.board(), 0x5EED)
-                    .map_err(tiles_error)?;
+                let azh =
+                    crate::azh::projection(name, puzzle.board(), 0x5EED).map_err(tiles_error)?;
                 executor.run_gpu(&puzzle, heuristic.as_ref(), &azh, options)?
             }
         };
@@ -292,11 +291,7 @@ fn finish(
 }
 
 /// Replays a solution: every move legal, the goal reached, one move per unit of cost.
-pub fn check_solution(
-    puzzle: &Tiles,
-    moves: &[frontier_tiles::Dir],
-    cost: u32,
-) -> Result<(), String> {
+pub fn check_solution(puzzle: &Tiles, moves: &[crate::Dir], cost: u32) -> Result<(), String> {
     let end: Option<TileState> = puzzle.replay(moves);
     match end {
         Some(state) if puzzle.is_goal(&state) && moves.len() as u32 == cost => Ok(()),

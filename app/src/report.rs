@@ -60,7 +60,7 @@ impl InstanceReport {
     /// answers copied from the instance: a job fills in what it found.
     pub fn new(
         domain: &'static str,
-        instance: &crate::registry::Instance,
+        instance: &crate::plugin::Instance,
         executor: &frontier_core::ExecutorConfig,
     ) -> InstanceReport {
         InstanceReport {

@@ -5,14 +5,14 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
-use frontier_boggle::gpu_prove::GpuProofReport;
-use frontier_boggle::{
+use crate::gpu_prove::GpuProofReport;
+use crate::{
     anneal, find_words, random_boards, score_batch, AnnealConfig, Board, Letters, Scorer, Shape,
     Trie,
 };
 
-use crate::config::resolve_data_path;
-use crate::CliError;
+use frontier_app::config::resolve_data_path;
+use frontier_app::CliError;
 
 /// Boggle commands.
 #[derive(Debug, clap::Subcommand)]
@@ -37,6 +37,7 @@ pub enum BoggleCommand {
         /// Score the batch on the GPU (checked against the CPU).
         #[arg(long)]
         gpu: bool,
+        /// The word list.
         #[command(flatten)]
         dict: DictArg,
     },
@@ -60,6 +61,7 @@ pub enum BoggleCommand {
         /// Seed of the random boards.
         #[arg(long, default_value_t = 1)]
         seed: u64,
+        /// The word list.
         #[command(flatten)]
         dict: DictArg,
     },
@@ -114,6 +116,7 @@ pub enum BoggleCommand {
         /// GPU (default: 3/8 of the cells).
         #[arg(long, requires = "gpu")]
         gpu_depth: Option<usize>,
+        /// The word list.
         #[command(flatten)]
         dict: DictArg,
     },
@@ -125,6 +128,7 @@ pub enum BoggleCommand {
         /// CPU threads (0 = all cores).
         #[arg(long, default_value_t = 0)]
         threads: usize,
+        /// The word list.
         #[command(flatten)]
         dict: DictArg,
     },
@@ -160,6 +164,7 @@ pub enum BoggleCommand {
         /// Run the chains on the GPU.
         #[arg(long)]
         gpu: bool,
+        /// The word list.
         #[command(flatten)]
         dict: DictArg,
     },
@@ -201,11 +206,11 @@ fn parse_shape(text: &str) -> Result<(usize, usize), String> {
         s.trim()
             .parse::<usize>()
             .ok()
-            .filter(|&n| (1..=frontier_boggle::board::MAX_SIDE).contains(&n))
+            .filter(|&n| (1..=crate::board::MAX_SIDE).contains(&n))
             .ok_or_else(|| {
                 format!(
                     "'{s}' in shape '{text}' is not a side from 1 to {}",
-                    frontier_boggle::board::MAX_SIDE
+                    crate::board::MAX_SIDE
                 )
             })
     };
@@ -220,7 +225,7 @@ fn parse_letters(text: &str) -> Result<Letters, String> {
     }
 }
 
-fn boggle_error(e: frontier_boggle::BoggleError) -> CliError {
+fn boggle_error(e: crate::BoggleError) -> CliError {
     CliError::Input(e.to_string())
 }
 
@@ -228,12 +233,12 @@ fn boggle_error(e: frontier_boggle::BoggleError) -> CliError {
 pub fn run(command: &BoggleCommand, json: bool) -> Result<(), CliError> {
     // The ranks of an MPI job (`boggle prove` under mpirun) compute the
     // same results; the first prints.
-    let mut out: Box<dyn Write> = if crate::prints_results() {
+    let mut out: Box<dyn Write> = if frontier_app::prints_results() {
         Box::new(std::io::stdout().lock())
     } else {
         Box::new(std::io::sink())
     };
-    let io = crate::stdout_error;
+    let io = frontier_app::stdout_error;
     match command {
         BoggleCommand::Score {
             boards,
@@ -385,7 +390,7 @@ pub fn run(command: &BoggleCommand, json: bool) -> Result<(), CliError> {
             let gpu_hours = on_gpu.as_ref().and_then(|g| g.projected_gpu_hours(&proof));
             let projection = proof.projected_core_hours();
             if let Some(path) = certificate {
-                let text = frontier_boggle::certificate::write(&trie, &proof);
+                let text = crate::certificate::write(&trie, &proof);
                 frontier_core::files::write_atomic(path, text.as_bytes()).map_err(|e| {
                     CliError::Input(format!("cannot write {}: {e}", path.display()))
                 })?;
@@ -506,11 +511,11 @@ pub fn run(command: &BoggleCommand, json: bool) -> Result<(), CliError> {
             let trie = dict.load()?;
             let text = std::fs::read_to_string(certificate)
                 .map_err(|e| CliError::Input(format!("{}: {e}", certificate.display())))?;
-            let parsed = frontier_boggle::certificate::parse(&text).map_err(boggle_error)?;
+            let parsed = crate::certificate::parse(&text).map_err(boggle_error)?;
             let started = Instant::now();
-            let pool = crate::registry::thread_pool(*threads)?;
+            let pool = frontier_app::plugin::thread_pool(*threads)?;
             let verified = pool
-                .install(|| frontier_boggle::certificate::verify(&trie, &parsed))
+                .install(|| crate::certificate::verify(&trie, &parsed))
                 .map_err(|e| CliError::Input(format!("certificate refused: {e}")))?;
             let seconds = started.elapsed().as_secs_f64();
             if json {
@@ -596,7 +601,7 @@ fn read_boards(
     path: &Path,
     shape: Option<(usize, usize)>,
 ) -> Result<Vec<(Board, Option<u32>)>, CliError> {
-    let text = crate::registry::read_file(path)?;
+    let text = frontier_app::plugin::read_file(path)?;
     let mut lines = text
         .lines()
         .enumerate()
@@ -684,7 +689,7 @@ fn bench(
     gpu: bool,
     seed: u64,
 ) -> Result<(u64, f64, String), CliError> {
-    crate::registry::check_bench_count(count, shape.cells(), "boards")?;
+    frontier_app::plugin::check_bench_count(count, shape.cells(), "boards")?;
     let boards = random_boards(shape, count, letters, seed);
     let (scores, seconds, how) = if gpu {
         gpu_bench(trie, shape, &boards)?
@@ -736,12 +741,7 @@ fn default_shape() -> String {
 impl AnnealSettings {
     /// Anneals from `seed`, keeping the `keep` best boards; new bests are
     /// logged as they come.
-    fn run(
-        &self,
-        trie: &Trie,
-        seed: u64,
-        keep: usize,
-    ) -> Result<frontier_boggle::AnnealResult, CliError> {
+    fn run(&self, trie: &Trie, seed: u64, keep: usize) -> Result<crate::AnnealResult, CliError> {
         let (rows, cols) = parse_shape(&self.shape).map_err(CliError::Input)?;
         let defaults = AnnealConfig::default();
         let config = AnnealConfig {
@@ -838,9 +838,8 @@ const MOST_BOARDS: f64 = 1e6;
 fn check_target_is_selective(trie: &Trie, shape: &Shape, target: u32) -> Result<(), CliError> {
     const SAMPLE: usize = 20_000;
     let cells = shape.cells();
-    let boards =
-        frontier_boggle::random_boards(shape, SAMPLE, frontier_boggle::Letters::Uniform, 7);
-    let mut scorer = frontier_boggle::Scorer::new(trie);
+    let boards = crate::random_boards(shape, SAMPLE, crate::Letters::Uniform, 7);
+    let mut scorer = crate::Scorer::new(trie);
     let (mut reaching, mut best) = (0usize, 0u32);
     for board in boards.chunks_exact(cells.max(1)) {
         let score = scorer.score_letters(shape, board);
@@ -892,14 +891,14 @@ impl ProveSettings {
         &self,
         trie: &Trie,
         certificate: bool,
-    ) -> Result<(frontier_boggle::Proof, usize, Option<GpuProofReport>), CliError> {
+    ) -> Result<(crate::Proof, usize, Option<GpuProofReport>), CliError> {
         let (rows, cols) = parse_shape(&self.shape).map_err(CliError::Input)?;
         let buckets = match self.buckets.strip_prefix('=') {
-            Some(letters) => frontier_boggle::Buckets::single(letters),
-            None => frontier_boggle::Buckets::parse(&self.buckets),
+            Some(letters) => crate::Buckets::single(letters),
+            None => crate::Buckets::parse(&self.buckets),
         }
         .map_err(boggle_error)?;
-        let settings = frontier_boggle::ProofSettings {
+        let settings = crate::ProofSettings {
             shape: Shape::new(rows, cols),
             target: self.target,
             buckets,
@@ -916,7 +915,7 @@ impl ProveSettings {
         if !self.buckets.starts_with('=') {
             check_target_is_selective(trie, &settings.shape, self.target)?;
         }
-        let pool = crate::registry::thread_pool(self.threads)?;
+        let pool = frontier_app::plugin::thread_pool(self.threads)?;
         let started = Instant::now();
         let last = std::sync::Mutex::new(0u64);
         let progress = |done: u64, total: u64| {
@@ -948,17 +947,17 @@ impl ProveSettings {
             }
             let (proof, report) = pool
                 .install(|| {
-                    let options = frontier_boggle::gpu_prove::GpuProofOptions {
+                    let options = crate::gpu_prove::GpuProofOptions {
                         split_depth: self.gpu_depth,
                         ..Default::default()
                     };
-                    frontier_boggle::gpu_prove::prove_on_gpu(trie, &settings, &options, &progress)
+                    crate::gpu_prove::prove_on_gpu(trie, &settings, &options, &progress)
                 })
                 .map_err(boggle_error)?;
             return Ok((proof, threads, Some(report)));
         }
         let proof = pool
-            .install(|| frontier_boggle::prove(trie, &settings, &progress))
+            .install(|| crate::prove(trie, &settings, &progress))
             .map_err(boggle_error)?;
         if by_mpi {
             let (proof, threads) = merge_shares(proof, threads)?;
@@ -971,9 +970,9 @@ impl ProveSettings {
 /// Adds up the shares of a proof that the ranks of an MPI job searched:
 /// every rank gets the whole proof and the threads of all ranks.
 fn merge_shares(
-    mut proof: frontier_boggle::Proof,
+    mut proof: crate::Proof,
     threads: usize,
-) -> Result<(frontier_boggle::Proof, usize), CliError> {
+) -> Result<(crate::Proof, usize), CliError> {
     let mine = serde_json::json!({
         "boards": proof.boards, "classes": proof.classes,
         "discarded": proof.classes_discarded, "subclasses": proof.subclasses,
@@ -1089,7 +1088,7 @@ fn cpu_bench(
             "1 CPU thread".into(),
         ));
     }
-    let pool = crate::registry::thread_pool(threads)?;
+    let pool = frontier_app::plugin::thread_pool(threads)?;
     let started = Instant::now();
     let scores = pool.install(|| score_batch(trie, shape, boards));
     let seconds = started.elapsed().as_secs_f64();
@@ -1101,7 +1100,7 @@ fn cpu_bench(
 }
 
 fn gpu_scores(trie: &Trie, shape: &Shape, boards: &[u8]) -> Result<Vec<u32>, CliError> {
-    let mut gpu = frontier_boggle::gpu::GpuBoggle::new(trie, shape, 0).map_err(boggle_error)?;
+    let mut gpu = crate::gpu::GpuBoggle::new(trie, shape, 0).map_err(boggle_error)?;
     let (scores, _) = gpu.score(trie, boards).map_err(boggle_error)?;
     check_against_cpu(trie, shape, boards, &scores)?;
     Ok(scores)
@@ -1112,7 +1111,7 @@ fn gpu_bench(
     shape: &Shape,
     boards: &[u8],
 ) -> Result<(Vec<u32>, f64, String), CliError> {
-    let mut gpu = frontier_boggle::gpu::GpuBoggle::new(trie, shape, 0).map_err(boggle_error)?;
+    let mut gpu = crate::gpu::GpuBoggle::new(trie, shape, 0).map_err(boggle_error)?;
     // A first batch warms the kernel, caches and clocks up.
     let warm = &boards[..boards.len().min(shape.cells() * 100_000)];
     gpu.score(trie, warm).map_err(boggle_error)?;
@@ -1157,9 +1156,9 @@ fn gpu_anneal(
     trie: &Trie,
     config: &AnnealConfig,
     report: &dyn Fn(&str, u32),
-) -> Result<frontier_boggle::AnnealResult, CliError> {
+) -> Result<crate::AnnealResult, CliError> {
     let shape = Shape::new(config.rows, config.cols);
-    let mut gpu = frontier_boggle::gpu::GpuBoggle::new(trie, &shape, 0).map_err(boggle_error)?;
+    let mut gpu = crate::gpu::GpuBoggle::new(trie, &shape, 0).map_err(boggle_error)?;
     tracing::info!("annealing on {}", gpu.device_name());
     gpu.anneal(trie, config, report).map_err(boggle_error)
 }
@@ -1198,8 +1197,24 @@ fn board_rows(board: &Board) -> String {
         .join("/")
 }
 
-impl crate::registry::CliDomain for BoggleCli {
+impl frontier_app::plugin::Plugin for BoggleCli {
     const NAME: &'static str = "boggle";
+    const ABOUT: &'static str = "Boggle boards scored against a word list";
+
+    fn commands() -> Option<clap::Command> {
+        Some(frontier_app::plugin::subcommands::<BoggleCommand>(
+            Self::NAME,
+            "Boggle: score boards, benchmark the scorers, anneal for high-scoring boards",
+        ))
+    }
+
+    fn run_command(
+        matches: &clap::ArgMatches,
+        context: &frontier_app::Context,
+    ) -> Result<(), CliError> {
+        use frontier_app::plugin::parse_subcommand;
+        run(&parse_subcommand::<BoggleCommand>(matches)?, context.json)
+    }
     type Prepared = Trie;
 
     fn prepare(&self, _: &[frontier_core::ExecutorConfig]) -> Result<Trie, CliError> {
@@ -1209,7 +1224,11 @@ impl crate::registry::CliDomain for BoggleCli {
         .load()
     }
 
-    fn set_param(&mut self, key: &str, value: &crate::config::GridValue) -> Result<bool, CliError> {
+    fn set_param(
+        &mut self,
+        key: &str,
+        value: &frontier_app::config::GridValue,
+    ) -> Result<bool, CliError> {
         match (&mut self.job, key) {
             (BoggleJob::Bench(b), "threads") => b.threads = value.count(key)? as usize,
             (BoggleJob::Bench(b), "letters") => b.letters = value.text(key)?,
@@ -1240,17 +1259,17 @@ impl crate::registry::CliDomain for BoggleCli {
                  (random instances are seeds, for Bench(…) and Anneal(…) jobs)"
                     .into(),
             )),
-            _ => Ok(crate::registry::random_seed(rng)),
+            _ => Ok(frontier_app::plugin::random_seed(rng)),
         }
     }
 
-    fn read_instances(&self, path: &Path) -> Result<Vec<crate::registry::Instance>, CliError> {
+    fn read_instances(&self, path: &Path) -> Result<Vec<frontier_app::plugin::Instance>, CliError> {
         if !matches!(self.job, BoggleJob::Score) {
-            return crate::registry::read_lines(path);
+            return frontier_app::plugin::read_lines(path);
         }
         Ok(read_boards(path, None)?
             .into_iter()
-            .map(|(board, known)| crate::registry::Instance {
+            .map(|(board, known)| frontier_app::plugin::Instance {
                 id: board.text(),
                 text: board_rows(&board),
                 known_value: known.map(f64::from),
@@ -1262,12 +1281,12 @@ impl crate::registry::CliDomain for BoggleCli {
     fn solve(
         &self,
         trie: &Trie,
-        instance: &crate::registry::Instance,
+        instance: &frontier_app::plugin::Instance,
         executor: &frontier_core::ExecutorConfig,
         _: &frontier_core::SearchOptions,
-    ) -> Result<crate::report::InstanceReport, CliError> {
-        crate::registry::no_executor(Self::NAME, executor)?;
-        let mut report = crate::report::InstanceReport::new(Self::NAME, instance, executor);
+    ) -> Result<frontier_app::report::InstanceReport, CliError> {
+        frontier_app::plugin::no_executor(Self::NAME, executor)?;
+        let mut report = frontier_app::report::InstanceReport::new(Self::NAME, instance, executor);
         match &self.job {
             BoggleJob::Score => {}
             BoggleJob::Bench(bench_settings) => {

@@ -7,8 +7,8 @@ use std::collections::{BTreeMap, HashMap};
 use frontier_core::{ExecutorConfig, Limits, SearchOptions};
 
 use crate::config::{resolve_data_path, GridValue, Instances};
+use crate::plugin::{Instance, Plugin};
 use crate::progress::search_bar;
-use crate::registry::{CliDomain, Instance};
 use crate::report::{InstanceReport, RowKey};
 use crate::CliError;
 
@@ -98,10 +98,7 @@ pub fn executor_with(
 }
 
 /// The instances a plan names, read and filtered.
-fn load_instances<C: CliDomain>(
-    config: &C,
-    instances: &Instances,
-) -> Result<Vec<Instance>, CliError> {
+fn load_instances<C: Plugin>(config: &C, instances: &Instances) -> Result<Vec<Instance>, CliError> {
     let instances = match instances {
         Instances::Inline(texts) => texts
             .iter()
@@ -157,7 +154,7 @@ fn load_instances<C: CliDomain>(
 
 /// Which grid keys the domain takes and which the executors take; a key
 /// that neither takes, or that both take, is an error naming it.
-fn split_grid<'g, C: CliDomain>(
+fn split_grid<'g, C: Plugin>(
     config: &C,
     executors: &[ExecutorConfig],
     grid: &'g BTreeMap<String, Vec<GridValue>>,
@@ -207,7 +204,7 @@ type Variant<C> = (C, Vec<(ExecutorConfig, String)>);
 
 /// Every domain variant and executor row a plan expands to, with every grid
 /// key and value checked; runs nothing and reads no instance.
-fn variants<C: CliDomain>(config: &C, plan: &Plan<'_>) -> Result<Vec<Variant<C>>, CliError> {
+fn variants<C: Plugin>(config: &C, plan: &Plan<'_>) -> Result<Vec<Variant<C>>, CliError> {
     let (domain_keys, executor_keys) = split_grid(config, plan.executors, plan.grid)?;
     let rows_asked: u128 = plan
         .grid
@@ -254,7 +251,7 @@ fn variants<C: CliDomain>(config: &C, plan: &Plan<'_>) -> Result<Vec<Variant<C>>
 /// `executor` with its checkpoint keyed by what decides the answer in
 /// `config` (the start state keys it too): a checkpoint from another goal
 /// or heuristic is refused, never resumed.
-fn keyed<C: CliDomain>(executor: &ExecutorConfig, config: &C) -> ExecutorConfig {
+fn keyed<C: Plugin>(executor: &ExecutorConfig, config: &C) -> ExecutorConfig {
     let context = format!("domain={}\n{}", C::NAME, config.answer_params());
     match executor {
         ExecutorConfig::Ida(ida) => ExecutorConfig::Ida(frontier_core::search::ida::IdaConfig {
@@ -273,14 +270,14 @@ fn keyed<C: CliDomain>(executor: &ExecutorConfig, config: &C) -> ExecutorConfig 
 
 /// Checks a plan as [`run_all`] would before its first search: every grid
 /// key and value, for every domain variant.
-pub fn check<C: CliDomain>(config: &C, plan: &Plan<'_>) -> Result<(), CliError> {
+pub fn check<C: Plugin>(config: &C, plan: &Plan<'_>) -> Result<(), CliError> {
     variants(config, plan).map(drop)
 }
 
 /// Prepares the domain once per combination of its grid parameters, then
 /// solves every instance with every executor and executor parameter
 /// combination, handing each report to `sink` as soon as it exists.
-pub fn run_all<C: CliDomain>(
+pub fn run_all<C: Plugin>(
     config: &C,
     plan: &Plan<'_>,
     options: &RunOptions,

@@ -4,9 +4,9 @@ use frontier_core::grid::{Grid, Manhattan};
 use frontier_core::{ExecutorConfig, SearchOptions, StdHasher};
 use serde::Deserialize;
 
-use crate::registry::{report, CliDomain, Instance};
-use crate::report::InstanceReport;
-use crate::CliError;
+use frontier_app::plugin::{report, Instance, Plugin};
+use frontier_app::report::InstanceReport;
+use frontier_app::CliError;
 
 /// Maze parameters. Instances are mazes with rows separated by `/` or
 /// newlines: `S` start, `G` goal, `#` wall, `.` cost 1, `1`–`9` that cost.
@@ -14,8 +14,10 @@ use crate::CliError;
 #[serde(deny_unknown_fields)]
 pub struct GridCli {}
 
-impl CliDomain for GridCli {
+impl Plugin for GridCli {
     const NAME: &'static str = "grid";
+    const ABOUT: &'static str =
+        "A 4-connected maze with weighted cells (the framework's demo domain)";
     type Prepared = ();
 
     fn prepare(&self, _: &[ExecutorConfig]) -> Result<(), CliError> {

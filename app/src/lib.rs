@@ -1,0 +1,687 @@
+//! The `frontier` command line as a library: a domain is a [`Plugin`],
+//! registered with [`App::add`] from any crate, and every registered domain
+//! gets `frontier solve`, `frontier run` (RON experiments with grids,
+//! repeats, resume, CSV and JSON output), `frontier plot`, progress bars,
+//! limits and every executor flag, plus its own subcommands.
+//!
+//! ```no_run
+//! # use frontier_app::App;
+//! # #[derive(Clone, Debug, serde::Deserialize, clap::Args)]
+//! # struct TopSpin {}
+//! # impl frontier_app::Plugin for TopSpin {
+//! #     const NAME: &'static str = "topspin";
+//! #     const ABOUT: &'static str = "";
+//! #     type Prepared = ();
+//! #     fn prepare(&self, _: &[frontier_core::ExecutorConfig]) -> Result<(), frontier_app::CliError> { Ok(()) }
+//! #     fn solve(&self, _: &(), i: &frontier_app::plugin::Instance, e: &frontier_core::ExecutorConfig,
+//! #         _: &frontier_core::SearchOptions) -> Result<frontier_app::report::InstanceReport, frontier_app::CliError> {
+//! #         Ok(frontier_app::report::InstanceReport::new(Self::NAME, i, e)) }
+//! # }
+//! fn main() -> std::process::ExitCode {
+//!     App::new().add::<TopSpin>().run()
+//! }
+//! ```
+
+pub mod config;
+pub mod plot;
+pub mod plugin;
+pub mod progress;
+mod registry;
+pub mod report;
+pub mod results;
+pub mod run;
+
+use std::ffi::OsString;
+use std::io::{IsTerminal, Write};
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::sync::Arc;
+
+use clap::{Args, FromArgMatches, Subcommand, ValueEnum};
+use frontier_core::search::gpu::{GpuIdaConfig, MultiGpuConfig};
+use frontier_core::search::{mpi, MpiHdaConfig};
+use frontier_core::{ExecutorConfig, HdaConfig, IdaConfig, Limits};
+use tracing_indicatif::filter::IndicatifFilter;
+use tracing_indicatif::IndicatifLayer;
+use tracing_subscriber::layer::SubscriberExt;
+use tracing_subscriber::util::SubscriberInitExt;
+use tracing_subscriber::{EnvFilter, Layer};
+
+use crate::config::Experiment;
+pub use crate::plugin::{Context, Plugin};
+pub use crate::registry::{Configured, DomainBlock, Sink};
+use crate::registry::{Entry, Registered};
+use crate::report::InstanceReport;
+use crate::results::{Existing, Output};
+use crate::run::RunOptions;
+
+/// The help above the command list.
+const ABOUT: &str = "Parallel best-first search: one domain, every executor.
+
+Examples:
+  frontier run configs/demo.ron
+  frontier plot results.csv
+  frontier solve tiles \"1 2 3 4 5 6 0 7 8\" --goal standard
+  frontier solve --json grid \"S..#/..#G/....\"
+  frontier boggle score perslatgsineters
+  frontier nonogram solve puzzle.non --png solution.png";
+
+/// The flags every command takes.
+#[derive(Debug, Args)]
+struct Globals {
+    /// More log output (-v info, -vv debug); RUST_LOG overrides.
+    #[arg(short, long, action = clap::ArgAction::Count, global = true)]
+    verbose: u8,
+    /// Print one JSON object per solved instance on stdout instead of a table.
+    #[arg(long, global = true)]
+    json: bool,
+    /// No progress bars.
+    #[arg(long, global = true)]
+    quiet: bool,
+}
+
+/// The commands that belong to no domain.
+#[derive(Debug, Subcommand)]
+enum Command {
+    /// Run an experiment described by a RON config (see configs/).
+    Run {
+        /// The config file.
+        config: PathBuf,
+        /// Write results here too (.csv, or .json for JSON lines), a row as
+        /// soon as it exists; overrides the config's `output`.
+        #[arg(long)]
+        output: Option<PathBuf>,
+        /// Keep the rows already in the output file and run only the others
+        /// (an interrupted experiment goes on where it stopped); refused if
+        /// the file holds another experiment.
+        #[arg(long, conflicts_with = "overwrite")]
+        resume: bool,
+        /// Replace an output file that already holds results (without it,
+        /// or --resume, such a file is refused).
+        #[arg(long)]
+        overwrite: bool,
+    },
+    /// Draw charts of a results file (the CSV or JSON lines `run` writes) as
+    /// PNGs: instances solved against time, expansions/s by executor, and
+    /// speedup by thread or GPU count.
+    Plot {
+        /// The results file.
+        results: PathBuf,
+        /// Directory for the PNGs [default: beside the results file].
+        #[arg(long)]
+        out: Option<PathBuf>,
+    },
+}
+
+/// The command line of a program that runs search domains: `frontier`
+/// itself (`frontier::App::new().with_builtin()`), or any program that
+/// registers its own domains with [`App::add`].
+#[derive(Clone, Default)]
+pub struct App {
+    plugins: Vec<Arc<dyn Registered>>,
+    name: Option<&'static str>,
+}
+
+impl std::fmt::Debug for App {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("App")
+            .field("domains", &self.names())
+            .finish()
+    }
+}
+
+impl App {
+    /// A command line with no domain yet.
+    pub fn new() -> App {
+        App::default()
+    }
+
+    /// The program's name in its help and usage lines [default: `frontier`].
+    pub fn named(mut self, name: &'static str) -> App {
+        self.name = Some(name);
+        self
+    }
+
+    /// Registers domain `P`: `solve <P::NAME>`, RON `domain: <Name>(...)`,
+    /// and `P`'s own commands. Two domains of one name are refused when the
+    /// program runs.
+    pub fn add<P: Plugin>(mut self) -> App {
+        self.plugins.push(Arc::new(Entry::<P>::new()));
+        self
+    }
+
+    /// The registered domains' names, in registration order.
+    pub fn names(&self) -> Vec<&'static str> {
+        self.plugins.iter().map(|p| p.name()).collect()
+    }
+
+    /// Parses the process's arguments, runs the command, prints any error as
+    /// one line and says failure in the exit code.
+    pub fn run(self) -> ExitCode {
+        self.run_from(std::env::args_os())
+    }
+
+    /// [`App::run`] with these arguments (the first is the program's name).
+    pub fn run_from<I, T>(self, args: I) -> ExitCode
+    where
+        I: IntoIterator<Item = T>,
+        T: Into<OsString> + Clone,
+    {
+        if let Err(e) = self.check_names() {
+            print_error_line(&format!("error: {e}"));
+            return ExitCode::FAILURE;
+        }
+        let matches = match self.command().try_get_matches_from(args) {
+            Ok(m) => m,
+            Err(e) => e.exit(),
+        };
+        let globals = match Globals::from_arg_matches(&matches) {
+            Ok(g) => g,
+            Err(e) => e.exit(),
+        };
+        init_logging(globals.verbose);
+        // Under mpirun every rank starts MPI first, so that it knows its rank
+        // before it prints or writes anything.
+        #[cfg(feature = "mpi")]
+        if mpi::launched_by_mpirun() {
+            if let Err(e) = mpi::init() {
+                print_error_line(&format!("error: {e}"));
+                return ExitCode::FAILURE;
+            }
+        }
+        let result = self.execute(&globals, &matches);
+        match (result, mpi::rank_and_size()) {
+            (Ok(()), _) => {
+                mpi::finalize();
+                ExitCode::SUCCESS
+            }
+            // One rank failing alone would leave the others waiting for it:
+            // end the whole job.
+            #[cfg(feature = "mpi")]
+            (Err(e), Some((rank, ranks))) if ranks > 1 => {
+                print_error_line(&format!("error: rank {rank} of {ranks}: {e}"));
+                // Open MPI forwards a rank's stderr through its launcher, and the
+                // abort tears the job down at once: leave the line a moment to
+                // get through first.
+                std::thread::sleep(std::time::Duration::from_millis(200));
+                mpi::abort(1)
+            }
+            (Err(e), _) => {
+                print_error_line(&format!("error: {e}"));
+                mpi::finalize();
+                ExitCode::FAILURE
+            }
+        }
+    }
+
+    /// Parses `text` as an experiment config and plans its runs without
+    /// running any: `Ok` when `run` would start, else the error it would
+    /// print. Never panics, whatever the text (the `config_parse` fuzz
+    /// target holds it to that).
+    pub fn check_config(&self, text: &str) -> Result<(), String> {
+        let path = std::path::Path::new("<fuzz>.ron");
+        let experiment = Experiment::parse(text, path, self).map_err(|e| e.to_string())?;
+        let done = Default::default();
+        let plan = experiment.plan(&done);
+        experiment.domain.0.check(&plan).map_err(|e| e.to_string())
+    }
+
+    /// Refuses two domains of one name, or a domain whose commands would
+    /// hide a command of the runner.
+    fn check_names(&self) -> Result<(), CliError> {
+        let mut seen = std::collections::HashSet::new();
+        for plugin in &self.plugins {
+            let name = plugin.name();
+            if !seen.insert(name) {
+                return Err(CliError::Input(format!(
+                    "two domains are registered as '{name}'"
+                )));
+            }
+            if plugin.commands().is_some() && ["run", "plot", "solve", "help"].contains(&name) {
+                return Err(CliError::Input(format!(
+                    "domain '{name}' has commands of its own, but `{name}` is a command of the runner"
+                )));
+            }
+        }
+        Ok(())
+    }
+
+    /// The whole command line: the runner's commands, `solve` with one
+    /// subcommand per domain, and each domain's own commands.
+    fn command(&self) -> clap::Command {
+        // `about` is set after `augment_*`, which would put the flag
+        // types' own doc comments there.
+        let mut solve = SearchFlags::augment_args(clap::Command::new("solve"))
+            .about("Solve one instance given on the command line")
+            .subcommand_required(true)
+            .arg_required_else_help(true);
+        for plugin in &self.plugins {
+            solve = solve.subcommand(plugin.solve_command());
+        }
+        let top = clap::Command::new(self.name.unwrap_or("frontier"));
+        let mut top = Command::augment_subcommands(Globals::augment_args(top))
+            .version(env!("CARGO_PKG_VERSION"))
+            .about(ABOUT.lines().next())
+            .long_about(ABOUT)
+            .subcommand_required(true)
+            .arg_required_else_help(true)
+            .subcommand(solve);
+        for plugin in &self.plugins {
+            if let Some(commands) = plugin.commands() {
+                top = top.subcommand(commands);
+            }
+        }
+        top
+    }
+
+    fn plugin(&self, name: &str) -> Option<&Arc<dyn Registered>> {
+        self.plugins.iter().find(|p| p.name() == name)
+    }
+
+    fn execute(&self, globals: &Globals, matches: &clap::ArgMatches) -> Result<(), CliError> {
+        let progress = !globals.quiet && std::io::stderr().is_terminal();
+        let json = globals.json;
+        let context = Context {
+            json,
+            progress,
+            quiet: globals.quiet,
+        };
+        match matches.subcommand() {
+            Some(("solve", solve)) => {
+                let search = SearchFlags::from_arg_matches(solve)
+                    .map_err(|e| CliError::Input(e.to_string()))?;
+                let options = RunOptions {
+                    limits: Limits {
+                        max_expanded: search.max_expanded,
+                        max_memory_bytes: search.max_memory,
+                        max_seconds: search.max_seconds,
+                    },
+                    progress,
+                };
+                let executor = search.executor()?;
+                let (name, instance) = solve
+                    .subcommand()
+                    .ok_or_else(|| CliError::Input("solve: name a domain".into()))?;
+                let plugin = self.plugin(name).ok_or_else(|| self.unknown(name))?;
+                report_all(
+                    json,
+                    |sink| plugin.solve(instance, &executor, &options, sink),
+                    |_| Ok(()),
+                )
+            }
+            Some((name, own)) if !matches!(name, "run" | "plot") => {
+                let plugin = self.plugin(name).ok_or_else(|| self.unknown(name))?;
+                plugin.run_command(own, &context)
+            }
+            _ => {
+                let command = Command::from_arg_matches(matches)
+                    .map_err(|e| CliError::Input(e.to_string()))?;
+                self.execute_runner(command, json, progress)
+            }
+        }
+    }
+
+    /// The error for a domain name no plugin has.
+    fn unknown(&self, name: &str) -> CliError {
+        CliError::Input(format!(
+            "unknown domain '{name}'; registered: {}",
+            self.names().join(", ")
+        ))
+    }
+}
+
+/// Executor and limits for `solve`.
+#[derive(Debug, clap::Args)]
+struct SearchFlags {
+    /// Which executor searches.
+    #[arg(long, value_enum, default_value_t = ExecutorName::Astar, global = true)]
+    executor: ExecutorName,
+    /// Worker threads for hda and ida [default: all cores].
+    #[arg(long, global = true)]
+    threads: Option<usize>,
+    /// GPUs for multi-gpu and gpu-ida (the first N devices) [default: every GPU].
+    #[arg(long, global = true)]
+    gpus: Option<usize>,
+    /// How hda and multi-gpu distribute states: hash, or a domain's own (tiles: zobrist, split, block, rows, cols).
+    #[arg(long, default_value = "hash", global = true)]
+    partition: String,
+    /// Directory for ida's and gpu-ida's checkpoints: each completed iteration's bound is
+    /// kept there, and the same instance started again resumes from it.
+    #[arg(long, global = true)]
+    checkpoint: Option<PathBuf>,
+    /// Stop after this many expansions.
+    #[arg(long, global = true)]
+    max_expanded: Option<u64>,
+    /// Stop when open and closed hold more than this many bytes (e.g. 4000000000).
+    #[arg(long, global = true)]
+    max_memory: Option<u64>,
+    /// Stop after this many seconds.
+    #[arg(long, global = true, value_parser = frontier_core::search::parse_seconds)]
+    max_seconds: Option<f64>,
+}
+
+#[derive(Clone, Copy, Debug, ValueEnum)]
+enum ExecutorName {
+    /// Sequential A* on one core.
+    Astar,
+    /// Hash-distributed A* on threads (--threads, --partition).
+    Hda,
+    /// Parallel IDA* on threads (--threads, --checkpoint): memory-bounded.
+    Ida,
+    /// GA* on the GPU (domains with a GPU plugin: tiles).
+    Gpu,
+    /// HDA* over several GPUs of this host (--gpus, --partition).
+    MultiGpu,
+    /// IDA* on the GPUs of this host (--gpus, --checkpoint): memory-bounded.
+    GpuIda,
+    /// HDA* over the processes of an MPI job, one worker per rank
+    /// (`mpirun -np N frontier solve ... --executor mpi-hda`; --partition;
+    /// a build with `--features mpi`).
+    MpiHda,
+    /// multi-gpu with one MPI rank per GPU of a host
+    /// (`mpirun -np N frontier solve ... --executor mpi-gpu`; --partition;
+    /// a build with `--features mpi`).
+    MpiGpu,
+}
+
+impl SearchFlags {
+    /// The executor the flags ask for; a flag that the chosen executor
+    /// would not use is refused rather than ignored.
+    fn executor(&self) -> Result<ExecutorConfig, CliError> {
+        let refuse = |flag: &str, applies: &str| {
+            Err(CliError::Input(format!(
+                "{flag} applies to --executor {applies} only"
+            )))
+        };
+        if self.threads.is_some() && !matches!(self.executor, ExecutorName::Hda | ExecutorName::Ida)
+        {
+            return refuse("--threads", "hda or ida");
+        }
+        if self.checkpoint.is_some()
+            && !matches!(self.executor, ExecutorName::Ida | ExecutorName::GpuIda)
+        {
+            return refuse("--checkpoint", "ida or gpu-ida");
+        }
+        if self.gpus.is_some()
+            && !matches!(self.executor, ExecutorName::MultiGpu | ExecutorName::GpuIda)
+        {
+            return refuse("--gpus", "multi-gpu or gpu-ida");
+        }
+        if self.gpus == Some(0) {
+            return Err(CliError::Input("--gpus must be at least 1".into()));
+        }
+        if self.partition != "hash"
+            && !matches!(
+                self.executor,
+                ExecutorName::Hda
+                    | ExecutorName::MultiGpu
+                    | ExecutorName::MpiHda
+                    | ExecutorName::MpiGpu
+            )
+        {
+            return refuse("--partition", "hda, multi-gpu, mpi-hda or mpi-gpu");
+        }
+        Ok(match self.executor {
+            ExecutorName::Astar => ExecutorConfig::Astar,
+            ExecutorName::Hda => {
+                let defaults = HdaConfig::default();
+                ExecutorConfig::Hda(HdaConfig {
+                    threads: self.threads.unwrap_or(defaults.threads),
+                    partition: self.partition.clone(),
+                    ..defaults
+                })
+            }
+            ExecutorName::Ida => {
+                let defaults = IdaConfig::default();
+                ExecutorConfig::Ida(IdaConfig {
+                    threads: self.threads.unwrap_or(defaults.threads),
+                    checkpoint: self.checkpoint.clone(),
+                    ..defaults
+                })
+            }
+            ExecutorName::Gpu => ExecutorConfig::Gpu(Default::default()),
+            ExecutorName::MpiGpu => ExecutorConfig::MpiGpu(MultiGpuConfig {
+                partition: self.partition.clone(),
+                ..MultiGpuConfig::default()
+            }),
+            ExecutorName::MpiHda => ExecutorConfig::MpiHda(MpiHdaConfig {
+                partition: self.partition.clone(),
+                ..MpiHdaConfig::default()
+            }),
+            ExecutorName::GpuIda => ExecutorConfig::GpuIda(GpuIdaConfig {
+                devices: self.gpus.map(|n| (0..n).collect()).unwrap_or_default(),
+                checkpoint: self.checkpoint.clone(),
+                ..GpuIdaConfig::default()
+            }),
+            ExecutorName::MultiGpu => ExecutorConfig::MultiGpu(MultiGpuConfig {
+                devices: self.gpus.map(|n| (0..n).collect()).unwrap_or_default(),
+                partition: self.partition.clone(),
+                ..MultiGpuConfig::default()
+            }),
+        })
+    }
+}
+
+/// Everything that can go wrong, each as one line naming the input.
+#[derive(Debug, thiserror::Error)]
+pub enum CliError {
+    /// A file could not be read or written.
+    #[error("{}: {source}", path.display())]
+    Io {
+        /// The file.
+        path: PathBuf,
+        /// The OS error.
+        source: std::io::Error,
+    },
+    /// A config file did not parse.
+    #[error("{}:{line}:{column}: {message}", path.display())]
+    Config {
+        /// The config file.
+        path: PathBuf,
+        /// 1-based line.
+        line: usize,
+        /// 1-based column.
+        column: usize,
+        /// What is wrong, with the field.
+        message: String,
+    },
+    /// An instance is malformed.
+    #[error("instance {id}: {message}")]
+    Instance {
+        /// The instance id.
+        id: String,
+        /// What is wrong.
+        message: String,
+    },
+    /// Any other bad input.
+    #[error("{0}")]
+    Input(String),
+    /// An error from the framework.
+    #[error(transparent)]
+    Core(#[from] frontier_core::Error),
+    /// A cost, value or verdict differs from the one the input states.
+    #[error("{0} instance(s) with an answer different from the one the input states (cost, value or verdict)")]
+    Disagrees(usize),
+}
+
+/// Writes `line` and a newline to stderr in one write. Standard error is
+/// unbuffered, so `eprintln!` with arguments writes piece by piece, and
+/// under mpirun the job's abort notice can land between the pieces.
+fn print_error_line(line: &str) {
+    use std::io::Write;
+    let whole = format!("{line}\n");
+    // Nothing is left to tell the user if stderr itself fails.
+    let _ = std::io::stderr().lock().write_all(whole.as_bytes());
+}
+
+/// Whether this process prints results and writes output files: always,
+/// except on the ranks after the first of an MPI job, which compute the
+/// same results.
+pub fn prints_results() -> bool {
+    mpi::rank_and_size().is_none_or(|(rank, _)| rank == 0)
+}
+
+fn init_logging(verbose: u8) {
+    let default = match verbose {
+        0 => "warn",
+        1 => "info",
+        _ => "debug",
+    };
+    let filter = EnvFilter::try_from_default_env().unwrap_or_else(|_| EnvFilter::new(default));
+    let bars = IndicatifLayer::new();
+    let writer = bars.get_stderr_writer();
+    // Logging set-up happens once, first thing, so `try_init` cannot clash.
+    let _ = tracing_subscriber::registry()
+        .with(filter)
+        .with(
+            tracing_subscriber::fmt::layer()
+                .with_writer(writer)
+                .with_target(false),
+        )
+        .with(bars.with_filter(IndicatifFilter::new(false)))
+        .try_init();
+}
+
+impl App {
+    /// `run` and `plot`.
+    fn execute_runner(&self, command: Command, json: bool, progress: bool) -> Result<(), CliError> {
+        match command {
+            Command::Run {
+                config,
+                output,
+                resume,
+                overwrite,
+            } => {
+                let experiment = Experiment::load(&config, self)?;
+                let options = RunOptions {
+                    limits: experiment.limits,
+                    progress,
+                };
+                let mut output = output.or(experiment.output.clone());
+                if mpi::rank_and_size().is_some_and(|(_, ranks)| ranks > 1) {
+                    if resume {
+                        // Every rank must plan the same runs, and only the first
+                        // writes the file it would read them from.
+                        return Err(CliError::Input(
+                            "--resume is not supported under mpirun: resume with one process"
+                                .into(),
+                        ));
+                    }
+                    if !prints_results() {
+                        output = None;
+                    }
+                }
+                let (mut file, done) = match &output {
+                    Some(path) => {
+                        let existing = match (resume, overwrite) {
+                            (true, _) => Existing::Resume,
+                            (false, true) => Existing::Overwrite,
+                            (false, false) => Existing::Refuse,
+                        };
+                        let mut fingerprint = experiment.domain.0.fingerprint();
+                        fingerprint.push(("limits".into(), format!("{:?}", experiment.limits)));
+                        let (file, done) = Output::open(path, existing, &fingerprint)?;
+                        (Some(file), done)
+                    }
+                    None if resume || overwrite => {
+                        return Err(CliError::Input(format!(
+                            "--{} needs an output file (the config's `output` or --output)",
+                            if resume { "resume" } else { "overwrite" }
+                        )))
+                    }
+                    None => (None, Default::default()),
+                };
+                if !done.is_empty() {
+                    tracing::warn!(
+                        rows = done.len(),
+                        "rows already in the output file are not run again"
+                    );
+                }
+                let plan = experiment.plan(&done);
+                report_all(
+                    json,
+                    |sink| experiment.domain.0.run(&plan, &options, sink),
+                    |report| file.as_mut().map_or(Ok(()), |f| f.write(report)),
+                )
+            }
+            Command::Plot { results, out } => {
+                let rows = plot::read_rows(&results)?;
+                let dir = out
+                    .or_else(|| results.parent().map(PathBuf::from))
+                    .filter(|d| !d.as_os_str().is_empty())
+                    .unwrap_or_else(|| PathBuf::from("."));
+                std::fs::create_dir_all(&dir).map_err(|source| CliError::Io {
+                    path: dir.clone(),
+                    source,
+                })?;
+                let stem = results
+                    .file_stem()
+                    .map_or_else(|| "results".into(), |s| s.to_string_lossy().into_owned());
+                let written = plot::plot(&rows, &dir, &stem)?;
+                let mut out = std::io::stdout().lock();
+                if json {
+                    let files: Vec<String> =
+                        written.iter().map(|p| p.display().to_string()).collect();
+                    writeln!(out, "{}", serde_json::json!({ "written": files }))
+                        .map_err(stdout_error)
+                } else {
+                    for path in &written {
+                        writeln!(out, "{}", path.display()).map_err(stdout_error)?;
+                    }
+                    Ok(())
+                }
+            }
+        }
+    }
+}
+
+/// Runs `jobs`, printing each row as JSON (with `json`) or all of them as
+/// a table at the end, handing each to `keep` (an output file); fails when
+/// any cost contradicts the optimum its input states.
+fn report_all(
+    json: bool,
+    jobs: impl FnOnce(&mut Sink<'_>) -> Result<(), CliError>,
+    mut keep: impl FnMut(&InstanceReport) -> Result<(), CliError>,
+) -> Result<(), CliError> {
+    let mut reports: Vec<InstanceReport> = Vec::new();
+    let printing = prints_results();
+    let mut sink = |report: InstanceReport| -> Result<(), CliError> {
+        if json && printing {
+            let mut out = std::io::stdout().lock();
+            writeln!(out, "{}", report::json_line(&report)).map_err(stdout_error)?;
+            out.flush().map_err(stdout_error)?;
+        }
+        if !report.agrees_with_known() {
+            tracing::error!(
+                instance = %report.instance,
+                "the answer (cost {:?}, value {:?}, verdict {:?}) differs from the input's (cost {:?}, value {:?}, verdict {:?})",
+                report.cost,
+                report.value,
+                report.verdict,
+                report.known_cost,
+                report.known_value,
+                report.known_verdict
+            );
+        }
+        keep(&report)?;
+        reports.push(report);
+        Ok(())
+    };
+    jobs(&mut sink)?;
+    if !json && printing {
+        report::print_table(&reports, &mut std::io::stdout().lock()).map_err(stdout_error)?;
+    }
+    let disagreeing = reports.iter().filter(|r| !r.agrees_with_known()).count();
+    if disagreeing > 0 {
+        return Err(CliError::Disagrees(disagreeing));
+    }
+    Ok(())
+}
+
+/// A failed write to standard output, for every command's `map_err`.
+pub fn stdout_error(source: std::io::Error) -> CliError {
+    CliError::Io {
+        path: PathBuf::from("<stdout>"),
+        source,
+    }
+}
