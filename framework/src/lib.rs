@@ -22,6 +22,7 @@ pub mod data;
 pub mod decision;
 pub mod domain;
 pub mod files;
+pub mod fuzz;
 #[cfg(feature = "gpu")]
 pub mod gpu;
 pub mod grid;
