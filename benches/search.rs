@@ -33,7 +33,10 @@ fn executors(c: &mut Criterion) {
         };
         let azh = frontier_tiles::azh::projection("split", &board, 1).expect("known projection");
         group.bench_function(format!("hda2-split/{name}"), |b| {
-            b.iter(|| hda(&puzzle, &h, &azh, &config, &SearchOptions::default()))
+            b.iter(|| {
+                hda(&puzzle, &h, &azh, &config, &SearchOptions::default())
+                    .expect("a valid HDA* config")
+            })
         });
     }
     group.finish();

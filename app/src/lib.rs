@@ -255,6 +255,18 @@ impl App {
             .about("Solve one instance given on the command line")
             .subcommand_required(true)
             .arg_required_else_help(true);
+        let own: Vec<String> = self
+            .plugins
+            .iter()
+            .filter(|p| p.partitions().len() > 1)
+            .map(|p| format!("{}: {}", p.name(), p.partitions().join(", ")))
+            .collect();
+        solve = solve.mut_arg("partition", |arg| {
+            arg.help(format!(
+                "How hda and multi-gpu distribute states: hash, or a domain's own ({})",
+                own.join("; ")
+            ))
+        });
         for plugin in &self.plugins {
             solve = solve.subcommand(plugin.solve_command());
         }
@@ -342,7 +354,8 @@ struct SearchFlags {
     /// GPUs for multi-gpu and gpu-ida (the first N devices) [default: every GPU].
     #[arg(long, global = true)]
     gpus: Option<usize>,
-    /// How hda and multi-gpu distribute states: hash, or a domain's own (tiles: zobrist, split, block, rows, cols).
+    /// How hda and multi-gpu distribute states: hash, or a domain's own
+    /// (the help lists each registered domain's).
     #[arg(long, default_value = "hash", global = true)]
     partition: String,
     /// Directory for ida's and gpu-ida's checkpoints: each completed iteration's bound is
@@ -368,7 +381,7 @@ enum ExecutorName {
     Hda,
     /// Parallel IDA* on threads (--threads, --checkpoint): memory-bounded.
     Ida,
-    /// GA* on the GPU (domains with a GPU plugin: tiles).
+    /// GA* on the GPU (domains with a GPU plugin).
     Gpu,
     /// HDA* over several GPUs of this host (--gpus, --partition).
     MultiGpu,

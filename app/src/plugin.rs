@@ -150,6 +150,10 @@ pub trait Plugin:
     const NAME: &'static str;
     /// One line for `frontier solve --help` and `frontier --help`.
     const ABOUT: &'static str;
+    /// The partitions (`--partition`, `partition:` of HDA* and multi-GPU)
+    /// [`Plugin::solve`] knows; the runner refuses any other name before
+    /// the first search. Default: `hash` only.
+    const PARTITIONS: &'static [&'static str] = &["hash"];
 
     /// The domain's own subcommands (`frontier boggle score …`), if any:
     /// a clap command named [`Plugin::NAME`], usually made by

@@ -22,6 +22,7 @@ pub type Sink<'a> = dyn FnMut(InstanceReport) -> Result<(), CliError> + 'a;
 /// it knows only by name.
 pub(crate) trait Registered: Send + Sync {
     fn name(&self) -> &'static str;
+    fn partitions(&self) -> &'static [&'static str];
     /// `solve <name> <instance> [the plugin's flags]`.
     fn solve_command(&self) -> clap::Command;
     /// Solves the instance in `matches` (from [`Registered::solve_command`]).
@@ -94,6 +95,10 @@ const INSTANCE: &str = "instance";
 impl<P: Plugin> Registered for Entry<P> {
     fn name(&self) -> &'static str {
         P::NAME
+    }
+
+    fn partitions(&self) -> &'static [&'static str] {
+        P::PARTITIONS
     }
 
     fn solve_command(&self) -> clap::Command {

@@ -205,6 +205,9 @@ type Variant<C> = (C, Vec<(ExecutorConfig, String)>);
 /// Every domain variant and executor row a plan expands to, with every grid
 /// key and value checked; runs nothing and reads no instance.
 fn variants<C: Plugin>(config: &C, plan: &Plan<'_>) -> Result<Vec<Variant<C>>, CliError> {
+    for executor in plan.executors {
+        check_partition::<C>(executor)?;
+    }
     let (domain_keys, executor_keys) = split_grid(config, plan.executors, plan.grid)?;
     let rows_asked: u128 = plan
         .grid
@@ -238,6 +241,7 @@ fn variants<C: Plugin>(config: &C, plan: &Plan<'_>) -> Result<Vec<Variant<C>>, C
                     // Checked above: this executor takes every applicable key.
                     variant = executor_with(&variant, key, value)?.unwrap_or(variant);
                 }
+                check_partition::<C>(&variant)?;
                 let mut params = domain_params.clone();
                 params.extend(executor_params);
                 rows.push((variant, describe(&params)));
@@ -246,6 +250,19 @@ fn variants<C: Plugin>(config: &C, plan: &Plan<'_>) -> Result<Vec<Variant<C>>, C
         all.push((config, rows));
     }
     Ok(all)
+}
+
+/// Refuses a partition that `C` does not know, naming the ones it does:
+/// a name no plugin resolves must not run as some other partition.
+fn check_partition<C: Plugin>(executor: &ExecutorConfig) -> Result<(), CliError> {
+    match executor.partition() {
+        Some(name) if !C::PARTITIONS.contains(&name) => Err(CliError::Input(format!(
+            "{} has no partition '{name}' (it has {})",
+            C::NAME,
+            C::PARTITIONS.join(", ")
+        ))),
+        _ => Ok(()),
+    }
 }
 
 /// `executor` with its checkpoint keyed by what decides the answer in

@@ -130,10 +130,7 @@ impl ExecutorConfig {
     ) -> Result<DomainOutcome<D>, Error> {
         match self {
             ExecutorConfig::Astar => Ok(astar(domain, heuristic, options)),
-            ExecutorConfig::Hda(config) => {
-                config.check()?;
-                Ok(hda(domain, heuristic, partitioner, config, options))
-            }
+            ExecutorConfig::Hda(config) => hda(domain, heuristic, partitioner, config, options),
             ExecutorConfig::Ida(config) => {
                 crate::check_threads(self.kind(), config.threads)?;
                 ida(domain, heuristic, config, options)

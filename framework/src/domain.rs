@@ -77,9 +77,11 @@ pub trait Heuristic<D: Domain>: Send + Sync {
         self.h(domain, child)
     }
     /// Whether `h(s) <= c(s, s') + h(s')` on every edge. Executors skip the
-    /// reopening bookkeeping only when this is true; when in doubt say false.
+    /// reopening bookkeeping only when this is true. Default: false, which
+    /// is always safe (A* then reopens a node reached again more cheaply);
+    /// a heuristic says true with a comment on why it holds.
     fn consistent(&self) -> bool {
-        true
+        false
     }
 
     /// Operator selection for enhanced partial expansion (Felner et al.,
@@ -111,6 +113,11 @@ pub struct Blind;
 impl<D: Domain> Heuristic<D> for Blind {
     fn h(&self, _: &D, _: &D::State) -> Cost {
         0
+    }
+
+    /// Zero everywhere: `0 <= c + 0` on every edge.
+    fn consistent(&self) -> bool {
+        true
     }
 }
 

@@ -261,6 +261,11 @@ impl Heuristic<Grid> for Manhattan {
         let (gr, gc) = grid.goal;
         Cost::from(r.abs_diff(gr)) + Cost::from(c.abs_diff(gc))
     }
+
+    /// A step changes the distance by 1 and costs at least 1.
+    fn consistent(&self) -> bool {
+        true
+    }
 }
 
 #[cfg(test)]

@@ -26,6 +26,7 @@ pub mod fuzz;
 #[cfg(feature = "gpu")]
 pub mod gpu;
 pub mod grid;
+pub mod quick;
 pub mod rng;
 pub mod search;
 pub mod stats;

@@ -51,7 +51,8 @@ fn hda_returns_the_astar_cost_for_1_2_3_and_7_threads_on_random_mazes() {
                 &StdHasher,
                 &config(threads),
                 &SearchOptions::default(),
-            );
+            )
+            .expect("a valid HDA* config");
             assert!(
                 started.elapsed() < Duration::from_secs(20),
                 "termination took too long"
@@ -96,6 +97,9 @@ impl frontier_core::Heuristic<Walker> for Manhattan {
     fn h(&self, d: &Walker, s: &(u16, u16)) -> u32 {
         frontier_core::Heuristic::<Grid>::h(self, &d.0, s)
     }
+    fn consistent(&self) -> bool {
+        true
+    }
 }
 impl Features for Walker {
     fn feature_space(&self) -> (usize, usize) {
@@ -133,8 +137,10 @@ fn abstract_zobrist_partitioning_keeps_costs_and_cuts_communication() {
     let blocks = AbstractZobrist::new(1, cells, 1, |_, v| {
         Some((v / cols) / 8 * 8 + (v % cols) / 8)
     });
-    let run =
-        |p: &AbstractZobrist| hda(&maze, &Manhattan, p, &config(4), &SearchOptions::default());
+    let run = |p: &AbstractZobrist| {
+        hda(&maze, &Manhattan, p, &config(4), &SearchOptions::default())
+            .expect("a valid HDA* config")
+    };
     let (a, b) = (run(&plain), run(&blocks));
     assert_eq!(a.solution().unwrap().cost, expected);
     assert_eq!(b.solution().unwrap().cost, expected);
@@ -164,6 +170,7 @@ fn hda_stops_at_limits_and_reports_them() {
             &config(3),
             &SearchOptions::with_limits(limits),
         )
+        .expect("a valid HDA* config")
     };
     let outcome = limited(Limits {
         max_expanded: Some(5000),
@@ -217,6 +224,7 @@ fn rebalancing_spreads_a_lopsided_partition_and_keeps_the_cost() {
             ..HdaConfig::default()
         };
         hda(&field, &Blind, &ByRow, &config, &SearchOptions::default())
+            .expect("a valid HDA* config")
     };
     let busiest_share = |outcome: &DomainOutcome<Grid>| {
         let rates: &[f64] = &outcome.stats.worker_rates;
@@ -261,7 +269,8 @@ fn handoffs_keep_astars_cost_on_random_mazes() {
             &ByRow,
             &config(threads),
             &SearchOptions::default(),
-        );
+        )
+        .expect("a valid HDA* config");
         assert_eq!(
             outcome.solution().map(|s| s.cost),
             truth.solution().map(|s| s.cost),

@@ -199,7 +199,7 @@ fn run_method(
                 &StdHasher,
                 &config,
                 &limits,
-            ))
+            )?)
         }
         Method::MpiHda => first_only(frontier_core::search::mpi_hda(
             &NonogramSearch::new(puzzle, true),

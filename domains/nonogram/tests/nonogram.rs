@@ -275,7 +275,8 @@ fn hda_finds_valid_solutions_on_any_thread_count() {
                 &StdHasher,
                 &config,
                 &SearchOptions::default(),
-            );
+            )
+            .expect("a valid HDA* config");
             let solution = outcome
                 .solution()
                 .unwrap_or_else(|| panic!("{id} on {threads} threads"));

@@ -18,6 +18,7 @@ pub struct PancakeCli {}
 
 impl Plugin for PancakeCli {
     const NAME: &'static str = "pancake";
+    const PARTITIONS: &'static [&'static str] = &["hash", "zobrist", "bottom"];
     const ABOUT: &'static str = "Pancake sorting (flip the top k) with the gap heuristic";
     type Prepared = ();
 

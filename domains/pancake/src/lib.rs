@@ -183,6 +183,12 @@ fn gap(a: u8, b: u8) -> bool {
 pub struct Gap;
 
 impl Heuristic<Pancake> for Gap {
+    /// A flip changes one adjacency (see `h_child`), so h changes by at
+    /// most 1, the cost of a flip.
+    fn consistent(&self) -> bool {
+        true
+    }
+
     fn h(&self, _: &Pancake, s: &Stack) -> Cost {
         let plate = s.0.len() as u8 + 1;
         let below = s.0.iter().skip(1).copied().chain(std::iter::once(plate));

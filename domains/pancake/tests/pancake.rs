@@ -106,11 +106,13 @@ fn hda_matches_astar_under_every_partition() {
             threads: 3,
             ..HdaConfig::default()
         };
-        let by_hash = hda(&stack, &Gap, &StdHasher, &config, &SearchOptions::default());
+        let by_hash = hda(&stack, &Gap, &StdHasher, &config, &SearchOptions::default())
+            .expect("a valid HDA* config");
         assert_eq!(by_hash.solution().map(|s| s.cost), Some(want));
         for name in ["zobrist", "bottom"] {
             let azh = frontier_pancake::projection(name, stack.len(), 7).unwrap();
-            let outcome = hda(&stack, &Gap, &azh, &config, &SearchOptions::default());
+            let outcome = hda(&stack, &Gap, &azh, &config, &SearchOptions::default())
+                .expect("a valid HDA* config");
             assert_eq!(outcome.solution().map(|s| s.cost), Some(want), "{name}");
         }
     }
@@ -132,7 +134,8 @@ fn partial_expansion_a_star_equals_full_expansion_hda_on_random_22_stacks() {
             threads: 2,
             ..HdaConfig::default()
         };
-        let h = hda(&stack, &Gap, &StdHasher, &config, &SearchOptions::default());
+        let h = hda(&stack, &Gap, &StdHasher, &config, &SearchOptions::default())
+            .expect("a valid HDA* config");
         assert_eq!(
             h.solution().map(|s| s.cost),
             Some(solution.cost),

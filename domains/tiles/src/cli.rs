@@ -121,6 +121,9 @@ fn tiles_error(e: crate::TilesError) -> CliError {
 
 impl Plugin for TilesCli {
     const NAME: &'static str = "tiles";
+    const PARTITIONS: &'static [&'static str] = &[
+        "hash", "zobrist", "split", "split-xy", "block", "rows", "cols",
+    ];
     const ABOUT: &'static str = "Sliding-tile puzzles (8-, 15-, 24-puzzle) with pattern databases";
     type Prepared = Heuristics;
 

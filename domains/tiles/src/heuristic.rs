@@ -34,6 +34,11 @@ impl Manhattan {
 }
 
 impl Heuristic<Tiles> for Manhattan {
+    /// A move shifts one tile by one cell: h changes by exactly 1.
+    fn consistent(&self) -> bool {
+        true
+    }
+
     fn h(&self, _: &Tiles, state: &TileState) -> Cost {
         state.cells[..self.cells]
             .iter()

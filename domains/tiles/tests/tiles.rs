@@ -425,11 +425,13 @@ fn hda_matches_astar_costs_on_random_8_puzzles_for_every_partition_and_thread_co
                 batch: 8,
                 ..HdaConfig::default()
             };
-            let by_hash = hda(&puzzle, &h, &StdHasher, &config, &SearchOptions::default());
+            let by_hash = hda(&puzzle, &h, &StdHasher, &config, &SearchOptions::default())
+                .expect("a valid HDA* config");
             assert_eq!(by_hash.solution().unwrap().cost, truth[cells]);
             for name in frontier_tiles::azh::PROJECTIONS {
                 let azh = frontier_tiles::azh::projection(name, &board, 1).unwrap();
-                let outcome = hda(&puzzle, &h, &azh, &config, &SearchOptions::default());
+                let outcome = hda(&puzzle, &h, &azh, &config, &SearchOptions::default())
+                    .expect("a valid HDA* config");
                 let solution = outcome.solution().unwrap();
                 assert_eq!(solution.cost, truth[cells], "{name}, {threads} threads");
                 assert!(puzzle.is_goal(&puzzle.replay(&solution.moves).unwrap()));
@@ -455,7 +457,8 @@ fn hda_matches_published_optima_on_korf_instances() {
                 threads,
                 ..HdaConfig::default()
             };
-            let outcome = hda(&puzzle, &h, &azh, &config, &SearchOptions::default());
+            let outcome = hda(&puzzle, &h, &azh, &config, &SearchOptions::default())
+                .expect("a valid HDA* config");
             assert_eq!(
                 outcome.solution().map(|s| s.cost),
                 Some(*optimum),
@@ -505,6 +508,7 @@ fn split_projection_sends_fewer_states_than_plain_zobrist() {
     let co = |name| {
         let azh = frontier_tiles::azh::projection(name, &board, 5).unwrap();
         hda(&puzzle, &h, &azh, &config, &SearchOptions::default())
+            .expect("a valid HDA* config")
             .stats
             .communication_overhead
             .unwrap()

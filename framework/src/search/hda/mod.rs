@@ -307,22 +307,27 @@ struct Worker<'a, D: Domain, H, P> {
 /// use frontier_core::{grid::{Grid, Manhattan}, hda, HdaConfig, SearchOptions, StdHasher};
 /// let maze = Grid::parse("S...\n.##.\n...G").unwrap();
 /// let config = HdaConfig { threads: 3, ..HdaConfig::default() };
-/// let outcome = hda(&maze, &Manhattan, &StdHasher, &config, &SearchOptions::default());
+/// let outcome = hda(&maze, &Manhattan, &StdHasher, &config, &SearchOptions::default())?;
 /// assert_eq!(outcome.solution().unwrap().cost, 5);
+/// # Ok::<(), frontier_core::Error>(())
 /// ```
+///
+/// A config that [`HdaConfig::check`] refuses (0 threads, say) is an error,
+/// not a search on some other number of threads.
 pub fn hda<D, H, P>(
     domain: &D,
     heuristic: &H,
     partitioner: &P,
     config: &HdaConfig,
     options: &SearchOptions,
-) -> DomainOutcome<D>
+) -> Result<DomainOutcome<D>, crate::Error>
 where
     D: Domain,
     H: Heuristic<D>,
     P: Partitioner<D>,
 {
-    let threads = config.threads.max(1);
+    config.check()?;
+    let threads = config.threads;
     let per_worker = |_| Padded(AtomicBool::new(false));
     let started = Instant::now();
     let shared = Shared {
@@ -448,7 +453,7 @@ where
         stats.termination_overhead = shared.incumbent.termination_overhead(seconds);
     }
     stats.workers = workers;
-    Outcome { status, stats }
+    Ok(Outcome { status, stats })
 }
 
 fn trace_across<D: Domain>(arenas: &[&[Node<D>]], goal: NodeRef) -> Solution<D::State, D::Move> {
