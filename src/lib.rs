@@ -35,9 +35,20 @@ impl Builtin for App {
     }
 }
 
+/// `frontier --help`'s text above the command list.
+const ABOUT: &str = "Parallel best-first search: one domain, every executor.
+
+Examples:
+  frontier run configs/demo.ron
+  frontier plot results.csv
+  frontier solve tiles \"1 2 3 4 5 6 0 7 8\" --goal standard
+  frontier solve --json grid \"S..#/..#G/....\"
+  frontier boggle score perslatgsineters
+  frontier nonogram solve puzzle.non --png solution.png";
+
 /// The `frontier` command: every bundled domain, the process's arguments.
 pub fn main() -> std::process::ExitCode {
-    App::new().with_builtin().run()
+    App::new().about(ABOUT).with_builtin().run()
 }
 
 /// [`App::check_config`] with the bundled domains: `Ok` when `frontier run`

@@ -55,16 +55,8 @@ use crate::report::InstanceReport;
 use crate::results::{Existing, Output};
 use crate::run::RunOptions;
 
-/// The help above the command list.
-const ABOUT: &str = "Parallel best-first search: one domain, every executor.
-
-Examples:
-  frontier run configs/demo.ron
-  frontier plot results.csv
-  frontier solve tiles \"1 2 3 4 5 6 0 7 8\" --goal standard
-  frontier solve --json grid \"S..#/..#G/....\"
-  frontier boggle score perslatgsineters
-  frontier nonogram solve puzzle.non --png solution.png";
+/// The first line of the help, unless [`App::about`] gives another.
+const ABOUT: &str = "Parallel best-first search: one domain, every executor.";
 
 /// The flags every command takes.
 #[derive(Debug, Args)]
@@ -120,6 +112,7 @@ enum Command {
 pub struct App {
     plugins: Vec<Arc<dyn Registered>>,
     name: Option<&'static str>,
+    about: Option<&'static str>,
 }
 
 impl std::fmt::Debug for App {
@@ -139,6 +132,13 @@ impl App {
     /// The program's name in its help and usage lines [default: `frontier`].
     pub fn named(mut self, name: &'static str) -> App {
         self.name = Some(name);
+        self
+    }
+
+    /// The help above the command list: its first line, then anything
+    /// else (examples) [default: one line on what frontier is].
+    pub fn about(mut self, about: &'static str) -> App {
+        self.about = Some(about);
         self
     }
 
@@ -273,8 +273,8 @@ impl App {
         let top = clap::Command::new(self.name.unwrap_or("frontier"));
         let mut top = Command::augment_subcommands(Globals::augment_args(top))
             .version(env!("CARGO_PKG_VERSION"))
-            .about(ABOUT.lines().next())
-            .long_about(ABOUT)
+            .about(self.about.unwrap_or(ABOUT).lines().next())
+            .long_about(self.about.unwrap_or(ABOUT))
             .subcommand_required(true)
             .arg_required_else_help(true)
             .subcommand(solve);

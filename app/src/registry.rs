@@ -205,7 +205,7 @@ impl<'de> Visitor<'de> for BlockVisitor {
     type Value = DomainBlock;
 
     fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("a domain block such as Tiles(...)")
+        f.write_str("a domain block: Name(field: value, …)")
     }
 
     fn visit_enum<A: EnumAccess<'de>>(self, data: A) -> Result<DomainBlock, A::Error> {
