@@ -52,11 +52,7 @@ impl Plugin for GridCli {
                 id: instance.id.clone(),
                 message: e.to_string(),
             })?;
-        if let Some(name) = executor.partition().filter(|&p| p != "hash") {
-            return Err(CliError::Input(format!(
-                "grid has no partition '{name}' (use hash)"
-            )));
-        }
+        // The runner has refused any partition but `hash` (PARTITIONS).
         let outcome = executor.run_packed(&grid, &Manhattan, &StdHasher, options)?;
         Ok(report::<Grid>(
             Self::NAME,

@@ -64,11 +64,7 @@ impl Plugin for TopSpinCli {
             id: instance.id.clone(),
             message: e.to_string(),
         })?;
-        if let Some(name) = executor.partition().filter(|&p| p != "hash") {
-            return Err(CliError::Input(format!(
-                "topspin has no partition '{name}' (use hash)"
-            )));
-        }
+        // The runner has refused any partition but `hash` (PARTITIONS).
         let outcome = executor.run_packed(&puzzle, &Breakpoints, &StdHasher, options)?;
         // Checked by replaying, which shares nothing with the search.
         if let Some(solution) = outcome.solution() {

@@ -51,7 +51,8 @@ fn astar_hda_and_ida_costs_equal_breadth_first_search() {
         for k in 2..=n.min(5) {
             for _ in 0..3 {
                 let puzzle = TopSpin::scrambled(n, k, 2 * n, &mut rng).unwrap();
-                let optimum = bfs(&puzzle).unwrap_or_else(|| panic!("a scramble is solvable: {puzzle:?}"));
+                let optimum =
+                    bfs(&puzzle).unwrap_or_else(|| panic!("a scramble is solvable: {puzzle:?}"));
                 for executor in &executors {
                     let outcome = executor
                         .run(&puzzle, &Breakpoints, &StdHasher, &SearchOptions::default())
