@@ -76,7 +76,7 @@ pub enum BoggleCommand {
         #[arg(long)]
         target: u32,
         /// Letter buckets of the top-level classes: sets split by spaces,
-        /// optionally ", corner: <sets>" for the corner cells; together they
+        /// optionally ", corner: SETS" for the corner cells; together they
         /// must cover the alphabet once.
         #[arg(long, default_value = DEFAULT_BUCKETS, conflicts_with = "letters")]
         buckets: String,
