@@ -1,16 +1,13 @@
-//! Every fuzz target's property (`frontier::fuzzing`) on inputs that
-//! `arbitrary` builds from seeded random bytes: edits of each target's
-//! valid seeds, for a couple of seconds per target (`FRONTIER_FUZZ_SECONDS`
-//! sets how many), so that every `cargo test` exercises what `fuzz/`
-//! checks for hours. A failure prints the input; add it as a regression
-//! test beside the property's domain.
+//! Every fuzz target's property (each domain's `fuzz` module, gathered by
+//! `frontier::fuzzing`) on edits of its valid seeds, for a couple of seconds
+//! per target (`FRONTIER_FUZZ_SECONDS` sets how many), through
+//! `frontier_core::fuzz::exercise`, so that every `cargo test` exercises what
+//! `fuzz/` checks for hours. A failure prints the input; add it as a
+//! regression test beside the property's domain.
 
-use std::panic::{catch_unwind, AssertUnwindSafe};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
-use arbitrary::Unstructured;
-use frontier::fuzzing::{self, TARGETS};
-use frontier_core::rng::SplitMix64;
+use frontier::fuzzing;
 
 /// Fewest inputs per target, however slow the build.
 const MIN_INPUTS: u64 = 200;
@@ -26,39 +23,16 @@ fn budget() -> Duration {
 
 fn exercise(name: &str) {
     let target = fuzzing::target(name).unwrap_or_else(|| panic!("no fuzz target {name}"));
-    let seed = name
-        .bytes()
-        .fold(0xF0221u64, |h, b| h.rotate_left(7) ^ u64::from(b));
-    let mut rng = SplitMix64::new(seed);
-    let budget = budget();
-    let start = Instant::now();
-    let mut entropy = vec![0u8; 128];
-    let mut inputs = 0u64;
-    while inputs < MIN_INPUTS || start.elapsed() < budget {
-        for chunk in entropy.chunks_mut(8) {
-            chunk.copy_from_slice(&rng.next_u64().to_le_bytes());
-        }
-        let mut u = Unstructured::new(&entropy);
-        // Every choice `input` makes has a first option to fall back on
-        // once the bytes run out, so building never fails.
-        let data = fuzzing::input(&mut u, target).expect("inputs build from any bytes");
-        if catch_unwind(AssertUnwindSafe(|| (target.property)(&data))).is_err() {
-            panic!(
-                "{name}: the property fails on {:?}",
-                String::from_utf8_lossy(&data)
-            );
-        }
-        inputs += 1;
+    match frontier_core::fuzz::exercise(&target, budget(), MIN_INPUTS) {
+        Ok(inputs) => eprintln!("{name}: {inputs} inputs"),
+        Err(finding) => panic!("{finding}"),
     }
-    eprintln!(
-        "{name}: {inputs} inputs in {:.1} s",
-        start.elapsed().as_secs_f64()
-    );
 }
 
 #[test]
 fn every_fuzz_target_is_exercised_here() {
-    let names: Vec<&str> = TARGETS.iter().map(|t| t.name).collect();
+    let targets = fuzzing::targets();
+    let names: Vec<&str> = targets.iter().map(|t| t.name).collect();
     let mut listed: Vec<String> =
         std::fs::read_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/fuzz/fuzz_targets"))
             .expect("fuzz/fuzz_targets exists")
@@ -69,7 +43,7 @@ fn every_fuzz_target_is_exercised_here() {
     ours.sort();
     assert_eq!(
         listed, ours,
-        "fuzz/fuzz_targets and frontier::fuzzing::TARGETS differ"
+        "fuzz/fuzz_targets and frontier::fuzzing::targets() differ"
     );
 }
 
@@ -114,7 +88,7 @@ fn seeds_are_inputs_the_parsers_accept() {
             other => panic!("no acceptance check for {other}"),
         }
     };
-    for target in TARGETS {
+    for target in fuzzing::targets() {
         let seeds = (target.seeds)();
         assert!(
             seeds.iter().any(|seed| accepted(target.name, seed)),

@@ -137,6 +137,18 @@ pub fn exercise(target: &Target, budget: Duration, min_inputs: u64) -> Result<u6
     Ok(inputs)
 }
 
+/// Bytes from words, little-endian: a seed for a codec property.
+pub fn bytes_of(words: &[u32]) -> Vec<u8> {
+    words.iter().flat_map(|w| w.to_le_bytes()).collect()
+}
+
+/// `domain`'s start state, packed.
+pub fn packed_start<D: PackedState>(domain: &D) -> Vec<u32> {
+    let mut words = vec![0; domain.packed_words()];
+    domain.pack(&domain.start(), &mut words);
+    words
+}
+
 /// Little-endian words from bytes (a trailing part word is dropped).
 pub fn words_of(data: &[u8]) -> Vec<u32> {
     data.chunks_exact(4)

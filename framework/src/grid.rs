@@ -268,6 +268,37 @@ impl Heuristic<Grid> for Manhattan {
     }
 }
 
+/// The maze parser's fuzz property, on [`crate::fuzz`].
+pub mod fuzz {
+    use super::Grid;
+    use crate::fuzz::Target;
+
+    /// Maze text parses or is refused with an error, never a panic; a maze
+    /// that parses round-trips its start and successors through the codec.
+    pub fn grid_parse(data: &[u8]) {
+        if let Ok(text) = std::str::from_utf8(data) {
+            if let Ok(maze) = Grid::parse(text) {
+                crate::fuzz::packed_round_trip(&maze, &[]);
+            }
+        }
+    }
+
+    fn grid_seeds() -> Vec<Vec<u8>> {
+        vec![
+            b"S..#\n.#..\n...G\n".to_vec(),
+            b"S.........\n.########.\n.........G\n".to_vec(),
+        ]
+    }
+
+    /// The maze's targets.
+    pub const TARGETS: &[Target] = &[Target {
+        name: "grid_parse",
+        property: grid_parse,
+        seeds: grid_seeds,
+        alphabet: b".#SG@T \n",
+    }];
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

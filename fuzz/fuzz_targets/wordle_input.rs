@@ -1,8 +1,8 @@
 //! Word lists and feedback strings parse or are refused; print -> parse
 //! equality.
-//! The property is `frontier::fuzzing::wordle_input`, which `cargo test` also
+//! The property is `frontier_wordle::fuzz::wordle_input`, which `cargo test` also
 //! runs (tests/fuzz.rs).
 #![no_main]
 use libfuzzer_sys::fuzz_target;
 
-fuzz_target!(|data: &[u8]| frontier::fuzzing::wordle_input(data));
+fuzz_target!(|data: &[u8]| frontier_wordle::fuzz::wordle_input(data));

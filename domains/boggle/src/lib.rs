@@ -24,6 +24,9 @@ pub mod certificate;
 #[cfg(feature = "cli")]
 pub mod cli;
 pub mod dict;
+/// Fuzz properties of this domain's parsers and codec, on
+/// `frontier_core::fuzz`.
+pub mod fuzz;
 #[cfg(feature = "gpu")]
 pub mod gpu;
 #[cfg(feature = "gpu")]

@@ -21,6 +21,9 @@ pub mod cdcl;
 pub mod cli;
 pub mod domain;
 pub mod explain;
+/// Fuzz properties of this domain's parsers and codec, on
+/// `frontier_core::fuzz`.
+pub mod fuzz;
 #[cfg(feature = "gpu")]
 pub mod gpu;
 pub mod line;

@@ -22,6 +22,9 @@ use frontier_core::{Cost, Domain, Edge, Heuristic, PackedState};
 /// the RON block, and the domain's own subcommands.
 #[cfg(feature = "cli")]
 pub mod cli;
+/// Fuzz properties of this domain's parsers and codec, on
+/// `frontier_core::fuzz`.
+pub mod fuzz;
 #[cfg(feature = "gpu")]
 mod gpu;
 

@@ -21,6 +21,9 @@ pub mod cache;
 /// the RON block, and the domain's own subcommands.
 #[cfg(feature = "cli")]
 pub mod cli;
+/// Fuzz properties of this domain's parsers and codec, on
+/// `frontier_core::fuzz`.
+pub mod fuzz;
 #[cfg(feature = "gpu")]
 pub mod gpu;
 pub mod heuristic;

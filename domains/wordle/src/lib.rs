@@ -19,6 +19,9 @@
 #[cfg(feature = "cli")]
 pub mod cli;
 pub mod decision;
+/// Fuzz properties of this domain's parsers and codec, on
+/// `frontier_core::fuzz`.
+pub mod fuzz;
 pub mod game;
 #[cfg(feature = "gpu")]
 pub mod gpu;
