@@ -21,10 +21,13 @@ fn executors(c: &mut Criterion) {
     group.sample_size(10);
     for (name, text) in INSTANCES {
         let puzzle = Tiles::parse(text, Goal::Standard).expect("benchmark instances are valid");
-        let expanded = astar(&puzzle, &h, &SearchOptions::default()).stats.expanded;
+        let expanded = astar(&puzzle, &h, &SearchOptions::default())
+            .expect("no limits to refuse")
+            .stats
+            .expanded;
         group.throughput(Throughput::Elements(expanded));
         group.bench_function(format!("astar/{name}"), |b| {
-            b.iter(|| astar(&puzzle, &h, &SearchOptions::default()))
+            b.iter(|| astar(&puzzle, &h, &SearchOptions::default()).expect("valid limits"))
         });
         let config = HdaConfig {
             threads: 2,

@@ -37,10 +37,10 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 use std::sync::Arc;
 
-use clap::{Args, FromArgMatches, Subcommand, ValueEnum};
-use frontier_core::search::gpu::{GpuIdaConfig, MultiGpuConfig};
-use frontier_core::search::{mpi, MpiHdaConfig};
-use frontier_core::{ExecutorConfig, HdaConfig, IdaConfig, Limits};
+use clap::{Args, FromArgMatches, Subcommand};
+use frontier_core::executors::{Param, ParamValue, EXECUTORS};
+use frontier_core::search::mpi;
+use frontier_core::{ExecutorConfig, Limits};
 use tracing_indicatif::filter::IndicatifFilter;
 use tracing_indicatif::IndicatifLayer;
 use tracing_subscriber::layer::SubscriberExt;
@@ -346,8 +346,8 @@ impl App {
 #[derive(Debug, clap::Args)]
 struct SearchFlags {
     /// Which executor searches.
-    #[arg(long, value_enum, default_value_t = ExecutorName::Astar, global = true)]
-    executor: ExecutorName,
+    #[arg(long, default_value = "astar", value_parser = executor_kinds(), global = true)]
+    executor: String,
     /// Worker threads for hda and ida [default: all cores].
     #[arg(long, global = true)]
     threads: Option<usize>,
@@ -355,9 +355,9 @@ struct SearchFlags {
     #[arg(long, global = true)]
     gpus: Option<usize>,
     /// How hda and multi-gpu distribute states: hash, or a domain's own
-    /// (the help lists each registered domain's).
-    #[arg(long, default_value = "hash", global = true)]
-    partition: String,
+    /// (the help lists each registered domain's) [default: hash].
+    #[arg(long, global = true)]
+    partition: Option<String>,
     /// Directory for ida's and gpu-ida's checkpoints: each completed iteration's bound is
     /// kept there, and the same instance started again resumes from it.
     #[arg(long, global = true)]
@@ -373,105 +373,61 @@ struct SearchFlags {
     max_seconds: Option<f64>,
 }
 
-#[derive(Clone, Copy, Debug, ValueEnum)]
-enum ExecutorName {
-    /// Sequential A* on one core.
-    Astar,
-    /// Hash-distributed A* on threads (--threads, --partition).
-    Hda,
-    /// Parallel IDA* on threads (--threads, --checkpoint): memory-bounded.
-    Ida,
-    /// GA* on the GPU (domains with a GPU plugin).
-    Gpu,
-    /// HDA* over several GPUs of this host (--gpus, --partition).
-    MultiGpu,
-    /// IDA* on the GPUs of this host (--gpus, --checkpoint): memory-bounded.
-    GpuIda,
-    /// HDA* over the processes of an MPI job, one worker per rank
-    /// (`mpirun -np N frontier solve ... --executor mpi-hda`; --partition;
-    /// a build with `--features mpi`).
-    MpiHda,
-    /// multi-gpu with one MPI rank per GPU of a host
-    /// (`mpirun -np N frontier solve ... --executor mpi-gpu`; --partition;
-    /// a build with `--features mpi`).
-    MpiGpu,
+/// `--executor`'s values and their help, from the executor table.
+fn executor_kinds() -> clap::builder::PossibleValuesParser {
+    clap::builder::PossibleValuesParser::new(
+        EXECUTORS
+            .iter()
+            .map(|e| clap::builder::PossibleValue::new(e.kind).help(e.about.trim_end_matches('.'))),
+    )
 }
 
 impl SearchFlags {
     /// The executor the flags ask for; a flag that the chosen executor
     /// would not use is refused rather than ignored.
     fn executor(&self) -> Result<ExecutorConfig, CliError> {
-        let refuse = |flag: &str, applies: &str| {
-            Err(CliError::Input(format!(
-                "{flag} applies to --executor {applies} only"
-            )))
+        let mut config = ExecutorConfig::by_kind(&self.executor)?;
+        let checkpoint = match &self.checkpoint {
+            Some(path) => Some(path.to_str().map(str::to_string).ok_or_else(|| {
+                CliError::Input(format!(
+                    "--checkpoint {}: give a path in UTF-8",
+                    path.display()
+                ))
+            })?),
+            None => None,
         };
-        if self.threads.is_some() && !matches!(self.executor, ExecutorName::Hda | ExecutorName::Ida)
-        {
-            return refuse("--threads", "hda or ida");
-        }
-        if self.checkpoint.is_some()
-            && !matches!(self.executor, ExecutorName::Ida | ExecutorName::GpuIda)
-        {
-            return refuse("--checkpoint", "ida or gpu-ida");
-        }
-        if self.gpus.is_some()
-            && !matches!(self.executor, ExecutorName::MultiGpu | ExecutorName::GpuIda)
-        {
-            return refuse("--gpus", "multi-gpu or gpu-ida");
-        }
-        if self.gpus == Some(0) {
-            return Err(CliError::Input("--gpus must be at least 1".into()));
-        }
-        if self.partition != "hash"
-            && !matches!(
-                self.executor,
-                ExecutorName::Hda
-                    | ExecutorName::MultiGpu
-                    | ExecutorName::MpiHda
-                    | ExecutorName::MpiGpu
-            )
-        {
-            return refuse("--partition", "hda, multi-gpu, mpi-hda or mpi-gpu");
-        }
-        Ok(match self.executor {
-            ExecutorName::Astar => ExecutorConfig::Astar,
-            ExecutorName::Hda => {
-                let defaults = HdaConfig::default();
-                ExecutorConfig::Hda(HdaConfig {
-                    threads: self.threads.unwrap_or(defaults.threads),
-                    partition: self.partition.clone(),
-                    ..defaults
+        let given = [
+            (
+                Param::Threads,
+                self.threads.map(|n| ParamValue::Count(n as u64)),
+            ),
+            (Param::Gpus, self.gpus.map(|n| ParamValue::Count(n as u64))),
+            (
+                Param::Partition,
+                self.partition.clone().map(ParamValue::Text),
+            ),
+            (Param::Checkpoint, checkpoint.map(ParamValue::Text)),
+        ];
+        for (param, value) in given {
+            let Some(value) = value else { continue };
+            let flag = format!("--{}", param.key().replace('_', "-"));
+            // The table's errors start with the key ("gpus must be at
+            // least 1"): say the flag instead.
+            let taken = config.set(param.key(), &value).map_err(|e| {
+                let message = e.to_string();
+                CliError::Input(match message.strip_prefix(param.key()) {
+                    Some(rest) => format!("{flag}{rest}"),
+                    None => format!("{flag}: {message}"),
                 })
+            })?;
+            if !taken {
+                return Err(CliError::Input(format!(
+                    "{flag} applies to --executor {} only",
+                    frontier_core::executors::taking(param)
+                )));
             }
-            ExecutorName::Ida => {
-                let defaults = IdaConfig::default();
-                ExecutorConfig::Ida(IdaConfig {
-                    threads: self.threads.unwrap_or(defaults.threads),
-                    checkpoint: self.checkpoint.clone(),
-                    ..defaults
-                })
-            }
-            ExecutorName::Gpu => ExecutorConfig::Gpu(Default::default()),
-            ExecutorName::MpiGpu => ExecutorConfig::MpiGpu(MultiGpuConfig {
-                partition: self.partition.clone(),
-                ..MultiGpuConfig::default()
-            }),
-            ExecutorName::MpiHda => ExecutorConfig::MpiHda(MpiHdaConfig {
-                partition: self.partition.clone(),
-                ..MpiHdaConfig::default()
-            }),
-            ExecutorName::GpuIda => ExecutorConfig::GpuIda(GpuIdaConfig {
-                devices: self.gpus.map(|n| (0..n).collect()).unwrap_or_default(),
-                checkpoint: self.checkpoint.clone(),
-                ..GpuIdaConfig::default()
-            }),
-            ExecutorName::MultiGpu => ExecutorConfig::MultiGpu(MultiGpuConfig {
-                devices: self.gpus.map(|n| (0..n).collect()).unwrap_or_default(),
-                partition: self.partition.clone(),
-                ..MultiGpuConfig::default()
-            }),
-        })
+        }
+        Ok(config)
     }
 }
 

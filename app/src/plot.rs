@@ -305,16 +305,11 @@ fn counted(row: &Row) -> Option<(String, u32)> {
             _ => rest.push(part),
         }
     }
+    // The executor table says whose names carry a count (`hda-4-split`).
     let mut executor = row.executor.clone();
-    for family in ["hda-", "multi-gpu-"] {
-        if let Some(tail) = row.executor.strip_prefix(family) {
-            if let Some((n, partition)) = tail.split_once('-') {
-                if let Ok(n) = n.parse::<u32>() {
-                    count = count.or(Some(n));
-                    executor = format!("{family}N-{partition}");
-                }
-            }
-        }
+    if let Some((family, n)) = frontier_core::executors::counted_name(&row.executor) {
+        count = count.or(Some(n));
+        executor = family;
     }
     let count = count?;
     let name = if rest.is_empty() {

@@ -4,6 +4,7 @@
 
 use std::collections::{BTreeMap, HashMap};
 
+use frontier_core::executors::ParamValue;
 use frontier_core::{ExecutorConfig, Limits, SearchOptions};
 
 use crate::config::{resolve_data_path, GridValue, Instances};
@@ -59,42 +60,24 @@ fn combinations(grid: &BTreeMap<String, Vec<GridValue>>, keys: &[&String]) -> Ve
 }
 
 /// `executor` with grid parameter `key` set; `None` when it has no such
-/// parameter (it then runs once, whatever the grid says).
+/// parameter (it then runs once, whatever the grid says). Which executor
+/// takes which key is `frontier_core::executors::EXECUTORS`.
 pub fn executor_with(
     executor: &ExecutorConfig,
     key: &str,
     value: &GridValue,
 ) -> Result<Option<ExecutorConfig>, CliError> {
+    let value = match value {
+        GridValue::Count(n) => ParamValue::Count(*n),
+        GridValue::Text(t) => ParamValue::Text(t.clone()),
+        GridValue::Flag(b) => ParamValue::Flag(*b),
+    };
     let mut changed = executor.clone();
-    match (&mut changed, key) {
-        (ExecutorConfig::Hda(c), "threads") => c.threads = value.count(key)? as usize,
-        (ExecutorConfig::Hda(c), "partition") => c.partition = value.text(key)?,
-        (ExecutorConfig::Ida(c), "threads") => c.threads = value.count(key)? as usize,
-        (ExecutorConfig::Gpu(c), "heaps") => c.heaps = value.count(key)? as u32,
-        (ExecutorConfig::Gpu(c), "partial_expansion") => c.partial_expansion = value.flag(key)?,
-        (ExecutorConfig::MultiGpu(c), "gpus") => {
-            let n = value.count(key)? as usize;
-            if n == 0 {
-                return Err(CliError::Input("grid: gpus must be at least 1".into()));
-            }
-            c.devices = (0..n).collect();
-        }
-        (ExecutorConfig::MultiGpu(c), "partition") => c.partition = value.text(key)?,
-        (ExecutorConfig::GpuIda(c), "gpus") => {
-            let n = value.count(key)? as usize;
-            if n == 0 {
-                return Err(CliError::Input("grid: gpus must be at least 1".into()));
-            }
-            c.devices = (0..n).collect();
-        }
-        (ExecutorConfig::GpuIda(c), "roots") => c.roots = value.count(key)? as usize,
-        (ExecutorConfig::MultiGpu(c), "heaps") => c.heaps = value.count(key)? as u32,
-        (ExecutorConfig::MultiGpu(c), "partial_expansion") => {
-            c.partial_expansion = value.flag(key)?
-        }
-        _ => return Ok(None),
+    match changed.set(key, &value) {
+        Ok(true) => Ok(Some(changed)),
+        Ok(false) => Ok(None),
+        Err(e) => Err(CliError::Input(format!("grid: {e}"))),
     }
-    Ok(Some(changed))
 }
 
 /// The instances a plan names, read and filtered.

@@ -129,7 +129,7 @@ impl ExecutorConfig {
         options: &SearchOptions,
     ) -> Result<DomainOutcome<D>, Error> {
         match self {
-            ExecutorConfig::Astar => Ok(astar(domain, heuristic, options)),
+            ExecutorConfig::Astar => astar(domain, heuristic, options),
             ExecutorConfig::Hda(config) => hda(domain, heuristic, partitioner, config, options),
             ExecutorConfig::Ida(config) => {
                 crate::check_threads(self.kind(), config.threads)?;

@@ -12,8 +12,9 @@
 //! ```
 //! use frontier_core::{astar, grid::{Grid, Manhattan}, SearchOptions};
 //! let maze = Grid::parse("S..\n.#.\n..G").unwrap();
-//! let outcome = astar(&maze, &Manhattan, &SearchOptions::default());
+//! let outcome = astar(&maze, &Manhattan, &SearchOptions::default())?;
 //! assert_eq!(outcome.solution().map(|s| s.cost), Some(4));
+//! # Ok::<(), frontier_core::Error>(())
 //! ```
 #![deny(missing_docs)]
 
@@ -21,6 +22,7 @@ pub mod config;
 pub mod data;
 pub mod decision;
 pub mod domain;
+pub mod executors;
 pub mod files;
 pub mod fuzz;
 #[cfg(feature = "gpu")]

@@ -116,7 +116,8 @@ where
     G: Fn(&S) -> bool + Send + Sync,
 {
     let domain = Closures::new(start, successors, heuristic, goal);
-    let outcome = crate::astar(&domain, &ClosureHeuristic, &SearchOptions::default());
+    // Default options have no limit that `Limits::check` could refuse.
+    let outcome = crate::astar(&domain, &ClosureHeuristic, &SearchOptions::default()).ok()?;
     outcome.solution().map(|s| (s.states.clone(), s.cost))
 }
 

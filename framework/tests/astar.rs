@@ -81,7 +81,7 @@ fn astar_matches_dijkstra_on_random_weighted_mazes() {
         let expected = dijkstra_costs(&maze, maze.start(), false)
             .get(&maze.goal())
             .copied();
-        let outcome = astar(&maze, &Manhattan, &SearchOptions::default());
+        let outcome = astar(&maze, &Manhattan, &SearchOptions::default()).expect("valid limits");
         match (&outcome.status, expected) {
             (Status::Solved(solution), Some(cost)) => {
                 assert_eq!(solution.cost, cost);
@@ -127,7 +127,7 @@ fn astar_stays_optimal_with_inconsistent_heuristics_on_random_mazes() {
         let expected = dijkstra_costs(&maze, maze.start(), false)
             .get(&maze.goal())
             .copied();
-        let outcome = astar(&maze, &jitter, &SearchOptions::default());
+        let outcome = astar(&maze, &jitter, &SearchOptions::default()).expect("valid limits");
         assert_eq!(outcome.solution().map(|s| s.cost), expected);
         reopened += outcome.stats.reopened;
     }
@@ -187,7 +187,8 @@ fn astar_reopens_a_closed_node_when_a_cheaper_path_appears() {
         &graph,
         &Table(vec![0, 4, 0, 0, 0]),
         &SearchOptions::default(),
-    );
+    )
+    .expect("valid limits");
     let solution = outcome.solution().expect("G is reachable");
     assert_eq!(solution.cost, 6);
     assert_eq!(solution.moves, vec![1, 3, 4]);
@@ -206,7 +207,7 @@ fn ties_on_f_go_to_the_deeper_node_so_open_grids_expand_one_path() {
     text.push_str(&".".repeat(29));
     text.push('G');
     let maze = Grid::parse(&text).unwrap();
-    let outcome = astar(&maze, &Manhattan, &SearchOptions::default());
+    let outcome = astar(&maze, &Manhattan, &SearchOptions::default()).expect("valid limits");
     let cost = outcome.solution().unwrap().cost;
     assert_eq!(cost, 58);
     // Every cell of the 30×30 square has f = 58; breaking ties toward small
@@ -230,6 +231,7 @@ fn limited(limits: Limits) -> Status<Cell, frontier_core::grid::Step> {
         &frontier_core::Blind,
         &SearchOptions::with_limits(limits),
     )
+    .expect("valid limits")
     .status
 }
 
@@ -242,7 +244,8 @@ fn limits_stop_the_search_with_the_limit_that_was_hit() {
             max_expanded: Some(1000),
             ..Limits::default()
         }),
-    );
+    )
+    .expect("valid limits");
     assert_eq!(outcome.status, Status::LimitReached(Limit::Expansions));
     assert_eq!(outcome.stats.expanded, 1000);
     assert_eq!(
@@ -265,7 +268,7 @@ fn limits_stop_the_search_with_the_limit_that_was_hit() {
 #[test]
 fn an_unreachable_goal_is_reported_after_exhausting_the_reachable_cells() {
     let maze = Grid::parse("S.#G\n..#.").unwrap();
-    let outcome = astar(&maze, &Manhattan, &SearchOptions::default());
+    let outcome = astar(&maze, &Manhattan, &SearchOptions::default()).expect("valid limits");
     assert_eq!(outcome.status, Status::NoSolution);
     assert_eq!(outcome.stats.expanded, 4);
 }

@@ -41,6 +41,7 @@ fn hda_returns_the_astar_cost_for_1_2_3_and_7_threads_on_random_mazes() {
         let side = 5 + rng.below(25) as usize;
         let maze = random_maze(&mut rng, side);
         let expected = astar(&maze, &Manhattan, &SearchOptions::default())
+            .expect("valid limits")
             .solution()
             .map(|s| s.cost);
         for threads in [1, 2, 3, 7] {
@@ -120,6 +121,7 @@ fn abstract_zobrist_partitioning_keeps_costs_and_cuts_communication() {
     let maze = loop {
         let m = random_maze(&mut rng, 40);
         if astar(&m, &Manhattan, &SearchOptions::default())
+            .expect("valid limits")
             .solution()
             .is_some()
         {
@@ -127,6 +129,7 @@ fn abstract_zobrist_partitioning_keeps_costs_and_cuts_communication() {
         }
     };
     let expected = astar(&maze, &Manhattan, &SearchOptions::default())
+        .expect("valid limits")
         .solution()
         .unwrap()
         .cost;
@@ -261,7 +264,7 @@ fn handoffs_keep_astars_cost_on_random_mazes() {
     for case in 0..12 {
         let side = 60 + rng.below(60) as usize;
         let maze = random_maze(&mut rng, side);
-        let truth = astar(&maze, &Blind, &SearchOptions::default());
+        let truth = astar(&maze, &Blind, &SearchOptions::default()).expect("valid limits");
         let threads = [2, 3, 7][case % 3];
         let outcome = hda(
             &maze,

@@ -48,6 +48,7 @@ fn ida_returns_the_astar_cost_for_1_2_and_3_threads_on_random_mazes() {
         let grid = maze(&mut rng, side);
         // IDA* cannot prove a cyclic space has no goal: only solvable mazes.
         let Some(expected) = astar(&grid, &Manhattan, &SearchOptions::default())
+            .expect("valid limits")
             .solution()
             .map(|s| s.cost)
         else {
@@ -92,6 +93,7 @@ fn ida_stays_optimal_with_an_inconsistent_heuristic() {
         let text = maze_text(&mut rng, 5);
         let grid = Grid::parse(&text).unwrap();
         let Some(expected) = astar(&grid, &Manhattan, &SearchOptions::default())
+            .expect("valid limits")
             .solution()
             .map(|s| s.cost)
         else {
@@ -121,7 +123,10 @@ fn ida_stays_optimal_with_an_inconsistent_heuristic() {
                     })
                     .collect();
                 let from = Grid::parse(&moved.join("\n")).unwrap();
-                if let Some(s) = astar(&from, &Manhattan, &SearchOptions::default()).solution() {
+                if let Some(s) = astar(&from, &Manhattan, &SearchOptions::default())
+                    .expect("valid limits")
+                    .solution()
+                {
                     let h = if rng.below(2) == 0 {
                         s.cost / 2
                     } else {
@@ -178,6 +183,7 @@ fn checkpoint_case(name: &str) -> (std::path::PathBuf, Grid, Cost) {
     let _ = std::fs::remove_dir_all(&dir);
     let grid = open_maze();
     let expected = astar(&grid, &HalfManhattan, &SearchOptions::default())
+        .expect("valid limits")
         .solution()
         .map(|s| s.cost)
         .unwrap();

@@ -186,7 +186,7 @@ fn run_method(
             let (solutions, verdict) = search.solutions(k.max(1), &limits);
             framework(solutions, verdict, 0)
         }
-        Method::Astar => first_only(astar(&NonogramSearch::new(puzzle, true), &Blind, &limits)),
+        Method::Astar => first_only(astar(&NonogramSearch::new(puzzle, true), &Blind, &limits)?),
         Method::Hda => {
             let defaults = HdaConfig::default();
             let config = HdaConfig {

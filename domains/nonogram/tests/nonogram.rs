@@ -242,7 +242,7 @@ fn every_solver_counts_like_brute_force_on_random_small_puzzles() {
             (truth.min(3), want),
             "walk on {puzzle:?}"
         );
-        let first = astar(&search, &Blind, &SearchOptions::default());
+        let first = astar(&search, &Blind, &SearchOptions::default()).expect("valid limits");
         assert_eq!(first.solution().is_some(), truth > 0, "astar on {puzzle:?}");
         if let Some(s) = first.solution() {
             let grid: Vec<bool> = s.states.last().unwrap().iter().map(|&c| c == 1).collect();
@@ -350,6 +350,7 @@ fn contradictory_clues_have_no_solution() {
     }
     let search = NonogramSearch::new(&puzzle, true);
     assert!(astar(&search, &Blind, &SearchOptions::default())
+        .expect("valid limits")
         .solution()
         .is_none());
 }

@@ -9,8 +9,9 @@
 //! use frontier_core::{astar, SearchOptions};
 //! use frontier_pancake::{Gap, Pancake};
 //! let stack = Pancake::parse("3 1 4 2").unwrap();
-//! let outcome = astar(&stack, &Gap, &SearchOptions::default());
+//! let outcome = astar(&stack, &Gap, &SearchOptions::default())?;
 //! assert_eq!(outcome.solution().map(|s| s.cost), Some(4));
+//! # Ok::<(), frontier_core::Error>(())
 //! ```
 
 use frontier_core::domain::CodecError;

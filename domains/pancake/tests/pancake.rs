@@ -49,7 +49,7 @@ fn astar_with_the_gap_heuristic_equals_breadth_first_search_up_to_9_pancakes() {
                 .0
                 .iter()
                 .fold(0u64, |k, &p| k << 4 | u64::from(p));
-            let outcome = astar(&stack, &Gap, &SearchOptions::default());
+            let outcome = astar(&stack, &Gap, &SearchOptions::default()).expect("valid limits");
             let solution = outcome.solution().expect("every stack can be sorted");
             assert_eq!(solution.cost, u32::from(dist[&key]), "{}", stack.text());
             let config = frontier_core::IdaConfig {
@@ -99,6 +99,7 @@ fn hda_matches_astar_under_every_partition() {
     for _ in 0..6 {
         let stack = Pancake::random(14, &mut rng).unwrap();
         let want = astar(&stack, &Gap, &SearchOptions::default())
+            .expect("valid limits")
             .solution()
             .unwrap()
             .cost;
@@ -127,7 +128,7 @@ fn partial_expansion_a_star_equals_full_expansion_hda_on_random_22_stacks() {
     let mut rng = SplitMix64::new(22);
     for _ in 0..4 {
         let stack = Pancake::random(22, &mut rng).unwrap();
-        let a = astar(&stack, &Gap, &SearchOptions::default());
+        let a = astar(&stack, &Gap, &SearchOptions::default()).expect("valid limits");
         let solution = a.solution().unwrap();
         assert!(stack.is_goal(&stack.replay(&solution.moves).unwrap()));
         let config = HdaConfig {
@@ -213,6 +214,7 @@ fn gpu_gastar_and_multi_gpu_equal_astar_on_random_20_stacks() {
     assert_eq!(owners, cpu, "the GPU partition is the CPU one");
     for stack in &stacks {
         let want = astar(stack, &Gap, &SearchOptions::default())
+            .expect("valid limits")
             .solution()
             .unwrap()
             .cost;

@@ -9,8 +9,9 @@
 //! use frontier_tiles::{Goal, Manhattan, Tiles};
 //! let puzzle = Tiles::parse("1 2 3 4 5 6 0 7 8", Goal::Standard).unwrap();
 //! let h = Manhattan::new(puzzle.board(), Goal::Standard);
-//! let outcome = astar(&puzzle, &h, &SearchOptions::default());
+//! let outcome = astar(&puzzle, &h, &SearchOptions::default())?;
 //! assert_eq!(outcome.solution().unwrap().cost, 2);
+//! # Ok::<(), frontier_core::Error>(())
 //! ```
 #![deny(missing_docs)]
 

@@ -281,7 +281,10 @@ fn astar_returns_exact_distances_on_random_8_puzzles_and_replays() {
                 &SearchOptions::default(),
             )
             .unwrap();
-            for outcome in [astar(&puzzle, h, &SearchOptions::default()), ida] {
+            for outcome in [
+                astar(&puzzle, h, &SearchOptions::default()).expect("valid limits"),
+                ida,
+            ] {
                 let solution = outcome.solution().expect("reachable");
                 assert_eq!(solution.cost, truth[cells]);
                 let end = puzzle.replay(&solution.moves).expect("legal moves");
@@ -397,7 +400,7 @@ fn easy_korf_instances_reach_their_published_optimum_under_both_goals() {
         {
             let text = if goal == Goal::Korf { korf } else { standard };
             let puzzle = Tiles::parse(text, goal).unwrap();
-            let outcome = astar(&puzzle, &h, &SearchOptions::default());
+            let outcome = astar(&puzzle, &h, &SearchOptions::default()).expect("valid limits");
             let solution = outcome
                 .solution()
                 .unwrap_or_else(|| panic!("#{id} unsolved"));

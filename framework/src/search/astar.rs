@@ -79,16 +79,21 @@ impl<N: Ord> PartialOrd for OpenEntry<N> {
 /// ```
 /// use frontier_core::{astar, grid::{Grid, Manhattan}, SearchOptions, Status};
 /// let maze = Grid::parse("S.#.\n..#G\n....").unwrap();
-/// let outcome = astar(&maze, &Manhattan, &SearchOptions::default());
+/// let outcome = astar(&maze, &Manhattan, &SearchOptions::default())?;
 /// let Status::Solved(solution) = outcome.status else { panic!("maze is solvable") };
 /// assert_eq!(solution.cost, 6);
 /// assert_eq!(solution.moves.len(), 6);
+/// # Ok::<(), frontier_core::Error>(())
 /// ```
+///
+/// Like every executor it returns a `Result`: limits that
+/// [`Limits::check`](crate::Limits::check) refuses are an error.
 pub fn astar<D: Domain, H: Heuristic<D>>(
     domain: &D,
     heuristic: &H,
     options: &SearchOptions,
-) -> DomainOutcome<D> {
+) -> Result<DomainOutcome<D>, crate::Error> {
+    options.limits.check()?;
     let mut watch = Watch::new(options);
     let mut stats = SearchStats::default();
     let hasher = hashbrown::DefaultHashBuilder::default();
@@ -282,7 +287,7 @@ pub fn astar<D: Domain, H: Heuristic<D>>(
         .peak_bytes
         .max(nodes.len() as u64 * bytes_per_node + open.len() as u64 * bytes_per_entry);
     stats.finish(watch.elapsed());
-    Outcome { status, stats }
+    Ok(Outcome { status, stats })
 }
 
 /// The table is empty when the start node goes in, so nothing is rehashed.

@@ -38,6 +38,20 @@ pub struct Limits {
     pub max_seconds: Option<f64>,
 }
 
+impl Limits {
+    /// Refuses a time limit that is not finite or is negative (a program
+    /// that builds `Limits` by hand, not through [`parse_seconds`]): as a
+    /// limit `inf` never stops, `NaN` and negatives stop at once.
+    pub fn check(&self) -> Result<(), crate::Error> {
+        match self.max_seconds {
+            Some(s) if !(s.is_finite() && s >= 0.0) => Err(crate::Error::BadConfig(format!(
+                "max_seconds {s}: give a finite number of seconds, 0 or more"
+            ))),
+            _ => Ok(()),
+        }
+    }
+}
+
 /// Reads a number of seconds given on a command line (a clap value
 /// parser): finite and not negative. `inf` and `NaN` parse as floats, but
 /// as a limit one never stops and the other stops at once.

@@ -1,0 +1,406 @@
+//! Every executor in one place: its name, what it is, and the parameters
+//! it takes. The command line's `--executor` values and their help, which
+//! flags apply to which executor, an experiment's grid keys and the plot's
+//! thread and GPU counts are all read from [`EXECUTORS`]; the RON names are
+//! the variants of [`ExecutorConfig`]. Adding an executor is its module,
+//! a variant, and one entry here.
+
+use std::path::PathBuf;
+
+use crate::{Error, ExecutorConfig};
+
+/// A parameter an executor takes, from a command-line flag (`--threads 4`)
+/// or an experiment's grid (`"threads": [1, 2, 4]`), by the same key.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Param {
+    /// Worker threads.
+    Threads,
+    /// GPUs: the first N devices.
+    Gpus,
+    /// How states are distributed (`hash`, or a domain's own partition).
+    Partition,
+    /// Directory for checkpoints.
+    Checkpoint,
+    /// Heaps per GPU.
+    Heaps,
+    /// Partial expansion on the GPU.
+    PartialExpansion,
+    /// Subtrees dealt to the GPUs.
+    Roots,
+}
+
+impl Param {
+    /// The key in grids and, with `--` and `-` for `_`, the flag.
+    pub fn key(self) -> &'static str {
+        match self {
+            Param::Threads => "threads",
+            Param::Gpus => "gpus",
+            Param::Partition => "partition",
+            Param::Checkpoint => "checkpoint",
+            Param::Heaps => "heaps",
+            Param::PartialExpansion => "partial_expansion",
+            Param::Roots => "roots",
+        }
+    }
+
+    /// The parameter of this key, if any.
+    pub fn from_key(key: &str) -> Option<Param> {
+        [
+            Param::Threads,
+            Param::Gpus,
+            Param::Partition,
+            Param::Checkpoint,
+            Param::Heaps,
+            Param::PartialExpansion,
+            Param::Roots,
+        ]
+        .into_iter()
+        .find(|p| p.key() == key)
+    }
+}
+
+/// A value given to a parameter.
+#[derive(Clone, Debug, PartialEq)]
+pub enum ParamValue {
+    /// A count (threads, GPUs, heaps, roots).
+    Count(u64),
+    /// A name (partition) or a path (checkpoint).
+    Text(String),
+    /// `true` or `false`.
+    Flag(bool),
+}
+
+impl std::fmt::Display for ParamValue {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            ParamValue::Count(n) => write!(f, "{n}"),
+            ParamValue::Text(t) => write!(f, "'{t}'"),
+            ParamValue::Flag(b) => write!(f, "{b}"),
+        }
+    }
+}
+
+/// One executor as the command line and experiments know it.
+#[derive(Debug)]
+pub struct ExecutorInfo {
+    /// Its name on the command line and the start of its row names
+    /// (`multi-gpu` in `multi-gpu-2-hash`).
+    pub kind: &'static str,
+    /// One line on what it is.
+    pub about: &'static str,
+    /// The parameters it takes.
+    pub params: &'static [Param],
+    /// Whether its row names carry a worker count right after the kind
+    /// (`hda-4-split`, `gpu-ida-2`): the plot's speedup charts use it.
+    pub counted: bool,
+    /// The executor with its defaults.
+    pub default: fn() -> ExecutorConfig,
+}
+
+/// Every executor this build has, in the order `--help` lists them.
+pub const EXECUTORS: &[ExecutorInfo] = &[
+    ExecutorInfo {
+        kind: "astar",
+        about: "Sequential A* on one core.",
+        params: &[],
+        counted: false,
+        default: || ExecutorConfig::Astar,
+    },
+    ExecutorInfo {
+        kind: "hda",
+        about: "Hash-distributed A* on threads (--threads, --partition).",
+        params: &[Param::Threads, Param::Partition],
+        counted: true,
+        default: || ExecutorConfig::Hda(Default::default()),
+    },
+    ExecutorInfo {
+        kind: "ida",
+        about: "Parallel IDA* on threads (--threads, --checkpoint): memory-bounded.",
+        params: &[Param::Threads, Param::Checkpoint],
+        counted: true,
+        default: || ExecutorConfig::Ida(Default::default()),
+    },
+    #[cfg(feature = "gpu")]
+    ExecutorInfo {
+        kind: "gpu",
+        about: "GA* on the GPU (domains with a GPU plugin).",
+        params: &[Param::Heaps, Param::PartialExpansion],
+        counted: false,
+        default: || ExecutorConfig::Gpu(Default::default()),
+    },
+    #[cfg(feature = "gpu")]
+    ExecutorInfo {
+        kind: "multi-gpu",
+        about: "HDA* over several GPUs of this host (--gpus, --partition).",
+        params: &[
+            Param::Gpus,
+            Param::Partition,
+            Param::Heaps,
+            Param::PartialExpansion,
+        ],
+        counted: true,
+        default: || ExecutorConfig::MultiGpu(Default::default()),
+    },
+    #[cfg(feature = "gpu")]
+    ExecutorInfo {
+        kind: "gpu-ida",
+        about: "IDA* on the GPUs of this host (--gpus, --checkpoint): memory-bounded.",
+        params: &[Param::Gpus, Param::Checkpoint, Param::Roots],
+        counted: true,
+        default: || ExecutorConfig::GpuIda(Default::default()),
+    },
+    ExecutorInfo {
+        kind: "mpi-hda",
+        about: "HDA* over the processes of an MPI job, one worker per rank \
+                (`mpirun -np N frontier solve ... --executor mpi-hda`; --partition; \
+                a build with `--features mpi`).",
+        params: &[Param::Partition],
+        counted: true,
+        default: || ExecutorConfig::MpiHda(Default::default()),
+    },
+    #[cfg(feature = "gpu")]
+    ExecutorInfo {
+        kind: "mpi-gpu",
+        about: "multi-gpu with one MPI rank per GPU of a host \
+                (`mpirun -np N frontier solve ... --executor mpi-gpu`; --partition; \
+                a build with `--features mpi`).",
+        params: &[Param::Partition],
+        counted: true,
+        default: || ExecutorConfig::MpiGpu(Default::default()),
+    },
+];
+
+/// The entry of `kind`, if this build has that executor.
+pub fn info(kind: &str) -> Option<&'static ExecutorInfo> {
+    EXECUTORS.iter().find(|e| e.kind == kind)
+}
+
+/// The kinds that take `param`, for errors (`hda or ida`).
+pub fn taking(param: Param) -> String {
+    let kinds: Vec<&str> = EXECUTORS
+        .iter()
+        .filter(|e| e.params.contains(&param))
+        .map(|e| e.kind)
+        .collect();
+    match kinds.split_last() {
+        Some((last, [])) => last.to_string(),
+        Some((last, rest)) => format!("{} or {last}", rest.join(", ")),
+        None => "none".into(),
+    }
+}
+
+/// `row_name` (`hda-4-split`) as (`hda-N-split`, 4) when its executor's
+/// names carry a count; `None` otherwise.
+pub fn counted_name(row_name: &str) -> Option<(String, u32)> {
+    let mut by_length: Vec<&ExecutorInfo> = EXECUTORS.iter().filter(|e| e.counted).collect();
+    by_length.sort_by_key(|e| std::cmp::Reverse(e.kind.len()));
+    by_length.into_iter().find_map(|e| {
+        let tail = row_name.strip_prefix(e.kind)?.strip_prefix('-')?;
+        let (count, rest) = tail.split_once('-').unwrap_or((tail, ""));
+        let count = count.parse::<u32>().ok()?;
+        let label = if rest.is_empty() {
+            format!("{}-N", e.kind)
+        } else {
+            format!("{}-N-{rest}", e.kind)
+        };
+        Some((label, count))
+    })
+}
+
+fn wrong(key: &str, wants: &str, value: &ParamValue) -> Error {
+    Error::BadConfig(format!("{key} takes {wants}, not {value}"))
+}
+
+fn count(key: &str, value: &ParamValue) -> Result<u64, Error> {
+    match value {
+        ParamValue::Count(n) => Ok(*n),
+        other => Err(wrong(key, "numbers", other)),
+    }
+}
+
+fn at_least_one(key: &str, value: &ParamValue) -> Result<usize, Error> {
+    match count(key, value)? {
+        0 => Err(Error::BadConfig(format!("{key} must be at least 1"))),
+        n => usize::try_from(n).map_err(|_| Error::BadConfig(format!("{key}: {n} is too many"))),
+    }
+}
+
+fn text(key: &str, value: &ParamValue) -> Result<String, Error> {
+    match value {
+        ParamValue::Text(t) => Ok(t.clone()),
+        other => Err(wrong(key, "names in quotes", other)),
+    }
+}
+
+fn flag(key: &str, value: &ParamValue) -> Result<bool, Error> {
+    match value {
+        ParamValue::Flag(b) => Ok(*b),
+        other => Err(wrong(key, "true or false", other)),
+    }
+}
+
+impl ExecutorConfig {
+    /// The executor called `kind` with its defaults; an error listing the
+    /// kinds this build has otherwise.
+    pub fn by_kind(kind: &str) -> Result<ExecutorConfig, Error> {
+        match info(kind) {
+            Some(e) => Ok((e.default)()),
+            None => {
+                let kinds: Vec<&str> = EXECUTORS.iter().map(|e| e.kind).collect();
+                Err(Error::BadConfig(format!(
+                    "no executor '{kind}' in this build (it has {})",
+                    kinds.join(", ")
+                )))
+            }
+        }
+    }
+
+    /// This executor's entry in [`EXECUTORS`].
+    pub fn info(&self) -> Option<&'static ExecutorInfo> {
+        info(self.kind())
+    }
+
+    /// Sets parameter `key`: `Ok(false)` when this executor does not take
+    /// it (it then runs as it is), an error for a value of the wrong kind
+    /// (`threads: 'four'`) or out of range (0 GPUs).
+    pub fn set(&mut self, key: &str, value: &ParamValue) -> Result<bool, Error> {
+        let Some(param) = Param::from_key(key) else {
+            return Ok(false);
+        };
+        if !self.info().is_some_and(|e| e.params.contains(&param)) {
+            return Ok(false);
+        }
+        match (self, param) {
+            (ExecutorConfig::Hda(c), Param::Threads) => c.threads = count(key, value)? as usize,
+            (ExecutorConfig::Hda(c), Param::Partition) => c.partition = text(key, value)?,
+            (ExecutorConfig::Ida(c), Param::Threads) => c.threads = count(key, value)? as usize,
+            (ExecutorConfig::Ida(c), Param::Checkpoint) => {
+                c.checkpoint = Some(PathBuf::from(text(key, value)?))
+            }
+            (ExecutorConfig::MpiHda(c), Param::Partition) => c.partition = text(key, value)?,
+            #[cfg(feature = "gpu")]
+            (ExecutorConfig::Gpu(c), Param::Heaps) => c.heaps = count(key, value)? as u32,
+            #[cfg(feature = "gpu")]
+            (ExecutorConfig::Gpu(c), Param::PartialExpansion) => {
+                c.partial_expansion = flag(key, value)?
+            }
+            #[cfg(feature = "gpu")]
+            (ExecutorConfig::MultiGpu(c), Param::Gpus) => {
+                c.devices = (0..at_least_one(key, value)?).collect()
+            }
+            #[cfg(feature = "gpu")]
+            (ExecutorConfig::MultiGpu(c) | ExecutorConfig::MpiGpu(c), Param::Partition) => {
+                c.partition = text(key, value)?
+            }
+            #[cfg(feature = "gpu")]
+            (ExecutorConfig::MultiGpu(c), Param::Heaps) => c.heaps = count(key, value)? as u32,
+            #[cfg(feature = "gpu")]
+            (ExecutorConfig::MultiGpu(c), Param::PartialExpansion) => {
+                c.partial_expansion = flag(key, value)?
+            }
+            #[cfg(feature = "gpu")]
+            (ExecutorConfig::GpuIda(c), Param::Gpus) => {
+                c.devices = (0..at_least_one(key, value)?).collect()
+            }
+            #[cfg(feature = "gpu")]
+            (ExecutorConfig::GpuIda(c), Param::Checkpoint) => {
+                c.checkpoint = Some(PathBuf::from(text(key, value)?))
+            }
+            #[cfg(feature = "gpu")]
+            (ExecutorConfig::GpuIda(c), Param::Roots) => c.roots = count(key, value)? as usize,
+            // EXECUTORS lists a parameter this match does not set: a bug
+            // in this file, caught by `every_listed_parameter_is_set`.
+            (config, _) => {
+                return Err(Error::BadConfig(format!(
+                    "{} lists {key} but does not set it",
+                    config.kind()
+                )))
+            }
+        }
+        Ok(true)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Two different values of `param`.
+    fn samples(param: Param) -> [ParamValue; 2] {
+        match param {
+            Param::Threads | Param::Gpus | Param::Heaps | Param::Roots => {
+                [ParamValue::Count(3), ParamValue::Count(7)]
+            }
+            Param::Partition | Param::Checkpoint => {
+                [ParamValue::Text("x".into()), ParamValue::Text("y".into())]
+            }
+            Param::PartialExpansion => [ParamValue::Flag(false), ParamValue::Flag(true)],
+        }
+    }
+
+    /// Every parameter an entry lists is set (two values give two
+    /// configs); those it does not list are declined.
+    #[test]
+    fn every_listed_parameter_is_set() {
+        let all = [
+            Param::Threads,
+            Param::Gpus,
+            Param::Partition,
+            Param::Checkpoint,
+            Param::Heaps,
+            Param::PartialExpansion,
+            Param::Roots,
+        ];
+        for entry in EXECUTORS {
+            let default = (entry.default)();
+            assert_eq!(default.kind(), entry.kind);
+            for param in all {
+                let [a, b] = samples(param);
+                let (mut with_a, mut with_b) = (default.clone(), default.clone());
+                let taken = with_a.set(param.key(), &a).unwrap();
+                with_b.set(param.key(), &b).unwrap();
+                assert_eq!(
+                    taken,
+                    entry.params.contains(&param),
+                    "{} {param:?}",
+                    entry.kind
+                );
+                assert_eq!(taken, with_a != with_b, "{} {param:?}", entry.kind);
+            }
+        }
+    }
+
+    #[test]
+    fn values_of_the_wrong_kind_or_range_are_refused() {
+        let mut hda = ExecutorConfig::by_kind("hda").unwrap();
+        let e = hda
+            .set("threads", &ParamValue::Text("four".into()))
+            .unwrap_err();
+        assert!(e.to_string().contains("threads takes numbers"), "{e}");
+        assert!(ExecutorConfig::by_kind("hdb")
+            .unwrap_err()
+            .to_string()
+            .contains("hda"));
+        #[cfg(feature = "gpu")]
+        {
+            let mut multi = ExecutorConfig::by_kind("multi-gpu").unwrap();
+            assert!(multi.set("gpus", &ParamValue::Count(0)).is_err());
+            assert!(multi.set("gpus", &ParamValue::Count(2)).unwrap());
+            assert_eq!(multi.name(), "multi-gpu-2-hash");
+        }
+    }
+
+    #[test]
+    fn row_names_give_their_counts() {
+        assert_eq!(counted_name("hda-4-split"), Some(("hda-N-split".into(), 4)));
+        assert_eq!(counted_name("ida-2"), Some(("ida-N".into(), 2)));
+        assert_eq!(
+            counted_name("mpi-hda-3-hash"),
+            Some(("mpi-hda-N-hash".into(), 3))
+        );
+        assert_eq!(counted_name("astar"), None);
+        assert_eq!(counted_name("mpi-hda-hash"), None);
+        #[cfg(feature = "gpu")]
+        assert_eq!(counted_name("gpu-ida-2"), Some(("gpu-ida-N".into(), 2)));
+    }
+}
