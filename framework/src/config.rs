@@ -206,6 +206,35 @@ impl ExecutorConfig {
         }
     }
 
+    /// Like [`Self::run_gpu`], with `partition`, the partition
+    /// [`Self::partition`] names as the domain resolved it, used by every
+    /// executor that distributes states: HDA\* and `mpi-hda` on the CPU,
+    /// `multi-gpu` and `mpi-gpu` on GPUs. A domain with partitions of its
+    /// own (Abstract Zobrist projections) calls this with the one named.
+    #[cfg(feature = "gpu")]
+    pub fn run_gpu_partitioned<D, H, Q>(
+        &self,
+        domain: &D,
+        heuristic: &H,
+        partition: &Q,
+        options: &SearchOptions,
+    ) -> Result<DomainOutcome<D>, Error>
+    where
+        D: crate::PackedState,
+        H: Heuristic<D> + crate::search::gpu::GpuPlugin<D>,
+        Q: crate::search::gpu::GpuPartitioner<D>,
+    {
+        match self {
+            ExecutorConfig::MultiGpu(config) => {
+                crate::search::gpu::multi_gpu(domain, heuristic, partition, config, options)
+            }
+            ExecutorConfig::MpiGpu(config) => {
+                crate::search::gpu::mpi_gpu(domain, heuristic, partition, config, options)
+            }
+            _ => self.run_gpu(domain, heuristic, partition, options),
+        }
+    }
+
     /// Like [`Self::run`], for domains whose states pack into words
     /// ([`crate::PackedState`]), which can also travel between the
     /// processes of `mpi-hda`.

@@ -3,7 +3,6 @@
 //! `Random(size: 60, count: 10, seed: 1)`).
 
 use crate::{Gap, Pancake};
-use frontier_core::search::gpu::multi_gpu;
 use frontier_core::{ExecutorConfig, SearchOptions, StdHasher};
 use serde::Deserialize;
 
@@ -50,20 +49,10 @@ impl Plugin for PancakeCli {
         let outcome = match executor.partition() {
             None | Some("hash") => executor.run_gpu(&stack, &Gap, &StdHasher, options)?,
             Some(name) => {
-                let azh = crate::projection(name, stack.len(), 0x5EED).ok_or_else(|| {
-                    CliError::Input(format!(
-                        "pancake partitions: hash, zobrist, bottom (not '{name}')"
-                    ))
-                })?;
-                match executor {
-                    ExecutorConfig::MultiGpu(config) => {
-                        multi_gpu(&stack, &Gap, &azh, config, options)?
-                    }
-                    ExecutorConfig::MpiGpu(config) => {
-                        frontier_core::search::gpu::mpi_gpu(&stack, &Gap, &azh, config, options)?
-                    }
-                    _ => executor.run_gpu(&stack, &Gap, &azh, options)?,
-                }
+                // PARTITIONS lists exactly the names `projection` knows.
+                let azh = crate::projection(name, stack.len(), 0x5EED)
+                    .ok_or_else(|| CliError::Input(format!("pancake has no partition '{name}'")))?;
+                executor.run_gpu_partitioned(&stack, &Gap, &azh, options)?
             }
         };
         if let Some(solution) = outcome.solution() {
