@@ -30,6 +30,19 @@ check "pancake gpu" "$pcpu" solve pancake "$stack" --executor gpu
 check "pancake multi-gpu zobrist" "$pcpu" solve pancake "$stack" --executor multi-gpu --partition zobrist
 check "pancake multi-gpu bottom" "$pcpu" solve pancake "$stack" --executor multi-gpu --partition bottom
 check "pancake gpu-ida" "$pcpu" solve pancake "$stack" --executor gpu-ida
+maze=$("$bin" --quiet --json solve grid "S..#/.#../...G" 2>/dev/null | python3 -c 'import json,sys; print(json.loads(sys.stdin.readline())["cost"])')
+big=$(python3 -c 'import random; random.seed(3); n=60
+rows=[["#" if random.random()<0.25 else random.choice(".....123") for _ in range(n)] for _ in range(n)]
+rows[0][0]="S"; rows[n-1][n-1]="G"; print("/".join("".join(r) for r in rows))')
+bigcost=$("$bin" --quiet --json solve grid "$big" 2>/dev/null | python3 -c 'import json,sys; print(json.loads(sys.stdin.readline()).get("cost"))')
+for ex in gpu gpu-ida multi-gpu; do
+  check "grid $ex (small)" "$maze" solve grid "S..#/.#../...G" --executor $ex
+done
+# IDA* on a weighted maze meets a new bound at almost every cost: the big
+# maze is for the best-first executors only.
+for ex in gpu multi-gpu; do
+  check "grid $ex (60x60, weighted)" "$bigcost" solve grid "$big" --executor $ex
+done
 echo "== Boggle and nonogram batch kernels (each checked against the CPU by the command)"
 "$bin" boggle bench --gpu --count 200000 2>&1 | tail -1
 "$bin" nonogram bench --gpu --count 20000 --size 20x20 2>&1 | tail -1

@@ -53,7 +53,7 @@ impl Plugin for GridCli {
                 message: e.to_string(),
             })?;
         // The runner has refused any partition but `hash` (PARTITIONS).
-        let outcome = executor.run_packed(&grid, &Manhattan, &StdHasher, options)?;
+        let outcome = executor.run_gpu(&grid, &Manhattan, &StdHasher, options)?;
         Ok(report::<Grid>(
             Self::NAME,
             instance,

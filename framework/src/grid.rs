@@ -34,6 +34,8 @@ pub struct Grid {
     cols: u16,
     /// Cost to enter each cell; `None` for walls.
     enter_cost: Vec<Option<Cost>>,
+    /// The same, one byte a cell (0 a wall): the GPU plugin's table.
+    cell_bytes: Vec<u8>,
     start: Cell,
     goal: Cell,
 }
@@ -156,10 +158,16 @@ impl Grid {
         }
         let start = start.ok_or_else(|| bad(1, 1, "no start cell 'S'".into()))?;
         let goal = goal.ok_or_else(|| bad(1, 1, "no goal cell 'G'".into()))?;
+        // Entry costs are 1 to 9 (parsed from one digit), so a byte holds one.
+        let cell_bytes = enter_cost
+            .iter()
+            .map(|c| c.map_or(0, |c| c as u8))
+            .collect();
         Ok(Grid {
             rows: lines.len() as u16,
             cols: cols as u16,
             enter_cost,
+            cell_bytes,
             start,
             goal,
         })
@@ -265,6 +273,28 @@ impl Heuristic<Grid> for Manhattan {
     /// A step changes the distance by 1 and costs at least 1.
     fn consistent(&self) -> bool {
         true
+    }
+}
+
+/// The maze on the GPU executors (`framework/kernels/grid.cuh`): the demo
+/// domain runs on every executor, and each GPU entry point's example uses
+/// it.
+#[cfg(feature = "gpu")]
+impl crate::search::gpu::GpuPlugin<Grid> for Manhattan {
+    fn source(&self, grid: &Grid) -> String {
+        let mut goal = [0u32];
+        grid.pack(&grid.goal, &mut goal);
+        format!(
+            "#define ROWS {}\n#define COLS {}\n#define GOAL_WORD {}u\n#define STATE_WORDS 1\n#define MAX_SUCC 4\n{}",
+            grid.rows,
+            grid.cols,
+            goal[0],
+            include_str!("../kernels/grid.cuh")
+        )
+    }
+
+    fn tables<'a>(&'a self, grid: &'a Grid) -> Vec<&'a [u8]> {
+        vec![&grid.cell_bytes]
     }
 }
 

@@ -58,6 +58,18 @@ impl GastarConfig {
 /// the returned path is replayed on the CPU before it is reported. To solve
 /// many instances, keep a [`GastarSession`] instead: it compiles, allocates
 /// and uploads tables once.
+///
+/// ```
+/// use frontier_core::grid::{Grid, Manhattan};
+/// use frontier_core::search::gpu::{gastar, GastarConfig};
+/// use frontier_core::{Error, SearchOptions};
+/// let maze = Grid::parse("S..#\n.#..\n...G").unwrap();
+/// match gastar(&maze, &Manhattan, &GastarConfig::default(), &SearchOptions::default()) {
+///     Ok(outcome) => assert_eq!(outcome.solution().unwrap().cost, 5),
+///     // Without a GPU (or its driver) this is an error, never a panic.
+///     Err(e) => assert!(matches!(e, Error::NoGpu(_) | Error::Gpu(_)), "{e}"),
+/// }
+/// ```
 pub fn gastar<D: PackedState, P: GpuPlugin<D>>(
     domain: &D,
     plugin: &P,

@@ -390,6 +390,18 @@ impl IdaShard {
 /// Runs IDA* on the GPUs (see the module docs). `plugin` is the heuristic
 /// on both sides: the CPU splits the start with it, the GPUs search with
 /// its CUDA source. Returns a path replayed on the CPU.
+///
+/// ```
+/// use frontier_core::grid::{Grid, Manhattan};
+/// use frontier_core::search::gpu::{gpu_ida, GpuIdaConfig};
+/// use frontier_core::{Error, SearchOptions};
+/// let maze = Grid::parse("S..#\n.#..\n...G").unwrap();
+/// match gpu_ida(&maze, &Manhattan, &GpuIdaConfig::default(), &SearchOptions::default()) {
+///     Ok(outcome) => assert_eq!(outcome.solution().unwrap().cost, 5),
+///     // Without a GPU (or its driver) this is an error, never a panic.
+///     Err(e) => assert!(matches!(e, Error::NoGpu(_) | Error::Gpu(_)), "{e}"),
+/// }
+/// ```
 pub fn gpu_ida<D, P>(
     domain: &D,
     plugin: &P,

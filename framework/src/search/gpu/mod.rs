@@ -67,7 +67,8 @@ pub trait GpuPlugin<D: PackedState>: Send + Sync {
     /// Bytes uploaded once and handed to every plugin call (pattern
     /// databases, goal tables), as segments laid end to end on the device:
     /// handing out existing buffers avoids copying hundreds of megabytes.
-    fn tables<'a>(&'a self, domain: &D) -> Vec<&'a [u8]>;
+    /// They may belong to the heuristic or to the instance (a maze's cells).
+    fn tables<'a>(&'a self, domain: &'a D) -> Vec<&'a [u8]>;
 }
 
 pub use crate::search::replay;

@@ -39,6 +39,22 @@ use crate::Error;
 /// runs it on the GPUs of one process. Rank `r` takes the `r`-th device of
 /// its host (among `config.devices` when given). Every rank must call it
 /// with the same instance and config; every rank returns the same outcome.
+///
+/// ```no_run
+/// // Run as `mpirun -np 2 my-program` on a host with two GPUs, in a build
+/// // with the `mpi` feature.
+/// use frontier_core::grid::{Grid, Manhattan};
+/// use frontier_core::search::gpu::{mpi_gpu, MultiGpuConfig, PackedHasher};
+/// use frontier_core::search::mpi;
+/// use frontier_core::SearchOptions;
+/// mpi::init()?;
+/// let maze = Grid::parse("S..#\n.#..\n...G").unwrap();
+/// let config = MultiGpuConfig::default();
+/// let outcome = mpi_gpu(&maze, &Manhattan, &PackedHasher, &config, &SearchOptions::default())?;
+/// assert_eq!(outcome.solution().unwrap().cost, 5);
+/// mpi::finalize();
+/// # Ok::<(), frontier_core::Error>(())
+/// ```
 pub fn mpi_gpu<D, P, Q>(
     domain: &D,
     plugin: &P,

@@ -136,6 +136,19 @@ impl MultiGpuConfig {
 /// equals A*'s; the returned path is replayed on the CPU. To solve many
 /// instances, keep a [`MultiGpuSession`]: it compiles, allocates and
 /// uploads tables once.
+///
+/// ```
+/// use frontier_core::grid::{Grid, Manhattan};
+/// use frontier_core::search::gpu::{multi_gpu, MultiGpuConfig, PackedHasher};
+/// use frontier_core::{Error, SearchOptions};
+/// let maze = Grid::parse("S..#\n.#..\n...G").unwrap();
+/// let config = MultiGpuConfig::default(); // every GPU of this host, hash partition
+/// match multi_gpu(&maze, &Manhattan, &PackedHasher, &config, &SearchOptions::default()) {
+///     Ok(outcome) => assert_eq!(outcome.solution().unwrap().cost, 5),
+///     // Without a GPU (or its driver) this is an error, never a panic.
+///     Err(e) => assert!(matches!(e, Error::NoGpu(_) | Error::Gpu(_)), "{e}"),
+/// }
+/// ```
 pub fn multi_gpu<D, P, Q>(
     domain: &D,
     plugin: &P,

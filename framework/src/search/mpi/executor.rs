@@ -88,6 +88,19 @@ enum Verdict {
 /// ranks given different instances get an error, on every rank); MPI must
 /// have been started with [`init`]. Returns the same optimal cost as
 /// [`astar`](fn@crate::astar) with an admissible heuristic, on every rank.
+///
+/// ```no_run
+/// // Run as `mpirun -np 4 my-program` in a build with the `mpi` feature.
+/// use frontier_core::grid::{Grid, Manhattan};
+/// use frontier_core::search::{mpi, mpi_hda, MpiHdaConfig};
+/// use frontier_core::{SearchOptions, StdHasher};
+/// mpi::init()?;
+/// let maze = Grid::parse("S..#\n.#..\n...G").unwrap();
+/// let outcome = mpi_hda(&maze, &Manhattan, &StdHasher, &MpiHdaConfig::default(), &SearchOptions::default())?;
+/// assert_eq!(outcome.solution().unwrap().cost, 5);
+/// mpi::finalize();
+/// # Ok::<(), frontier_core::Error>(())
+/// ```
 pub fn mpi_hda<D, H, P>(
     domain: &D,
     heuristic: &H,
