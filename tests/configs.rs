@@ -85,3 +85,50 @@ fn a_grid_too_large_to_run_is_refused() {
     assert!(error.contains("over 100000 combinations"), "{error}");
     frontier::check_config(&config(2)).unwrap();
 }
+
+/// A domain block is read by the plugin its name registers, in any case;
+/// an unknown name lists the registered ones; a typo inside a block names
+/// its line, column and field.
+#[test]
+fn domain_blocks_are_dispatched_by_name() {
+    let app = App::new().with_builtin();
+    let parse = |text: &str| Experiment::parse(text, Path::new("x.ron"), &app);
+    let ok = "Experiment(domain: PANCAKE(), instances: Inline([\"3 1 2\"]))";
+    assert!(parse(ok).is_ok());
+    let unknown = parse("Experiment(domain: Tyles(), instances: Inline([\"1\"]))").unwrap_err();
+    let message = unknown.to_string();
+    for name in ["Grid", "Tiles", "Boggle", "Wordle", "Nonogram", "Pancake"] {
+        assert!(message.contains(name), "{message}");
+    }
+    assert!(message.contains("unknown domain `Tyles`"), "{message}");
+    let typo = "Experiment(\n  domain: Tiles(goal: Standard,\n    heuristc: Manhattan),\n  instances: Inline([\"1\"]))";
+    match parse(typo) {
+        Err(CliError::Config {
+            line,
+            column,
+            message,
+            ..
+        }) => {
+            assert_eq!((line, column), (3, 5), "{message}");
+            assert!(message.contains("heuristc"), "{message}");
+        }
+        other => panic!("{other:?}"),
+    }
+    // Only the registered domains exist.
+    let bare = App::new();
+    assert!(Experiment::parse(ok, Path::new("x.ron"), &bare).is_err());
+}
+
+/// Two plugins of one name would make `solve` and RON blocks ambiguous:
+/// the program refuses to start.
+#[test]
+fn two_domains_of_one_name_are_refused() {
+    let twice = App::new()
+        .with_builtin()
+        .add::<frontier_pancake::cli::PancakeCli>();
+    let code = twice.run_from(["frontier", "--quiet", "solve", "pancake", "3 1 2"]);
+    assert_eq!(code, std::process::ExitCode::FAILURE);
+    let once = App::new().with_builtin();
+    let code = once.run_from(["frontier", "--quiet", "solve", "pancake", "3 1 2"]);
+    assert_eq!(code, std::process::ExitCode::SUCCESS);
+}
