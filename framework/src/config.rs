@@ -235,6 +235,28 @@ impl ExecutorConfig {
         }
     }
 
+    /// `ida` on the in-place path ([`crate::search::ida::ida_in_place`])
+    /// for domains whose moves apply in place; every other executor through
+    /// `otherwise`, the domain's usual route ([`Self::run_gpu`], …).
+    pub fn run_in_place_or<D, H>(
+        &self,
+        domain: &D,
+        heuristic: &H,
+        options: &SearchOptions,
+        otherwise: impl FnOnce() -> Result<DomainOutcome<D>, Error>,
+    ) -> Result<DomainOutcome<D>, Error>
+    where
+        D: crate::InPlace,
+        H: crate::InPlaceHeuristic<D>,
+    {
+        match self {
+            ExecutorConfig::Ida(config) => {
+                crate::search::ida::ida_in_place(domain, heuristic, config, options)
+            }
+            _ => otherwise(),
+        }
+    }
+
     /// Like [`Self::run`], for domains whose states pack into words
     /// ([`crate::PackedState`]), which can also travel between the
     /// processes of `mpi-hda`.

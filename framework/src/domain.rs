@@ -106,6 +106,56 @@ pub trait Heuristic<D: Domain>: Send + Sync {
     }
 }
 
+/// Moves applied to one state in place and undone: the depth-first
+/// executors' fast path ([`crate::search::ida::ida_in_place`]), with no
+/// state cloned and nothing allocated per node (HOG2's `ApplyAction` /
+/// `UndoAction`). Optional: a domain without it runs through
+/// [`Domain::expand`].
+///
+/// The ops at a state, in [`InPlace::ops`]'s order, must be the moves of
+/// [`Domain::expand`] in its order, so that both paths search the same tree
+/// and count the same nodes.
+pub trait InPlace: Domain {
+    /// A move as the in-place path knows it: small and `Copy`.
+    type Op: Copy + Eq + Send + Sync + Debug;
+
+    /// Appends to `out` (which the caller clears) the ops that apply at
+    /// `state`; `last` is the op that reached `state` (`None` at a root),
+    /// so that a domain can leave out the one that undoes it, as its
+    /// `expand` does.
+    fn ops(&self, state: &Self::State, last: Option<Self::Op>, out: &mut Vec<Self::Op>);
+    /// Applies `op`, which [`InPlace::ops`] listed for `state`; returns its
+    /// cost.
+    fn apply(&self, state: &mut Self::State, op: Self::Op) -> Cost;
+    /// Undoes `op`, just applied to `state`.
+    fn undo(&self, state: &mut Self::State, op: Self::Op);
+    /// `op` as a move of a reported path.
+    fn move_of(&self, op: Self::Op) -> Self::Move;
+}
+
+/// A heuristic's incremental side for [`InPlace`] domains: what a state's
+/// bound is made of (tiles: each pattern database's value and the tiles'
+/// cells), kept per depth and updated from the parent's by one move.
+pub trait InPlaceHeuristic<D: InPlace>: Heuristic<D> {
+    /// Per-state detail; copied once per node, so keep it small.
+    type Detail: Clone + Default + Send;
+
+    /// The bound of a root `state`, with its detail written into `detail`.
+    fn root(&self, domain: &D, state: &D::State, detail: &mut Self::Detail) -> Cost;
+    /// The bound of `state`, which `op` just reached from the state whose
+    /// detail is `parent` and bound `parent_h`; writes its detail into
+    /// `child`. Must equal [`Heuristic::h`] of `state`.
+    fn after(
+        &self,
+        domain: &D,
+        state: &D::State,
+        op: D::Op,
+        parent: &Self::Detail,
+        parent_h: Cost,
+        child: &mut Self::Detail,
+    ) -> Cost;
+}
+
 /// The heuristic that knows nothing: turns A* into Dijkstra's algorithm.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Blind;

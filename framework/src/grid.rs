@@ -7,7 +7,9 @@
 //! Text format, one line per row: `S` start, `G` goal, `#` wall, `.` a cell
 //! that costs 1 to enter, `1`–`9` a cell that costs that much to enter.
 
-use crate::domain::{CodecError, Cost, Domain, Edge, Heuristic, PackedState};
+use crate::domain::{
+    CodecError, Cost, Domain, Edge, Heuristic, InPlace, InPlaceHeuristic, PackedState,
+};
 use crate::rng::SplitMix64;
 use crate::Error;
 
@@ -227,6 +229,62 @@ impl Domain for Grid {
 
     fn is_goal(&self, cell: &Cell) -> bool {
         *cell == self.goal
+    }
+}
+
+/// The maze's moves in place, for [`crate::search::ida::ida_in_place`]: a
+/// step moves the one cell; the step back is left out, as IDA*'s `expand`
+/// path leaves out the parent.
+impl InPlace for Grid {
+    type Op = Step;
+
+    fn ops(&self, &cell: &Cell, last: Option<Step>, out: &mut Vec<Step>) {
+        let back = last.map(|s| match s {
+            Step::Up => Step::Down,
+            Step::Down => Step::Up,
+            Step::Left => Step::Right,
+            Step::Right => Step::Left,
+        });
+        for step in [Step::Up, Step::Down, Step::Left, Step::Right] {
+            if Some(step) != back && self.step(cell, step).is_some() {
+                out.push(step);
+            }
+        }
+    }
+
+    fn apply(&self, cell: &mut Cell, step: Step) -> Cost {
+        // `ops` listed only steps onto free cells.
+        if let Some(next) = self.step(*cell, step) {
+            *cell = next;
+        }
+        self.enter_cost(*cell).unwrap_or(1)
+    }
+
+    fn undo(&self, cell: &mut Cell, step: Step) {
+        let (r, c) = *cell;
+        *cell = match step {
+            Step::Up => (r + 1, c),
+            Step::Down => (r - 1, c),
+            Step::Left => (r, c + 1),
+            Step::Right => (r, c - 1),
+        };
+    }
+
+    fn move_of(&self, step: Step) -> Step {
+        step
+    }
+}
+
+/// Manhattan distance is cheap enough to take afresh: no detail.
+impl InPlaceHeuristic<Grid> for Manhattan {
+    type Detail = ();
+
+    fn root(&self, grid: &Grid, cell: &Cell, _: &mut ()) -> Cost {
+        self.h(grid, cell)
+    }
+
+    fn after(&self, grid: &Grid, cell: &Cell, _: Step, _: &(), _: Cost, _: &mut ()) -> Cost {
+        self.h(grid, cell)
     }
 }
 

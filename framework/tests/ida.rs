@@ -4,7 +4,7 @@
 
 use frontier_core::grid::{Cell, Grid, Manhattan};
 use frontier_core::rng::SplitMix64;
-use frontier_core::search::ida::{ida, Checkpoint, IdaConfig, Partial};
+use frontier_core::search::ida::{ida, ida_in_place, Checkpoint, IdaConfig, Partial};
 use frontier_core::{astar, Cost, Domain, Error, Heuristic, Limit, Limits, SearchOptions, Status};
 
 /// A weighted maze of `side`², start top left, goal bottom right.
@@ -446,4 +446,38 @@ fn checkpoints_with_any_seconds_pass_their_own_checksum() {
         assert_eq!(read.bound, checkpoint.bound, "seconds {seconds}");
     }
     std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// The in-place path searches the same tree as the `expand` path: the same
+/// optimal cost, and on one thread the same nodes expanded and generated,
+/// on random weighted mazes; its path replays.
+#[test]
+fn in_place_ida_equals_ida_node_for_node() {
+    let mut rng = SplitMix64::new(17);
+    let mut compared = 0;
+    for _ in 0..60 {
+        let side = 3 + rng.below(4) as usize;
+        let grid = maze(&mut rng, side);
+        let options = SearchOptions::default();
+        let Some(expected) = astar(&grid, &Manhattan, &options)
+            .expect("valid limits")
+            .solution()
+            .map(|s| s.cost)
+        else {
+            continue;
+        };
+        for (threads, roots) in [(1, 1), (1, 8), (2, 4)] {
+            let plain = ida(&grid, &Manhattan, &config(threads, roots), &options).unwrap();
+            let fast = ida_in_place(&grid, &Manhattan, &config(threads, roots), &options).unwrap();
+            let solution = fast.solution().expect("solvable");
+            assert_eq!(solution.cost, expected);
+            assert_eq!(replay(&grid, &solution.states, &solution.moves), expected);
+            if threads == 1 {
+                assert_eq!(fast.stats.expanded, plain.stats.expanded, "{grid:?}");
+                assert_eq!(fast.stats.generated, plain.stats.generated, "{grid:?}");
+            }
+            compared += 1;
+        }
+    }
+    assert!(compared > 90, "{compared}");
 }

@@ -32,7 +32,7 @@ use std::time::{Duration, Instant};
 
 use serde::{Deserialize, Serialize};
 
-use crate::domain::{Cost, Domain, Edge, Heuristic};
+use crate::domain::{Cost, Domain, Edge, Heuristic, InPlace, InPlaceHeuristic};
 use crate::search::astar::OpenEntry;
 use crate::search::{
     DomainOutcome, Limit, Outcome, Progress, SearchOptions, Solution, Status, CHECK_EVERY,
@@ -472,20 +472,71 @@ struct Shared<D: Domain> {
     finished: AtomicUsize,
 }
 
+/// What a worker counts, published to [`Shared`] in blocks.
+struct Counters {
+    expanded: u64,
+    generated: u64,
+    /// The smallest f above the bound this worker has seen.
+    next_bound: Cost,
+    max_expanded: Option<u64>,
+}
+
+impl Counters {
+    fn new(options: &SearchOptions) -> Counters {
+        Counters {
+            expanded: 0,
+            generated: 0,
+            next_bound: Cost::MAX,
+            max_expanded: options.limits.max_expanded,
+        }
+    }
+
+    /// Publishes expansions in blocks of [`CHECK_EVERY`] and says whether
+    /// the iteration must stop (a goal found elsewhere, a limit reached).
+    #[inline]
+    fn account<D: Domain>(&self, shared: &Shared<D>) -> bool {
+        if self.expanded & (CHECK_EVERY - 1) != 0 {
+            return false;
+        }
+        let total = shared.expanded.fetch_add(CHECK_EVERY, Ordering::Relaxed) + CHECK_EVERY;
+        if self.max_expanded.is_some_and(|m| total >= m) {
+            shared.stop.store(true, Ordering::Relaxed);
+        }
+        shared.stop.load(Ordering::Relaxed)
+    }
+}
+
+/// One thread's depth-first search below one root at a time: through
+/// [`Domain::expand`] ([`Worker`]) or moves applied in place
+/// ([`InPlaceWorker`]). The iterations, segments, checkpoints and threads
+/// around it are the same ([`drive`]).
+trait RootSearch<D: Domain> {
+    /// Searches below `root` (whose parent is `parent`) under `bound`;
+    /// the moves and states from the root to a goal, or `None`.
+    fn search(
+        &mut self,
+        root: &TreeNode<D>,
+        parent: Option<&D::State>,
+        bound: Cost,
+        shared: &Shared<D>,
+    ) -> Option<Found<D>>;
+    /// What it counted.
+    fn counters(&self) -> &Counters;
+}
+
 /// One thread's depth-first search state, reused across roots.
 struct Worker<'a, D: Domain, H: Heuristic<D>> {
     domain: &'a D,
     heuristic: &'a H,
     frames: Vec<Frame<D>>,
-    expanded: u64,
-    generated: u64,
-    next_bound: Cost,
-    max_expanded: Option<u64>,
+    counters: Counters,
 }
 
-impl<D: Domain, H: Heuristic<D>> Worker<'_, D, H> {
-    /// Searches below `root` (whose parent is `parent`) under `bound`;
-    /// the moves and states from the root to a goal, or `None`.
+impl<D: Domain, H: Heuristic<D>> RootSearch<D> for Worker<'_, D, H> {
+    fn counters(&self) -> &Counters {
+        &self.counters
+    }
+
     fn search(
         &mut self,
         root: &TreeNode<D>,
@@ -495,7 +546,7 @@ impl<D: Domain, H: Heuristic<D>> Worker<'_, D, H> {
     ) -> Option<Found<D>> {
         let f = root.g.saturating_add(root.h);
         if f > bound {
-            self.next_bound = self.next_bound.min(f);
+            self.counters.next_bound = self.counters.next_bound.min(f);
             return None;
         }
         if self.domain.is_goal(&root.state) {
@@ -516,7 +567,7 @@ impl<D: Domain, H: Heuristic<D>> Worker<'_, D, H> {
         first.g = root.g;
         first.h = root.h;
         self.expand_frame(0, parent);
-        if self.account(shared) {
+        if self.counters.account(shared) {
             return None;
         }
         let mut depth = 0;
@@ -531,7 +582,7 @@ impl<D: Domain, H: Heuristic<D>> Worker<'_, D, H> {
                 continue;
             }
             frame.next += 1;
-            self.generated += 1;
+            self.counters.generated += 1;
             let (below, above) = self.frames.split_at_mut(depth + 1);
             let frame = &below[depth];
             let edge = &frame.children[i];
@@ -541,7 +592,7 @@ impl<D: Domain, H: Heuristic<D>> Worker<'_, D, H> {
                 .h_child(self.domain, &frame.state, frame.h, &edge.state);
             let f = g.saturating_add(h);
             if f > bound {
-                self.next_bound = self.next_bound.min(f);
+                self.counters.next_bound = self.counters.next_bound.min(f);
                 continue;
             }
             if self.domain.is_goal(&edge.state) {
@@ -574,12 +625,14 @@ impl<D: Domain, H: Heuristic<D>> Worker<'_, D, H> {
             }
             depth += 1;
             self.expand_frame(depth, None);
-            if self.account(shared) {
+            if self.counters.account(shared) {
                 return None;
             }
         }
     }
+}
 
+impl<D: Domain, H: Heuristic<D>> Worker<'_, D, H> {
     /// Generates the children of frame `depth`, leaving out the state of
     /// its parent: the frame below, or `root_parent` for the root.
     fn expand_frame(&mut self, depth: usize, root_parent: Option<&D::State>) {
@@ -592,21 +645,144 @@ impl<D: Domain, H: Heuristic<D>> Worker<'_, D, H> {
         if let Some(parent) = parent {
             frame.children.retain(|edge| edge.state != *parent);
         }
-        self.expanded += 1;
+        self.counters.expanded += 1;
+    }
+}
+
+/// A level of the in-place search: the ops of its state, the op that
+/// reached it, its g, h and heuristic detail.
+struct Level<D: InPlace, H: InPlaceHeuristic<D>> {
+    ops: Vec<D::Op>,
+    next: usize,
+    op_in: Option<D::Op>,
+    g: Cost,
+    h: Cost,
+    detail: H::Detail,
+}
+
+impl<D: InPlace, H: InPlaceHeuristic<D>> Level<D, H> {
+    fn new() -> Self {
+        Level {
+            ops: Vec::new(),
+            next: 0,
+            op_in: None,
+            g: 0,
+            h: 0,
+            detail: H::Detail::default(),
+        }
+    }
+}
+
+/// One thread's in-place depth-first search: one state, moved by
+/// [`InPlace::apply`] and [`InPlace::undo`]; levels reused across roots.
+struct InPlaceWorker<'a, D: InPlace, H: InPlaceHeuristic<D>> {
+    domain: &'a D,
+    heuristic: &'a H,
+    state: Option<D::State>,
+    levels: Vec<Level<D, H>>,
+    counters: Counters,
+}
+
+impl<D: InPlace, H: InPlaceHeuristic<D>> RootSearch<D> for InPlaceWorker<'_, D, H> {
+    fn counters(&self) -> &Counters {
+        &self.counters
     }
 
-    /// Publishes expansions in blocks of [`CHECK_EVERY`] and says whether
-    /// the iteration must stop (a goal found elsewhere, a limit reached).
-    #[inline]
-    fn account(&self, shared: &Shared<D>) -> bool {
-        if self.expanded & (CHECK_EVERY - 1) != 0 {
-            return false;
+    fn search(
+        &mut self,
+        root: &TreeNode<D>,
+        parent: Option<&D::State>,
+        bound: Cost,
+        shared: &Shared<D>,
+    ) -> Option<Found<D>> {
+        let f = root.g.saturating_add(root.h);
+        if f > bound {
+            self.counters.next_bound = self.counters.next_bound.min(f);
+            return None;
         }
-        let total = shared.expanded.fetch_add(CHECK_EVERY, Ordering::Relaxed) + CHECK_EVERY;
-        if self.max_expanded.is_some_and(|m| total >= m) {
-            shared.stop.store(true, Ordering::Relaxed);
+        if self.domain.is_goal(&root.state) {
+            return Some((Vec::new(), root.g));
         }
-        shared.stop.load(Ordering::Relaxed)
+        let (domain, heuristic) = (self.domain, self.heuristic);
+        let state = self.state.get_or_insert_with(|| root.state.clone());
+        state.clone_from(&root.state);
+        if self.levels.is_empty() {
+            self.levels.push(Level::new());
+        }
+        let first = &mut self.levels[0];
+        first.g = root.g;
+        first.op_in = None;
+        first.next = 0;
+        first.h = heuristic.root(domain, state, &mut first.detail);
+        first.ops.clear();
+        domain.ops(state, None, &mut first.ops);
+        // Below the root, `ops` leaves out the op that undoes the last one;
+        // at a root the parent is a state, as `expand`'s path leaves it out.
+        if let Some(parent) = parent {
+            first.ops.retain(|&op| {
+                domain.apply(state, op);
+                let back = state == parent;
+                domain.undo(state, op);
+                !back
+            });
+        }
+        self.counters.expanded += 1;
+        if self.counters.account(shared) {
+            return None;
+        }
+        let mut depth = 0;
+        loop {
+            let level = &mut self.levels[depth];
+            if level.next == level.ops.len() {
+                match level.op_in {
+                    Some(op) => domain.undo(state, op),
+                    None => return None,
+                }
+                depth -= 1;
+                continue;
+            }
+            let op = level.ops[level.next];
+            level.next += 1;
+            self.counters.generated += 1;
+            let cost = domain.apply(state, op);
+            if self.levels.len() == depth + 1 {
+                self.levels.push(Level::new());
+            }
+            let (below, above) = self.levels.split_at_mut(depth + 1);
+            let (level, child) = (&below[depth], &mut above[0]);
+            let g = level.g.saturating_add(cost);
+            let h = heuristic.after(domain, state, op, &level.detail, level.h, &mut child.detail);
+            let f = g.saturating_add(h);
+            if f > bound {
+                self.counters.next_bound = self.counters.next_bound.min(f);
+                domain.undo(state, op);
+                continue;
+            }
+            if domain.is_goal(state) {
+                // The path from the root, replayed: the ops of the levels
+                // above the root, then this one.
+                let ops = below[1..].iter().filter_map(|l| l.op_in).chain([op]);
+                let mut at = root.state.clone();
+                let path = ops
+                    .map(|op| {
+                        domain.apply(&mut at, op);
+                        (at.clone(), domain.move_of(op))
+                    })
+                    .collect();
+                return Some((path, g));
+            }
+            child.op_in = Some(op);
+            child.g = g;
+            child.h = h;
+            child.next = 0;
+            child.ops.clear();
+            domain.ops(state, Some(op), &mut child.ops);
+            depth += 1;
+            self.counters.expanded += 1;
+            if self.counters.account(shared) {
+                return None;
+            }
+        }
     }
 }
 
@@ -629,8 +805,60 @@ pub fn ida<D: Domain, H: Heuristic<D>>(
     config: &IdaConfig,
     options: &SearchOptions,
 ) -> Result<DomainOutcome<D>, Error> {
+    drive(domain, heuristic, config, options, || Worker {
+        domain,
+        heuristic,
+        frames: Vec::new(),
+        counters: Counters::new(options),
+    })
+}
+
+/// [`ida`] with moves applied to one state in place and undone, the
+/// heuristic updated from the parent's detail ([`InPlace`],
+/// [`InPlaceHeuristic`]): no state cloned and nothing allocated per node.
+/// The same tree as [`ida`] (the domain's ops are its `expand`'s moves, in
+/// order), the same node counts, checkpoints, threads and limits.
+///
+/// ```
+/// use frontier_core::{grid::{Grid, Manhattan}, search::ida::{ida_in_place, IdaConfig}, SearchOptions};
+/// let maze = Grid::parse("S.#.\n..#G\n....").unwrap();
+/// let config = IdaConfig { threads: 2, ..IdaConfig::default() };
+/// let outcome = ida_in_place(&maze, &Manhattan, &config, &SearchOptions::default())?;
+/// assert_eq!(outcome.solution().map(|s| s.cost), Some(6));
+/// # Ok::<(), frontier_core::Error>(())
+/// ```
+pub fn ida_in_place<D: InPlace, H: InPlaceHeuristic<D>>(
+    domain: &D,
+    heuristic: &H,
+    config: &IdaConfig,
+    options: &SearchOptions,
+) -> Result<DomainOutcome<D>, Error> {
+    drive(domain, heuristic, config, options, || InPlaceWorker {
+        domain,
+        heuristic,
+        state: None,
+        levels: Vec::new(),
+        counters: Counters::new(options),
+    })
+}
+
+/// IDA*'s iterations, segments, checkpoints and threads around one
+/// [`RootSearch`] per thread, made by `worker`.
+fn drive<D, H, W, F>(
+    domain: &D,
+    heuristic: &H,
+    config: &IdaConfig,
+    options: &SearchOptions,
+    worker: F,
+) -> Result<DomainOutcome<D>, Error>
+where
+    D: Domain,
+    H: Heuristic<D>,
+    W: RootSearch<D>,
+    F: Fn() -> W + Sync,
+{
     let started = Instant::now();
-    let threads = config.threads.max(1);
+    let threads = crate::check_threads("ida", config.threads)?;
     let target = threads.saturating_mul(config.roots_per_thread.max(1));
     let begun = begin(
         domain,
@@ -668,17 +896,9 @@ pub fn ida<D: Domain, H: Heuristic<D>>(
             let handles: Vec<_> = (0..threads)
                 .map(|_| {
                     let (shared, segment) = (&shared, &split.roots[..end]);
-                    let split = &split;
+                    let (split, make) = (&split, &worker);
                     scope.spawn(move || {
-                        let mut worker = Worker {
-                            domain,
-                            heuristic,
-                            frames: Vec::new(),
-                            expanded: 0,
-                            generated: 0,
-                            next_bound: Cost::MAX,
-                            max_expanded: options.limits.max_expanded,
-                        };
+                        let mut worker = make();
                         while !shared.stop.load(Ordering::Relaxed) {
                             let i = shared.next_root.fetch_add(1, Ordering::Relaxed);
                             let Some(&root) = segment.get(i) else {
@@ -695,17 +915,18 @@ pub fn ida<D: Domain, H: Heuristic<D>>(
                                 }
                             }
                         }
+                        let counted = worker.counters();
                         shared
                             .expanded
-                            .fetch_add(worker.expanded & (CHECK_EVERY - 1), Ordering::Relaxed);
+                            .fetch_add(counted.expanded & (CHECK_EVERY - 1), Ordering::Relaxed);
                         shared
                             .generated
-                            .fetch_add(worker.generated, Ordering::Relaxed);
+                            .fetch_add(counted.generated, Ordering::Relaxed);
                         shared
                             .next_bound
-                            .fetch_min(u64::from(worker.next_bound), Ordering::Relaxed);
+                            .fetch_min(u64::from(counted.next_bound), Ordering::Relaxed);
                         shared.finished.fetch_add(1, Ordering::Release);
-                        worker.expanded
+                        counted.expanded
                     })
                 })
                 .collect();

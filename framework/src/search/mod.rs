@@ -21,7 +21,7 @@ use crate::stats::SearchStats;
 
 pub use astar::astar;
 pub use hda::{hda, HdaConfig};
-pub use ida::{ida, IdaConfig};
+pub use ida::{ida, ida_in_place, IdaConfig};
 pub use mpi::{mpi_hda, MpiHdaConfig};
 pub use walk::{walk, Visit, WalkEnd};
 
