@@ -3,7 +3,7 @@
 use std::fmt;
 use std::hash::{Hash, Hasher};
 
-use frontier_core::{CodecError, Cost, Domain, Edge, PackedState};
+use frontier_core::{CodecError, Cost, Domain, Edge, InPlace, PackedState};
 
 use crate::TilesError;
 
@@ -425,6 +425,50 @@ impl Domain for Tiles {
     #[inline]
     fn is_goal(&self, state: &TileState) -> bool {
         state.cells == self.goal.cells
+    }
+}
+
+/// The blank slides in place and back, for `ida_in_place`. The move that
+/// undoes the last one is left out, as IDA*'s `expand` path leaves out the
+/// parent; the order is `expand`'s (`Dir::ALL`).
+impl InPlace for Tiles {
+    type Op = Dir;
+
+    #[inline]
+    fn ops(&self, state: &TileState, last: Option<Dir>, out: &mut Vec<Dir>) {
+        let back = last.map(Dir::opposite);
+        for dir in Dir::ALL {
+            if Some(dir) != back && self.board.neighbour(state.blank, dir).is_some() {
+                out.push(dir);
+            }
+        }
+    }
+
+    #[inline]
+    fn apply(&self, state: &mut TileState, dir: Dir) -> Cost {
+        // `ops` listed only directions that stay on the board.
+        if let Some(to) = self.board.neighbour(state.blank, dir) {
+            state.cells[usize::from(state.blank)] = state.cells[usize::from(to)];
+            state.cells[usize::from(to)] = 0;
+            state.blank = to;
+            state.came_from = Some(dir);
+        }
+        1
+    }
+
+    #[inline]
+    fn undo(&self, state: &mut TileState, dir: Dir) {
+        if let Some(back) = self.board.neighbour(state.blank, dir.opposite()) {
+            state.cells[usize::from(state.blank)] = state.cells[usize::from(back)];
+            state.cells[usize::from(back)] = 0;
+            state.blank = back;
+            // The move before is not kept; the in-place path never reads it.
+            state.came_from = None;
+        }
+    }
+
+    fn move_of(&self, dir: Dir) -> Dir {
+        dir
     }
 }
 

@@ -208,16 +208,18 @@ impl Plugin for TilesCli {
             };
             return finish(&puzzle, instance, executor, outcome);
         }
-        let outcome = match executor.partition() {
-            None | Some("hash") => {
-                executor.run_gpu(&puzzle, heuristic.as_ref(), &StdHasher, options)?
-            }
+        let azh = match executor.partition() {
+            None | Some("hash") => None,
             Some(name) => {
-                let azh =
-                    crate::azh::projection(name, puzzle.board(), 0x5EED).map_err(tiles_error)?;
-                executor.run_gpu(&puzzle, heuristic.as_ref(), &azh, options)?
+                Some(crate::azh::projection(name, puzzle.board(), 0x5EED).map_err(tiles_error)?)
             }
         };
+        // IDA* moves one board in place; the others take the usual route.
+        let heuristic = heuristic.as_ref();
+        let outcome = executor.run_in_place_or(&puzzle, heuristic, options, || match &azh {
+            None => executor.run_gpu(&puzzle, heuristic, &StdHasher, options),
+            Some(azh) => executor.run_gpu(&puzzle, heuristic, azh, options),
+        })?;
         finish(&puzzle, instance, executor, outcome)
     }
 }

@@ -3,9 +3,9 @@
 
 use std::sync::Arc;
 
-use frontier_core::{Cost, Heuristic};
+use frontier_core::{Cost, Heuristic, InPlaceHeuristic};
 
-use crate::board::{Board, Goal, TileState, Tiles, MAX_CELLS};
+use crate::board::{Board, Dir, Goal, TileState, Tiles, MAX_CELLS};
 use crate::pdb::{Pattern, PatternDb};
 use crate::TilesError;
 
@@ -103,7 +103,13 @@ pub struct AdditivePdb {
     dbs: Vec<Arc<PatternDb>>,
     reflection: Option<Reflection>,
     cells: usize,
+    /// The database whose pattern holds each tile ([`NO_DB`] for none):
+    /// a move changes that one database's value only.
+    db_of: [u8; MAX_CELLS],
 }
+
+/// No database holds the tile.
+const NO_DB: u8 = u8::MAX;
 
 impl AdditivePdb {
     /// Combines databases built for `board` and `goal`. `reflect` needs a
@@ -119,10 +125,19 @@ impl AdditivePdb {
         } else {
             None
         };
+        let mut db_of = [NO_DB; MAX_CELLS];
+        for (i, db) in dbs.iter().enumerate() {
+            for &t in &db.pattern.tiles {
+                if let Some(slot) = db_of.get_mut(usize::from(t)) {
+                    *slot = i as u8;
+                }
+            }
+        }
         Ok(AdditivePdb {
             dbs,
             reflection,
             cells: board.cells(),
+            db_of,
         })
     }
 
@@ -190,6 +205,135 @@ impl Heuristic<Tiles> for TilesHeuristic {
         match self {
             TilesHeuristic::Manhattan(_) => true,
             TilesHeuristic::Pdb(p) => Heuristic::<Tiles>::consistent(p),
+        }
+    }
+}
+
+/// What a tiles state's bound is made of on the in-place path: each tile's
+/// cell and each database's value, directly and (with reflection) on the
+/// reflected state. Manhattan needs none of it.
+#[derive(Clone, Debug)]
+pub struct TilesDetail {
+    pos: [u8; MAX_CELLS],
+    values: [u8; MAX_CELLS],
+    reflected_pos: [u8; MAX_CELLS],
+    reflected_values: [u8; MAX_CELLS],
+}
+
+impl Default for TilesDetail {
+    fn default() -> Self {
+        TilesDetail {
+            pos: [0; MAX_CELLS],
+            values: [0; MAX_CELLS],
+            reflected_pos: [0; MAX_CELLS],
+            reflected_values: [0; MAX_CELLS],
+        }
+    }
+}
+
+impl AdditivePdb {
+    /// The bound from the detail's values: their sum, maxed with the
+    /// reflected sum, as [`Heuristic::h`] computes it.
+    #[inline]
+    fn bound(&self, detail: &TilesDetail) -> Cost {
+        let k = self.dbs.len();
+        let direct: Cost = detail.values[..k].iter().map(|&v| Cost::from(v)).sum();
+        match self.reflection {
+            Some(_) => direct.max(
+                detail.reflected_values[..k]
+                    .iter()
+                    .map(|&v| Cost::from(v))
+                    .sum(),
+            ),
+            None => direct,
+        }
+    }
+
+    /// Looks up again the database holding `tile`, if any, on `pos`.
+    #[inline]
+    fn refresh(&self, tile: u8, pos: &[u8; MAX_CELLS], values: &mut [u8; MAX_CELLS]) {
+        let db = self.db_of[usize::from(tile)];
+        if db != NO_DB {
+            values[usize::from(db)] = self.dbs[usize::from(db)].lookup(pos);
+        }
+    }
+
+    fn root_detail(&self, state: &TileState, detail: &mut TilesDetail) -> Cost {
+        detail.pos = state.positions(self.cells);
+        for (i, db) in self.dbs.iter().enumerate() {
+            detail.values[i] = db.lookup(&detail.pos);
+        }
+        if let Some(r) = &self.reflection {
+            detail.reflected_pos = r.apply(&detail.pos, self.cells);
+            for (i, db) in self.dbs.iter().enumerate() {
+                detail.reflected_values[i] = db.lookup(&detail.reflected_pos);
+            }
+        }
+        self.bound(detail)
+    }
+
+    /// One move: the tile the blank passed moved from the blank's new cell
+    /// to its old one (`from`). Only that tile's database, and the blank's
+    /// if a pattern holds it, are looked up again, directly and reflected.
+    #[inline]
+    fn after_move(
+        &self,
+        state: &TileState,
+        from: u8,
+        parent: &TilesDetail,
+        child: &mut TilesDetail,
+    ) -> Cost {
+        let tile = state.cells[usize::from(from)];
+        child.clone_from(parent);
+        child.pos[usize::from(tile)] = from;
+        child.pos[0] = state.blank;
+        self.refresh(tile, &child.pos, &mut child.values);
+        self.refresh(0, &child.pos, &mut child.values);
+        if let Some(r) = &self.reflection {
+            let (rt, rb) = (r.tile[usize::from(tile)], r.tile[0]);
+            child.reflected_pos[usize::from(rt)] = r.cell[usize::from(from)];
+            child.reflected_pos[usize::from(rb)] = r.cell[usize::from(state.blank)];
+            self.refresh(rt, &child.reflected_pos, &mut child.reflected_values);
+            self.refresh(rb, &child.reflected_pos, &mut child.reflected_values);
+        }
+        self.bound(child)
+    }
+}
+
+/// Manhattan takes one table difference a move; the databases keep each
+/// tile's cell and each database's value, and look up again only the
+/// database of the tile that moved (and its reflection's).
+impl InPlaceHeuristic<Tiles> for TilesHeuristic {
+    type Detail = TilesDetail;
+
+    fn root(&self, puzzle: &Tiles, state: &TileState, detail: &mut TilesDetail) -> Cost {
+        match self {
+            TilesHeuristic::Manhattan(m) => m.h(puzzle, state),
+            TilesHeuristic::Pdb(p) => p.root_detail(state, detail),
+        }
+    }
+
+    #[inline]
+    fn after(
+        &self,
+        puzzle: &Tiles,
+        state: &TileState,
+        dir: Dir,
+        parent: &TilesDetail,
+        parent_h: Cost,
+        child: &mut TilesDetail,
+    ) -> Cost {
+        // The cell the blank left, where the moved tile now is.
+        let Some(from) = puzzle.board().neighbour(state.blank, dir.opposite()) else {
+            return self.h(puzzle, state);
+        };
+        match self {
+            TilesHeuristic::Manhattan(m) => {
+                let row = &m.distance[usize::from(state.cells[usize::from(from)])];
+                parent_h + Cost::from(row[usize::from(from)])
+                    - Cost::from(row[usize::from(state.blank)])
+            }
+            TilesHeuristic::Pdb(p) => p.after_move(state, from, parent, child),
         }
     }
 }

@@ -923,3 +923,73 @@ fn gpu_multi_gpu_matches_published_optima_and_one_gpu_matches_gastar() {
         assert!(alone.stats.communication_overhead.is_none());
     }
 }
+
+/// The in-place path's bound equals `h` after every move of random walks
+/// (Manhattan, pattern databases with and without reflection, 8- and
+/// 15-puzzle), and in-place IDA* expands and generates exactly what IDA*
+/// through `expand` does, with the same optimal cost.
+#[test]
+fn in_place_ida_equals_ida_and_its_bounds_equal_h() {
+    use frontier_core::search::ida::{ida, ida_in_place, IdaConfig};
+    use frontier_core::{InPlace, InPlaceHeuristic};
+    let dir = tempdir("in-place");
+    let mut rng = Rng(41);
+    for (side, specs) in [
+        (3, vec!["4-4", "1,2,3/4,5,6/7,8"]),
+        (4, vec!["1,2,3,4,5/6,7,8,9,10/11,12,13,14,15"]),
+    ] {
+        let board = Board::new(side, side).unwrap();
+        for goal in [Goal::Korf, Goal::Standard] {
+            let mut heuristics = vec![TilesHeuristic::Manhattan(Manhattan::new(&board, goal))];
+            for spec in &specs {
+                for reflect in [false, true] {
+                    heuristics.push(TilesHeuristic::Pdb(pdb_heuristic(
+                        &board, goal, spec, reflect, &dir,
+                    )));
+                }
+            }
+            for h in &heuristics {
+                // Bounds along a random walk.
+                let goal_state = TileState::goal(&board, goal);
+                let puzzle = Tiles::new(board.clone(), goal_state, goal).unwrap();
+                let mut state = puzzle.start();
+                let mut detail = Default::default();
+                let mut bound = h.root(&puzzle, &state, &mut detail);
+                let (mut last, mut ops) = (None, Vec::new());
+                for _ in 0..300 {
+                    ops.clear();
+                    puzzle.ops(&state, last, &mut ops);
+                    let op = ops[rng.below(ops.len())];
+                    puzzle.apply(&mut state, op);
+                    let mut next = Default::default();
+                    bound = h.after(&puzzle, &state, op, &detail, bound, &mut next);
+                    assert_eq!(bound, h.h(&puzzle, &state), "{h:?} after {op:?}");
+                    detail = next;
+                    last = Some(op);
+                }
+                // The same search, node for node, on an instance of some depth.
+                let steps = if side == 3 { 40 } else { 30 };
+                let walked = random_walk(&puzzle, steps, &mut rng);
+                let mut start = *walked.last().unwrap();
+                start.came_from = None;
+                let puzzle = Tiles::new(board.clone(), start, goal).unwrap();
+                let config = IdaConfig {
+                    threads: 1,
+                    ..IdaConfig::default()
+                };
+                let options = SearchOptions::default();
+                let plain = ida(&puzzle, h, &config, &options).unwrap();
+                let fast = ida_in_place(&puzzle, h, &config, &options).unwrap();
+                assert_eq!(
+                    fast.solution().map(|s| s.cost),
+                    plain.solution().map(|s| s.cost)
+                );
+                assert_eq!(fast.stats.expanded, plain.stats.expanded);
+                assert_eq!(fast.stats.generated, plain.stats.generated);
+                let solution = fast.solution().unwrap();
+                let end = solution.states.last().unwrap();
+                assert!(puzzle.is_goal(end));
+            }
+        }
+    }
+}
