@@ -46,15 +46,20 @@ impl Plugin for PancakeCli {
             id: instance.id.clone(),
             message: e.to_string(),
         })?;
-        let outcome = match executor.partition() {
-            None | Some("hash") => executor.run_gpu(&stack, &Gap, &StdHasher, options)?,
+        let azh = match executor.partition() {
+            None | Some("hash") => None,
             Some(name) => {
                 // PARTITIONS lists exactly the names `projection` knows.
                 let azh = crate::projection(name, stack.len(), 0x5EED)
                     .ok_or_else(|| CliError::Input(format!("pancake has no partition '{name}'")))?;
-                executor.run_gpu_partitioned(&stack, &Gap, &azh, options)?
+                Some(azh)
             }
         };
+        // IDA* flips one stack in place; the others take the usual route.
+        let outcome = executor.run_in_place_or(&stack, &Gap, options, || match &azh {
+            None => executor.run_gpu(&stack, &Gap, &StdHasher, options),
+            Some(azh) => executor.run_gpu_partitioned(&stack, &Gap, azh, options),
+        })?;
         if let Some(solution) = outcome.solution() {
             let sorted = stack.replay(&solution.moves).is_some_and(|end| {
                 frontier_core::Domain::is_goal(&stack, &end)

@@ -176,6 +176,49 @@ impl Domain for Pancake {
     }
 }
 
+/// Flips in place, for `ida_in_place`: a flip undoes itself, and the flip
+/// just made is left out, as IDA*'s `expand` path leaves out the parent.
+impl frontier_core::InPlace for Pancake {
+    type Op = u8;
+
+    #[inline]
+    fn ops(&self, s: &Stack, last: Option<u8>, out: &mut Vec<u8>) {
+        out.extend((2..=s.0.len() as u8).filter(|&k| Some(k) != last));
+    }
+
+    #[inline]
+    fn apply(&self, s: &mut Stack, k: u8) -> Cost {
+        s.0[..usize::from(k)].reverse();
+        1
+    }
+
+    #[inline]
+    fn undo(&self, s: &mut Stack, k: u8) {
+        s.0[..usize::from(k)].reverse();
+    }
+
+    fn move_of(&self, k: u8) -> u8 {
+        k
+    }
+}
+
+/// One adjacency changes a flip: the gap under the k-th pancake, now
+/// between the new k-th (the old top) and the one below.
+impl frontier_core::InPlaceHeuristic<Pancake> for Gap {
+    type Detail = ();
+
+    fn root(&self, stack: &Pancake, s: &Stack, _: &mut ()) -> Cost {
+        self.h(stack, s)
+    }
+
+    #[inline]
+    fn after(&self, _: &Pancake, s: &Stack, k: u8, _: &(), parent_h: Cost, _: &mut ()) -> Cost {
+        let (n, k) = (s.0.len(), usize::from(k));
+        let below = if k == n { n as u8 + 1 } else { s.0[k] };
+        parent_h - Cost::from(gap(s.0[0], below)) + Cost::from(gap(s.0[k - 1], below))
+    }
+}
+
 /// Whether two neighbours (sizes, the plate being N + 1) form a gap.
 #[inline]
 fn gap(a: u8, b: u8) -> bool {

@@ -298,3 +298,45 @@ fn operator_selection_splits_the_successors_by_their_rise_in_f() {
         }
     }
 }
+
+/// In-place flips search the same tree as `expand`: equal cost and equal
+/// node counts on one thread, on random stacks, and the gap bound after
+/// every flip of a random walk equals `h`.
+#[test]
+fn in_place_ida_equals_ida_and_its_bounds_equal_h() {
+    use frontier_core::search::ida::{ida, ida_in_place, IdaConfig};
+    use frontier_core::{InPlace, InPlaceHeuristic};
+    let mut rng = SplitMix64::new(91);
+    for n in [5, 8, 11, 14] {
+        for _ in 0..4 {
+            let stack = Pancake::random(n, &mut rng).unwrap();
+            let mut state = stack.start();
+            let mut bound = Gap.root(&stack, &state, &mut ());
+            let (mut last, mut ops) = (None, Vec::new());
+            for _ in 0..100 {
+                ops.clear();
+                stack.ops(&state, last, &mut ops);
+                let k = ops[rng.below(ops.len() as u64) as usize];
+                stack.apply(&mut state, k);
+                bound = Gap.after(&stack, &state, k, &(), bound, &mut ());
+                assert_eq!(bound, Gap.h(&stack, &state));
+                last = Some(k);
+            }
+            let config = IdaConfig {
+                threads: 1,
+                ..IdaConfig::default()
+            };
+            let options = SearchOptions::default();
+            let plain = ida(&stack, &Gap, &config, &options).unwrap();
+            let fast = ida_in_place(&stack, &Gap, &config, &options).unwrap();
+            assert_eq!(
+                fast.solution().map(|s| s.cost),
+                plain.solution().map(|s| s.cost)
+            );
+            assert_eq!(fast.stats.expanded, plain.stats.expanded);
+            assert_eq!(fast.stats.generated, plain.stats.generated);
+            let moves = &fast.solution().unwrap().moves;
+            assert!(stack.replay(moves).is_some_and(|end| stack.is_goal(&end)));
+        }
+    }
+}
