@@ -470,6 +470,10 @@ struct Shared<D: Domain> {
     found: Mutex<Option<(u32, Found<D>)>>,
     /// Workers that finished the iteration.
     finished: AtomicUsize,
+    /// The thread that watches the iteration ([`watch_iteration`]): a
+    /// worker that finishes wakes it, so that a short iteration does not
+    /// wait out the watcher's sleep.
+    watcher: std::thread::Thread,
 }
 
 /// What a worker counts, published to [`Shared`] in blocks.
@@ -889,6 +893,7 @@ where
             next_bound: AtomicU64::new(u64::from(Cost::MAX)),
             found: Mutex::new(None),
             finished: AtomicUsize::new(0),
+            watcher: std::thread::current(),
         };
         let segment_started = Instant::now();
         let mut limit = None;
@@ -926,6 +931,7 @@ where
                             .next_bound
                             .fetch_min(u64::from(counted.next_bound), Ordering::Relaxed);
                         shared.finished.fetch_add(1, Ordering::Release);
+                        shared.watcher.unpark();
                         counted.expanded
                     })
                 })
@@ -1275,7 +1281,9 @@ pub(crate) fn watch_iteration(
     let mut limit = None;
     let mut next_report = Duration::from_millis(250);
     while !finished() {
-        std::thread::sleep(Duration::from_millis(10));
+        // Woken early by a worker that finishes (an unpark that comes
+        // before this park makes it return at once).
+        std::thread::park_timeout(Duration::from_millis(10));
         let elapsed = started.elapsed();
         let expanded = expanded();
         if limit.is_none() {
