@@ -528,6 +528,24 @@ trait RootSearch<D: Domain> {
     fn counters(&self) -> &Counters;
 }
 
+/// A root that needs no search below it: `Some(None)` for one above the
+/// bound (its f noted for the next), `Some(Some(..))` for a goal.
+fn settle_root<D: Domain>(
+    domain: &D,
+    root: &TreeNode<D>,
+    bound: Cost,
+    counters: &mut Counters,
+) -> Option<Option<Found<D>>> {
+    let f = root.g.saturating_add(root.h);
+    if f > bound {
+        counters.next_bound = counters.next_bound.min(f);
+        return Some(None);
+    }
+    domain
+        .is_goal(&root.state)
+        .then(|| Some((Vec::new(), root.g)))
+}
+
 /// One thread's depth-first search state, reused across roots.
 struct Worker<'a, D: Domain, H: Heuristic<D>> {
     domain: &'a D,
@@ -548,13 +566,8 @@ impl<D: Domain, H: Heuristic<D>> RootSearch<D> for Worker<'_, D, H> {
         bound: Cost,
         shared: &Shared<D>,
     ) -> Option<Found<D>> {
-        let f = root.g.saturating_add(root.h);
-        if f > bound {
-            self.counters.next_bound = self.counters.next_bound.min(f);
-            return None;
-        }
-        if self.domain.is_goal(&root.state) {
-            return Some((Vec::new(), root.g));
+        if let Some(settled) = settle_root(self.domain, root, bound, &mut self.counters) {
+            return settled;
         }
         if self.frames.is_empty() {
             self.frames.push(Frame {
@@ -699,13 +712,8 @@ impl<D: InPlace, H: InPlaceHeuristic<D>> RootSearch<D> for InPlaceWorker<'_, D, 
         bound: Cost,
         shared: &Shared<D>,
     ) -> Option<Found<D>> {
-        let f = root.g.saturating_add(root.h);
-        if f > bound {
-            self.counters.next_bound = self.counters.next_bound.min(f);
-            return None;
-        }
-        if self.domain.is_goal(&root.state) {
-            return Some((Vec::new(), root.g));
+        if let Some(settled) = settle_root(self.domain, root, bound, &mut self.counters) {
+            return settled;
         }
         let (domain, heuristic) = (self.domain, self.heuristic);
         let state = self.state.get_or_insert_with(|| root.state.clone());
