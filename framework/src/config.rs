@@ -131,10 +131,8 @@ impl ExecutorConfig {
         match self {
             ExecutorConfig::Astar => astar(domain, heuristic, options),
             ExecutorConfig::Hda(config) => hda(domain, heuristic, partitioner, config, options),
-            ExecutorConfig::Ida(config) => {
-                crate::check_threads(self.kind(), config.threads)?;
-                ida(domain, heuristic, config, options)
-            }
+            // `ida` checks its thread count itself, as `hda` does.
+            ExecutorConfig::Ida(config) => ida(domain, heuristic, config, options),
             ExecutorConfig::MpiHda(_) => Err(Error::ExecutorUnavailable {
                 executor: self.kind(),
                 reason: "this domain's states have no packed encoding (PackedState)".into(),
