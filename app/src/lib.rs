@@ -263,7 +263,7 @@ impl App {
             .collect();
         solve = solve.mut_arg("partition", |arg| {
             arg.help(format!(
-                "How hda and multi-gpu distribute states: hash, or a domain's own ({})",
+                "How hda and multi-gpu distribute states: hash, or a domain's own ({}) [default: hash]",
                 own.join("; ")
             ))
         });
