@@ -434,7 +434,7 @@ impl Domain for Tiles {
 impl InPlace for Tiles {
     type Op = Dir;
 
-    #[inline]
+    #[inline(always)]
     fn ops(&self, state: &TileState, last: Option<Dir>, out: &mut Vec<Dir>) {
         let back = last.map(Dir::opposite);
         for dir in Dir::ALL {

@@ -106,6 +106,11 @@ pub struct AdditivePdb {
     /// The database whose pattern holds each tile ([`NO_DB`] for none):
     /// a move changes that one database's value only.
     db_of: [u8; MAX_CELLS],
+    /// Each tile's place in its pattern's order, for [`IndexStep`].
+    order_of: [u8; MAX_CELLS],
+    /// Each tile's digit weight in its database's index
+    /// ([`PatternDb::digit_weights`]).
+    weight_of: [usize; MAX_CELLS],
 }
 
 /// No database holds the tile.
@@ -126,10 +131,16 @@ impl AdditivePdb {
             None
         };
         let mut db_of = [NO_DB; MAX_CELLS];
+        let mut order_of = [0u8; MAX_CELLS];
+        let mut weight_of = [0usize; MAX_CELLS];
         for (i, db) in dbs.iter().enumerate() {
-            for &t in &db.pattern.tiles {
-                if let Some(slot) = db_of.get_mut(usize::from(t)) {
-                    *slot = i as u8;
+            for ((order, &t), weight) in db.pattern.tiles.iter().enumerate().zip(db.digit_weights())
+            {
+                let t = usize::from(t);
+                if t < MAX_CELLS {
+                    db_of[t] = i as u8;
+                    order_of[t] = order as u8;
+                    weight_of[t] = weight;
                 }
             }
         }
@@ -138,6 +149,8 @@ impl AdditivePdb {
             reflection,
             cells: board.cells(),
             db_of,
+            order_of,
+            weight_of,
         })
     }
 
@@ -209,72 +222,145 @@ impl Heuristic<Tiles> for TilesHeuristic {
     }
 }
 
-/// What a tiles state's bound is made of on the in-place path: each tile's
-/// cell and each database's value, directly and (with reflection) on the
-/// reflected state. Manhattan needs none of it.
+/// What a tiles state's bound is made of on the in-place path: each
+/// database's index and value and their sum, directly and (with
+/// reflection) on the reflected state. Manhattan needs none of it.
 #[derive(Clone, Debug)]
 pub struct TilesDetail {
-    pos: [u8; MAX_CELLS],
+    direct: Side,
+    reflected: Side,
+}
+
+/// One orientation's databases: index, value, and the values' sum.
+#[derive(Clone, Debug)]
+struct Side {
+    index: [usize; MAX_CELLS],
     values: [u8; MAX_CELLS],
-    reflected_pos: [u8; MAX_CELLS],
-    reflected_values: [u8; MAX_CELLS],
+    sum: Cost,
+}
+
+impl Default for Side {
+    fn default() -> Self {
+        Side {
+            index: [0; MAX_CELLS],
+            values: [0; MAX_CELLS],
+            sum: 0,
+        }
+    }
+}
+
+impl Side {
+    /// Copies the first `k` databases' entries and the sum: a move's
+    /// detail starts from its parent's, and copying all `MAX_CELLS` slots
+    /// would cost more than the update itself.
+    #[inline]
+    fn copy_from(&mut self, parent: &Side, k: usize) {
+        for i in 0..k.min(MAX_CELLS) {
+            self.index[i] = parent.index[i];
+            self.values[i] = parent.values[i];
+        }
+        self.sum = parent.sum;
+    }
 }
 
 impl Default for TilesDetail {
     fn default() -> Self {
         TilesDetail {
-            pos: [0; MAX_CELLS],
-            values: [0; MAX_CELLS],
-            reflected_pos: [0; MAX_CELLS],
-            reflected_values: [0; MAX_CELLS],
+            direct: Side::default(),
+            reflected: Side::default(),
         }
     }
 }
 
+/// A tile's one-cell move, in the numbering of one orientation: the tile
+/// went from cell `from` to cell `to`; `tile_at` reads the tiles on the
+/// cells between (unchanged by the move).
+struct IndexStep<F: Fn(u8) -> u8> {
+    tile: u8,
+    from: u8,
+    to: u8,
+    tile_at: F,
+}
+
 impl AdditivePdb {
-    /// The bound from the detail's values: their sum, maxed with the
-    /// reflected sum, as [`Heuristic::h`] computes it.
-    #[inline]
-    fn bound(&self, detail: &TilesDetail) -> Cost {
-        let k = self.dbs.len();
-        let direct: Cost = detail.values[..k].iter().map(|&v| Cost::from(v)).sum();
-        match self.reflection {
-            Some(_) => direct.max(
-                detail.reflected_values[..k]
-                    .iter()
-                    .map(|&v| Cost::from(v))
-                    .sum(),
-            ),
-            None => direct,
+    /// Every database's index and value on tile positions `pos`.
+    fn fill(&self, pos: &[u8; MAX_CELLS], side: &mut Side) {
+        side.sum = 0;
+        for (i, db) in self.dbs.iter().enumerate() {
+            side.index[i] = db.index(pos);
+            side.values[i] = db.at(side.index[i]);
+            side.sum += Cost::from(side.values[i]);
         }
     }
 
-    /// Looks up again the database holding `tile`, if any, on `pos`.
+    /// Updates the index and value of the database holding the moved tile,
+    /// without ranking again. [`rank`](crate::pdb::rank)'s digit of tile
+    /// `t` is its cell less the cells of the pattern's earlier tiles below
+    /// it. When `t` moves up from `a` to `b` (`b > a`) over no other tile
+    /// of its pattern (a sideways move: the cells are adjacent), its digit
+    /// grows by `b - a` and no other digit changes. Over cells `a+1..b` (a
+    /// move between rows): each earlier tile there takes one off `t`'s
+    /// digit's growth, and each later tile there now has `t` below it no
+    /// more, so its own digit grows by one. Moving down negates all of it.
     #[inline]
-    fn refresh(&self, tile: u8, pos: &[u8; MAX_CELLS], values: &mut [u8; MAX_CELLS]) {
-        let db = self.db_of[usize::from(tile)];
-        if db != NO_DB {
-            values[usize::from(db)] = self.dbs[usize::from(db)].lookup(pos);
+    fn step<F: Fn(u8) -> u8>(&self, step: IndexStep<F>, side: &mut Side) {
+        let t = usize::from(step.tile);
+        let db = self.db_of[t];
+        if db == NO_DB {
+            return;
+        }
+        let (order, weight) = (self.order_of[t], self.weight_of[t]);
+        let (lo, hi) = if step.to > step.from {
+            (step.from, step.to)
+        } else {
+            (step.to, step.from)
+        };
+        let mut grow = usize::from(hi - lo) * weight;
+        let mut shrink = 0;
+        for cell in lo + 1..hi {
+            let s = usize::from((step.tile_at)(cell));
+            if self.db_of[s] == db {
+                if self.order_of[s] < order {
+                    shrink += weight;
+                } else {
+                    grow += self.weight_of[s];
+                }
+            }
+        }
+        let db = usize::from(db);
+        let index = &mut side.index[db];
+        // `grow >= shrink`: each earlier tile counted sits on one of the
+        // `hi - lo - 1` cells between, each worth `weight`.
+        *index = if step.to > step.from {
+            *index + (grow - shrink)
+        } else {
+            *index - (grow - shrink)
+        };
+        let value = self.dbs[db].at(*index);
+        side.sum = side.sum + Cost::from(value) - Cost::from(side.values[db]);
+        side.values[db] = value;
+    }
+    /// The bound: the direct sum, maxed with the reflected one.
+    #[inline]
+    fn bound(&self, detail: &TilesDetail) -> Cost {
+        match self.reflection {
+            Some(_) => detail.direct.sum.max(detail.reflected.sum),
+            None => detail.direct.sum,
         }
     }
 
     fn root_detail(&self, state: &TileState, detail: &mut TilesDetail) -> Cost {
-        detail.pos = state.positions(self.cells);
-        for (i, db) in self.dbs.iter().enumerate() {
-            detail.values[i] = db.lookup(&detail.pos);
-        }
+        let pos = state.positions(self.cells);
+        self.fill(&pos, &mut detail.direct);
         if let Some(r) = &self.reflection {
-            detail.reflected_pos = r.apply(&detail.pos, self.cells);
-            for (i, db) in self.dbs.iter().enumerate() {
-                detail.reflected_values[i] = db.lookup(&detail.reflected_pos);
-            }
+            self.fill(&r.apply(&pos, self.cells), &mut detail.reflected);
         }
         self.bound(detail)
     }
 
     /// One move: the tile the blank passed moved from the blank's new cell
-    /// to its old one (`from`). Only that tile's database, and the blank's
-    /// if a pattern holds it, are looked up again, directly and reflected.
+    /// to its old one (`from`). Only that tile's database is updated,
+    /// directly and reflected.
     #[inline]
     fn after_move(
         &self,
@@ -284,17 +370,28 @@ impl AdditivePdb {
         child: &mut TilesDetail,
     ) -> Cost {
         let tile = state.cells[usize::from(from)];
-        child.clone_from(parent);
-        child.pos[usize::from(tile)] = from;
-        child.pos[0] = state.blank;
-        self.refresh(tile, &child.pos, &mut child.values);
-        self.refresh(0, &child.pos, &mut child.values);
+        let k = self.dbs.len();
+        child.direct.copy_from(&parent.direct, k);
+        let step = IndexStep {
+            tile,
+            from: state.blank,
+            to: from,
+            tile_at: |cell: u8| state.cells[usize::from(cell)],
+        };
+        self.step(step, &mut child.direct);
         if let Some(r) = &self.reflection {
-            let (rt, rb) = (r.tile[usize::from(tile)], r.tile[0]);
-            child.reflected_pos[usize::from(rt)] = r.cell[usize::from(from)];
-            child.reflected_pos[usize::from(rb)] = r.cell[usize::from(state.blank)];
-            self.refresh(rt, &child.reflected_pos, &mut child.reflected_values);
-            self.refresh(rb, &child.reflected_pos, &mut child.reflected_values);
+            child.reflected.copy_from(&parent.reflected, k);
+            // The reflection's cell map is its own inverse, so reflected
+            // cell `c` holds the reflection of the tile on cell `r.cell[c]`.
+            let step = IndexStep {
+                tile: r.tile[usize::from(tile)],
+                from: r.cell[usize::from(state.blank)],
+                to: r.cell[usize::from(from)],
+                tile_at: |cell: u8| {
+                    r.tile[usize::from(state.cells[usize::from(r.cell[usize::from(cell)])])]
+                },
+            };
+            self.step(step, &mut child.reflected);
         }
         self.bound(child)
     }

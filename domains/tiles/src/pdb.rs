@@ -366,11 +366,32 @@ impl PatternDb {
     /// The value for tile positions `pos` (indexed by tile).
     #[inline]
     pub fn lookup(&self, pos: &[u8; MAX_CELLS]) -> u8 {
-        let index = rank(
+        self.table[self.index(pos)]
+    }
+
+    /// The table index ([`rank`]) of tile positions `pos`.
+    #[inline]
+    pub fn index(&self, pos: &[u8; MAX_CELLS]) -> usize {
+        rank(
             self.pattern.tiles.iter().map(|&t| pos[usize::from(t)]),
             self.cells,
-        );
+        )
+    }
+
+    /// The value at a table index, as [`PatternDb::index`] or an update of
+    /// it gives; an index past the table is a caller's bug.
+    #[inline]
+    pub fn at(&self, index: usize) -> u8 {
         self.table[index]
+    }
+
+    /// The place value of each pattern tile's digit in [`rank`]'s number:
+    /// the product of the radices of the digits after it.
+    pub fn digit_weights(&self) -> Vec<usize> {
+        let k = self.pattern.tiles.len();
+        (0..k)
+            .map(|i| (i + 1..k).map(|j| self.cells - j).product())
+            .collect()
     }
 
     /// The raw table.
