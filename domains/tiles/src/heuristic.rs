@@ -225,7 +225,7 @@ impl Heuristic<Tiles> for TilesHeuristic {
 /// What a tiles state's bound is made of on the in-place path: each
 /// database's index and value and their sum, directly and (with
 /// reflection) on the reflected state. Manhattan needs none of it.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, Default)]
 pub struct TilesDetail {
     direct: Side,
     reflected: Side,
@@ -263,14 +263,6 @@ impl Side {
     }
 }
 
-impl Default for TilesDetail {
-    fn default() -> Self {
-        TilesDetail {
-            direct: Side::default(),
-            reflected: Side::default(),
-        }
-    }
-}
 
 /// A tile's one-cell move, in the numbering of one orientation: the tile
 /// went from cell `from` to cell `to`; `tile_at` reads the tiles on the
