@@ -362,6 +362,11 @@ struct SearchFlags {
     /// kept there, and the same instance started again resumes from it.
     #[arg(long, global = true)]
     checkpoint: Option<PathBuf>,
+    /// ida: leave out op sequences of up to this many ops that reach a state
+    /// some smaller sequence reaches (found at start-up; 0: only the move
+    /// that undoes the last one). Optima are unchanged. [default: 0]
+    #[arg(long, global = true)]
+    move_pruning: Option<usize>,
     /// Stop after this many expansions.
     #[arg(long, global = true)]
     max_expanded: Option<u64>,
@@ -407,6 +412,10 @@ impl SearchFlags {
                 self.partition.clone().map(ParamValue::Text),
             ),
             (Param::Checkpoint, checkpoint.map(ParamValue::Text)),
+            (
+                Param::MovePruning,
+                self.move_pruning.map(|n| ParamValue::Count(n as u64)),
+            ),
         ];
         for (param, value) in given {
             let Some(value) = value else { continue };

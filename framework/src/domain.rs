@@ -131,6 +131,41 @@ pub trait InPlace: Domain {
     fn undo(&self, state: &mut Self::State, op: Self::Op);
     /// `op` as a move of a reported path.
     fn move_of(&self, op: Self::Op) -> Self::Move;
+
+    // The move algebra, for move pruning
+    // ([`crate::search::move_pruning`]); optional.
+
+    /// How many kinds of op there are; ops are numbered
+    /// `0..op_count()` ([`InPlace::op_index`]). 0, the default: not
+    /// numbered, and move pruning is refused.
+    fn op_count(&self) -> usize {
+        0
+    }
+    /// `op`'s number, below [`InPlace::op_count`]. Of two equally cheap and
+    /// long sequences to a state, the one with the smaller numbers is kept.
+    fn op_index(&self, op: Self::Op) -> usize {
+        let _ = op;
+        0
+    }
+    /// How many move contexts there are: classes of states from which the
+    /// same op sequences apply, with effects that differ only by what the
+    /// states hold (tiles: the blank's cell; pancakes: one class). 0, the
+    /// default: not described, and move pruning is refused.
+    fn context_count(&self) -> usize {
+        0
+    }
+    /// The move context of `state`, below [`InPlace::context_count`].
+    fn context(&self, state: &Self::State) -> usize {
+        let _ = state;
+        0
+    }
+    /// A state of move context `context` from which any two op sequences
+    /// that reach one state do so from every state of the context (tiles:
+    /// any state, since its tiles are distinct).
+    fn witness(&self, context: usize) -> Option<Self::State> {
+        let _ = context;
+        None
+    }
 }
 
 /// A heuristic's incremental side for [`InPlace`] domains: what a state's

@@ -27,6 +27,8 @@ pub enum Param {
     PartialExpansion,
     /// Subtrees dealt to the GPUs.
     Roots,
+    /// Longest redundant op sequences pruned (0: only the undoing move).
+    MovePruning,
 }
 
 impl Param {
@@ -40,6 +42,7 @@ impl Param {
             Param::Heaps => "heaps",
             Param::PartialExpansion => "partial_expansion",
             Param::Roots => "roots",
+            Param::MovePruning => "move_pruning",
         }
     }
 
@@ -53,6 +56,7 @@ impl Param {
             Param::Heaps,
             Param::PartialExpansion,
             Param::Roots,
+            Param::MovePruning,
         ]
         .into_iter()
         .find(|p| p.key() == key)
@@ -115,8 +119,9 @@ pub const EXECUTORS: &[ExecutorInfo] = &[
     },
     ExecutorInfo {
         kind: "ida",
-        about: "Parallel IDA* on threads (--threads, --checkpoint): memory-bounded.",
-        params: &[Param::Threads, Param::Checkpoint],
+        about: "Parallel IDA* on threads (--threads, --checkpoint, --move-pruning): \
+                memory-bounded.",
+        params: &[Param::Threads, Param::Checkpoint, Param::MovePruning],
         counted: true,
         default: || ExecutorConfig::Ida(Default::default()),
     },
@@ -277,6 +282,9 @@ impl ExecutorConfig {
             (ExecutorConfig::Ida(c), Param::Checkpoint) => {
                 c.checkpoint = Some(PathBuf::from(text(key, value)?))
             }
+            (ExecutorConfig::Ida(c), Param::MovePruning) => {
+                c.move_pruning = count(key, value)? as usize
+            }
             (ExecutorConfig::MpiHda(c), Param::Partition) => c.partition = text(key, value)?,
             #[cfg(feature = "gpu")]
             (ExecutorConfig::Gpu(c), Param::Heaps) => c.heaps = count(key, value)? as u32,
@@ -328,7 +336,7 @@ mod tests {
     /// Two different values of `param`.
     fn samples(param: Param) -> [ParamValue; 2] {
         match param {
-            Param::Threads | Param::Gpus | Param::Heaps | Param::Roots => {
+            Param::Threads | Param::Gpus | Param::Heaps | Param::Roots | Param::MovePruning => {
                 [ParamValue::Count(3), ParamValue::Count(7)]
             }
             Param::Partition | Param::Checkpoint => {
@@ -350,6 +358,7 @@ mod tests {
             Param::Heaps,
             Param::PartialExpansion,
             Param::Roots,
+            Param::MovePruning,
         ];
         for entry in EXECUTORS {
             let default = (entry.default)();

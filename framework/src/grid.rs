@@ -273,6 +273,33 @@ impl InPlace for Grid {
     fn move_of(&self, step: Step) -> Step {
         step
     }
+
+    /// Up, down, left, right.
+    fn op_count(&self) -> usize {
+        4
+    }
+
+    fn op_index(&self, step: Step) -> usize {
+        step as usize
+    }
+
+    /// One context per cell (walls included, never entered): a state is
+    /// its cell.
+    fn context_count(&self) -> usize {
+        usize::from(self.rows) * usize::from(self.cols)
+    }
+
+    fn context(&self, &(r, c): &Cell) -> usize {
+        usize::from(r) * usize::from(self.cols) + usize::from(c)
+    }
+
+    fn witness(&self, context: usize) -> Option<Cell> {
+        let cols = usize::from(self.cols);
+        Some((
+            u16::try_from(context / cols).ok()?,
+            u16::try_from(context % cols).ok()?,
+        ))
+    }
 }
 
 /// Manhattan distance is cheap enough to take afresh: no detail.

@@ -52,6 +52,22 @@ pub struct SearchStats {
     /// Each worker's (thread's, GPU's) own counters, for parallel executors.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub workers: Vec<crate::search::hda::WorkerCounts>,
+    /// IDA*'s iterations completed in this run, in order: what each one's
+    /// bound cost in nodes (the iteration that finds the goal is not
+    /// complete, and not listed).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub iterations: Vec<IterationCount>,
+}
+
+/// One completed IDA* iteration.
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+pub struct IterationCount {
+    /// Its f bound.
+    pub bound: crate::Cost,
+    /// Nodes it expanded.
+    pub expanded: u64,
+    /// Nodes it generated.
+    pub generated: u64,
 }
 
 impl SearchStats {

@@ -2,7 +2,7 @@
 //! every thread count (also with an inconsistent heuristic), replays its
 //! paths, honours limits, and resumes from its checkpoints.
 
-use frontier_core::grid::{Cell, Grid, Manhattan};
+use frontier_core::grid::{Cell, Grid, Manhattan, Step};
 use frontier_core::rng::SplitMix64;
 use frontier_core::search::ida::{ida, ida_in_place, Checkpoint, IdaConfig, Partial};
 use frontier_core::{astar, Cost, Domain, Error, Heuristic, Limit, Limits, SearchOptions, Status};
@@ -85,6 +85,17 @@ impl Heuristic<Grid> for Jittery {
     }
 }
 
+impl frontier_core::InPlaceHeuristic<Grid> for Jittery {
+    type Detail = ();
+    fn root(&self, grid: &Grid, cell: &Cell, _: &mut ()) -> Cost {
+        self.h(grid, cell)
+    }
+    fn after(&self, grid: &Grid, cell: &Cell, _: Step, _: &(), _: Cost, _: &mut ()) -> Cost {
+        self.h(grid, cell)
+    }
+}
+
+/// Also with move pruning, which needs only admissibility.
 #[test]
 fn ida_stays_optimal_with_an_inconsistent_heuristic() {
     let mut rng = SplitMix64::new(9);
@@ -136,13 +147,14 @@ fn ida_stays_optimal_with_an_inconsistent_heuristic() {
                 }
             }
         }
-        let outcome = ida(
-            &grid,
-            &Jittery(exact),
-            &config(2, 8),
-            &SearchOptions::default(),
-        )
-        .unwrap();
+        let jittery = Jittery(exact);
+        let outcome = ida(&grid, &jittery, &config(2, 8), &SearchOptions::default()).unwrap();
+        assert_eq!(outcome.solution().map(|s| s.cost), Some(expected));
+        let pruning = IdaConfig {
+            move_pruning: 6,
+            ..config(2, 8)
+        };
+        let outcome = ida_in_place(&grid, &jittery, &pruning, &SearchOptions::default()).unwrap();
         assert_eq!(outcome.solution().map(|s| s.cost), Some(expected));
         checked += 1;
     }
@@ -480,4 +492,76 @@ fn in_place_ida_equals_ida_node_for_node() {
         }
     }
     assert!(compared > 90, "{compared}");
+}
+
+/// Move pruning keeps IDA*'s optimum on random weighted mazes, where the
+/// sequences kept must be the cheapest (not only the shortest) to each
+/// cell, for every depth and thread count; it never expands more, and
+/// prunes some. (With an inconsistent heuristic:
+/// `ida_stays_optimal_with_an_inconsistent_heuristic`.)
+#[test]
+fn move_pruning_keeps_the_optimum_on_weighted_mazes() {
+    let mut rng = SplitMix64::new(23);
+    let (mut plain_total, mut pruned_total, mut compared) = (0u64, 0u64, 0);
+    for _ in 0..60 {
+        let side = 3 + rng.below(5) as usize;
+        let grid = maze(&mut rng, side);
+        let options = SearchOptions::default();
+        let Some(expected) = astar(&grid, &Manhattan, &options)
+            .expect("valid limits")
+            .solution()
+            .map(|s| s.cost)
+        else {
+            continue;
+        };
+        let plain = ida_in_place(&grid, &Manhattan, &config(1, 1), &options).unwrap();
+        for depth in [2, 3, 4, 6, 9] {
+            for (threads, roots) in [(1, 1), (2, 4)] {
+                let pruning = IdaConfig {
+                    move_pruning: depth,
+                    ..config(threads, roots)
+                };
+                let outcome = ida_in_place(&grid, &Manhattan, &pruning, &options).unwrap();
+                let solution = outcome.solution().expect("solvable");
+                assert_eq!(solution.cost, expected, "depth {depth} on {grid:?}");
+                assert_eq!(replay(&grid, &solution.states, &solution.moves), expected);
+                if threads == 1 {
+                    assert!(outcome.stats.expanded <= plain.stats.expanded, "{grid:?}");
+                    if depth == 9 {
+                        plain_total += plain.stats.expanded;
+                        pruned_total += outcome.stats.expanded;
+                    }
+                }
+                compared += 1;
+            }
+        }
+    }
+    assert!(compared > 400, "{compared}");
+    assert!(
+        pruned_total * 10 < plain_total * 9,
+        "depth 9 expanded {pruned_total} of {plain_total}"
+    );
+}
+
+/// Move pruning is refused, with a reason, where it cannot run.
+#[test]
+fn move_pruning_is_refused_off_the_in_place_path_and_at_bad_depths() {
+    let grid = open_maze();
+    let options = SearchOptions::default();
+    let with = |depth| IdaConfig {
+        move_pruning: depth,
+        ..config(1, 1)
+    };
+    let refused = |result: Result<_, Error>| match result {
+        Err(e) => e.to_string(),
+        Ok(_) => panic!("accepted"),
+    };
+    assert!(refused(ida(&grid, &Manhattan, &with(4), &options)).contains("in-place path"));
+    for depth in [1, 99] {
+        let message = refused(ida_in_place(&grid, &Manhattan, &with(depth), &options));
+        assert!(
+            message.contains(&format!("depth {depth} is outside 2..=")),
+            "{message}"
+        );
+    }
 }

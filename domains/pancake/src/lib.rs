@@ -200,6 +200,26 @@ impl frontier_core::InPlace for Pancake {
     fn move_of(&self, k: u8) -> u8 {
         k
     }
+
+    /// Flips of 2 to n pancakes, numbered from 0.
+    fn op_count(&self) -> usize {
+        self.len().saturating_sub(1)
+    }
+
+    fn op_index(&self, k: u8) -> usize {
+        usize::from(k).saturating_sub(2)
+    }
+
+    /// Every flip applies to every stack: one context.
+    fn context_count(&self) -> usize {
+        1
+    }
+
+    /// The sorted stack: its pancakes are distinct, as every stack's are,
+    /// so flip sequences that agree on it agree on every stack.
+    fn witness(&self, _: usize) -> Option<Stack> {
+        Some(Stack((1..=self.len() as u8).collect()))
+    }
 }
 
 /// One adjacency changes a flip: the gap under the k-th pancake, now

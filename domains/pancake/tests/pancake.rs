@@ -340,3 +340,59 @@ fn in_place_ida_equals_ida_and_its_bounds_equal_h() {
         }
     }
 }
+
+/// Move pruning (flip sequences that equal smaller ones, up to 3 to 6
+/// flips) keeps the optimum that breadth-first search gives on stacks of up
+/// to 8, for 1 and 2 threads, and prunes nodes.
+#[test]
+fn move_pruning_keeps_breadth_first_optima_and_prunes() {
+    use frontier_core::search::ida::{ida_in_place, IdaConfig};
+    let mut rng = SplitMix64::new(12);
+    let (mut plain_total, mut pruned_total) = (0, 0);
+    for n in [4, 6, 8] {
+        let dist = all_distances(n);
+        for _ in 0..12 {
+            let stack = Pancake::random(n, &mut rng).unwrap();
+            let key = stack
+                .start()
+                .0
+                .iter()
+                .fold(0u64, |k, &p| k << 4 | u64::from(p));
+            let options = SearchOptions::default();
+            let one = IdaConfig {
+                threads: 1,
+                roots_per_thread: 1,
+                ..IdaConfig::default()
+            };
+            let plain = ida_in_place(&stack, &Gap, &one, &options).unwrap();
+            for depth in [3, 4, 6] {
+                for threads in [1, 2] {
+                    let config = IdaConfig {
+                        threads,
+                        roots_per_thread: 4,
+                        move_pruning: depth,
+                        ..IdaConfig::default()
+                    };
+                    let outcome = ida_in_place(&stack, &Gap, &config, &options).unwrap();
+                    let solution = outcome.solution().expect("every stack sorts");
+                    assert_eq!(solution.cost, u32::from(dist[&key]), "{}", stack.text());
+                    let end = stack.replay(&solution.moves).unwrap();
+                    assert!(stack.is_goal(&end));
+                }
+            }
+            let config = IdaConfig {
+                move_pruning: 6,
+                ..one
+            };
+            plain_total += plain.stats.generated;
+            pruned_total += ida_in_place(&stack, &Gap, &config, &options)
+                .unwrap()
+                .stats
+                .generated;
+        }
+    }
+    assert!(
+        pruned_total < plain_total,
+        "{pruned_total} of {plain_total}"
+    );
+}

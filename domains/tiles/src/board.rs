@@ -470,6 +470,49 @@ impl InPlace for Tiles {
     fn move_of(&self, dir: Dir) -> Dir {
         dir
     }
+
+    /// The four directions, in `Dir::ALL`'s order.
+    fn op_count(&self) -> usize {
+        Dir::ALL.len()
+    }
+
+    fn op_index(&self, dir: Dir) -> usize {
+        dir as usize
+    }
+
+    /// The blank's cell decides which slides apply and where each tile
+    /// goes: one context per cell.
+    fn context_count(&self) -> usize {
+        self.board.cells()
+    }
+
+    fn context(&self, state: &TileState) -> usize {
+        usize::from(state.blank)
+    }
+
+    /// The goal with the blank walked to `cell` (row by row, then column
+    /// by column): its tiles are distinct, as every state's are, so slide
+    /// sequences that agree on it agree on every state with the blank
+    /// there.
+    fn witness(&self, cell: usize) -> Option<TileState> {
+        let mut state = self.goal;
+        let (to_row, to_col) = self.board.coords(u8::try_from(cell).ok()?);
+        while state.blank != cell as u8 {
+            let (row, col) = self.board.coords(state.blank);
+            let dir = if row < to_row {
+                Dir::Down
+            } else if row > to_row {
+                Dir::Up
+            } else if col < to_col {
+                Dir::Right
+            } else {
+                Dir::Left
+            };
+            state = state.slide(&self.board, dir)?;
+        }
+        state.came_from = None;
+        Some(state)
+    }
 }
 
 impl PackedState for Tiles {

@@ -263,7 +263,6 @@ impl Side {
     }
 }
 
-
 /// A tile's one-cell move, in the numbering of one orientation: the tile
 /// went from cell `from` to cell `to`; `tile_at` reads the tiles on the
 /// cells between (unchanged by the move).

@@ -993,3 +993,68 @@ fn in_place_ida_equals_ida_and_its_bounds_equal_h() {
         }
     }
 }
+
+/// Move pruning to 12 slides keeps A*'s optimum on random 8-puzzles and
+/// random-walk 15-puzzles, on one and two threads, with Manhattan and
+/// reflected databases, and expands fewer nodes in all.
+#[test]
+fn move_pruning_keeps_the_optimum_and_expands_fewer_nodes() {
+    use frontier_core::search::ida::{ida_in_place, IdaConfig};
+    let dir = tempdir("move-pruning");
+    let mut rng = Rng(77);
+    let (mut plain_total, mut pruned_total) = (0, 0);
+    for (side, steps, spec) in [
+        (3, 60, "4-4"),
+        (4, 45, "1,2,3,4,5/6,7,8,9,10/11,12,13,14,15"),
+    ] {
+        let board = Board::new(side, side).unwrap();
+        for goal in [Goal::Korf, Goal::Standard] {
+            let heuristics = [
+                TilesHeuristic::Manhattan(Manhattan::new(&board, goal)),
+                TilesHeuristic::Pdb(pdb_heuristic(&board, goal, spec, true, &dir)),
+            ];
+            for h in &heuristics {
+                for _ in 0..3 {
+                    let goal_state = TileState::goal(&board, goal);
+                    let puzzle = Tiles::new(board.clone(), goal_state, goal).unwrap();
+                    let mut start = *random_walk(&puzzle, steps, &mut rng).last().unwrap();
+                    start.came_from = None;
+                    let puzzle = Tiles::new(board.clone(), start, goal).unwrap();
+                    let options = SearchOptions::default();
+                    let optimum = astar(&puzzle, h, &options)
+                        .unwrap()
+                        .solution()
+                        .unwrap()
+                        .cost;
+                    let one = IdaConfig {
+                        threads: 1,
+                        roots_per_thread: 1,
+                        ..IdaConfig::default()
+                    };
+                    plain_total += ida_in_place(&puzzle, h, &one, &options)
+                        .unwrap()
+                        .stats
+                        .expanded;
+                    for threads in [1, 2] {
+                        let config = IdaConfig {
+                            threads,
+                            move_pruning: 12,
+                            ..one.clone()
+                        };
+                        let outcome = ida_in_place(&puzzle, h, &config, &options).unwrap();
+                        let solution = outcome.solution().unwrap();
+                        assert_eq!(solution.cost, optimum);
+                        assert!(puzzle.is_goal(solution.states.last().unwrap()));
+                        if threads == 1 {
+                            pruned_total += outcome.stats.expanded;
+                        }
+                    }
+                }
+            }
+        }
+    }
+    assert!(
+        pruned_total * 10 < plain_total * 9,
+        "{pruned_total} of {plain_total}"
+    );
+}

@@ -34,10 +34,11 @@ use serde::{Deserialize, Serialize};
 
 use crate::domain::{Cost, Domain, Edge, Heuristic, InPlace, InPlaceHeuristic};
 use crate::search::astar::OpenEntry;
+use crate::search::move_pruning::MovePruning;
 use crate::search::{
     DomainOutcome, Limit, Outcome, Progress, SearchOptions, Solution, Status, CHECK_EVERY,
 };
-use crate::stats::SearchStats;
+use crate::stats::{IterationCount, SearchStats};
 use crate::Error;
 
 /// Parameters of [`ida`].
@@ -64,6 +65,13 @@ pub struct IdaConfig {
     /// runner fills it in; it is no setting of a config file.
     #[serde(skip)]
     pub context: String,
+    /// Op sequences up to this many ops that reach a state some smaller
+    /// sequence reaches are not searched
+    /// ([`crate::search::move_pruning`]); 0: only the move that undoes the
+    /// last one is left out. On the in-place path, for domains that
+    /// describe their move contexts.
+    #[serde(default)]
+    pub move_pruning: usize,
 }
 
 impl Default for IdaConfig {
@@ -74,6 +82,7 @@ impl Default for IdaConfig {
             checkpoint: None,
             segment_seconds: DEFAULT_SEGMENT_SECONDS,
             context: String::new(),
+            move_pruning: 0,
         }
     }
 }
@@ -675,6 +684,8 @@ struct Level<D: InPlace, H: InPlaceHeuristic<D>> {
     g: Cost,
     h: Cost,
     detail: H::Detail,
+    /// The move-pruning automaton's state here (0 without pruning).
+    automaton: u32,
 }
 
 impl<D: InPlace, H: InPlaceHeuristic<D>> Level<D, H> {
@@ -686,6 +697,7 @@ impl<D: InPlace, H: InPlaceHeuristic<D>> Level<D, H> {
             g: 0,
             h: 0,
             detail: H::Detail::default(),
+            automaton: 0,
         }
     }
 }
@@ -695,6 +707,7 @@ impl<D: InPlace, H: InPlaceHeuristic<D>> Level<D, H> {
 struct InPlaceWorker<'a, D: InPlace, H: InPlaceHeuristic<D>> {
     domain: &'a D,
     heuristic: &'a H,
+    pruning: Option<&'a MovePruning>,
     state: Option<D::State>,
     levels: Vec<Level<D, H>>,
     counters: Counters,
@@ -726,6 +739,7 @@ impl<D: InPlace, H: InPlaceHeuristic<D>> RootSearch<D> for InPlaceWorker<'_, D, 
         first.op_in = None;
         first.next = 0;
         first.h = heuristic.root(domain, state, &mut first.detail);
+        first.automaton = self.pruning.map_or(0, |p| p.start(domain.context(state)));
         first.ops.clear();
         domain.ops(state, None, &mut first.ops);
         // Below the root, `ops` leaves out the op that undoes the last one;
@@ -755,6 +769,13 @@ impl<D: InPlace, H: InPlaceHeuristic<D>> RootSearch<D> for InPlaceWorker<'_, D, 
             }
             let op = level.ops[level.next];
             level.next += 1;
+            let automaton = match self.pruning {
+                Some(pruning) => match pruning.step(level.automaton, domain.op_index(op)) {
+                    Some(next) => next,
+                    None => continue,
+                },
+                None => 0,
+            };
             self.counters.generated += 1;
             let cost = domain.apply(state, op);
             if self.levels.len() == depth + 1 {
@@ -786,6 +807,7 @@ impl<D: InPlace, H: InPlaceHeuristic<D>> RootSearch<D> for InPlaceWorker<'_, D, 
             child.op_in = Some(op);
             child.g = g;
             child.h = h;
+            child.automaton = automaton;
             child.next = 0;
             child.ops.clear();
             domain.ops(state, Some(op), &mut child.ops);
@@ -817,6 +839,13 @@ pub fn ida<D: Domain, H: Heuristic<D>>(
     config: &IdaConfig,
     options: &SearchOptions,
 ) -> Result<DomainOutcome<D>, Error> {
+    if config.move_pruning > 0 {
+        return Err(Error::BadConfig(
+            "move pruning runs on the in-place path (ida_in_place): this domain's ida \
+             goes through expand"
+                .into(),
+        ));
+    }
     drive(domain, heuristic, config, options, || Worker {
         domain,
         heuristic,
@@ -845,9 +874,22 @@ pub fn ida_in_place<D: InPlace, H: InPlaceHeuristic<D>>(
     config: &IdaConfig,
     options: &SearchOptions,
 ) -> Result<DomainOutcome<D>, Error> {
+    let pruning = match config.move_pruning {
+        0 => None,
+        depth => Some(MovePruning::build(domain, depth)?),
+    };
+    if let Some(p) = &pruning {
+        tracing::info!(
+            depth = p.depth(),
+            redundant = p.redundant(),
+            states = p.states(),
+            "move pruning automaton built"
+        );
+    }
     drive(domain, heuristic, config, options, || InPlaceWorker {
         domain,
         heuristic,
+        pruning: pruning.as_ref(),
         state: None,
         levels: Vec::new(),
         counters: Counters::new(options),
@@ -1031,6 +1073,10 @@ pub(crate) struct Iterations {
     pub(crate) done: usize,
     /// The smallest f above the bound among those roots.
     next: Cost,
+    /// Expanded and generated counts when the current iteration began in
+    /// this run, for [`SearchStats::iterations`].
+    began: (u64, u64),
+    trace: Vec<IterationCount>,
 }
 
 impl Iterations {
@@ -1044,6 +1090,12 @@ impl Iterations {
         started: Instant,
     ) -> Result<Cost, Error> {
         self.completed += 1;
+        self.trace.push(IterationCount {
+            bound: self.bound,
+            expanded: stats.expanded - self.began.0,
+            generated: stats.generated - self.began.1,
+        });
+        self.began = (stats.expanded, stats.generated);
         self.bound = next;
         self.done = 0;
         self.next = Cost::MAX;
@@ -1089,8 +1141,9 @@ impl Iterations {
     /// Closes the statistics of a search: totals over every run, and, with
     /// several workers, their load balance and rates in this run (whose
     /// expansions `per_worker` counts).
-    pub(crate) fn finish(&self, stats: &mut SearchStats, started: Instant, per_worker: &[u64]) {
+    pub(crate) fn finish(&mut self, stats: &mut SearchStats, started: Instant, per_worker: &[u64]) {
         stats.finish(self.seconds(started));
+        stats.iterations = std::mem::take(&mut self.trace);
         if per_worker.len() > 1 {
             let seconds = started.elapsed().as_secs_f64().max(1e-9);
             stats.load_balance = load_balance(per_worker);
@@ -1174,6 +1227,8 @@ pub(crate) fn begin<D: Domain, H: Heuristic<D>>(
                 split: checkpoint.map_or(0, |_| split.fingerprint()),
                 done: 0,
                 next: Cost::MAX,
+                began: (0, 0),
+                trace: Vec::new(),
             };
             if let Some(c) = &resumed {
                 iterations.bound = lowest_f.max(c.bound);
@@ -1198,6 +1253,7 @@ pub(crate) fn begin<D: Domain, H: Heuristic<D>>(
                     "IDA* resumes from its checkpoint"
                 );
             }
+            iterations.began = (stats.expanded, stats.generated);
             return Ok(Begun::Search(split, iterations, stats));
         }
         SplitEnd::Goal(split, at) => {

@@ -8,6 +8,7 @@ pub mod astar;
 pub mod gpu;
 pub mod hda;
 pub mod ida;
+pub mod move_pruning;
 pub mod mpi;
 pub mod walk;
 
