@@ -68,13 +68,24 @@ __device__ bool nth_child(const u32* s, const u32* hw, int i, u32* child, u32* c
 #define NOT_FOUND 0xFFFFFFFFFFFFFFFFull
 #define HAS_PARENT 0x80000000u
 
-// A frame: the state, its heuristic detail, g, and the next child to try
-// (kept in a register for the deepest frame, written when the search goes
-// below it or the launch ends).
+// A frame: the state, its heuristic detail, g, with move pruning the
+// automaton's state, and the next child to try (kept in a register for the
+// deepest frame, written when the search goes below it or the launch ends).
+//
+// Move pruning (the host defines MOVE_PRUNING and PRUNED_OP): the host
+// compiled the op sequences to leave out into an automaton, whose state
+// after child i of a frame in state a is automaton[a * auto_ops + i]
+// (PRUNED_OP: that child is not searched). Child i is the op the host
+// numbers i; the host checks that on the plugin before it searches.
 #define F_STATE 0
 #define F_HW STATE_WORDS
 #define F_G (STATE_WORDS + H_WORDS)
+#ifdef MOVE_PRUNING
+#define F_AUTO (F_G + 1)
+#define F_NEXT (F_AUTO + 1)
+#else
 #define F_NEXT (F_G + 1)
+#endif
 #define FRAME_WORDS (F_NEXT + 1)
 
 // A donated subtree: its root's index, the donated frame's depth and the
@@ -115,21 +126,28 @@ __device__ __forceinline__ u32* frame(u32* stack, u32 t, u32 depth) {
     return stack + ((u64)t * IDA_MAX_DEPTH + depth) * FRAME_WORDS;
 }
 
-__device__ __forceinline__ void load_frame(const u32* f, u32* s, u32* hw, u32& g, u32& next) {
+__device__ __forceinline__ void load_frame(const u32* f, u32* s, u32* hw, u32& g, u32& next,
+                                           u32& a) {
 #pragma unroll
     for (int w = 0; w < STATE_WORDS; w++) s[w] = f[F_STATE + w];
 #pragma unroll
     for (int w = 0; w < H_WORDS; w++) hw[w] = f[F_HW + w];
     g = f[F_G];
     next = f[F_NEXT];
+#ifdef MOVE_PRUNING
+    a = f[F_AUTO];
+#endif
 }
 
-__device__ __forceinline__ void store_frame(u32* f, const u32* s, const u32* hw, u32 g) {
+__device__ __forceinline__ void store_frame(u32* f, const u32* s, const u32* hw, u32 g, u32 a) {
 #pragma unroll
     for (int w = 0; w < STATE_WORDS; w++) f[F_STATE + w] = s[w];
 #pragma unroll
     for (int w = 0; w < H_WORDS; w++) f[F_HW + w] = hw[w];
     f[F_G] = g;
+#ifdef MOVE_PRUNING
+    f[F_AUTO] = a;
+#endif
 }
 
 // Loads into ps the parent of the state in frame `depth` (the frame above,
@@ -245,7 +263,7 @@ extern "C" __global__ void __launch_bounds__(128, 8) ida_search(
     const u32* roots, const u32* root_parents, const u32* root_g, u32 n_roots, u32 bound,
     u32* stack, u32 threads, u32 max_depth, u32* thread_root, u32* thread_depth,
     u32* thread_base, u32* seq, u32* items, u32 n_slots, u64* ctrl, u32* path, u64 budget_ns,
-    const unsigned char* tables) {
+    const unsigned char* tables, const u32* automaton, u32 auto_ops, const u32* root_auto) {
     u32 t = blockIdx.x * blockDim.x + threadIdx.x;
     // `threads` is a multiple of 32: whole warps leave here.
     if (t >= threads) return;
@@ -254,12 +272,12 @@ extern "C" __global__ void __launch_bounds__(128, 8) ida_search(
     unsigned long long* hungry_count = (unsigned long long*)&ctrl[IC_HUNGRY];
     u32 s[STATE_WORDS], ps[STATE_WORDS], hw[H_WORDS];
     u32 root = thread_root[t];
-    u32 depth = 0, base = 0, next = 0, g = 0;
+    u32 depth = 0, base = 0, next = 0, g = 0, a = 0;
     bool has_ps = false;
     if (root != NO_ROOT) {
         depth = thread_depth[t];
         base = thread_base[t];
-        load_frame(frame(stack, t, depth), s, hw, g, next);
+        load_frame(frame(stack, t, depth), s, hw, g, next, a);
         has_ps = load_parent(ps, stack, t, depth, root, root_parents, root_g);
     }
     // Frames below `low` have no children left to give away.
@@ -325,7 +343,7 @@ extern "C" __global__ void __launch_bounds__(128, 8) ida_search(
                     atomicAdd(hungry_count, ~0ull);
                     root = r;
                     depth = base = low = d;
-                    load_frame(frame(stack, t, d), s, hw, g, next);
+                    load_frame(frame(stack, t, d), s, hw, g, next, a);
                     has_ps = load_parent(ps, stack, t, d, root, root_parents, root_g);
                 }
             }
@@ -351,7 +369,10 @@ extern "C" __global__ void __launch_bounds__(128, 8) ida_search(
                 }
                 root = r;
                 depth = base = low = next = 0;
-                store_frame(frame(stack, t, 0), s, hw, g);
+#ifdef MOVE_PRUNING
+                a = root_auto[r];
+#endif
+                store_frame(frame(stack, t, 0), s, hw, g, a);
                 has_ps = load_parent(ps, stack, t, 0, root, root_parents, root_g);
                 atomicAdd(busy_count, 1ull);
                 if (is_goal(s, tables)) {
@@ -382,16 +403,21 @@ extern "C" __global__ void __launch_bounds__(128, 8) ida_search(
                 continue;
             }
             depth--;
-            load_frame(frame(stack, t, depth), s, hw, g, next);
+            load_frame(frame(stack, t, depth), s, hw, g, next, a);
             has_ps = load_parent(ps, stack, t, depth, root, root_parents, root_g);
             if (low > depth) low = depth;
             continue;
         }
         // The next child that applies and does not undo the last move.
-        u32 child[STATE_WORDS], cost;
+        u32 child[STATE_WORDS], cost, child_a = 0;
         bool made = false;
         while (next < MAX_SUCC && !made) {
-            made = nth_child(s, hw, (int)next++, child, &cost, tables);
+            int i = (int)next++;
+#ifdef MOVE_PRUNING
+            child_a = (u32)i < auto_ops ? automaton[(u64)a * auto_ops + i] : PRUNED_OP;
+            if (child_a == PRUNED_OP) continue;
+#endif
+            made = nth_child(s, hw, i, child, &cost, tables);
             if (made && has_ps) {
                 bool same = true;
 #pragma unroll
@@ -429,8 +455,9 @@ extern "C" __global__ void __launch_bounds__(128, 8) ida_search(
         for (int w = 0; w < H_WORDS; w++) hw[w] = chw[w];
         g = cg;
         next = 0;
+        a = child_a;
         has_ps = true;
-        store_frame(frame(stack, t, depth), s, hw, g);
+        store_frame(frame(stack, t, depth), s, hw, g, a);
         expanded++;
     }
     if (root != NO_ROOT) frame(stack, t, depth)[F_NEXT] = next;
@@ -443,8 +470,30 @@ extern "C" __global__ void __launch_bounds__(128, 8) ida_search(
     if (min_f != 0xFFFFFFFFu) atomicMin((unsigned long long*)&ctrl[IC_MIN_F], (unsigned long long)min_f);
 }
 
-// Tells the host the frame and donation sizes the plugin's constants make.
+// Tells the host the frame and donation sizes the plugin's constants make,
+// and the children a state has at most.
 extern "C" __global__ void ida_sizes(u32* out) {
     out[0] = FRAME_WORDS;
     out[1] = ITEM_WORDS;
+    out[2] = MAX_SUCC;
+}
+
+// Child i of each of n states, for the host to check the plugin's child
+// numbering against its own op numbers before move pruning relies on it:
+// made[k * MAX_SUCC + i] says whether child i of state k applies, and
+// children holds it.
+extern "C" __global__ void ida_children(const u32* states, u32 n, u32* children, u32* made,
+                                        const unsigned char* tables) {
+    u32 k = blockIdx.x * blockDim.x + threadIdx.x;
+    if (k >= n) return;
+    u32 s[STATE_WORDS], hw[H_WORDS];
+    for (int w = 0; w < STATE_WORDS; w++) s[w] = states[(u64)k * STATE_WORDS + w];
+    h_init(s, hw, tables);
+    for (int i = 0; i < MAX_SUCC; i++) {
+        u32 child[STATE_WORDS], cost;
+        bool m = nth_child(s, hw, i, child, &cost, tables);
+        made[(u64)k * MAX_SUCC + i] = m ? 1u : 0u;
+        for (int w = 0; w < STATE_WORDS; w++)
+            children[((u64)k * MAX_SUCC + i) * STATE_WORDS + w] = m ? child[w] : 0u;
+    }
 }

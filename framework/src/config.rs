@@ -255,6 +255,29 @@ impl ExecutorConfig {
         }
     }
 
+    /// [`Self::run_in_place_or`] for domains with a GPU plugin too: `ida`
+    /// and `gpu-ida` on the in-place path (where move pruning runs), every
+    /// other executor through `otherwise`.
+    #[cfg(feature = "gpu")]
+    pub fn run_in_place_gpu_or<D, H>(
+        &self,
+        domain: &D,
+        heuristic: &H,
+        options: &SearchOptions,
+        otherwise: impl FnOnce() -> Result<DomainOutcome<D>, Error>,
+    ) -> Result<DomainOutcome<D>, Error>
+    where
+        D: crate::InPlace + crate::PackedState,
+        H: crate::InPlaceHeuristic<D> + crate::search::gpu::GpuPlugin<D>,
+    {
+        match self {
+            ExecutorConfig::GpuIda(config) => {
+                crate::search::gpu::gpu_ida_in_place(domain, heuristic, config, options)
+            }
+            _ => self.run_in_place_or(domain, heuristic, options, otherwise),
+        }
+    }
+
     /// Like [`Self::run`], for domains whose states pack into words
     /// ([`crate::PackedState`]), which can also travel between the
     /// processes of `mpi-hda`.

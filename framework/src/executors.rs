@@ -149,8 +149,14 @@ pub const EXECUTORS: &[ExecutorInfo] = &[
     #[cfg(feature = "gpu")]
     ExecutorInfo {
         kind: "gpu-ida",
-        about: "IDA* on the GPUs of this host (--gpus, --checkpoint): memory-bounded.",
-        params: &[Param::Gpus, Param::Checkpoint, Param::Roots],
+        about: "IDA* on the GPUs of this host (--gpus, --checkpoint, --move-pruning): \
+                memory-bounded.",
+        params: &[
+            Param::Gpus,
+            Param::Checkpoint,
+            Param::Roots,
+            Param::MovePruning,
+        ],
         counted: true,
         default: || ExecutorConfig::GpuIda(Default::default()),
     },
@@ -316,6 +322,10 @@ impl ExecutorConfig {
             }
             #[cfg(feature = "gpu")]
             (ExecutorConfig::GpuIda(c), Param::Roots) => c.roots = count(key, value)? as usize,
+            #[cfg(feature = "gpu")]
+            (ExecutorConfig::GpuIda(c), Param::MovePruning) => {
+                c.move_pruning = count(key, value)? as usize
+            }
             // EXECUTORS lists a parameter this match does not set: a bug
             // in this file, caught by `every_listed_parameter_is_set`.
             (config, _) => {

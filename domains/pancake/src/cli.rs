@@ -56,7 +56,7 @@ impl Plugin for PancakeCli {
             }
         };
         // IDA* flips one stack in place; the others take the usual route.
-        let outcome = executor.run_in_place_or(&stack, &Gap, options, || match &azh {
+        let outcome = executor.run_in_place_gpu_or(&stack, &Gap, options, || match &azh {
             None => executor.run_gpu(&stack, &Gap, &StdHasher, options),
             Some(azh) => executor.run_gpu_partitioned(&stack, &Gap, azh, options),
         })?;

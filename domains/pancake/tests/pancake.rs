@@ -396,3 +396,53 @@ fn move_pruning_keeps_breadth_first_optima_and_prunes() {
         "{pruned_total} of {plain_total}"
     );
 }
+
+/// GPU IDA* with move pruning searches the tree CPU IDA* with move pruning
+/// searches: over the same split of the start, every completed iteration
+/// expands the same nodes on both, and both find the optimum (random 16-
+/// stacks, depth 5). Skipped without a GPU.
+#[test]
+fn gpu_ida_with_move_pruning_equals_cpu_iteration_by_iteration() {
+    if !frontier_core::gpu::usable_or_skip(
+        "gpu_ida_with_move_pruning_equals_cpu_iteration_by_iteration",
+    ) {
+        return;
+    }
+    use frontier_core::search::gpu::{gpu_ida_in_place, GpuIdaConfig};
+    use frontier_core::search::ida::{ida_in_place, IdaConfig};
+    let mut rng = SplitMix64::new(16);
+    for _ in 0..4 {
+        let stack = Pancake::random(16, &mut rng).unwrap();
+        let options = SearchOptions::default();
+        for depth in [0, 5] {
+            let cpu = IdaConfig {
+                threads: 2,
+                roots_per_thread: 256,
+                move_pruning: depth,
+                ..IdaConfig::default()
+            };
+            let gpu = GpuIdaConfig {
+                roots: 512,
+                move_pruning: depth,
+                memory_fraction: 0.2,
+                ..GpuIdaConfig::default()
+            };
+            let on_cpu = ida_in_place(&stack, &Gap, &cpu, &options).unwrap();
+            let on_gpu = gpu_ida_in_place(&stack, &Gap, &gpu, &options).unwrap();
+            assert_eq!(
+                on_gpu.solution().map(|s| s.cost),
+                on_cpu.solution().map(|s| s.cost),
+                "{}",
+                stack.text()
+            );
+            assert_eq!(
+                on_gpu.stats.iterations,
+                on_cpu.stats.iterations,
+                "{}",
+                stack.text()
+            );
+            let moves = &on_gpu.solution().unwrap().moves;
+            assert!(stack.replay(moves).is_some_and(|end| stack.is_goal(&end)));
+        }
+    }
+}

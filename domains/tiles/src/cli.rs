@@ -216,7 +216,7 @@ impl Plugin for TilesCli {
         };
         // IDA* moves one board in place; the others take the usual route.
         let heuristic = heuristic.as_ref();
-        let outcome = executor.run_in_place_or(&puzzle, heuristic, options, || match &azh {
+        let outcome = executor.run_in_place_gpu_or(&puzzle, heuristic, options, || match &azh {
             None => executor.run_gpu(&puzzle, heuristic, &StdHasher, options),
             Some(azh) => executor.run_gpu(&puzzle, heuristic, azh, options),
         })?;

@@ -37,8 +37,9 @@ use crate::{Cost, Error, InPlace};
 /// millions of times at start-up, never exposed to untrusted keys.
 type FastMap<K, V> = std::collections::HashMap<K, V, foldhash::fast::RandomState>;
 
-/// The automaton's answer for an op that completes a redundant sequence.
-const PRUNED: u32 = u32::MAX;
+/// The automaton's entry for an op that completes a redundant sequence
+/// (or does not apply).
+pub const PRUNED: u32 = u32::MAX;
 /// Trie slot: the op does not apply, or the sequence reached the depth.
 const NONE: u32 = u32::MAX;
 /// Trie slot: the op completes a redundant sequence.
@@ -188,6 +189,18 @@ impl MovePruning {
         // number against `ops`: the index is in the table.
         let next = self.next[state as usize * self.ops + op];
         (next != PRUNED).then_some(next)
+    }
+
+    /// The transition table, `ops` entries per state: entry
+    /// `state * ops + op` is [`MovePruning::step`]'s answer, [`PRUNED`]
+    /// for `None` (for the GPU, which steps it itself).
+    pub fn table(&self) -> &[u32] {
+        &self.next
+    }
+
+    /// Op numbers per state of [`MovePruning::table`].
+    pub fn ops(&self) -> usize {
+        self.ops
     }
 
     /// The depth it was built for.

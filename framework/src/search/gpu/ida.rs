@@ -25,9 +25,10 @@ use cudarc::driver::{sys, CudaFunction, CudaSlice, LaunchConfig, PushKernelArg};
 use serde::{Deserialize, Serialize};
 
 use super::{replay, GpuPlugin};
-use crate::domain::{Cost, Heuristic, PackedState};
+use crate::domain::{Cost, Heuristic, InPlace, PackedState};
 use crate::gpu::{device_count, gpu_error, Gpu};
 use crate::search::ida::{begin, watch_iteration, Begun, Segments, Split, DEFAULT_SEGMENT_SECONDS};
+use crate::search::move_pruning::{MovePruning, PRUNED};
 use crate::search::{DomainOutcome, Limit, Outcome, SearchOptions, Status};
 use crate::Error;
 
@@ -84,6 +85,10 @@ pub struct GpuIdaConfig {
     /// [`crate::search::ida::IdaConfig::context`].
     #[serde(skip)]
     pub context: String,
+    /// Move pruning, as in [`crate::search::ida::IdaConfig::move_pruning`]:
+    /// through [`gpu_ida_in_place`], for domains that describe their move
+    /// contexts.
+    pub move_pruning: usize,
 }
 
 impl Default for GpuIdaConfig {
@@ -98,8 +103,18 @@ impl Default for GpuIdaConfig {
             checkpoint: None,
             segment_seconds: DEFAULT_SEGMENT_SECONDS,
             context: String::new(),
+            move_pruning: 0,
         }
     }
+}
+
+/// Move pruning on the GPUs: the automaton, the context of a state (each
+/// root starts the automaton in its context's state), and each context's
+/// witness with the child the plugin must make for each op number.
+struct GpuPruning<'a, D: PackedState> {
+    automaton: MovePruning,
+    context_of: Box<dyn Fn(&D::State) -> usize + Sync + 'a>,
+    witnesses: Vec<(Vec<u32>, Vec<Option<Vec<u32>>>)>,
 }
 
 impl GpuIdaConfig {
@@ -150,6 +165,11 @@ struct IdaShard {
     threads: u32,
     max_depth: u32,
     words: usize,
+    /// The move-pruning automaton (one unused word without), its op
+    /// numbers per state (0 without), and each root's start state.
+    automaton: CudaSlice<u32>,
+    auto_ops: u32,
+    root_auto: CudaSlice<u32>,
 }
 
 /// What one GPU did in one iteration.
@@ -165,7 +185,9 @@ struct ShardEnd {
 
 impl IdaShard {
     /// Compiles the engine with the plugin, uploads the tables and this
-    /// GPU's roots, and sizes the stacks from free memory.
+    /// GPU's roots, and sizes the stacks from free memory; with move
+    /// pruning, checks the plugin's children and uploads the automaton.
+    #[allow(clippy::too_many_arguments)]
     fn new<D: PackedState>(
         gpu: Gpu,
         source: &str,
@@ -174,6 +196,7 @@ impl IdaShard {
         split: &Split<D>,
         mine: Vec<u32>,
         config: &GpuIdaConfig,
+        pruning: Option<&GpuPruning<D>>,
     ) -> Result<IdaShard, Error> {
         let module = gpu.module(source)?;
         let kernel = module.load_function("ida_search").map_err(gpu_error)?;
@@ -202,16 +225,39 @@ impl IdaShard {
                 root_g[i] |= HAS_PARENT;
             }
         }
-        let (frame_words, item_words) = {
+        let (frame_words, item_words, max_succ) = {
             let probe = module.load_function("ida_sizes").map_err(gpu_error)?;
-            let mut out = s.alloc_zeros::<u32>(2).map_err(gpu_error)?;
+            let mut out = s.alloc_zeros::<u32>(3).map_err(gpu_error)?;
             let mut b = s.launch_builder(&probe);
             b.arg(&mut out);
-            // SAFETY: the kernel writes two words into a two-word buffer.
+            // SAFETY: the kernel writes three words into a three-word buffer.
             unsafe { b.launch(LaunchConfig::for_num_elems(1)) }.map_err(gpu_error)?;
-            let mut host = [0u32; 2];
+            let mut host = [0u32; 3];
             s.memcpy_dtoh(&out, &mut host).map_err(gpu_error)?;
-            (u64::from(host[0]), u64::from(host[1]))
+            (u64::from(host[0]), u64::from(host[1]), host[2] as usize)
+        };
+        let (automaton, auto_ops, root_auto) = match pruning {
+            None => (
+                s.alloc_zeros::<u32>(1).map_err(oom)?,
+                0,
+                s.alloc_zeros::<u32>(1).map_err(oom)?,
+            ),
+            Some(p) => {
+                check_children(&gpu, &module, &tables, words, max_succ, &p.witnesses)?;
+                let starts: Vec<u32> = mine
+                    .iter()
+                    .map(|&root| {
+                        let state = &split.nodes[root as usize].state;
+                        p.automaton.start((p.context_of)(state))
+                    })
+                    .chain([0])
+                    .collect();
+                (
+                    s.clone_htod(p.automaton.table()).map_err(oom)?,
+                    p.automaton.ops() as u32,
+                    s.clone_htod(&starts).map_err(oom)?,
+                )
+            }
         };
         let per_thread = 4 * (u64::from(config.max_depth.max(2)) * frame_words + 3);
         let sms = gpu
@@ -267,6 +313,9 @@ impl IdaShard {
             threads,
             max_depth: config.max_depth.max(2),
             words,
+            automaton,
+            auto_ops,
+            root_auto,
             gpu,
         })
     }
@@ -327,13 +376,18 @@ impl IdaShard {
                 .arg(&mut self.path)
                 .arg(&budget_ns)
                 .arg(&self.tables);
+            b.arg(&self.automaton)
+                .arg(&self.auto_ops)
+                .arg(&self.root_auto);
             // SAFETY: the stack holds `threads` stacks of `max_depth`
             // frames and the queue `slots` items, sized in `new` from the
             // kernel's own FRAME_WORDS and ITEM_WORDS (whose prefixes hold
             // IDA_MAX_DEPTH = max_depth states); the thread arrays hold
             // `threads` entries; the roots, parents and g hold `n_roots` entries;
             // the path holds `max_depth + 2` states, the most a path below
-            // a root has (the kernel stops at `max_depth`).
+            // a root has (the kernel stops at `max_depth`); with move
+            // pruning the automaton holds `auto_ops` entries per state, each
+            // a state or PRUNED_OP, and a start state per root.
             unsafe { b.launch(config) }.map_err(gpu_error)?;
             s.memcpy_dtoh(&self.ctrl, &mut ctrl).map_err(gpu_error)?;
             expanded.fetch_add(ctrl[IC_EXPANDED] - counted, Ordering::Relaxed);
@@ -412,6 +466,142 @@ where
     D: PackedState,
     P: GpuPlugin<D> + Heuristic<D>,
 {
+    if config.move_pruning > 0 {
+        return Err(Error::BadConfig(
+            "gpu-ida: move pruning needs a domain whose moves apply in place \
+             (gpu_ida_in_place); this one's search goes through gpu_ida"
+                .into(),
+        ));
+    }
+    search(domain, plugin, config, options, None)
+}
+
+/// [`gpu_ida`] for domains whose moves apply in place ([`InPlace`]), with
+/// move pruning when `config.move_pruning` asks for it: the automaton of
+/// [`crate::search::move_pruning`], built on the CPU, is stepped by every
+/// GPU thread as it makes children. Before searching, each GPU's plugin is
+/// checked to make child `i` as the op numbered `i` from every context's
+/// witness; a plugin that numbers its children otherwise is refused.
+pub fn gpu_ida_in_place<D, P>(
+    domain: &D,
+    plugin: &P,
+    config: &GpuIdaConfig,
+    options: &SearchOptions,
+) -> Result<DomainOutcome<D>, Error>
+where
+    D: PackedState + InPlace,
+    P: GpuPlugin<D> + Heuristic<D>,
+{
+    if config.move_pruning == 0 {
+        return search(domain, plugin, config, options, None);
+    }
+    let automaton = MovePruning::build(domain, config.move_pruning)?;
+    let words = domain.packed_words();
+    let pack = |state: &D::State| {
+        let mut out = vec![0u32; words];
+        domain.pack(state, &mut out);
+        out
+    };
+    let mut witnesses = Vec::new();
+    let mut ops = Vec::new();
+    for context in 0..domain.context_count() {
+        // `build` refused a domain without a witness for every context.
+        let Some(mut witness) = domain.witness(context) else {
+            continue;
+        };
+        let mut children = vec![None; domain.op_count()];
+        ops.clear();
+        domain.ops(&witness, None, &mut ops);
+        for &op in &ops {
+            domain.apply(&mut witness, op);
+            let child = pack(&witness);
+            domain.undo(&mut witness, op);
+            if let Some(slot) = children.get_mut(domain.op_index(op)) {
+                *slot = Some(child);
+            }
+        }
+        witnesses.push((pack(&witness), children));
+    }
+    tracing::info!(
+        depth = automaton.depth(),
+        redundant = automaton.redundant(),
+        states = automaton.states(),
+        "move pruning automaton built"
+    );
+    let pruning = GpuPruning {
+        automaton,
+        context_of: Box::new(|state: &D::State| domain.context(state)),
+        witnesses,
+    };
+    search(domain, plugin, config, options, Some(&pruning))
+}
+
+/// Checks on `gpu` that the plugin's child `i` of each witness is the
+/// expected one (`None`: no child `i`).
+fn check_children(
+    gpu: &Gpu,
+    module: &std::sync::Arc<cudarc::driver::CudaModule>,
+    tables: &CudaSlice<u8>,
+    words: usize,
+    max_succ: usize,
+    witnesses: &[(Vec<u32>, Vec<Option<Vec<u32>>>)],
+) -> Result<(), Error> {
+    let s = gpu.stream.clone();
+    let n = witnesses.len();
+    let states: Vec<u32> = witnesses
+        .iter()
+        .flat_map(|(w, _)| w.iter().copied())
+        .collect();
+    let states = s.clone_htod(&states).map_err(gpu_error)?;
+    let mut children = s
+        .alloc_zeros::<u32>(n * max_succ * words)
+        .map_err(gpu_error)?;
+    let mut made = s.alloc_zeros::<u32>(n * max_succ).map_err(gpu_error)?;
+    let kernel = module.load_function("ida_children").map_err(gpu_error)?;
+    let count = n as u32;
+    let mut b = s.launch_builder(&kernel);
+    b.arg(&states)
+        .arg(&count)
+        .arg(&mut children)
+        .arg(&mut made)
+        .arg(tables);
+    // SAFETY: `states` holds n states, `children` n * MAX_SUCC states and
+    // `made` n * MAX_SUCC words, MAX_SUCC as the kernel reported it.
+    unsafe { b.launch(LaunchConfig::for_num_elems(count)) }.map_err(gpu_error)?;
+    let mut host_children = vec![0u32; n * max_succ * words];
+    let mut host_made = vec![0u32; n * max_succ];
+    s.memcpy_dtoh(&children, &mut host_children)
+        .map_err(gpu_error)?;
+    s.memcpy_dtoh(&made, &mut host_made).map_err(gpu_error)?;
+    for (k, (_, expected)) in witnesses.iter().enumerate() {
+        for i in 0..max_succ.max(expected.len()) {
+            let at = k * max_succ + i;
+            let device = (i < max_succ && host_made[at] != 0)
+                .then(|| &host_children[at * words..(at + 1) * words]);
+            let wanted = expected.get(i).and_then(|c| c.as_deref());
+            if device != wanted {
+                return Err(Error::BadConfig(format!(
+                    "gpu-ida move pruning: the GPU plugin's child {i} of move context {k}'s \
+                     witness is not the op the domain numbers {i}"
+                )));
+            }
+        }
+    }
+    Ok(())
+}
+
+/// [`gpu_ida`]'s search, with move pruning or without.
+fn search<D, P>(
+    domain: &D,
+    plugin: &P,
+    config: &GpuIdaConfig,
+    options: &SearchOptions,
+    pruning: Option<&GpuPruning<D>>,
+) -> Result<DomainOutcome<D>, Error>
+where
+    D: PackedState,
+    P: GpuPlugin<D> + Heuristic<D>,
+{
     config.check()?;
     let started = Instant::now();
     let devices = if config.devices.is_empty() {
@@ -423,8 +613,12 @@ where
         return Err(Error::NoGpu("this machine has no CUDA device".into()));
     }
     let plugin_source = plugin.source(domain);
+    let pruning_defines = match pruning {
+        Some(_) => format!("#define MOVE_PRUNING\n#define PRUNED_OP {PRUNED}u\n"),
+        None => String::new(),
+    };
     let source = format!(
-        "{PRELUDE}#define IDA_MAX_DEPTH {}\n{plugin_source}\n{ENGINE}",
+        "{PRELUDE}#define IDA_MAX_DEPTH {}\n{plugin_source}\n{pruning_defines}{ENGINE}",
         config.max_depth.max(2)
     );
     let opened: Vec<Result<Gpu, Error>> = std::thread::scope(|scope| {
@@ -470,7 +664,7 @@ where
                 let mine: Vec<u32> = split.roots.iter().copied().skip(k).step_by(count).collect();
                 let (source, segments, split) = (&source, &segments, &split);
                 scope.spawn(move || {
-                    IdaShard::new(gpu, source, segments, domain, split, mine, config)
+                    IdaShard::new(gpu, source, segments, domain, split, mine, config, pruning)
                 })
             })
             .collect();

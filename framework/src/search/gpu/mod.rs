@@ -12,7 +12,7 @@ pub mod partition;
 mod shard;
 
 pub use gastar::{gastar, GastarConfig, GastarSession};
-pub use ida::{gpu_ida, GpuIdaConfig};
+pub use ida::{gpu_ida, gpu_ida_in_place, GpuIdaConfig};
 #[cfg(feature = "mpi")]
 pub use mpi::mpi_gpu;
 
