@@ -359,6 +359,11 @@ extern "C" __global__ void __launch_bounds__(128, 8) ida_search(
             if (volatile_read(&ctrl[IC_NEXT_ROOT]) < n_roots) {
                 u32 r = (u32)atomicAdd((unsigned long long*)&ctrl[IC_NEXT_ROOT], 1ull);
                 if (r >= n_roots) continue;
+#ifdef MOVE_PRUNING
+                // The path from the start to this root holds a sequence
+                // move pruning leaves out: its subtree is not searched.
+                if (root_auto[r] == PRUNED_OP) continue;
+#endif
 #pragma unroll
                 for (int w = 0; w < STATE_WORDS; w++) s[w] = roots[(u64)r * STATE_WORDS + w];
                 g = root_g[r] & ~HAS_PARENT;

@@ -103,18 +103,37 @@ pub struct AdditivePdb {
     dbs: Vec<Arc<PatternDb>>,
     reflection: Option<Reflection>,
     cells: usize,
-    /// The database whose pattern holds each tile ([`NO_DB`] for none):
-    /// a move changes that one database's value only.
-    db_of: [u8; MAX_CELLS],
-    /// Each tile's place in its pattern's order, for [`IndexStep`].
-    order_of: [u8; MAX_CELLS],
-    /// Each tile's digit weight in its database's index
-    /// ([`PatternDb::digit_weights`]).
-    weight_of: [usize; MAX_CELLS],
+    /// Each tile's digit in the databases' indices: a move changes that
+    /// one database's value only.
+    digits: [Digit; MAX_CELLS],
+    /// The same for the reflected state, by the unreflected tile's number
+    /// (the reflected tile's digit), so that a move reads one table.
+    reflected_digits: [Digit; MAX_CELLS],
     /// Whether a database is too large for the caches, so that loading a
     /// node's children's entries ahead pays for computing their indices
     /// twice (it costs 20% on the 15-puzzle's 5-5-5, whose tables fit).
     prefetch: bool,
+}
+
+/// Where a tile's digit sits in the databases' indices.
+#[derive(Clone, Copy, Debug)]
+struct Digit {
+    /// The database whose pattern holds the tile ([`NO_DB`] for none).
+    db: u8,
+    /// The tile's place in its pattern's order.
+    order: u8,
+    /// The digit's place value ([`PatternDb::digit_weights`]).
+    weight: usize,
+}
+
+impl Default for Digit {
+    fn default() -> Self {
+        Digit {
+            db: NO_DB,
+            order: 0,
+            weight: 0,
+        }
+    }
 }
 
 /// Tables larger than this are prefetched ([`AdditivePdb::prefetch`]).
@@ -137,26 +156,30 @@ impl AdditivePdb {
         } else {
             None
         };
-        let mut db_of = [NO_DB; MAX_CELLS];
-        let mut order_of = [0u8; MAX_CELLS];
-        let mut weight_of = [0usize; MAX_CELLS];
+        let mut digits = [Digit::default(); MAX_CELLS];
         for (i, db) in dbs.iter().enumerate() {
             for ((order, &t), weight) in db.pattern.tiles.iter().enumerate().zip(db.digit_weights())
             {
-                let t = usize::from(t);
-                if t < MAX_CELLS {
-                    db_of[t] = i as u8;
-                    order_of[t] = order as u8;
-                    weight_of[t] = weight;
+                if let Some(digit) = digits.get_mut(usize::from(t)) {
+                    *digit = Digit {
+                        db: i as u8,
+                        order: order as u8,
+                        weight,
+                    };
                 }
+            }
+        }
+        let mut reflected_digits = [Digit::default(); MAX_CELLS];
+        if let Some(r) = &reflection {
+            for (t, digit) in reflected_digits.iter_mut().enumerate() {
+                *digit = digits[usize::from(r.tile[t])];
             }
         }
         Ok(AdditivePdb {
             reflection,
             cells: board.cells(),
-            db_of,
-            order_of,
-            weight_of,
+            digits,
+            reflected_digits,
             prefetch: dbs.iter().any(|db| db.table().len() > PREFETCH_ABOVE_BYTES),
             dbs,
         })
@@ -302,8 +325,13 @@ impl AdditivePdb {
     /// digit's growth, and each later tile there now has `t` below it no
     /// more, so its own digit grows by one. Moving down negates all of it.
     #[inline]
-    fn step<F: Fn(u8) -> u8>(&self, step: IndexStep<F>, side: &mut Side) {
-        let Some((db, index)) = self.stepped(step, side) else {
+    fn step<F: Fn(u8) -> u8>(
+        &self,
+        step: IndexStep<F>,
+        digits: &[Digit; MAX_CELLS],
+        side: &mut Side,
+    ) {
+        let Some((db, index)) = self.stepped(step, digits, side) else {
             return;
         };
         side.index[db] = index;
@@ -313,15 +341,19 @@ impl AdditivePdb {
     }
 
     /// The database a step changes and its new index, if a database holds
-    /// the moved tile (see [`AdditivePdb::step`]).
+    /// the moved tile (see [`AdditivePdb::step`]); `digits` are by the
+    /// numbers `step` uses for tiles.
     #[inline]
-    fn stepped<F: Fn(u8) -> u8>(&self, step: IndexStep<F>, side: &Side) -> Option<(usize, usize)> {
-        let t = usize::from(step.tile);
-        let db = self.db_of[t];
+    fn stepped<F: Fn(u8) -> u8>(
+        &self,
+        step: IndexStep<F>,
+        digits: &[Digit; MAX_CELLS],
+        side: &Side,
+    ) -> Option<(usize, usize)> {
+        let Digit { db, order, weight } = digits[usize::from(step.tile)];
         if db == NO_DB {
             return None;
         }
-        let (order, weight) = (self.order_of[t], self.weight_of[t]);
         let (lo, hi) = if step.to > step.from {
             (step.from, step.to)
         } else {
@@ -330,12 +362,12 @@ impl AdditivePdb {
         let mut grow = usize::from(hi - lo) * weight;
         let mut shrink = 0;
         for cell in lo + 1..hi {
-            let s = usize::from((step.tile_at)(cell));
-            if self.db_of[s] == db {
-                if self.order_of[s] < order {
+            let other = digits[usize::from((step.tile_at)(cell))];
+            if other.db == db {
+                if other.order < order {
                     shrink += weight;
                 } else {
-                    grow += self.weight_of[s];
+                    grow += other.weight;
                 }
             }
         }
@@ -364,19 +396,18 @@ impl AdditivePdb {
             to: state.blank,
             tile_at: |cell: u8| state.cells[usize::from(cell)],
         };
-        if let Some((db, index)) = self.stepped(step, &detail.direct) {
+        if let Some((db, index)) = self.stepped(step, &self.digits, &detail.direct) {
             self.dbs[db].prefetch(index);
         }
         if let Some(r) = &self.reflection {
             let step = IndexStep {
-                tile: r.tile[usize::from(tile)],
+                tile,
                 from: r.cell[usize::from(from)],
                 to: r.cell[usize::from(state.blank)],
-                tile_at: |cell: u8| {
-                    r.tile[usize::from(state.cells[usize::from(r.cell[usize::from(cell)])])]
-                },
+                tile_at: |cell: u8| state.cells[usize::from(r.cell[usize::from(cell)])],
             };
-            if let Some((db, index)) = self.stepped(step, &detail.reflected) {
+            if let Some((db, index)) = self.stepped(step, &self.reflected_digits, &detail.reflected)
+            {
                 self.dbs[db].prefetch(index);
             }
         }
@@ -420,20 +451,19 @@ impl AdditivePdb {
             to: from,
             tile_at: |cell: u8| state.cells[usize::from(cell)],
         };
-        self.step(step, &mut child.direct);
+        self.step(step, &self.digits, &mut child.direct);
         if let Some(r) = &self.reflection {
             child.reflected.copy_from(&parent.reflected, k);
             // The reflection's cell map is its own inverse, so reflected
-            // cell `c` holds the reflection of the tile on cell `r.cell[c]`.
+            // cell `c` holds the reflection of the tile on cell `r.cell[c]`;
+            // `reflected_digits` takes the unreflected tile's number.
             let step = IndexStep {
-                tile: r.tile[usize::from(tile)],
+                tile,
                 from: r.cell[usize::from(state.blank)],
                 to: r.cell[usize::from(from)],
-                tile_at: |cell: u8| {
-                    r.tile[usize::from(state.cells[usize::from(r.cell[usize::from(cell)])])]
-                },
+                tile_at: |cell: u8| state.cells[usize::from(r.cell[usize::from(cell)])],
             };
-            self.step(step, &mut child.reflected);
+            self.step(step, &self.reflected_digits, &mut child.reflected);
         }
         self.bound(child)
     }

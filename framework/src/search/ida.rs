@@ -34,7 +34,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::domain::{Cost, Domain, Edge, Heuristic, InPlace, InPlaceHeuristic};
 use crate::search::astar::OpenEntry;
-use crate::search::move_pruning::MovePruning;
+use crate::search::move_pruning::{MovePruning, PRUNED};
 use crate::search::{
     DomainOutcome, Limit, Outcome, Progress, SearchOptions, Solution, Status, CHECK_EVERY,
 };
@@ -526,12 +526,15 @@ impl Counters {
 trait RootSearch<D: Domain> {
     /// Searches below `root` (whose parent is `parent`) under `bound`;
     /// the moves and states from the root to a goal, or `None`.
+    /// `automaton`: the move-pruning automaton's state at the root, from
+    /// the path above it (unused without move pruning).
     fn search(
         &mut self,
         root: &TreeNode<D>,
         parent: Option<&D::State>,
         bound: Cost,
         shared: &Shared<D>,
+        automaton: u32,
     ) -> Option<Found<D>>;
     /// What it counted.
     fn counters(&self) -> &Counters;
@@ -574,6 +577,7 @@ impl<D: Domain, H: Heuristic<D>> RootSearch<D> for Worker<'_, D, H> {
         parent: Option<&D::State>,
         bound: Cost,
         shared: &Shared<D>,
+        _automaton: u32,
     ) -> Option<Found<D>> {
         if let Some(settled) = settle_root(self.domain, root, bound, &mut self.counters) {
             return settled;
@@ -724,6 +728,7 @@ impl<D: InPlace, H: InPlaceHeuristic<D>> RootSearch<D> for InPlaceWorker<'_, D, 
         parent: Option<&D::State>,
         bound: Cost,
         shared: &Shared<D>,
+        automaton: u32,
     ) -> Option<Found<D>> {
         if let Some(settled) = settle_root(self.domain, root, bound, &mut self.counters) {
             return settled;
@@ -739,7 +744,7 @@ impl<D: InPlace, H: InPlaceHeuristic<D>> RootSearch<D> for InPlaceWorker<'_, D, 
         first.op_in = None;
         first.next = 0;
         first.h = heuristic.root(domain, state, &mut first.detail);
-        first.automaton = self.pruning.map_or(0, |p| p.start(domain.context(state)));
+        first.automaton = automaton;
         first.ops.clear();
         domain.ops(state, None, &mut first.ops);
         // Below the root, `ops` leaves out the op that undoes the last one;
@@ -849,7 +854,7 @@ pub fn ida<D: Domain, H: Heuristic<D>>(
                 .into(),
         ));
     }
-    drive(domain, heuristic, config, options, || Worker {
+    drive(domain, heuristic, config, options, None, || Worker {
         domain,
         heuristic,
         frames: Vec::new(),
@@ -889,23 +894,80 @@ pub fn ida_in_place<D: InPlace, H: InPlaceHeuristic<D>>(
             "move pruning automaton built"
         );
     }
-    drive(domain, heuristic, config, options, || InPlaceWorker {
-        domain,
-        heuristic,
-        pruning: pruning.as_ref(),
-        state: None,
-        levels: Vec::new(),
-        counters: Counters::new(options),
+    let at_roots = |split: &Split<D>| match &pruning {
+        Some(p) => split_automaton(domain, p, split),
+        None => Vec::new(),
+    };
+    drive(domain, heuristic, config, options, Some(&at_roots), || {
+        InPlaceWorker {
+            domain,
+            heuristic,
+            pruning: pruning.as_ref(),
+            state: None,
+            levels: Vec::new(),
+            counters: Counters::new(options),
+        }
     })
 }
 
+/// The move-pruning automaton's state at every node of `split` (by
+/// index), stepped along the ops from the start; [`PRUNED`] for a node
+/// whose path holds a redundant sequence. Such a root need not be searched:
+/// the split is a tree of every path (no duplicates dropped), so the
+/// smallest path to a goal, which holds no redundant sequence
+/// ([`crate::search::move_pruning`]), goes through a root that is not
+/// pruned.
+pub(crate) fn split_automaton<D: InPlace>(
+    domain: &D,
+    pruning: &MovePruning,
+    split: &Split<D>,
+) -> Vec<u32> {
+    let mut states = Vec::with_capacity(split.nodes.len());
+    let mut ops = Vec::new();
+    for node in &split.nodes {
+        let at = match node.mv {
+            None => pruning.start(domain.context(&node.state)),
+            // Nodes come after their parents.
+            Some(_) => match states.get(node.parent as usize) {
+                Some(&from) if from != PRUNED => {
+                    let mut parent = split.nodes[node.parent as usize].state.clone();
+                    ops.clear();
+                    domain.ops(&parent, None, &mut ops);
+                    let op = ops.iter().copied().find(|&op| {
+                        domain.apply(&mut parent, op);
+                        let reached = parent == node.state;
+                        domain.undo(&mut parent, op);
+                        reached
+                    });
+                    // An edge no op makes (a domain whose `expand` and
+                    // `ops` disagree) prunes nothing below it.
+                    match op {
+                        Some(op) => pruning.step(from, domain.op_index(op)).unwrap_or(PRUNED),
+                        None => pruning.start(domain.context(&node.state)),
+                    }
+                }
+                _ => PRUNED,
+            },
+        };
+        states.push(at);
+    }
+    states
+}
+
+/// The move-pruning automaton's state at each node of a split, by index
+/// ([`split_automaton`]); empty without move pruning.
+type AtRoots<'a, D> = &'a (dyn Fn(&Split<D>) -> Vec<u32> + Sync);
+
 /// IDA*'s iterations, segments, checkpoints and threads around one
-/// [`RootSearch`] per thread, made by `worker`.
+/// [`RootSearch`] per thread, made by `worker`; with `at_roots`, roots
+/// whose path move pruning prunes are skipped, and the others start in
+/// their automaton state.
 fn drive<D, H, W, F>(
     domain: &D,
     heuristic: &H,
     config: &IdaConfig,
     options: &SearchOptions,
+    at_roots: Option<AtRoots<'_, D>>,
     worker: F,
 ) -> Result<DomainOutcome<D>, Error>
 where
@@ -931,6 +993,7 @@ where
         Begun::Done(outcome) => return Ok(outcome),
     };
     let roots = split.roots.len();
+    let automata = at_roots.map(|f| f(&split)).unwrap_or_default();
     let mut segments = Segments::new(config.checkpoint.is_some(), config.segment_seconds, roots);
     let mut worker_expanded = vec![0u64; threads];
     let mut iteration_started = Instant::now();
@@ -954,7 +1017,7 @@ where
             let handles: Vec<_> = (0..threads)
                 .map(|_| {
                     let (shared, segment) = (&shared, &split.roots[..end]);
-                    let (split, make) = (&split, &worker);
+                    let (split, make, automata) = (&split, &worker, &automata);
                     scope.spawn(move || {
                         let mut worker = make();
                         while !shared.stop.load(Ordering::Relaxed) {
@@ -964,7 +1027,13 @@ where
                             };
                             let node = &split.nodes[root as usize];
                             let parent = split.parent_state(root);
-                            if let Some(found) = worker.search(node, parent, bound, shared) {
+                            let automaton = automata.get(root as usize).copied().unwrap_or(0);
+                            if automaton == PRUNED {
+                                continue;
+                            }
+                            if let Some(found) =
+                                worker.search(node, parent, bound, shared, automaton)
+                            {
                                 shared.stop.store(true, Ordering::Relaxed);
                                 // A poisoned lock means another worker
                                 // panicked; its panic is re-raised at join.

@@ -27,7 +27,9 @@ use serde::{Deserialize, Serialize};
 use super::{replay, GpuPlugin};
 use crate::domain::{Cost, Heuristic, InPlace, PackedState};
 use crate::gpu::{device_count, gpu_error, Gpu};
-use crate::search::ida::{begin, watch_iteration, Begun, Segments, Split, DEFAULT_SEGMENT_SECONDS};
+use crate::search::ida::{
+    begin, split_automaton, watch_iteration, Begun, Segments, Split, DEFAULT_SEGMENT_SECONDS,
+};
 use crate::search::move_pruning::{MovePruning, PRUNED};
 use crate::search::{DomainOutcome, Limit, Outcome, SearchOptions, Status};
 use crate::Error;
@@ -108,13 +110,24 @@ impl Default for GpuIdaConfig {
     }
 }
 
-/// Move pruning on the GPUs: the automaton, the context of a state (each
-/// root starts the automaton in its context's state), and each context's
-/// witness with the child the plugin must make for each op number.
+/// Move pruning on the GPUs: the automaton, its state at every node of a
+/// split ([`split_automaton`]: each root starts there, or is skipped), and
+/// each context's witness with the child the plugin must make for each op
+/// number.
 struct GpuPruning<'a, D: PackedState> {
     automaton: MovePruning,
-    context_of: Box<dyn Fn(&D::State) -> usize + Sync + 'a>,
-    witnesses: Vec<(Vec<u32>, Vec<Option<Vec<u32>>>)>,
+    at_split: AtSplit<'a, D>,
+    witnesses: Vec<Witness>,
+}
+
+/// [`split_automaton`] for a domain known to be [`InPlace`].
+type AtSplit<'a, D> = Box<dyn Fn(&MovePruning, &Split<D>) -> Vec<u32> + Sync + 'a>;
+
+/// A context's witness, packed, and its child for each op number (`None`
+/// where no op of that number applies).
+struct Witness {
+    state: Vec<u32>,
+    children: Vec<Option<Vec<u32>>>,
 }
 
 impl GpuIdaConfig {
@@ -196,7 +209,7 @@ impl IdaShard {
         split: &Split<D>,
         mine: Vec<u32>,
         config: &GpuIdaConfig,
-        pruning: Option<&GpuPruning<D>>,
+        pruning: Option<(&GpuPruning<D>, &[u32])>,
     ) -> Result<IdaShard, Error> {
         let module = gpu.module(source)?;
         let kernel = module.load_function("ida_search").map_err(gpu_error)?;
@@ -242,14 +255,11 @@ impl IdaShard {
                 0,
                 s.alloc_zeros::<u32>(1).map_err(oom)?,
             ),
-            Some(p) => {
+            Some((p, at_split)) => {
                 check_children(&gpu, &module, &tables, words, max_succ, &p.witnesses)?;
                 let starts: Vec<u32> = mine
                     .iter()
-                    .map(|&root| {
-                        let state = &split.nodes[root as usize].state;
-                        p.automaton.start((p.context_of)(state))
-                    })
+                    .map(|&root| at_split.get(root as usize).copied().unwrap_or(PRUNED))
                     .chain([0])
                     .collect();
                 (
@@ -520,7 +530,10 @@ where
                 *slot = Some(child);
             }
         }
-        witnesses.push((pack(&witness), children));
+        witnesses.push(Witness {
+            state: pack(&witness),
+            children,
+        });
     }
     tracing::info!(
         depth = automaton.depth(),
@@ -529,8 +542,10 @@ where
         "move pruning automaton built"
     );
     let pruning = GpuPruning {
+        at_split: Box::new(|automaton: &MovePruning, split: &Split<D>| {
+            split_automaton(domain, automaton, split)
+        }),
         automaton,
-        context_of: Box::new(|state: &D::State| domain.context(state)),
         witnesses,
     };
     search(domain, plugin, config, options, Some(&pruning))
@@ -544,13 +559,13 @@ fn check_children(
     tables: &CudaSlice<u8>,
     words: usize,
     max_succ: usize,
-    witnesses: &[(Vec<u32>, Vec<Option<Vec<u32>>>)],
+    witnesses: &[Witness],
 ) -> Result<(), Error> {
     let s = gpu.stream.clone();
     let n = witnesses.len();
     let states: Vec<u32> = witnesses
         .iter()
-        .flat_map(|(w, _)| w.iter().copied())
+        .flat_map(|w| w.state.iter().copied())
         .collect();
     let states = s.clone_htod(&states).map_err(gpu_error)?;
     let mut children = s
@@ -573,7 +588,13 @@ fn check_children(
     s.memcpy_dtoh(&children, &mut host_children)
         .map_err(gpu_error)?;
     s.memcpy_dtoh(&made, &mut host_made).map_err(gpu_error)?;
-    for (k, (_, expected)) in witnesses.iter().enumerate() {
+    for (
+        k,
+        Witness {
+            children: expected, ..
+        },
+    ) in witnesses.iter().enumerate()
+    {
         for i in 0..max_succ.max(expected.len()) {
             let at = k * max_succ + i;
             let device = (i < max_succ && host_made[at] != 0)
@@ -656,6 +677,8 @@ where
     );
     let segments = plugin.tables(domain);
     let count = gpus.len();
+    let at_split = pruning.map(|p| (p.at_split)(&p.automaton, &split));
+    let pruning = pruning.zip(at_split.as_deref());
     let built: Vec<Result<IdaShard, Error>> = std::thread::scope(|scope| {
         let handles: Vec<_> = gpus
             .into_iter()
