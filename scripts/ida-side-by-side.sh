@@ -86,7 +86,9 @@ for id in 1 2 3 4; do
   row "KF #$id ida-1 frontier" "$(ours "$bin" solve tiles "$(kf "$id")" --heuristic 6-6-6-6 --reflect --executor ida --threads 1 --max-seconds "$seconds")"
   row "KF #$id dedicated (domsleee)" "$(peer "kf$id" 6666-reg "$seconds")"
 done
-row "KF #1 ida-1 frontier, no prefetch" "$(ours "$dev/frontier-nopf" solve tiles "$(kf 1)" --heuristic 6-6-6-6 --reflect --executor ida --threads 1 --max-seconds "$seconds")"
+if [ -x "$dev/frontier-nopf" ]; then
+  row "KF #1 ida-1 frontier, no prefetch" "$(ours "$dev/frontier-nopf" solve tiles "$(kf 1)" --heuristic 6-6-6-6 --reflect --executor ida --threads 1 --max-seconds "$seconds")"
+fi
 for id in 1 88; do
   row "Korf #$id ida-1 frontier 5-5-5" "$(ours "$bin" solve tiles "$(korf "$id")" --heuristic 5-5-5 --reflect --executor ida --threads 1)"
 done
