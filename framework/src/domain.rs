@@ -166,6 +166,14 @@ pub trait InPlace: Domain {
         let _ = context;
         None
     }
+    /// A key of everything the move algebra depends on (tiles: the board's
+    /// shape and the goal), when two values of this type with equal keys
+    /// have the same ops, contexts and witnesses: a search then reuses an
+    /// automaton built for an earlier one in the same process (a run of
+    /// Korf's 100 builds one). `None`, the default: built every time.
+    fn algebra_key(&self) -> Option<u64> {
+        None
+    }
 }
 
 /// A heuristic's incremental side for [`InPlace`] domains: what a state's

@@ -215,6 +215,11 @@ impl frontier_core::InPlace for Pancake {
         1
     }
 
+    /// The stack's height decides the flips.
+    fn algebra_key(&self) -> Option<u64> {
+        Some(self.len() as u64)
+    }
+
     /// The sorted stack: its pancakes are distinct, as every stack's are,
     /// so flip sequences that agree on it agree on every stack.
     fn witness(&self, _: usize) -> Option<Stack> {

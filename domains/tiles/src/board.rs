@@ -490,6 +490,15 @@ impl InPlace for Tiles {
         usize::from(state.blank)
     }
 
+    /// The board's shape and the goal decide the slides and the witnesses.
+    fn algebra_key(&self) -> Option<u64> {
+        let goal = match self.goal_kind {
+            Goal::Korf => 0,
+            Goal::Standard => 1,
+        };
+        Some((u64::from(self.board.rows()) << 16) | (u64::from(self.board.cols()) << 8) | goal)
+    }
+
     /// The goal with the blank walked to `cell` (row by row, then column
     /// by column): its tiles are distinct, as every state's are, so slide
     /// sequences that agree on it agree on every state with the blank

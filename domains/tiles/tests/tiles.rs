@@ -1058,3 +1058,36 @@ fn move_pruning_keeps_the_optimum_and_expands_fewer_nodes() {
         "{pruned_total} of {plain_total}"
     );
 }
+
+/// One automaton serves every instance of a board and goal in a process
+/// (a Korf's 100 run builds it once), and another goal or shape gets its
+/// own. Which slide sequences are redundant depends on the board's shape
+/// only, not on the tiles' labels: both goals' automata come out equal,
+/// although they were built from different witness states.
+#[test]
+fn move_pruning_automata_are_shared_by_board_and_goal_only() {
+    use frontier_core::search::move_pruning::MovePruning;
+    let mut rng = Rng(5);
+    let automaton = |side: u8, goal: Goal, rng: &mut Rng| {
+        let board = Board::new(side, side).unwrap();
+        let goal_state = TileState::goal(&board, goal);
+        let puzzle = Tiles::new(board.clone(), goal_state, goal).unwrap();
+        let mut start = *random_walk(&puzzle, 20, rng).last().unwrap();
+        start.came_from = None;
+        let puzzle = Tiles::new(board, start, goal).unwrap();
+        MovePruning::shared(&puzzle, 8).unwrap()
+    };
+    let first = automaton(4, Goal::Korf, &mut rng);
+    let again = automaton(4, Goal::Korf, &mut rng);
+    assert!(Arc::ptr_eq(&first, &again));
+    assert!(!Arc::ptr_eq(
+        &first,
+        &automaton(4, Goal::Standard, &mut rng)
+    ));
+    assert!(!Arc::ptr_eq(&first, &automaton(3, Goal::Korf, &mut rng)));
+    assert_eq!(
+        first.table(),
+        automaton(4, Goal::Standard, &mut rng).table()
+    );
+    assert_ne!(first.table(), automaton(3, Goal::Korf, &mut rng).table());
+}

@@ -884,7 +884,7 @@ pub fn ida_in_place<D: InPlace, H: InPlaceHeuristic<D>>(
 ) -> Result<DomainOutcome<D>, Error> {
     let pruning = match config.move_pruning {
         0 => None,
-        depth => Some(MovePruning::build(domain, depth)?),
+        depth => Some(MovePruning::shared(domain, depth)?),
     };
     if let Some(p) = &pruning {
         tracing::info!(
@@ -902,7 +902,7 @@ pub fn ida_in_place<D: InPlace, H: InPlaceHeuristic<D>>(
         InPlaceWorker {
             domain,
             heuristic,
-            pruning: pruning.as_ref(),
+            pruning: pruning.as_deref(),
             state: None,
             levels: Vec::new(),
             counters: Counters::new(options),

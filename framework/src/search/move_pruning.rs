@@ -30,6 +30,7 @@
 //! forgets the ops above it: it prunes less, never more.
 
 use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
 
 use crate::{Cost, Error, InPlace};
 
@@ -74,7 +75,41 @@ fn smaller(a: &Key, b: &Key) -> bool {
     (a.0, a.1.len(), &a.1) < (b.0, b.1.len(), &b.1)
 }
 
+/// Automata built in this process, by the domain's type name, its
+/// [`InPlace::algebra_key`] and the depth; the last few only.
+static BUILT: Mutex<Vec<(&'static str, u64, usize, Arc<MovePruning>)>> = Mutex::new(Vec::new());
+
+/// Automata kept in [`BUILT`].
+const KEPT: usize = 8;
+
 impl MovePruning {
+    /// [`MovePruning::build`], or the automaton built earlier in this
+    /// process for a domain of the same type and [`InPlace::algebra_key`].
+    pub fn shared<D: InPlace>(domain: &D, depth: usize) -> Result<Arc<MovePruning>, Error> {
+        let Some(key) = domain.algebra_key() else {
+            return Ok(Arc::new(MovePruning::build(domain, depth)?));
+        };
+        let name = std::any::type_name::<D>();
+        let found = BUILT.lock().ok().and_then(|built| {
+            built
+                .iter()
+                .find(|(n, k, d, _)| *n == name && *k == key && *d == depth)
+                .map(|(_, _, _, automaton)| Arc::clone(automaton))
+        });
+        if let Some(automaton) = found {
+            return Ok(automaton);
+        }
+        let automaton = Arc::new(MovePruning::build(domain, depth)?);
+        // A poisoned lock only costs the next search a rebuild.
+        if let Ok(mut built) = BUILT.lock() {
+            if built.len() >= KEPT {
+                built.remove(0);
+            }
+            built.push((name, key, depth, Arc::clone(&automaton)));
+        }
+        Ok(automaton)
+    }
+
     /// Finds the redundant op sequences of `domain` up to `depth` ops and
     /// compiles them. An error when the domain describes no move contexts,
     /// for a depth outside `2..=MAX_DEPTH`, or when the enumeration or the

@@ -115,7 +115,7 @@ impl Default for GpuIdaConfig {
 /// each context's witness with the child the plugin must make for each op
 /// number.
 struct GpuPruning<'a, D: PackedState> {
-    automaton: MovePruning,
+    automaton: std::sync::Arc<MovePruning>,
     at_split: AtSplit<'a, D>,
     witnesses: Vec<Witness>,
 }
@@ -505,7 +505,7 @@ where
     if config.move_pruning == 0 {
         return search(domain, plugin, config, options, None);
     }
-    let automaton = MovePruning::build(domain, config.move_pruning)?;
+    let automaton = MovePruning::shared(domain, config.move_pruning)?;
     let words = domain.packed_words();
     let pack = |state: &D::State| {
         let mut out = vec![0u32; words];
