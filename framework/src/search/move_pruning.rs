@@ -77,7 +77,10 @@ fn smaller(a: &Key, b: &Key) -> bool {
 
 /// Automata built in this process, by the domain's type name, its
 /// [`InPlace::algebra_key`] and the depth; the last few only.
-static BUILT: Mutex<Vec<(&'static str, u64, usize, Arc<MovePruning>)>> = Mutex::new(Vec::new());
+static BUILT: Mutex<Vec<Built>> = Mutex::new(Vec::new());
+
+/// One entry of [`BUILT`]: type name, algebra key, depth, automaton.
+type Built = (&'static str, u64, usize, Arc<MovePruning>);
 
 /// Automata kept in [`BUILT`].
 const KEPT: usize = 8;
