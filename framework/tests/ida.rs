@@ -16,6 +16,16 @@ fn maze_text(rng: &mut SplitMix64, side: usize) -> String {
     Grid::random_text(rng, side, side, 2, (0, 0), (side - 1, side - 1))
 }
 
+/// A random maze and A*'s optimal cost, if it has a path.
+fn solvable_maze(rng: &mut SplitMix64, side: usize) -> Option<(Grid, Cost)> {
+    let grid = maze(rng, side);
+    let cost = astar(&grid, &Manhattan, &SearchOptions::default())
+        .expect("valid limits")
+        .solution()?
+        .cost;
+    Some((grid, cost))
+}
+
 fn config(threads: usize, roots_per_thread: usize) -> IdaConfig {
     IdaConfig {
         threads,
@@ -469,15 +479,10 @@ fn in_place_ida_equals_ida_node_for_node() {
     let mut compared = 0;
     for _ in 0..60 {
         let side = 3 + rng.below(4) as usize;
-        let grid = maze(&mut rng, side);
-        let options = SearchOptions::default();
-        let Some(expected) = astar(&grid, &Manhattan, &options)
-            .expect("valid limits")
-            .solution()
-            .map(|s| s.cost)
-        else {
+        let Some((grid, expected)) = solvable_maze(&mut rng, side) else {
             continue;
         };
+        let options = SearchOptions::default();
         for (threads, roots) in [(1, 1), (1, 8), (2, 4)] {
             let plain = ida(&grid, &Manhattan, &config(threads, roots), &options).unwrap();
             let fast = ida_in_place(&grid, &Manhattan, &config(threads, roots), &options).unwrap();
@@ -505,15 +510,10 @@ fn move_pruning_keeps_the_optimum_on_weighted_mazes() {
     let (mut plain_total, mut pruned_total, mut compared) = (0u64, 0u64, 0);
     for _ in 0..60 {
         let side = 3 + rng.below(5) as usize;
-        let grid = maze(&mut rng, side);
-        let options = SearchOptions::default();
-        let Some(expected) = astar(&grid, &Manhattan, &options)
-            .expect("valid limits")
-            .solution()
-            .map(|s| s.cost)
-        else {
+        let Some((grid, expected)) = solvable_maze(&mut rng, side) else {
             continue;
         };
+        let options = SearchOptions::default();
         let plain = ida_in_place(&grid, &Manhattan, &config(1, 1), &options).unwrap();
         for depth in [2, 3, 4, 6, 9] {
             for (threads, roots) in [(1, 1), (2, 4)] {

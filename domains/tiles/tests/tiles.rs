@@ -1091,3 +1091,41 @@ fn move_pruning_automata_are_shared_by_board_and_goal_only() {
     );
     assert_ne!(first.table(), automaton(3, Goal::Korf, &mut rng).table());
 }
+
+/// The in-place walk visits what `walk` visits, in the same order, with
+/// the same counts: every board of every path up to 12 slides from random
+/// 15-puzzles (tiles' `expand` leaves out the undoing slide, as `ops`
+/// does), and stops where `walk` stops.
+#[test]
+fn walk_in_place_visits_what_walk_visits() {
+    use frontier_core::search::walk::{walk, walk_in_place, Visit};
+    let mut rng = Rng(8);
+    let board = Board::new(4, 4).unwrap();
+    for stop_after in [None, Some(5000)] {
+        let goal_state = TileState::goal(&board, Goal::Korf);
+        let puzzle = Tiles::new(board.clone(), goal_state, Goal::Korf).unwrap();
+        let mut start = *random_walk(&puzzle, 30, &mut rng).last().unwrap();
+        start.came_from = None;
+        let puzzle = Tiles::new(board.clone(), start, Goal::Korf).unwrap();
+        let options = SearchOptions::default();
+        let record = |seen: &mut Vec<(Vec<u8>, usize)>, state: &TileState, depth: usize| {
+            seen.push((state.cells[..16].to_vec(), depth));
+            if stop_after.is_some_and(|n| seen.len() >= n) {
+                Visit::Stop
+            } else if depth < 12 {
+                Visit::Descend
+            } else {
+                Visit::Prune
+            }
+        };
+        let (mut by_walk, mut in_place) = (Vec::new(), Vec::new());
+        let (end, stats) = walk(&puzzle, &options, |s, d| record(&mut by_walk, s, d));
+        let (end_in_place, stats_in_place) =
+            walk_in_place(&puzzle, &options, |s, d| record(&mut in_place, s, d));
+        assert_eq!(end, end_in_place);
+        assert!(by_walk.len() > 4000, "{}", by_walk.len());
+        assert_eq!(by_walk, in_place);
+        assert_eq!(stats.expanded, stats_in_place.expanded);
+        assert_eq!(stats.generated, stats_in_place.generated);
+    }
+}

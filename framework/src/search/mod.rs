@@ -24,7 +24,7 @@ pub use astar::astar;
 pub use hda::{hda, HdaConfig};
 pub use ida::{ida, ida_in_place, IdaConfig};
 pub use mpi::{mpi_hda, MpiHdaConfig};
-pub use walk::{walk, Visit, WalkEnd};
+pub use walk::{walk, walk_in_place, Visit, WalkEnd};
 
 /// Resource limits. `None` means unlimited.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
