@@ -197,15 +197,6 @@ pub trait InPlaceHeuristic<D: InPlace>: Heuristic<D> {
         parent_h: Cost,
         child: &mut Self::Detail,
     ) -> Cost;
-
-    /// A hint that [`InPlaceHeuristic::after`] will soon be asked about
-    /// `op` from `state` (whose detail is `detail`): a heuristic that reads
-    /// large tables can start loading the child's entries now, so that the
-    /// loads of all of a node's children overlap. Does nothing by default.
-    #[inline]
-    fn prefetch(&self, domain: &D, state: &D::State, op: D::Op, detail: &Self::Detail) {
-        let _ = (domain, state, op, detail);
-    }
 }
 
 /// The heuristic that knows nothing: turns A* into Dijkstra's algorithm.

@@ -109,10 +109,6 @@ pub struct AdditivePdb {
     /// The same for the reflected state, by the unreflected tile's number
     /// (the reflected tile's digit), so that a move reads one table.
     reflected_digits: [Digit; MAX_CELLS],
-    /// Whether a database is too large for the caches, so that loading a
-    /// node's children's entries ahead pays for computing their indices
-    /// twice (it costs 20% on the 15-puzzle's 5-5-5, whose tables fit).
-    prefetch: bool,
 }
 
 /// Where a tile's digit sits in the databases' indices.
@@ -135,9 +131,6 @@ impl Default for Digit {
         }
     }
 }
-
-/// Tables larger than this are prefetched ([`AdditivePdb::prefetch`]).
-const PREFETCH_ABOVE_BYTES: usize = 8 << 20;
 
 /// No database holds the tile.
 const NO_DB: u8 = u8::MAX;
@@ -180,7 +173,6 @@ impl AdditivePdb {
             cells: board.cells(),
             digits,
             reflected_digits,
-            prefetch: dbs.iter().any(|db| db.table().len() > PREFETCH_ABOVE_BYTES),
             dbs,
         })
     }
@@ -385,34 +377,6 @@ impl AdditivePdb {
         ))
     }
 
-    /// Starts loading the entries the child after sliding the tile on
-    /// `from` into the blank will read, directly and reflected.
-    #[inline]
-    fn prefetch(&self, state: &TileState, from: u8, detail: &TilesDetail) {
-        let tile = state.cells[usize::from(from)];
-        let step = IndexStep {
-            tile,
-            from,
-            to: state.blank,
-            tile_at: |cell: u8| state.cells[usize::from(cell)],
-        };
-        if let Some((db, index)) = self.stepped(step, &self.digits, &detail.direct) {
-            self.dbs[db].prefetch(index);
-        }
-        if let Some(r) = &self.reflection {
-            let step = IndexStep {
-                tile,
-                from: r.cell[usize::from(from)],
-                to: r.cell[usize::from(state.blank)],
-                tile_at: |cell: u8| state.cells[usize::from(r.cell[usize::from(cell)])],
-            };
-            if let Some((db, index)) = self.stepped(step, &self.reflected_digits, &detail.reflected)
-            {
-                self.dbs[db].prefetch(index);
-            }
-        }
-    }
-
     /// The bound: the direct sum, maxed with the reflected one.
     #[inline]
     fn bound(&self, detail: &TilesDetail) -> Cost {
@@ -503,19 +467,6 @@ impl InPlaceHeuristic<Tiles> for TilesHeuristic {
                     - Cost::from(row[usize::from(state.blank)])
             }
             TilesHeuristic::Pdb(p) => p.after_move(state, from, parent, child),
-        }
-    }
-
-    #[inline]
-    fn prefetch(&self, puzzle: &Tiles, state: &TileState, dir: Dir, detail: &TilesDetail) {
-        if let TilesHeuristic::Pdb(p) = self {
-            if let Some(from) = puzzle
-                .board()
-                .neighbour(state.blank, dir)
-                .filter(|_| p.prefetch)
-            {
-                p.prefetch(state, from, detail);
-            }
         }
     }
 }

@@ -385,24 +385,6 @@ impl PatternDb {
         self.table[index]
     }
 
-    /// Starts loading the entry at `index` into the cache (a hint: an
-    /// index past the table loads nothing).
-    #[inline]
-    pub fn prefetch(&self, index: usize) {
-        if let Some(entry) = self.table.get(index) {
-            #[cfg(target_arch = "x86_64")]
-            // SAFETY: a prefetch never faults, and the pointer is to an
-            // element of the table.
-            unsafe {
-                std::arch::x86_64::_mm_prefetch::<{ std::arch::x86_64::_MM_HINT_T0 }>(
-                    (entry as *const u8).cast::<i8>(),
-                );
-            }
-            #[cfg(not(target_arch = "x86_64"))]
-            let _ = entry;
-        }
-    }
-
     /// The place value of each pattern tile's digit in [`rank`]'s number:
     /// the product of the radices of the digits after it.
     pub fn digit_weights(&self) -> Vec<usize> {

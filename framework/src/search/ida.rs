@@ -816,9 +816,6 @@ impl<D: InPlace, H: InPlaceHeuristic<D>> RootSearch<D> for InPlaceWorker<'_, D, 
             child.next = 0;
             child.ops.clear();
             domain.ops(state, Some(op), &mut child.ops);
-            for &next in &child.ops {
-                heuristic.prefetch(domain, state, next, &child.detail);
-            }
             depth += 1;
             self.counters.expanded += 1;
             if self.counters.account(shared) {
