@@ -103,9 +103,14 @@ pub fn walk<D: Domain>(
         }
         WalkEnd::Complete
     };
+    (end, timed(&watch, stats))
+}
+
+/// `stats` with the walk's time and rate filled in.
+fn timed(watch: &Watch, mut stats: SearchStats) -> SearchStats {
     stats.seconds = watch.elapsed();
     stats.expansions_per_second = stats.expanded as f64 / stats.seconds.max(1e-9);
-    (end, stats)
+    stats
 }
 
 /// One depth of an in-place walk: the op that led there, the ops listed,
@@ -196,7 +201,5 @@ pub fn walk_in_place<D: InPlace>(
         }
         WalkEnd::Complete
     };
-    stats.seconds = watch.elapsed();
-    stats.expansions_per_second = stats.expanded as f64 / stats.seconds.max(1e-9);
-    (end, stats)
+    (end, timed(&watch, stats))
 }
