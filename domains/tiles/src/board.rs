@@ -314,8 +314,11 @@ pub fn parse_instance(text: &str) -> Result<(Board, Vec<u8>), TilesError> {
             )
         }
         None => {
-            let side = (1..=5u8)
-                .find(|s| usize::from(s * s) == tiles.len())
+            // Any square count names its board, so that a board too large
+            // (36 tiles) is refused for its size, not as "not square".
+            let side = (1..=u8::MAX)
+                .find(|&s| usize::from(s) * usize::from(s) >= tiles.len())
+                .filter(|&s| usize::from(s) * usize::from(s) == tiles.len())
                 .ok_or(TilesError::NotSquare(tiles.len()))?;
             (side, side)
         }

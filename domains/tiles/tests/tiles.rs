@@ -304,6 +304,11 @@ fn malformed_and_unsolvable_instances_are_rejected_with_a_reason() {
         ("2 1 3 4 5 6 7 8 0", "unsolvable"),
         ("3x4: 1 2 3 4 5 6 7 8 9 10 11", "expected 12 tiles, got 11"),
         ("7x7: 1 2 3", "a 7x7 board is not supported"),
+        // 36 tiles are a square board, just one too large: its size is named.
+        (
+            &(0..36).map(|t| t.to_string()).collect::<Vec<_>>().join(" "),
+            "a 6x6 board is not supported (2 to 25 cells)",
+        ),
         ("4by4: 1 2", "board shape '4by4' should look like 4x4"),
     ];
     for (text, message) in cases {
