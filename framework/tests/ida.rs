@@ -565,3 +565,22 @@ fn move_pruning_is_refused_off_the_in_place_path_and_at_bad_depths() {
         );
     }
 }
+
+/// A context the domain did not count starts the automaton in a state that
+/// prunes nothing and stays there: a search forgets its path, never loses
+/// a move.
+#[test]
+fn an_uncounted_context_prunes_nothing() {
+    use frontier_core::search::move_pruning::MovePruning;
+    let grid = open_maze();
+    let pruning = MovePruning::build(&grid, 6).unwrap();
+    let blind = pruning.start(usize::MAX);
+    for op in 0..pruning.ops() {
+        assert_eq!(pruning.step(blind, op), Some(blind));
+    }
+    // Counted contexts do prune: some op from some start is left out
+    // after a few steps.
+    assert!(pruning
+        .table()
+        .contains(&frontier_core::search::move_pruning::PRUNED));
+}

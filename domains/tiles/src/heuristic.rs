@@ -316,6 +316,7 @@ impl AdditivePdb {
     /// move between rows): each earlier tile there takes one off `t`'s
     /// digit's growth, and each later tile there now has `t` below it no
     /// more, so its own digit grows by one. Moving down negates all of it.
+    /// `digits` are by the numbers `step` uses for tiles.
     #[inline]
     fn step<F: Fn(u8) -> u8>(
         &self,
@@ -323,28 +324,9 @@ impl AdditivePdb {
         digits: &[Digit; MAX_CELLS],
         side: &mut Side,
     ) {
-        let Some((db, index)) = self.stepped(step, digits, side) else {
-            return;
-        };
-        side.index[db] = index;
-        let value = self.dbs[db].at(index);
-        side.sum = side.sum + Cost::from(value) - Cost::from(side.values[db]);
-        side.values[db] = value;
-    }
-
-    /// The database a step changes and its new index, if a database holds
-    /// the moved tile (see [`AdditivePdb::step`]); `digits` are by the
-    /// numbers `step` uses for tiles.
-    #[inline]
-    fn stepped<F: Fn(u8) -> u8>(
-        &self,
-        step: IndexStep<F>,
-        digits: &[Digit; MAX_CELLS],
-        side: &Side,
-    ) -> Option<(usize, usize)> {
         let Digit { db, order, weight } = digits[usize::from(step.tile)];
         if db == NO_DB {
-            return None;
+            return;
         }
         let (lo, hi) = if step.to > step.from {
             (step.from, step.to)
@@ -364,17 +346,17 @@ impl AdditivePdb {
             }
         }
         let db = usize::from(db);
-        let index = side.index[db];
+        let index = &mut side.index[db];
         // `grow >= shrink`: each earlier tile counted sits on one of the
         // `hi - lo - 1` cells between, each worth `weight`.
-        Some((
-            db,
-            if step.to > step.from {
-                index + (grow - shrink)
-            } else {
-                index - (grow - shrink)
-            },
-        ))
+        *index = if step.to > step.from {
+            *index + (grow - shrink)
+        } else {
+            *index - (grow - shrink)
+        };
+        let value = self.dbs[db].at(*index);
+        side.sum = side.sum + Cost::from(value) - Cost::from(side.values[db]);
+        side.values[db] = value;
     }
 
     /// The bound: the direct sum, maxed with the reflected one.

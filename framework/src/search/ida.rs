@@ -883,14 +883,6 @@ pub fn ida_in_place<D: InPlace, H: InPlaceHeuristic<D>>(
         0 => None,
         depth => Some(MovePruning::shared(domain, depth)?),
     };
-    if let Some(p) = &pruning {
-        tracing::info!(
-            depth = p.depth(),
-            redundant = p.redundant(),
-            states = p.states(),
-            "move pruning automaton built"
-        );
-    }
     let at_roots = |split: &Split<D>| match &pruning {
         Some(p) => split_automaton(domain, p, split),
         None => Vec::new(),

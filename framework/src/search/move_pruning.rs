@@ -63,6 +63,8 @@ pub struct MovePruning {
     next: Vec<u32>,
     /// The state a search starts in, for each context.
     start: Vec<u32>,
+    /// A state whose every op leads back to it: nothing is pruned.
+    blind: u32,
     depth: usize,
     redundant: usize,
 }
@@ -204,19 +206,32 @@ impl MovePruning {
             queue: Vec::new(),
         }
         .compile()?;
-        Ok(MovePruning {
+        let (mut next, start) = automaton;
+        let blind = (next.len() / ops) as u32;
+        next.extend(std::iter::repeat_n(blind, ops));
+        let pruning = MovePruning {
             ops,
-            next: automaton.0,
-            start: automaton.1,
+            next,
+            start,
+            blind,
             depth,
             redundant,
-        })
+        };
+        tracing::info!(
+            depth,
+            redundant,
+            states = pruning.states(),
+            "move pruning automaton built"
+        );
+        Ok(pruning)
     }
 
-    /// The state a search from a state in `context` starts in.
+    /// The state a search from a state in `context` starts in; for a
+    /// context the domain did not count (a bug of its `context`), the
+    /// state that forgets every path and prunes nothing, which is sound.
     #[inline]
     pub fn start(&self, context: usize) -> u32 {
-        self.start.get(context).copied().unwrap_or(0)
+        self.start.get(context).copied().unwrap_or(self.blind)
     }
 
     /// The state after the op of index `op` from `state`; `None` when the

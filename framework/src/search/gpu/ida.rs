@@ -535,12 +535,6 @@ where
             children,
         });
     }
-    tracing::info!(
-        depth = automaton.depth(),
-        redundant = automaton.redundant(),
-        states = automaton.states(),
-        "move pruning automaton built"
-    );
     let pruning = GpuPruning {
         at_split: Box::new(|automaton: &MovePruning, split: &Split<D>| {
             split_automaton(domain, automaton, split)
