@@ -1753,3 +1753,73 @@ fn wordle_verify_checks_trees_in_both_formats_and_names_each_fault() {
     fails_with(&verify(&plain, &[]), "numbered 3");
     fails_with(&verify(&dir.join("absent.json"), &[]), "absent.json");
 }
+
+/// Weighted, anytime and beam rows from a config and its grid: each row
+/// names its order, carries its weight and proven bound, and agrees with
+/// the stated optimum (between bound and cost); options an executor or a
+/// domain does not run are refused in one line.
+#[test]
+fn weights_anytime_and_beams_run_from_configs_grids_and_flags() {
+    let path = write_config(
+        "order.ron",
+        "Experiment(\n    domain: Tiles(heuristic: \"manhattan\"),\n    instances: Inline([\"8 6 7 2 5 4 3 0 1\", \"6 4 7 8 5 0 3 2 1\"]),\n    executors: [Astar, Hda(threads: 2)],\n    anytime: true,\n    grid: {\"weight\": [1.5, 3, \"greedy\"]},\n)\n",
+    );
+    let out = frontier(&["run", "--json", path.to_str().unwrap()]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let rows: Vec<serde_json::Value> = stdout(&out)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(rows.len(), 12);
+    for row in &rows {
+        let executor = row["executor"].as_str().unwrap();
+        assert!(executor.ends_with("-anytime"), "{executor}");
+        // 31 moves is the 8-puzzle's diameter, which both instances reach.
+        assert_eq!(row["cost"], 31, "{row}");
+        assert_eq!(row["lower_bound"], 31, "{row}");
+        assert_eq!(row["status"], "optimal", "{row}");
+        assert!(row["stats"]["improvements"]
+            .as_array()
+            .is_some_and(|i| !i.is_empty()));
+    }
+    let out = frontier(&[
+        "solve",
+        "tiles",
+        "8 6 7 2 5 4 3 0 1",
+        "--weight",
+        "2",
+        "--beam",
+        "10",
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let table = stdout(&out);
+    assert!(
+        table.contains("astar-beam10-w2") && table.contains("bound"),
+        "{table}"
+    );
+    for (args, says) in [
+        (
+            vec!["--executor", "ida", "--weight", "2"],
+            "--weight applies to --executor astar or hda only",
+        ),
+        (vec!["--weight", "0.9"], "give a number from 1 to 1000"),
+        (vec!["--beam", "4", "--anytime"], "not both"),
+    ] {
+        let mut all = vec!["solve", "tiles", "8 6 7 2 5 4 3 0 1"];
+        all.extend(args);
+        let out = frontier(&all);
+        assert!(!out.status.success());
+        assert!(stderr(&out).contains(says), "{}", stderr(&out));
+    }
+    let path = write_config(
+        "order-boggle.ron",
+        "Experiment(\n    domain: Boggle(dict: \"@data/boggle/nonexistent.txt\"),\n    instances: Inline([\"abcdefghi\"]),\n    weight: 2.0,\n)\n",
+    );
+    let out = frontier(&["run", path.to_str().unwrap()]);
+    assert!(!out.status.success());
+    assert!(
+        stderr(&out).contains("boggle solves with its own method"),
+        "{}",
+        stderr(&out)
+    );
+}

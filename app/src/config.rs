@@ -64,6 +64,17 @@ pub struct Experiment {
     /// time is reported.
     #[serde(default = "one", deserialize_with = "repeat_count")]
     pub repeat: usize,
+    /// The weight on h for every executor (`weight: 1.5`, `weight:
+    /// "greedy"`): f = g + w·h, solutions within w of the optimum. Only
+    /// the best-first executors (astar, hda) take it.
+    #[serde(default)]
+    pub weight: Option<frontier_core::search::Weight>,
+    /// Anytime search: improving solutions until the optimum is proven.
+    #[serde(default)]
+    pub anytime: bool,
+    /// Beam search of this width.
+    #[serde(default)]
+    pub beam: Option<u64>,
 }
 
 /// The most runs `repeat` asks of each row: more is a typo, not an
@@ -109,6 +120,8 @@ pub enum GridValue {
     Flag(bool),
     /// A count (threads, GPUs, heaps).
     Count(u64),
+    /// A number with a fraction (weight).
+    Number(f64),
     /// A name (partition, heuristic).
     Text(String),
 }
@@ -118,6 +131,7 @@ impl fmt::Display for GridValue {
         match self {
             GridValue::Flag(b) => write!(f, "{b}"),
             GridValue::Count(n) => write!(f, "{n}"),
+            GridValue::Number(x) => write!(f, "{x}"),
             GridValue::Text(t) => f.write_str(t),
         }
     }
@@ -212,6 +226,11 @@ impl Experiment {
         crate::run::Plan {
             instances: &self.instances,
             executors: &self.executors,
+            order: frontier_core::search::Order {
+                weight: self.weight.unwrap_or_default(),
+                anytime: self.anytime,
+                beam: self.beam,
+            },
             grid: &self.grid,
             repeat: self.repeat,
             done,

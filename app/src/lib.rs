@@ -39,7 +39,7 @@ use std::sync::Arc;
 
 use clap::{Args, FromArgMatches, Subcommand};
 use frontier_core::executors::{Param, ParamValue, EXECUTORS};
-use frontier_core::search::mpi;
+use frontier_core::search::{mpi, Order, Weight};
 use frontier_core::{ExecutorConfig, Limits};
 use tracing_indicatif::filter::IndicatifFilter;
 use tracing_indicatif::IndicatifLayer;
@@ -310,14 +310,14 @@ impl App {
                     },
                     progress,
                 };
-                let executor = search.executor()?;
+                let (executor, order) = search.executor()?;
                 let (name, instance) = solve
                     .subcommand()
                     .ok_or_else(|| CliError::Input("solve: name a domain".into()))?;
                 let plugin = self.plugin(name).ok_or_else(|| self.unknown(name))?;
                 report_all(
                     json,
-                    |sink| plugin.solve(instance, &executor, &options, sink),
+                    |sink| plugin.solve(instance, &executor, order, &options, sink),
                     |_| Ok(()),
                 )
             }
@@ -367,6 +367,20 @@ struct SearchFlags {
     /// that undoes the last one). Optima are unchanged. [default: 0]
     #[arg(long, global = true)]
     move_pruning: Option<usize>,
+    /// astar and hda: rank open states by g + W·h (W from 1 to 1000, at
+    /// most three decimals, or `greedy` for h alone); the solution costs at
+    /// most W times the optimum, and the row gives the proven bound.
+    #[arg(long, global = true, value_parser = parse_weight)]
+    weight: Option<Weight>,
+    /// astar and hda: after each solution go on, lowering the weight, until
+    /// the optimum is proven or a limit stops the search (which then
+    /// returns its best solution and bound).
+    #[arg(long, global = true)]
+    anytime: bool,
+    /// astar and hda: beam search keeping the best N states of each layer
+    /// by g + W·h (incomplete; the row gives the proven bound).
+    #[arg(long, global = true)]
+    beam: Option<u64>,
     /// Stop after this many expansions.
     #[arg(long, global = true)]
     max_expanded: Option<u64>,
@@ -376,6 +390,11 @@ struct SearchFlags {
     /// Stop after this many seconds.
     #[arg(long, global = true, value_parser = frontier_core::search::parse_seconds)]
     max_seconds: Option<f64>,
+}
+
+/// `--weight`'s value: a number or `greedy`.
+fn parse_weight(text: &str) -> Result<Weight, String> {
+    Weight::parse(text)
 }
 
 /// `--executor`'s values and their help, from the executor table.
@@ -388,9 +407,9 @@ fn executor_kinds() -> clap::builder::PossibleValuesParser {
 }
 
 impl SearchFlags {
-    /// The executor the flags ask for; a flag that the chosen executor
-    /// would not use is refused rather than ignored.
-    fn executor(&self) -> Result<ExecutorConfig, CliError> {
+    /// The executor the flags ask for, and its order; a flag that the
+    /// chosen executor would not use is refused rather than ignored.
+    fn executor(&self) -> Result<(ExecutorConfig, Order), CliError> {
         let mut config = ExecutorConfig::by_kind(&self.executor)?;
         let checkpoint = match &self.checkpoint {
             Some(path) => Some(path.to_str().map(str::to_string).ok_or_else(|| {
@@ -416,13 +435,35 @@ impl SearchFlags {
                 Param::MovePruning,
                 self.move_pruning.map(|n| ParamValue::Count(n as u64)),
             ),
+            (
+                Param::Weight,
+                self.weight.map(|w| ParamValue::Text(w.to_string())),
+            ),
+            (
+                Param::Anytime,
+                self.anytime.then_some(ParamValue::Flag(true)),
+            ),
+            (Param::Beam, self.beam.map(ParamValue::Count)),
         ];
+        let mut order = Order::default();
         for (param, value) in given {
             let Some(value) = value else { continue };
             let flag = format!("--{}", param.key().replace('_', "-"));
+            let takes = config
+                .info()
+                .is_some_and(|info| info.params.contains(&param));
             // The table's errors start with the key ("gpus must be at
             // least 1"): say the flag instead.
-            let taken = config.set(param.key(), &value).map_err(|e| {
+            let set = if param.is_order() {
+                if takes {
+                    param.set_order(&mut order, &value)
+                } else {
+                    Ok(false)
+                }
+            } else {
+                config.set(param.key(), &value)
+            };
+            let taken = set.map_err(|e| {
                 let message = e.to_string();
                 CliError::Input(match message.strip_prefix(param.key()) {
                     Some(rest) => format!("{flag}{rest}"),
@@ -436,7 +477,7 @@ impl SearchFlags {
                 )));
             }
         }
-        Ok(config)
+        Ok((config, order))
     }
 }
 

@@ -178,6 +178,13 @@ pub trait Plugin:
     fn answer_params(&self) -> String {
         format!("config={self:?}")
     }
+    /// Whether `solve` runs the executor it is given with the
+    /// [`SearchOptions`] it is given (`ExecutorConfig::run` and its kin), so
+    /// that the order options (`--weight`, `--anytime`, `--beam`) take
+    /// effect; a domain that solves with a method of its own leaves this
+    /// false, and the runner refuses those options for it.
+    const BEST_FIRST: bool = false;
+
     /// Whatever is shared by all instances of a run (pattern databases,
     /// dictionaries), built once by [`Plugin::prepare`].
     type Prepared: Sync;
@@ -268,9 +275,10 @@ pub fn report<D: Domain>(
     outcome: DomainOutcome<D>,
     describe: impl Fn(&D::Move) -> String,
 ) -> InstanceReport {
+    let proven = |cost| outcome.stats.lower_bound.is_none_or(|lower| lower >= cost);
     let (status, cost, path) = match &outcome.status {
         Status::Solved(s) => (
-            "optimal".to_string(),
+            if proven(s.cost) { "optimal" } else { "bounded" }.to_string(),
             Some(s.cost),
             s.moves.iter().map(describe).collect(),
         ),
@@ -286,6 +294,7 @@ pub fn report<D: Domain>(
         cost,
         known_cost: instance.known_cost,
         path,
+        lower_bound: outcome.stats.lower_bound,
         stats: outcome.stats,
         ..InstanceReport::new(domain, instance, executor)
     }

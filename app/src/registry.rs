@@ -30,6 +30,7 @@ pub(crate) trait Registered: Send + Sync {
         &self,
         matches: &clap::ArgMatches,
         executor: &ExecutorConfig,
+        order: frontier_core::search::Order,
         options: &RunOptions,
         sink: &mut Sink<'_>,
     ) -> Result<(), CliError>;
@@ -118,6 +119,7 @@ impl<P: Plugin> Registered for Entry<P> {
         &self,
         matches: &clap::ArgMatches,
         executor: &ExecutorConfig,
+        order: frontier_core::search::Order,
         options: &RunOptions,
         sink: &mut Sink<'_>,
     ) -> Result<(), CliError> {
@@ -132,6 +134,7 @@ impl<P: Plugin> Registered for Entry<P> {
         let plan = Plan {
             instances: &instances,
             executors: std::slice::from_ref(executor),
+            order,
             grid: &grid,
             repeat: 1,
             done: &done,

@@ -49,6 +49,25 @@ pub struct InstanceReport {
     /// The instance as solved, so that a resumed run can tell an edited
     /// instance from the one a kept row answers.
     pub instance_text: String,
+    /// The weight on h (`1.5`, `greedy`) where the row ran beyond A\*.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub weight: Option<String>,
+    /// The proven lower bound on the optimal cost, where the search need
+    /// not prove the optimum (weighted, anytime, beam).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub lower_bound: Option<Cost>,
+}
+
+impl InstanceReport {
+    /// The solution's cost over the proven lower bound: at most the
+    /// weight, 1 where the optimum is proven. `None` for A\*'s rows.
+    pub fn bound(&self) -> Option<f64> {
+        match (self.cost, self.lower_bound) {
+            (Some(cost), Some(lower)) if lower > 0 => Some(f64::from(cost) / f64::from(lower)),
+            (Some(0), Some(0)) => Some(1.0),
+            _ => None,
+        }
+    }
 }
 
 /// What identifies a row of an experiment: instance, planned executor,
@@ -81,6 +100,8 @@ impl InstanceReport {
             verdict: None,
             known_verdict: instance.known_verdict.clone(),
             instance_text: instance.text.clone(),
+            weight: None,
+            lower_bound: None,
         }
     }
 
@@ -89,25 +110,27 @@ impl InstanceReport {
     /// stopped at a limit) contradicts nothing.
     pub fn agrees_with_known(&self) -> bool {
         answers_agree(
-            (self.cost, self.value, &self.verdict),
+            (self.cost, self.lower_bound, self.value, &self.verdict),
             (self.known_cost, self.known_value, &self.known_verdict),
             0.0,
         )
     }
 }
 
-/// An answer (cost, value, verdict) and the one the input states: false
-/// where both give a part and they differ. Values may differ by
+/// An answer (cost, its proven lower bound where it is not proven optimal,
+/// value, verdict) and the one the input states: false where both give a
+/// part and they differ; a cost with a lower bound agrees with a stated
+/// optimum between the two. Values may differ by
 /// `value_tolerance` (a file's rounding) or a relative 1e-9; `unknown` (a
 /// search stopped at a limit) contradicts no verdict. Fresh rows and rows
 /// kept by `--resume` are judged by this one rule.
 pub(crate) fn answers_agree(
-    (cost, value, verdict): (Option<Cost>, Option<f64>, &Option<String>),
+    (cost, lower, value, verdict): (Option<Cost>, Option<Cost>, Option<f64>, &Option<String>),
     (known_cost, known_value, known_verdict): (Option<Cost>, Option<f64>, &Option<String>),
     value_tolerance: f64,
 ) -> bool {
     let cost = match (cost, known_cost) {
-        (Some(cost), Some(known)) => cost == known,
+        (Some(cost), Some(known)) => (lower.unwrap_or(cost)..=cost).contains(&known),
         _ => true,
     };
     let value = match (value, known_value) {
@@ -156,6 +179,8 @@ struct Extras {
     bytes_per_node: bool,
     /// Verdicts and values (jobs that decide or measure).
     answers: bool,
+    /// Weight, lower bound and cost over it (searches beyond A\*).
+    bounds: bool,
 }
 
 impl Extras {
@@ -169,6 +194,7 @@ impl Extras {
             answers: reports
                 .iter()
                 .any(|r| r.verdict.is_some() || r.value.is_some()),
+            bounds: reports.iter().any(|r| r.weight.is_some()),
         }
     }
 
@@ -178,6 +204,7 @@ impl Extras {
         overheads: true,
         bytes_per_node: true,
         answers: true,
+        bounds: true,
     };
 }
 
@@ -197,6 +224,11 @@ fn cells(r: &InstanceReport, extras: Extras) -> Vec<String> {
         format!("{:.3}", r.stats.seconds),
         format!("{:.0}", r.stats.expansions_per_second),
     ]);
+    if extras.bounds {
+        row.push(r.weight.clone().unwrap_or_else(|| "-".into()));
+        row.push(opt(r.lower_bound));
+        row.push(ratio(r.bound()));
+    }
     if extras.overheads {
         row.push(ratio(r.stats.search_overhead));
         row.push(ratio(r.stats.communication_overhead));
@@ -247,6 +279,11 @@ fn headers(extras: Extras) -> Vec<String> {
     };
     let (key, rest) = COLUMNS.split_at(2);
     let params: &[&str] = if extras.params { &["params"] } else { &[] };
+    let bounds: &[&str] = if extras.bounds {
+        &["weight", "lower", "bound"]
+    } else {
+        &[]
+    };
     let answers: &[&str] = if extras.answers {
         &["verdict", "known verdict", "value", "known value"]
     } else {
@@ -255,6 +292,7 @@ fn headers(extras: Extras) -> Vec<String> {
     key.iter()
         .chain(params)
         .chain(rest)
+        .chain(bounds)
         .chain(overheads)
         .chain(bytes)
         .chain(answers)

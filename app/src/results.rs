@@ -47,6 +47,9 @@ pub struct KeptRow {
     pub text: String,
     /// The cost it found.
     pub cost: Option<Cost>,
+    /// The proven lower bound on the optimum, where the row's search need
+    /// not prove it (weighted, anytime, beam).
+    pub lower_bound: Option<Cost>,
     /// The value it found.
     pub value: Option<f64>,
     /// The verdict it gave.
@@ -68,7 +71,7 @@ impl KeptRow {
             ));
         }
         let agree = crate::report::answers_agree(
-            (self.cost, self.value, &self.verdict),
+            (self.cost, self.lower_bound, self.value, &self.verdict),
             (
                 instance.known_cost,
                 instance.known_value,
@@ -337,6 +340,10 @@ fn json_row(line: &str, at: &str) -> Option<(RowKey, KeptRow)> {
             at: at.to_string(),
             text: text(TEXT_COLUMN)?,
             cost,
+            lower_bound: value
+                .get("lower_bound")
+                .and_then(|c| c.as_u64())
+                .and_then(|c| Cost::try_from(c).ok()),
             value: value.get("value").and_then(|v| v.as_f64()),
             verdict: text("verdict"),
             value_tolerance: 0.0,
@@ -370,6 +377,10 @@ fn csv_kept(line: &str, at: &str, columns: &[String]) -> Option<(RowKey, KeptRow
             at: at.to_string(),
             text: crate::report::from_one_line(&cell(TEXT_COLUMN)?),
             cost,
+            lower_bound: match present("lower") {
+                Some(c) => Some(c.parse().ok()?),
+                None => None,
+            },
             value,
             verdict: present("verdict"),
             value_tolerance: 5e-5,

@@ -4,7 +4,8 @@
 
 use std::collections::{BTreeMap, HashMap};
 
-use frontier_core::executors::ParamValue;
+use frontier_core::executors::{Param, ParamValue};
+use frontier_core::search::Order;
 use frontier_core::{ExecutorConfig, Limits, SearchOptions};
 
 use crate::config::{resolve_data_path, GridValue, Instances};
@@ -22,6 +23,54 @@ pub struct RunOptions {
     pub progress: bool,
 }
 
+/// One row's executor: its config and the search order it runs with.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Planned {
+    /// The executor and its parameters.
+    pub executor: ExecutorConfig,
+    /// Weight, anytime, beam.
+    pub order: Order,
+}
+
+impl Planned {
+    /// The row's executor name: the executor's with the order's suffix
+    /// (`hda-4-hash-w1.5-anytime`).
+    pub fn name(&self) -> String {
+        self.executor.name() + &self.order.suffix()
+    }
+
+    /// Whether the executor takes `param`.
+    fn takes(&self, param: Param) -> bool {
+        self.executor
+            .info()
+            .is_some_and(|info| info.params.contains(&param))
+    }
+
+    /// `executor` with `order`, refused where the executor does not take
+    /// an option the order sets (`weight` for `ida`).
+    pub fn new(executor: &ExecutorConfig, order: Order) -> Result<Planned, CliError> {
+        let planned = Planned {
+            executor: executor.clone(),
+            order,
+        };
+        let default = Order::default();
+        let set = [
+            (Param::Weight, order.weight != default.weight),
+            (Param::Anytime, order.anytime),
+            (Param::Beam, order.beam.is_some()),
+        ];
+        if let Some((param, _)) = set.iter().find(|(p, set)| *set && !planned.takes(*p)) {
+            return Err(CliError::Input(format!(
+                "{} applies to {} only, not {}",
+                param.key(),
+                frontier_core::executors::taking(*param),
+                executor.kind()
+            )));
+        }
+        Ok(planned)
+    }
+}
+
 /// What to run: instances × executors × every combination of the grid.
 #[derive(Clone, Copy, Debug)]
 pub struct Plan<'a> {
@@ -29,6 +78,9 @@ pub struct Plan<'a> {
     pub instances: &'a Instances,
     /// The executors, before grid parameters are applied.
     pub executors: &'a [ExecutorConfig],
+    /// How the best-first executors rank and stop (weight, anytime,
+    /// beam) before grid parameters; A\*'s by default.
+    pub order: Order,
     /// Parameter values to sweep (see `config::Experiment`).
     pub grid: &'a BTreeMap<String, Vec<GridValue>>,
     /// Runs per row; the median by time is reported.
@@ -63,17 +115,23 @@ fn combinations(grid: &BTreeMap<String, Vec<GridValue>>, keys: &[&String]) -> Ve
 /// parameter (it then runs once, whatever the grid says). Which executor
 /// takes which key is `frontier_core::executors::EXECUTORS`.
 pub fn executor_with(
-    executor: &ExecutorConfig,
+    executor: &Planned,
     key: &str,
     value: &GridValue,
-) -> Result<Option<ExecutorConfig>, CliError> {
+) -> Result<Option<Planned>, CliError> {
     let value = match value {
         GridValue::Count(n) => ParamValue::Count(*n),
+        GridValue::Number(x) => ParamValue::Number(*x),
         GridValue::Text(t) => ParamValue::Text(t.clone()),
         GridValue::Flag(b) => ParamValue::Flag(*b),
     };
     let mut changed = executor.clone();
-    match changed.set(key, &value) {
+    let taken = match Param::from_key(key).filter(|p| p.is_order()) {
+        Some(param) if executor.takes(param) => param.set_order(&mut changed.order, &value),
+        Some(_) => Ok(false),
+        None => changed.executor.set(key, &value),
+    };
+    match taken {
         Ok(true) => Ok(Some(changed)),
         Ok(false) => Ok(None),
         Err(e) => Err(CliError::Input(format!("grid: {e}"))),
@@ -139,7 +197,7 @@ fn load_instances<C: Plugin>(config: &C, instances: &Instances) -> Result<Vec<In
 /// that neither takes, or that both take, is an error naming it.
 fn split_grid<'g, C: Plugin>(
     config: &C,
-    executors: &[ExecutorConfig],
+    executors: &[Planned],
     grid: &'g BTreeMap<String, Vec<GridValue>>,
 ) -> Result<(Vec<&'g String>, Vec<&'g String>), CliError> {
     let (mut domain_keys, mut executor_keys) = (Vec::new(), Vec::new());
@@ -183,12 +241,17 @@ const MAX_GRID_ROWS: u128 = 100_000;
 
 /// One domain variant of a plan (its grid parameters applied) with the
 /// executor variants that run on it, each with its parameters described.
-type Variant<C> = (C, Vec<(ExecutorConfig, String)>);
+type Variant<C> = (C, Vec<(Planned, String)>);
 
 /// Every domain variant and executor row a plan expands to, with every grid
 /// key and value checked; runs nothing and reads no instance.
 fn variants<C: Plugin>(config: &C, plan: &Plan<'_>) -> Result<Vec<Variant<C>>, CliError> {
-    let (domain_keys, executor_keys) = split_grid(config, plan.executors, plan.grid)?;
+    let executors = plan
+        .executors
+        .iter()
+        .map(|e| Planned::new(e, plan.order))
+        .collect::<Result<Vec<_>, _>>()?;
+    let (domain_keys, executor_keys) = split_grid(config, &executors, plan.grid)?;
     let rows_asked: u128 = plan
         .grid
         .values()
@@ -207,8 +270,8 @@ fn variants<C: Plugin>(config: &C, plan: &Plan<'_>) -> Result<Vec<Variant<C>>, C
             config.set_param(key, value)?;
         }
         // Rows of this domain variant: executor, its parameters, their names.
-        let mut rows: Vec<(ExecutorConfig, String)> = Vec::new();
-        for executor in plan.executors {
+        let mut rows: Vec<(Planned, String)> = Vec::new();
+        for executor in &executors {
             let mut applicable = Vec::new();
             for &key in &executor_keys {
                 if executor_with(executor, key, &plan.grid[key][0])?.is_some() {
@@ -221,7 +284,14 @@ fn variants<C: Plugin>(config: &C, plan: &Plan<'_>) -> Result<Vec<Variant<C>>, C
                     // Checked above: this executor takes every applicable key.
                     variant = executor_with(&variant, key, value)?.unwrap_or(variant);
                 }
-                check_partition::<C>(&variant)?;
+                check_partition::<C>(&variant.executor)?;
+                if !variant.order.is_optimal() && !C::BEST_FIRST {
+                    return Err(CliError::Input(format!(
+                        "{} solves with its own method: weight, anytime and beam apply to \
+                         domains searched by the best-first executors (tiles, pancake)",
+                        C::NAME
+                    )));
+                }
                 let mut params = domain_params.clone();
                 params.extend(executor_params);
                 rows.push((variant, describe(&params)));
@@ -294,7 +364,7 @@ pub fn run_all<C: Plugin>(
                 }
             }
         }
-        let pending = |instance: &Instance, (executor, params): &(ExecutorConfig, String)| {
+        let pending = |instance: &Instance, (executor, params): &(Planned, String)| {
             !plan
                 .done
                 .contains_key(&(instance.id.clone(), executor.name(), params.clone()))
@@ -305,7 +375,7 @@ pub fn run_all<C: Plugin>(
         if let Some(why) = instances.iter().find_map(|i| i.missing.clone()) {
             return Err(CliError::Input(why));
         }
-        let executors: Vec<ExecutorConfig> = rows.iter().map(|(e, _)| e.clone()).collect();
+        let executors: Vec<ExecutorConfig> = rows.iter().map(|(e, _)| e.executor.clone()).collect();
         let prepared = config.prepare(&executors)?;
         for instance in &instances {
             // Sequential A*'s expansions, for the search overhead of the
@@ -313,7 +383,7 @@ pub fn run_all<C: Plugin>(
             let mut sequential = None;
             for row in rows.iter().filter(|r| pending(instance, r)) {
                 let (executor, params) = row;
-                let keyed_executor = keyed(executor, &config);
+                let keyed_executor = keyed(&executor.executor, &config);
                 let mut runs = Vec::with_capacity(plan.repeat.max(1));
                 for _ in 0..plan.repeat.max(1) {
                     let search = SearchOptions {
@@ -321,15 +391,23 @@ pub fn run_all<C: Plugin>(
                         progress: options.progress.then(|| {
                             search_bar(format!("{} #{} {}", C::NAME, instance.id, executor.name()))
                         }),
+                        order: executor.order,
                     };
                     runs.push(config.solve(&prepared, instance, &keyed_executor, &search)?);
                 }
                 runs.sort_by(|a, b| a.stats.seconds.total_cmp(&b.stats.seconds));
                 let mut report = runs.swap_remove((runs.len() - 1) / 2);
                 report.params = params.clone();
+                if !executor.order.is_optimal() {
+                    report.executor += &executor.order.suffix();
+                    report.weight = Some(executor.order.weight.to_string());
+                }
                 report.planned = executor.name();
                 report.runs = plan.repeat.max(1);
-                if matches!(executor, ExecutorConfig::Astar) && report.solved {
+                if executor.executor == ExecutorConfig::Astar
+                    && executor.order.is_optimal()
+                    && report.solved
+                {
                     sequential = Some(report.stats.expanded);
                 } else if let Some(base) = sequential.filter(|&b| b > 0) {
                     report.stats.search_overhead = Some(report.stats.expanded as f64 / base as f64);
@@ -373,20 +451,39 @@ mod tests {
 
     #[test]
     fn executors_take_only_their_own_parameters() {
-        let hda = ExecutorConfig::Hda(Default::default());
+        let planned = |e: ExecutorConfig| Planned::new(&e, Order::default()).unwrap();
+        let hda = planned(ExecutorConfig::Hda(Default::default()));
         let four = executor_with(&hda, "threads", &GridValue::Count(4)).unwrap();
         assert_eq!(four.map(|e| e.name()), Some("hda-4-hash".to_string()));
+        let astar = planned(ExecutorConfig::Astar);
+        assert!(executor_with(&astar, "threads", &GridValue::Count(4))
+            .unwrap()
+            .is_none());
+        let weighted = executor_with(&astar, "weight", &GridValue::Number(1.5)).unwrap();
+        assert_eq!(weighted.map(|e| e.name()), Some("astar-w1.5".to_string()));
+        let ida = planned(ExecutorConfig::Ida(Default::default()));
+        assert!(executor_with(&ida, "weight", &GridValue::Number(1.5))
+            .unwrap()
+            .is_none());
+        let e = Planned::new(
+            &ExecutorConfig::Ida(Default::default()),
+            Order {
+                anytime: true,
+                ..Order::default()
+            },
+        )
+        .unwrap_err();
         assert!(
-            executor_with(&ExecutorConfig::Astar, "threads", &GridValue::Count(4))
-                .unwrap()
-                .is_none()
+            e.to_string()
+                .contains("anytime applies to astar or hda only"),
+            "{e}"
         );
         let wrong = executor_with(&hda, "threads", &GridValue::Text("four".into()));
         assert!(wrong
             .unwrap_err()
             .to_string()
             .contains("threads takes numbers"));
-        let multi = ExecutorConfig::MultiGpu(Default::default());
+        let multi = planned(ExecutorConfig::MultiGpu(Default::default()));
         let two = executor_with(&multi, "gpus", &GridValue::Count(2)).unwrap();
         assert_eq!(two.map(|e| e.name()), Some("multi-gpu-2-hash".to_string()));
         assert!(executor_with(&multi, "gpus", &GridValue::Count(0)).is_err());

@@ -7,6 +7,7 @@
 
 use std::path::PathBuf;
 
+use crate::search::{Order, Weight};
 use crate::{Error, ExecutorConfig};
 
 /// A parameter an executor takes, from a command-line flag (`--threads 4`)
@@ -29,7 +30,28 @@ pub enum Param {
     Roots,
     /// Longest redundant op sequences pruned (0: only the undoing move).
     MovePruning,
+    /// The weight on h, or `greedy` (a [`crate::search::Order`] option).
+    Weight,
+    /// Anytime search (a [`crate::search::Order`] option).
+    Anytime,
+    /// Beam search of this width (a [`crate::search::Order`] option).
+    Beam,
 }
+
+/// Every parameter, in the order `--help` lists their flags.
+pub const PARAMS: [Param; 11] = [
+    Param::Threads,
+    Param::Gpus,
+    Param::Partition,
+    Param::Checkpoint,
+    Param::Heaps,
+    Param::PartialExpansion,
+    Param::Roots,
+    Param::MovePruning,
+    Param::Weight,
+    Param::Anytime,
+    Param::Beam,
+];
 
 impl Param {
     /// The key in grids and, with `--` and `-` for `_`, the flag.
@@ -43,23 +65,50 @@ impl Param {
             Param::PartialExpansion => "partial_expansion",
             Param::Roots => "roots",
             Param::MovePruning => "move_pruning",
+            Param::Weight => "weight",
+            Param::Anytime => "anytime",
+            Param::Beam => "beam",
         }
+    }
+
+    /// Whether this is an option of the search's [`Order`] (held in
+    /// [`crate::SearchOptions`]) rather than a field of the executor's
+    /// config.
+    pub fn is_order(self) -> bool {
+        matches!(self, Param::Weight | Param::Anytime | Param::Beam)
+    }
+
+    /// Sets this [`Order`] option in `order` (`Ok(false)` for a parameter
+    /// that is not one); errors for a value of the wrong kind.
+    pub fn set_order(self, order: &mut Order, value: &ParamValue) -> Result<bool, Error> {
+        let key = self.key();
+        match self {
+            Param::Weight => {
+                order.weight = match value {
+                    ParamValue::Count(n) => u32::try_from(*n)
+                        .map_err(|_| format!("weight {n}: too large"))
+                        .and_then(|n| Weight::ratio(n, 1)),
+                    ParamValue::Number(w) => Weight::from_f64(*w),
+                    ParamValue::Text(t) => Weight::parse(t),
+                    other => return Err(wrong(key, "a number or 'greedy'", other)),
+                }
+                .map_err(Error::BadConfig)?
+            }
+            Param::Anytime => order.anytime = flag(key, value)?,
+            Param::Beam => {
+                order.beam = match count(key, value)? {
+                    0 => return Err(Error::BadConfig("beam must be at least 1".into())),
+                    n => Some(n),
+                }
+            }
+            _ => return Ok(false),
+        }
+        Ok(true)
     }
 
     /// The parameter of this key, if any.
     pub fn from_key(key: &str) -> Option<Param> {
-        [
-            Param::Threads,
-            Param::Gpus,
-            Param::Partition,
-            Param::Checkpoint,
-            Param::Heaps,
-            Param::PartialExpansion,
-            Param::Roots,
-            Param::MovePruning,
-        ]
-        .into_iter()
-        .find(|p| p.key() == key)
+        PARAMS.into_iter().find(|p| p.key() == key)
     }
 }
 
@@ -72,6 +121,8 @@ pub enum ParamValue {
     Text(String),
     /// `true` or `false`.
     Flag(bool),
+    /// A number with a fraction (weight).
+    Number(f64),
 }
 
 impl std::fmt::Display for ParamValue {
@@ -80,6 +131,7 @@ impl std::fmt::Display for ParamValue {
             ParamValue::Count(n) => write!(f, "{n}"),
             ParamValue::Text(t) => write!(f, "'{t}'"),
             ParamValue::Flag(b) => write!(f, "{b}"),
+            ParamValue::Number(x) => write!(f, "{x}"),
         }
     }
 }
@@ -101,19 +153,29 @@ pub struct ExecutorInfo {
     pub default: fn() -> ExecutorConfig,
 }
 
+/// The [`Order`] options, which the best-first executors take.
+const ORDER: &[Param] = &[Param::Weight, Param::Anytime, Param::Beam];
+
 /// Every executor this build has, in the order `--help` lists them.
 pub const EXECUTORS: &[ExecutorInfo] = &[
     ExecutorInfo {
         kind: "astar",
-        about: "Sequential A* on one core.",
-        params: &[],
+        about: "Sequential A* on one core (--weight, --anytime, --beam).",
+        params: ORDER,
         counted: false,
         default: || ExecutorConfig::Astar,
     },
     ExecutorInfo {
         kind: "hda",
-        about: "Hash-distributed A* on threads (--threads, --partition).",
-        params: &[Param::Threads, Param::Partition],
+        about: "Hash-distributed A* on threads (--threads, --partition, --weight, --anytime, \
+                --beam).",
+        params: &[
+            Param::Threads,
+            Param::Partition,
+            Param::Weight,
+            Param::Anytime,
+            Param::Beam,
+        ],
         counted: true,
         default: || ExecutorConfig::Hda(Default::default()),
     },
@@ -274,8 +336,9 @@ impl ExecutorConfig {
     /// Sets parameter `key`: `Ok(false)` when this executor does not take
     /// it (it then runs as it is), an error for a value of the wrong kind
     /// (`threads: 'four'`) or out of range (0 GPUs).
+    /// [`Order`] options are not held here: see [`Param::set_order`].
     pub fn set(&mut self, key: &str, value: &ParamValue) -> Result<bool, Error> {
-        let Some(param) = Param::from_key(key) else {
+        let Some(param) = Param::from_key(key).filter(|p| !p.is_order()) else {
             return Ok(false);
         };
         if !self.info().is_some_and(|e| e.params.contains(&param)) {
@@ -352,7 +415,11 @@ mod tests {
             Param::Partition | Param::Checkpoint => {
                 [ParamValue::Text("x".into()), ParamValue::Text("y".into())]
             }
-            Param::PartialExpansion => [ParamValue::Flag(false), ParamValue::Flag(true)],
+            Param::PartialExpansion | Param::Anytime => {
+                [ParamValue::Flag(false), ParamValue::Flag(true)]
+            }
+            Param::Weight => [ParamValue::Number(1.5), ParamValue::Text("greedy".into())],
+            Param::Beam => [ParamValue::Count(3), ParamValue::Count(7)],
         }
     }
 
@@ -360,21 +427,19 @@ mod tests {
     /// configs); those it does not list are declined.
     #[test]
     fn every_listed_parameter_is_set() {
-        let all = [
-            Param::Threads,
-            Param::Gpus,
-            Param::Partition,
-            Param::Checkpoint,
-            Param::Heaps,
-            Param::PartialExpansion,
-            Param::Roots,
-            Param::MovePruning,
-        ];
         for entry in EXECUTORS {
             let default = (entry.default)();
             assert_eq!(default.kind(), entry.kind);
-            for param in all {
+            for param in PARAMS {
                 let [a, b] = samples(param);
+                if param.is_order() {
+                    let (mut with_a, mut with_b) = (Order::default(), Order::default());
+                    assert!(param.set_order(&mut with_a, &a).unwrap());
+                    assert!(param.set_order(&mut with_b, &b).unwrap());
+                    assert_ne!(with_a, with_b, "{param:?}");
+                    assert!(!default.clone().set(param.key(), &a).unwrap());
+                    continue;
+                }
                 let (mut with_a, mut with_b) = (default.clone(), default.clone());
                 let taken = with_a.set(param.key(), &a).unwrap();
                 with_b.set(param.key(), &b).unwrap();

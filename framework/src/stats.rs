@@ -57,6 +57,16 @@ pub struct SearchStats {
     /// complete, and not listed).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub iterations: Vec<IterationCount>,
+    /// A proven lower bound on the optimal cost, from searches that need
+    /// not prove the optimum (weighted, greedy, anytime, beam): the
+    /// solution costs at most `cost / lower_bound` times the optimum, and
+    /// is optimal where the two are equal. `None` from A\*'s order, whose
+    /// solutions are optimal.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub lower_bound: Option<crate::Cost>,
+    /// Each improved solution of a weighted or anytime search, in order.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub improvements: Vec<crate::search::Improvement>,
 }
 
 /// One completed IDA* iteration.

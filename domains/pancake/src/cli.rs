@@ -17,6 +17,7 @@ pub struct PancakeCli {}
 
 impl Plugin for PancakeCli {
     const NAME: &'static str = "pancake";
+    const BEST_FIRST: bool = true;
     const PARTITIONS: &'static [&'static str] = &["hash", "zobrist", "bottom"];
     const ABOUT: &'static str = "Pancake sorting (flip the top k) with the gap heuristic";
     type Prepared = ();

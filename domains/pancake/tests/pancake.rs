@@ -446,3 +446,65 @@ fn gpu_ida_with_move_pruning_equals_cpu_iteration_by_iteration() {
         }
     }
 }
+
+/// Weighted, greedy, anytime and beam searches of stacks of 9 against the
+/// breadth-first distances: every bound holds and anytime ends at the
+/// optimum, on A* and on HDA* with three threads.
+#[test]
+fn orders_beyond_astar_keep_their_bounds_against_breadth_first_distances() {
+    use frontier_core::search::{Order, Weight};
+    use frontier_core::{hda, HdaConfig, StdHasher};
+    let dist = all_distances(9);
+    let mut rng = SplitMix64::new(21);
+    let orders = [
+        ("1.5", false, None),
+        ("3", false, None),
+        ("greedy", false, None),
+        ("greedy", true, None),
+        ("1", false, Some(8)),
+    ];
+    for _ in 0..30 {
+        let stack = Pancake::random(9, &mut rng).unwrap();
+        let key = stack
+            .start()
+            .0
+            .iter()
+            .fold(0u64, |k, &p| k << 4 | u64::from(p));
+        let optimum = u32::from(dist[&key]);
+        for (w, anytime, beam) in orders {
+            let weight = Weight::parse(w).unwrap();
+            let options = SearchOptions {
+                order: Order {
+                    weight,
+                    anytime,
+                    beam,
+                },
+                ..SearchOptions::default()
+            };
+            let config = HdaConfig {
+                threads: 3,
+                ..HdaConfig::default()
+            };
+            let runs = [
+                astar(&stack, &Gap, &options).unwrap(),
+                hda(&stack, &Gap, &StdHasher, &config, &options).unwrap(),
+            ];
+            for outcome in runs {
+                let what = format!("{} w={w} anytime={anytime} beam={beam:?}", stack.text());
+                let solution = outcome.solution().unwrap_or_else(|| panic!("{what}"));
+                let lower = outcome.stats.lower_bound.unwrap();
+                assert!(lower <= optimum && optimum <= solution.cost, "{what}");
+                if beam.is_none() && weight != Weight::Greedy {
+                    assert!(f64::from(solution.cost) <= weight.value() * f64::from(optimum));
+                }
+                if anytime {
+                    assert_eq!((lower, solution.cost), (optimum, optimum), "{what}");
+                }
+                assert!(
+                    stack.is_goal(&stack.replay(&solution.moves).unwrap()),
+                    "{what}"
+                );
+            }
+        }
+    }
+}

@@ -121,6 +121,7 @@ fn tiles_error(e: crate::TilesError) -> CliError {
 
 impl Plugin for TilesCli {
     const NAME: &'static str = "tiles";
+    const BEST_FIRST: bool = true;
     const PARTITIONS: &'static [&'static str] = &[
         "hash", "zobrist", "split", "split-xy", "block", "rows", "cols",
     ];

@@ -1134,3 +1134,51 @@ fn walk_in_place_visits_what_walk_visits() {
         assert_eq!(stats.generated, stats_in_place.generated);
     }
 }
+
+/// Weighted A* and beams on Korf's 100 against the published optima: costs
+/// within w of the optimum, lower bounds at or below it, paths that
+/// replay to the goal, and beams that do not depend on the thread count.
+#[test]
+fn weighted_and_beam_solutions_on_korf100_keep_their_bounds() {
+    use frontier_core::search::{beam::beam, Order, Weight};
+    let dir = tempdir("order");
+    let board = Board::new(4, 4).unwrap();
+    let h = pdb_heuristic(&board, Goal::Korf, "5-5-5", true, &dir);
+    let with = |order: Order| SearchOptions {
+        order,
+        ..SearchOptions::default()
+    };
+    for (id, korf, _, optimum) in korf100() {
+        let puzzle = Tiles::parse(&korf, Goal::Korf).unwrap();
+        let check = |outcome: &frontier_core::DomainOutcome<Tiles>, what: &str| {
+            let solution = outcome.solution().unwrap_or_else(|| panic!("#{id} {what}"));
+            let lower = outcome.stats.lower_bound.unwrap();
+            assert!(lower <= optimum && optimum <= solution.cost, "#{id} {what}");
+            assert_eq!(solution.moves.len() as u32, solution.cost, "#{id} {what}");
+            assert!(puzzle.is_goal(&puzzle.replay(&solution.moves).unwrap()));
+            solution.cost
+        };
+        for w in ["1.5", "2"] {
+            let weight = Weight::parse(w).unwrap();
+            let order = Order {
+                weight,
+                ..Order::default()
+            };
+            let cost = check(&astar(&puzzle, &h, &with(order)).unwrap(), w);
+            assert!(
+                f64::from(cost) <= weight.value() * f64::from(optimum),
+                "#{id} w={w}"
+            );
+        }
+        if id.parse::<u32>().unwrap() <= 20 {
+            let order = Order {
+                beam: Some(2000),
+                ..Order::default()
+            };
+            let one = beam(&puzzle, &h, 1, &with(order)).unwrap();
+            let three = beam(&puzzle, &h, 3, &with(order)).unwrap();
+            check(&one, "beam");
+            assert_eq!(one.status, three.status, "#{id} beam on 1 and 3 threads");
+        }
+    }
+}

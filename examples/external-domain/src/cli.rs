@@ -26,6 +26,7 @@ fn four() -> usize {
 
 impl Plugin for TopSpinCli {
     const NAME: &'static str = "topspin";
+    const BEST_FIRST: bool = true;
     const ABOUT: &'static str = "TopSpin: reverse k consecutive tokens on a ring until sorted";
     type Prepared = ();
 

@@ -16,7 +16,8 @@ use hashbrown::HashTable;
 
 use crate::domain::{Cost, Domain, Heuristic};
 use crate::search::{
-    trace, DomainOutcome, Limit, Outcome, SearchOptions, Solution, Status, Watch, CHECK_EVERY,
+    trace, DomainOutcome, Improvement, Limit, Outcome, SearchOptions, Solution, Status, Watch,
+    Weight, CHECK_EVERY,
 };
 use crate::stats::SearchStats;
 
@@ -35,7 +36,8 @@ struct Node<D: Domain> {
     g: Cost,
     h: Cost,
     closed: bool,
-    /// The f of the node's live heap entry (`Cost::MAX`: none).
+    /// The key of the node's live heap entry (`Cost::MAX`: none): f, or
+    /// g + w·h scaled to integers when weighted.
     open_f: Cost,
     /// With partial expansion: children with f up to this were handled at
     /// an earlier expansion of the node (`None`: not expanded at this g).
@@ -94,6 +96,11 @@ pub fn astar<D: Domain, H: Heuristic<D>>(
     options: &SearchOptions,
 ) -> Result<DomainOutcome<D>, crate::Error> {
     options.limits.check()?;
+    let order = options.order;
+    order.check("astar", true)?;
+    if order.beam.is_some() {
+        return crate::search::beam::beam(domain, heuristic, 1, options);
+    }
     let mut watch = Watch::new(options);
     let mut stats = SearchStats::default();
     let hasher = hashbrown::DefaultHashBuilder::default();
@@ -101,10 +108,22 @@ pub fn astar<D: Domain, H: Heuristic<D>>(
     let mut index: HashTable<u32> = HashTable::new();
     let mut open: BinaryHeap<OpenEntry> = BinaryHeap::new();
     let mut successors = Vec::new();
+    // Beyond A* (see `order`): the weight in force, the best goal so far
+    // and the least f pruned against it, which bounds the optimum.
+    let mut weight = order.weight;
+    let mut best: Option<Solution<D::State, D::Move>> = None;
+    let mut cutoff = Cost::MAX;
+    let mut least_pruned = Cost::MAX;
+    // A key that did not fit a Cost: the ranking is then not exact, and
+    // a weighted goal is no longer known to be within w of the optimum
+    // when popped, so the search goes on to the cutoff.
+    let mut inexact = false;
 
     let start = domain.start();
     let h0 = heuristic.h(domain, &start);
     index.insert_unique(hasher.hash_one(&start), 0, |_| unreachable_rehash());
+    let (key0, over) = weight.key(0, h0);
+    inexact |= over;
     nodes.push(Node {
         state: start,
         mv: None,
@@ -112,11 +131,11 @@ pub fn astar<D: Domain, H: Heuristic<D>>(
         g: 0,
         h: h0,
         closed: false,
-        open_f: h0,
+        open_f: key0,
         done_f: None,
     });
     open.push(OpenEntry {
-        f: h0,
+        f: key0,
         g: 0,
         node: 0,
     });
@@ -124,28 +143,67 @@ pub fn astar<D: Domain, H: Heuristic<D>>(
         (std::mem::size_of::<Node<D>>() + 2 * std::mem::size_of::<u32>() + 1) as u64;
     let bytes_per_entry = std::mem::size_of::<OpenEntry>() as u64;
 
-    // Decided at the first expansion, from the start's branching.
-    let mut expand_partially = None;
+    // Decided at the first expansion, from the start's branching; only
+    // A*'s order expands partially (its deferred keys are unweighted f).
+    let mut expand_partially = (!order.is_optimal()).then_some(false);
     let status = loop {
         let Some(entry) = open.pop() else {
-            break Status::NoSolution;
+            break best_status(&mut best);
         };
         let node = &nodes[entry.node as usize];
         if entry.g != node.g || entry.f != node.open_f {
             continue;
         }
+        let f = node.g.saturating_add(node.h);
+        if f >= cutoff {
+            least_pruned = least_pruned.min(f);
+            nodes[entry.node as usize].open_f = Cost::MAX;
+            // Ranked by f alone, everything left is at the cutoff too.
+            if weight.is_one() && !inexact {
+                break best_status(&mut best);
+            }
+            continue;
+        }
         if domain.is_goal(&node.state) {
-            break Status::Solved(trace_path(&nodes, entry.node));
+            let solution = trace_path(&nodes, entry.node);
+            if order.is_optimal() {
+                break Status::Solved(solution);
+            }
+            // Below the cutoff, so below the incumbent: an improvement.
+            let cost = solution.cost;
+            let parent = &mut nodes[entry.node as usize];
+            parent.closed = true;
+            parent.open_f = Cost::MAX;
+            if order.anytime && !weight.is_one() {
+                weight = weight.lowered();
+                inexact |= rekey(&mut nodes, &mut open, weight);
+            }
+            cutoff = order.cutoff(weight, cost);
+            let lower = open_lower_bound(&nodes, cost).min(least_pruned);
+            stats.improvements.push(Improvement {
+                seconds: watch.elapsed(),
+                cost,
+                lower_bound: lower,
+                expanded: stats.expanded,
+                weight: weight.value(),
+            });
+            if !order.anytime && !inexact {
+                // Popped in g + w·h order: every open node n has
+                // g + w·h ≥ C, so w·f(n) ≥ C, which is the cutoff.
+                break Status::Solved(solution);
+            }
+            best = Some(solution);
+            continue;
         }
         if watch.out_of_expansions(stats.expanded) {
-            break Status::LimitReached(Limit::Expansions);
+            break limit_status(&mut best, Limit::Expansions);
         }
         if stats.expanded & (CHECK_EVERY - 1) == 0 {
             let bytes = nodes.len() as u64 * bytes_per_node + open.len() as u64 * bytes_per_entry;
             stats.peak_bytes = stats.peak_bytes.max(bytes);
             stats.peak_open = stats.peak_open.max(open.len() as u64);
             if let Some(limit) = watch.check(stats.expanded, bytes, open.len() as u64, entry.f) {
-                break Status::LimitReached(limit);
+                break limit_status(&mut best, limit);
             }
         }
         let parent = &mut nodes[entry.node as usize];
@@ -210,6 +268,11 @@ pub fn astar<D: Domain, H: Heuristic<D>>(
                         stats.duplicates += 1;
                         continue;
                     }
+                    let f = g.saturating_add(known.h);
+                    if f >= cutoff {
+                        least_pruned = least_pruned.min(f);
+                        continue;
+                    }
                     // A cheaper path: with a consistent heuristic this only
                     // happens to open nodes; otherwise the node is reopened.
                     if known.closed {
@@ -237,6 +300,11 @@ pub fn astar<D: Domain, H: Heuristic<D>>(
                     let h = child_h.unwrap_or_else(|| {
                         heuristic.h_child(domain, &parent.state, parent.h, &edge.state)
                     });
+                    let f = g.saturating_add(h);
+                    if f >= cutoff {
+                        least_pruned = least_pruned.min(f);
+                        continue;
+                    }
                     index.insert_unique(hash, i, |&j| hasher.hash_one(&nodes[j as usize].state));
                     nodes.push(Node {
                         state: edge.state,
@@ -252,9 +320,11 @@ pub fn astar<D: Domain, H: Heuristic<D>>(
                 }
             };
             let known = &mut nodes[child as usize];
-            known.open_f = g.saturating_add(known.h);
+            let (key, over) = weight.key(g, known.h);
+            inexact |= over;
+            known.open_f = key;
             open.push(OpenEntry {
-                f: known.open_f,
+                f: key,
                 g,
                 node: child,
             });
@@ -277,10 +347,18 @@ pub fn astar<D: Domain, H: Heuristic<D>>(
         if nodes.len() as u64 >= u64::from(NO_PARENT) {
             // The arena is indexed by u32: more nodes than that is a memory
             // limit in practice.
-            break Status::LimitReached(Limit::Memory);
+            break limit_status(&mut best, Limit::Memory);
         }
     };
 
+    if !order.is_optimal() {
+        stats.lower_bound = match &status {
+            Status::Solved(solution) => {
+                Some(open_lower_bound(&nodes, solution.cost).min(least_pruned))
+            }
+            _ => None,
+        };
+    }
     stats.peak_open = stats.peak_open.max(open.len() as u64);
     stats.peak_closed = nodes.len() as u64;
     stats.peak_bytes = stats
@@ -288,6 +366,61 @@ pub fn astar<D: Domain, H: Heuristic<D>>(
         .max(nodes.len() as u64 * bytes_per_node + open.len() as u64 * bytes_per_entry);
     stats.finish(watch.elapsed());
     Ok(Outcome { status, stats })
+}
+
+/// How a search stopped by `limit` ends: with its best solution, if it
+/// has one (its bound says how good), else as the limit.
+fn limit_status<S, M>(best: &mut Option<Solution<S, M>>, limit: Limit) -> Status<S, M> {
+    match best.take() {
+        Some(solution) => Status::Solved(solution),
+        None => Status::LimitReached(limit),
+    }
+}
+
+/// How a search that ran out of nodes below its cutoff ends: with its
+/// best solution, or with none to be had.
+fn best_status<S, M>(best: &mut Option<Solution<S, M>>) -> Status<S, M> {
+    match best.take() {
+        Some(solution) => Status::Solved(solution),
+        None => Status::NoSolution,
+    }
+}
+
+/// The least f = g + h of the open nodes, at most `ceiling`: with an
+/// admissible heuristic, and closed nodes reopened when reached more
+/// cheaply, a lower bound on the optimum (or on the unpruned part of it).
+fn open_lower_bound<D: Domain>(nodes: &[Node<D>], ceiling: Cost) -> Cost {
+    nodes
+        .iter()
+        .filter(|n| n.open_f != Cost::MAX)
+        .map(|n| n.g.saturating_add(n.h))
+        .fold(ceiling, Cost::min)
+}
+
+/// Ranks the open nodes again under `weight` (the anytime schedule
+/// lowered it); says whether a key did not fit.
+fn rekey<D: Domain>(
+    nodes: &mut [Node<D>],
+    open: &mut BinaryHeap<OpenEntry>,
+    weight: Weight,
+) -> bool {
+    let mut inexact = false;
+    let mut entries = Vec::with_capacity(open.len());
+    for (i, node) in nodes.iter_mut().enumerate() {
+        if node.open_f != Cost::MAX {
+            let (key, over) = weight.key(node.g, node.h);
+            inexact |= over;
+            node.open_f = key;
+            entries.push(OpenEntry {
+                f: key,
+                g: node.g,
+                // The arena is indexed by u32 (checked as nodes are added).
+                node: i as u32,
+            });
+        }
+    }
+    *open = BinaryHeap::from(entries);
+    inexact
 }
 
 /// The table is empty when the start node goes in, so nothing is rehashed.

@@ -844,6 +844,7 @@ pub fn ida<D: Domain, H: Heuristic<D>>(
     config: &IdaConfig,
     options: &SearchOptions,
 ) -> Result<DomainOutcome<D>, Error> {
+    options.order.only_optimal("ida")?;
     if config.move_pruning > 0 {
         return Err(Error::BadConfig(
             "move pruning runs on the in-place path (ida_in_place): this domain's ida \
@@ -879,6 +880,7 @@ pub fn ida_in_place<D: InPlace, H: InPlaceHeuristic<D>>(
     config: &IdaConfig,
     options: &SearchOptions,
 ) -> Result<DomainOutcome<D>, Error> {
+    options.order.only_optimal("ida")?;
     let pruning = match config.move_pruning {
         0 => None,
         depth => Some(MovePruning::shared(domain, depth)?),

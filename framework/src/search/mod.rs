@@ -4,12 +4,14 @@
 //! returns an [`Outcome`]. Running into a limit is an outcome, not an error.
 
 pub mod astar;
+pub mod beam;
 #[cfg(feature = "gpu")]
 pub mod gpu;
 pub mod hda;
 pub mod ida;
 pub mod move_pruning;
 pub mod mpi;
+pub mod order;
 pub mod walk;
 
 use std::sync::Arc;
@@ -24,6 +26,7 @@ pub use astar::astar;
 pub use hda::{hda, HdaConfig};
 pub use ida::{ida, ida_in_place, IdaConfig};
 pub use mpi::{mpi_hda, MpiHdaConfig};
+pub use order::{Improvement, Order, Weight};
 pub use walk::{walk, walk_in_place, Visit, WalkEnd};
 
 /// Resource limits. `None` means unlimited.
@@ -160,6 +163,9 @@ pub struct SearchOptions {
     pub limits: Limits,
     /// Called periodically while searching, if set.
     pub progress: Option<ProgressSink>,
+    /// How best-first executors rank and when they stop (default: A\*,
+    /// optimal); executors that search only for the optimum refuse others.
+    pub order: Order,
 }
 
 impl SearchOptions {
@@ -167,7 +173,7 @@ impl SearchOptions {
     pub fn with_limits(limits: Limits) -> Self {
         SearchOptions {
             limits,
-            progress: None,
+            ..SearchOptions::default()
         }
     }
 }
@@ -186,7 +192,9 @@ pub struct Solution<S, M> {
 /// How a search ended.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Status<S, M> {
-    /// An optimal solution (with an admissible heuristic).
+    /// A solution: optimal (with an admissible heuristic) unless the
+    /// search ran with a weight or was stopped early by a limit, when
+    /// [`SearchStats::lower_bound`] is the proven bound on the optimum.
     Solved(Solution<S, M>),
     /// The whole reachable space was searched and no goal exists.
     NoSolution,

@@ -476,6 +476,7 @@ where
     D: PackedState,
     P: GpuPlugin<D> + Heuristic<D>,
 {
+    options.order.only_optimal("gpu-ida")?;
     if config.move_pruning > 0 {
         return Err(Error::BadConfig(
             "gpu-ida: move pruning needs a domain whose moves apply in place \
@@ -502,6 +503,7 @@ where
     D: PackedState + InPlace,
     P: GpuPlugin<D> + Heuristic<D>,
 {
+    options.order.only_optimal("gpu-ida")?;
     if config.move_pruning == 0 {
         return search(domain, plugin, config, options, None);
     }

@@ -67,6 +67,7 @@ where
     P: GpuPlugin<D>,
     Q: GpuPartitioner<D>,
 {
+    options.order.not_yet("mpi-gpu")?;
     crate::search::mpi::init()?;
     let world = SimpleCommunicator::world();
     let (rank, ranks) = (world.rank() as usize, world.size() as usize);

@@ -283,6 +283,7 @@ impl MultiGpuSession {
         P: GpuPlugin<D>,
         Q: GpuPartitioner<D>,
     {
+        options.order.not_yet("the GPU executors")?;
         if !self.fits(domain, plugin, partition) {
             return Err(Error::Gpu(
                 "this GPU session was built for another board, goal, heuristic or partition".into(),

@@ -54,7 +54,8 @@ use serde::{Deserialize, Serialize};
 
 use crate::domain::{Cost, Domain, Heuristic, Partitioner};
 use crate::search::{
-    trace, DomainOutcome, Limit, Outcome, Progress, SearchOptions, Solution, Status,
+    trace, DomainOutcome, Improvement, Limit, Order, Outcome, Progress, SearchOptions, Solution,
+    Status, Weight,
 };
 
 /// Parameters of [`hda`].
@@ -206,6 +207,19 @@ impl<T> std::ops::Deref for Padded<T> {
 /// What all workers share.
 struct Shared {
     incumbent: Incumbent<NodeRef>,
+    /// The least f pruned (see `order`): nodes with f at or above it
+    /// cannot lead to a goal the search still needs. `Cost::MAX` until the
+    /// first goal.
+    cutoff: AtomicU32,
+    /// The least f of the nodes pruned so far, for the lower bound.
+    least_pruned: AtomicU32,
+    /// How often an anytime search has lowered its weight.
+    phase: AtomicU32,
+    /// Improved solutions, for the anytime trace.
+    improvements: Mutex<Vec<Improvement>>,
+    /// Workers still to finish their last sends before they drain what
+    /// is left in their inboxes.
+    finishing: std::sync::Barrier,
     in_flight: AtomicI64,
     idle: Vec<Padded<AtomicBool>>,
     epoch: AtomicU64,
@@ -293,9 +307,16 @@ struct Worker<'a, D: Domain, H, P> {
     lowest_seen: Cost,
     /// The lowest f at which this worker last offered to plan.
     plan_tried_at: Cost,
-    /// The lowest f among states in the outboxes since they were last all
-    /// flushed.
-    unsent_min_f: Cost,
+    /// The lowest key among states in the outboxes since they were last
+    /// all flushed.
+    unsent_min_key: Cost,
+    /// The search's order and the weight in force (lowered `phase` times).
+    order: Order,
+    weight: Weight,
+    phase: u32,
+    /// The start's h: the lower bound an anytime improvement reports while
+    /// the open lists are spread over workers.
+    h0: Cost,
 }
 
 /// Runs HDA* with `config.threads` workers.
@@ -327,11 +348,21 @@ where
     P: Partitioner<D>,
 {
     config.check()?;
+    let order = options.order;
+    order.check("hda", true)?;
+    if order.beam.is_some() {
+        return crate::search::beam::beam(domain, heuristic, config.threads, options);
+    }
     let threads = config.threads;
     let per_worker = |_| Padded(AtomicBool::new(false));
     let started = Instant::now();
     let shared = Shared {
         incumbent: Incumbent::new(started),
+        cutoff: AtomicU32::new(Cost::MAX),
+        least_pruned: AtomicU32::new(Cost::MAX),
+        phase: AtomicU32::new(0),
+        improvements: Mutex::new(Vec::new()),
+        finishing: std::sync::Barrier::new(threads),
         in_flight: AtomicI64::new(0),
         idle: (0..threads).map(per_worker).collect(),
         epoch: AtomicU64::new(0),
@@ -415,7 +446,11 @@ where
                         published_f: Cost::MAX,
                         lowest_seen: 0,
                         plan_tried_at: 0,
-                        unsent_min_f: Cost::MAX,
+                        unsent_min_key: Cost::MAX,
+                        order,
+                        weight: order.weight,
+                        phase: 0,
+                        h0,
                     };
                     worker.run(&inbox);
                     (worker.stores, worker.stats)
@@ -440,8 +475,12 @@ where
     }
     let stopped_by = shared.stopped_by.lock().ok().and_then(|s| *s);
     let status = match (stopped_by, shared.incumbent.best()) {
+        // Beyond A*, a search stopped early still has its best solution.
+        (Some(_), Some((goal, _))) if !order.is_optimal() => {
+            Status::Solved(trace_across(domain, &arenas, goal))
+        }
         (Some(limit), _) => Status::LimitReached(limit),
-        (None, Some((goal, _))) => Status::Solved(trace_across(&arenas, goal)),
+        (None, Some((goal, _))) => Status::Solved(trace_across(domain, &arenas, goal)),
         (None, None) => Status::NoSolution,
     };
 
@@ -453,16 +492,42 @@ where
         stats.termination_overhead = shared.incumbent.termination_overhead(seconds);
     }
     stats.workers = workers;
+    if let (false, Status::Solved(solution)) = (order.is_optimal(), &status) {
+        // Every node not closed, pruned or not, has an f that bounds the
+        // optimum from below where it lies on an optimal path (see
+        // `order`); the inboxes were drained into `least_pruned`.
+        let open_least = arenas
+            .iter()
+            .flat_map(|a| a.iter())
+            .filter(|n| !n.closed)
+            .map(|n| n.g.saturating_add(n.h))
+            .fold(solution.cost, Cost::min);
+        stats.lower_bound = Some(open_least.min(shared.least_pruned.load(SeqCst)));
+        stats.improvements = shared
+            .improvements
+            .lock()
+            .map(|i| i.clone())
+            .unwrap_or_default();
+    }
     Ok(Outcome { status, stats })
 }
 
-fn trace_across<D: Domain>(arenas: &[&[Node<D>]], goal: NodeRef) -> Solution<D::State, D::Move> {
+/// The path to `goal`, its cost summed again from the domain's edges: a
+/// node on it may have been reached more cheaply after the goal was
+/// recorded (weighted orders reopen often), which shortens the path the
+/// parent links now give but not the goal's stored g.
+fn trace_across<D: Domain>(
+    domain: &D,
+    arenas: &[&[Node<D>]],
+    goal: NodeRef,
+) -> Solution<D::State, D::Move> {
     let node_at = |r: NodeRef| {
         let (bucket, index) = split_ref(r);
         let n = &arenas[bucket][index];
         (&n.state, n.mv.as_ref(), n.parent, n.g)
     };
-    trace(goal, NO_PARENT, node_at)
+    let traced = trace(goal, NO_PARENT, node_at);
+    crate::search::replay(domain, traced.states.clone()).unwrap_or(traced)
 }
 
 /// Expansions between looks at the inbox while busy.
@@ -549,6 +614,28 @@ impl<D: Domain, H: Heuristic<D>, P: Partitioner<D>> Worker<'_, D, H, P> {
         }
         self.publish(self.stats.expanded - last_published, 0);
         self.stats.busy_seconds = (started.elapsed() - idle_total).as_secs_f64();
+        // Once every worker is here nothing more is sent: what is left in
+        // the inbox (after a limit) is kept, buckets to trace paths
+        // through and states for the lower bound.
+        self.shared.finishing.wait();
+        let mut least = Cost::MAX;
+        while let Ok(envelope) = inbox.try_recv() {
+            match envelope {
+                Envelope::States(batch) => {
+                    for m in batch {
+                        least = least.min(m.g.saturating_add(m.h));
+                    }
+                }
+                Envelope::Bucket(bucket, store) => {
+                    self.held += store.nodes.len() as u64;
+                    self.stores[bucket] = Some(store);
+                }
+            }
+        }
+        for m in self.pending.values().flatten() {
+            least = least.min(m.g.saturating_add(m.h));
+        }
+        self.shared.least_pruned.fetch_min(least, SeqCst);
         self.stats.stored = self.held;
     }
 
@@ -563,7 +650,7 @@ impl<D: Domain, H: Heuristic<D>, P: Partitioner<D>> Worker<'_, D, H, P> {
         // States waiting in this worker's outboxes are part of the layer
         // too: without them the lowest f reads high whenever a layer's last
         // states are on their way, and the others start the next one early.
-        let shown = mine.min(self.unsent_min_f);
+        let shown = mine.min(self.unsent_min_key);
         if self.published_f != shown {
             // Loads first: a planner that sees this worker past a layer
             // must also see what the layer cost it.
@@ -648,25 +735,104 @@ impl<D: Domain, H: Heuristic<D>, P: Partitioner<D>> Worker<'_, D, H, P> {
         }
     }
 
-    /// Takes the best live entry whose f is below the incumbent.
+    /// Takes the best live entry whose f is below the cutoff.
     fn pop(&mut self) -> Option<OpenEntry> {
-        let incumbent = self.shared.incumbent.cost();
-        while let Some(entry) = self.open.pop() {
-            if entry.f >= incumbent {
-                // Nothing left here can beat the incumbent, which only falls.
+        let cutoff = self.shared.cutoff.load(Relaxed);
+        if !self.order.is_optimal() {
+            self.follow_phase();
+        }
+        let mut least_pruned = Cost::MAX;
+        let found = loop {
+            let Some(entry) = self.open.pop() else {
+                break None;
+            };
+            if entry.f >= cutoff && self.weight.is_one() {
+                // Ranked by f: nothing left here is below the cutoff,
+                // which only falls.
+                least_pruned = least_pruned.min(entry.f);
                 self.open.clear();
-                return None;
+                break None;
             }
             let (bucket, index) = split_ref(entry.node);
             let Some(store) = &self.stores[bucket] else {
                 continue; // handed over, with its open states
             };
             let node = &store.nodes[index];
-            if !node.closed && entry.g == node.g {
-                return Some(entry);
+            if node.closed || entry.g != node.g {
+                continue;
+            }
+            let f = node.g.saturating_add(node.h);
+            if f >= cutoff {
+                least_pruned = least_pruned.min(f);
+                continue;
+            }
+            break Some(entry);
+        };
+        if least_pruned != Cost::MAX {
+            self.shared.least_pruned.fetch_min(least_pruned, Relaxed);
+        }
+        found
+    }
+
+    /// Ranks the open list again when an anytime search lowered its weight.
+    fn follow_phase(&mut self) {
+        let phase = self.shared.phase.load(Relaxed);
+        if phase == self.phase {
+            return;
+        }
+        while self.phase < phase {
+            self.weight = self.weight.lowered();
+            self.phase += 1;
+        }
+        let mut entries = Vec::with_capacity(self.open.len());
+        for (bucket, store) in self.stores.iter().enumerate() {
+            let Some(store) = store else { continue };
+            for (index, node) in store.nodes.iter().enumerate() {
+                if !node.closed {
+                    entries.push(OpenEntry {
+                        f: self.weight.key(node.g, node.h).0,
+                        g: node.g,
+                        node: node_ref(bucket, index),
+                    });
+                }
             }
         }
-        None
+        self.open = BinaryHeap::from(entries);
+    }
+
+    /// Records a goal of cost `g`; beyond A*, an improvement moves the
+    /// cutoff, lowers an anytime search's weight and joins the trace.
+    fn offer_goal(&mut self, g: Cost, goal: NodeRef) {
+        if !self.shared.incumbent.offer(g, goal) {
+            return;
+        }
+        if self.order.is_optimal() {
+            self.shared.cutoff.fetch_min(g, SeqCst);
+            return;
+        }
+        let mut weight = self.weight;
+        if self.order.anytime && !weight.is_one() {
+            // The first to record a goal at this phase moves it on.
+            if self
+                .shared
+                .phase
+                .compare_exchange(self.phase, self.phase + 1, SeqCst, Relaxed)
+                .is_ok()
+            {
+                weight = weight.lowered();
+            }
+        }
+        let cutoff = self.order.cutoff(weight, g);
+        self.shared.cutoff.fetch_min(cutoff, SeqCst);
+        if let Ok(mut trace) = self.shared.improvements.lock() {
+            trace.push(Improvement {
+                seconds: self.shared.started.elapsed().as_secs_f64(),
+                cost: g,
+                lower_bound: self.h0.min(g),
+                expanded: self.shared.expanded.load(Relaxed),
+                weight: weight.value(),
+            });
+        }
     }
 
     /// Takes in what another worker sent.
@@ -702,7 +868,7 @@ impl<D: Domain, H: Heuristic<D>, P: Partitioner<D>> Worker<'_, D, H, P> {
         for (index, node) in store.nodes.iter().enumerate() {
             if !node.closed {
                 self.open.push(OpenEntry {
-                    f: node.g.saturating_add(node.h),
+                    f: self.weight.key(node.g, node.h).0,
                     g: node.g,
                     node: node_ref(bucket, index),
                 });
@@ -728,7 +894,9 @@ impl<D: Domain, H: Heuristic<D>, P: Partitioner<D>> Worker<'_, D, H, P> {
             self.pending.entry(bucket).or_default().push(message);
             return;
         }
-        self.unsent_min_f = self.unsent_min_f.min(message.g.saturating_add(message.h));
+        self.unsent_min_key = self
+            .unsent_min_key
+            .min(self.weight.key(message.g, message.h).0);
         self.outboxes[owner].push(message);
         if self.outboxes[owner].len() >= self.config.batch {
             self.flush(owner);
@@ -785,7 +953,7 @@ impl<D: Domain, H: Heuristic<D>, P: Partitioner<D>> Worker<'_, D, H, P> {
         };
         let node = &nodes[index];
         self.open.push(OpenEntry {
-            f: node.g.saturating_add(node.h),
+            f: self.weight.key(node.g, node.h).0,
             g: node.g,
             node: node_ref(bucket, index),
         });
@@ -799,7 +967,7 @@ impl<D: Domain, H: Heuristic<D>, P: Partitioner<D>> Worker<'_, D, H, P> {
             return; // pop only returns entries of held buckets
         };
         if self.domain.is_goal(&store.nodes[index].state) {
-            self.shared.incumbent.offer(entry.g, me);
+            self.offer_goal(entry.g, me);
             return;
         }
         if store.expanded == store.published {
@@ -813,7 +981,8 @@ impl<D: Domain, H: Heuristic<D>, P: Partitioner<D>> Worker<'_, D, H, P> {
         self.domain.expand(&parent.state, successors);
         self.stats.generated += successors.len() as u64;
         let (parent_g, parent_h) = (parent.g, parent.h);
-        let incumbent = self.shared.incumbent.cost();
+        let cutoff = self.shared.cutoff.load(Relaxed);
+        let mut least_pruned = Cost::MAX;
         for edge in successors.drain(..) {
             let g = parent_g.saturating_add(edge.cost);
             let Some(parent_state) = self.stores[bucket]
@@ -825,7 +994,8 @@ impl<D: Domain, H: Heuristic<D>, P: Partitioner<D>> Worker<'_, D, H, P> {
             let h = self
                 .heuristic
                 .h_child(self.domain, parent_state, parent_h, &edge.state);
-            if g.saturating_add(h) >= incumbent {
+            if g.saturating_add(h) >= cutoff {
+                least_pruned = least_pruned.min(g.saturating_add(h));
                 continue;
             }
             let child_bucket = self.partitioner.owner(self.domain, &edge.state, BUCKETS);
@@ -838,6 +1008,9 @@ impl<D: Domain, H: Heuristic<D>, P: Partitioner<D>> Worker<'_, D, H, P> {
                 bucket: child_bucket,
             });
         }
+        if least_pruned != Cost::MAX {
+            self.shared.least_pruned.fetch_min(least_pruned, Relaxed);
+        }
     }
 
     fn flush(&mut self, to: usize) {
@@ -845,8 +1018,16 @@ impl<D: Domain, H: Heuristic<D>, P: Partitioner<D>> Worker<'_, D, H, P> {
             return;
         }
         // Drop what can no longer beat the incumbent before paying to send it.
-        let incumbent = self.shared.incumbent.cost();
-        self.outboxes[to].retain(|m| m.g.saturating_add(m.h) < incumbent);
+        let cutoff = self.shared.cutoff.load(Relaxed);
+        let mut least_pruned = Cost::MAX;
+        self.outboxes[to].retain(|m| {
+            let f = m.g.saturating_add(m.h);
+            least_pruned = least_pruned.min(if f >= cutoff { f } else { Cost::MAX });
+            f < cutoff
+        });
+        if least_pruned != Cost::MAX {
+            self.shared.least_pruned.fetch_min(least_pruned, Relaxed);
+        }
         if self.outboxes[to].is_empty() {
             return;
         }
@@ -863,7 +1044,7 @@ impl<D: Domain, H: Heuristic<D>, P: Partitioner<D>> Worker<'_, D, H, P> {
         for to in 0..self.outboxes.len() {
             self.flush(to);
         }
-        self.unsent_min_f = Cost::MAX;
+        self.unsent_min_key = Cost::MAX;
     }
 
     /// Adds local counts to the shared ones, checks limits, reports progress.

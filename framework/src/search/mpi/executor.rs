@@ -113,6 +113,7 @@ where
     H: Heuristic<D>,
     P: Partitioner<D>,
 {
+    options.order.not_yet("mpi-hda")?;
     init()?;
     if config.batch == 0 || config.batch > 1 << 20 {
         return Err(Error::Mpi(format!(
