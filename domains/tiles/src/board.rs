@@ -8,7 +8,7 @@ use frontier_core::{CodecError, Cost, Domain, Edge, InPlace, PackedState};
 use crate::TilesError;
 
 /// Most cells a board may have (5×5).
-pub const MAX_CELLS: usize = 25;
+pub const MAX_CELLS: usize = 49;
 
 /// Where the blank and the tiles end up.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
@@ -53,7 +53,7 @@ pub struct Board {
 const NONE: u8 = u8::MAX;
 
 impl Board {
-    /// A board of `rows`×`cols`, between 2 and 25 cells.
+    /// A board of `rows`×`cols`, between 2 and 49 cells (7×7).
     pub fn new(rows: u8, cols: u8) -> Result<Board, TilesError> {
         let cells = usize::from(rows) * usize::from(cols);
         if rows == 0 || cols == 0 || !(2..=MAX_CELLS).contains(&cells) {
@@ -172,7 +172,40 @@ impl PartialEq for TileState {
 impl Eq for TileState {}
 impl Hash for TileState {
     fn hash<H: Hasher>(&self, state: &mut H) {
-        self.cells.hash(state);
+        // Boards of up to 25 cells (every published benchmark) leave the
+        // rest zero: hashing only their part keeps the hash as cheap as it
+        // was before boards grew to 49 cells. Equal states take the same
+        // branch, so equal states still hash alike.
+        if self.cells[SMALL_BOARD..].iter().all(|&t| t == 0) {
+            self.cells[..SMALL_BOARD].hash(state);
+        } else {
+            self.cells.hash(state);
+        }
+    }
+}
+
+/// The cells of the largest board whose states hash only their first
+/// cells (see `Hash for TileState`).
+const SMALL_BOARD: usize = 25;
+
+/// Bits a tile takes in a packed state: 4 up to 16 cells, 5 up to 32,
+/// 6 beyond (up to [`MAX_CELLS`]).
+pub fn packed_bits(cells: usize) -> usize {
+    match cells {
+        0..=16 => 4,
+        17..=32 => 5,
+        _ => 6,
+    }
+}
+
+/// Words of a packed state: 2 up to 16 cells, 4 up to 25 (as the GPU
+/// plugin has always read them), else as many as the bits need (7 for
+/// 6×6, 10 for 7×7).
+pub fn packed_words(cells: usize) -> usize {
+    match cells {
+        0..=16 => 2,
+        17..=25 => 4,
+        _ => (packed_bits(cells) * cells).div_ceil(32),
     }
 }
 
@@ -528,23 +561,24 @@ impl InPlace for Tiles {
 }
 
 impl PackedState for Tiles {
-    /// 4 bits a tile up to 16 cells (2 words), 5 bits up to 25 (4 words).
+    /// [`packed_bits`] a tile, little-endian across [`packed_words`]
+    /// words: 2 words up to 16 cells, 4 up to 25, 7 for 6×6, 10 for 7×7.
     fn packed_words(&self) -> usize {
-        if self.board.cells() <= 16 {
-            2
-        } else {
-            4
-        }
+        packed_words(self.board.cells())
     }
 
     fn pack(&self, state: &TileState, out: &mut [u32]) {
-        let bits = if self.board.cells() <= 16 { 4 } else { 5 };
-        let mut packed: u128 = 0;
+        let bits = packed_bits(self.board.cells());
+        out.fill(0);
         for (i, &t) in state.cells[..self.board.cells()].iter().enumerate() {
-            packed |= u128::from(t) << (i * bits);
-        }
-        for (i, w) in out.iter_mut().enumerate() {
-            *w = (packed >> (32 * i)) as u32;
+            let (word, offset) = (i * bits / 32, i * bits % 32);
+            let value = u64::from(t) << offset;
+            if let Some(w) = out.get_mut(word) {
+                *w |= value as u32;
+            }
+            if let Some(w) = out.get_mut(word + 1) {
+                *w |= (value >> 32) as u32;
+            }
         }
     }
 
@@ -557,16 +591,13 @@ impl PackedState for Tiles {
             });
         }
         let n = self.board.cells();
-        let bits = if n <= 16 { 4 } else { 5 };
-        let packed = words
-            .iter()
-            .rev()
-            .fold(0u128, |acc, &w| (acc << 32) | u128::from(w));
-        if bits * n < 128 && packed >> (bits * n) != 0 {
+        let bits = packed_bits(n);
+        let bit = |i: usize| words[i / 32] >> (i % 32) & 1;
+        if (bits * n..32 * words.len()).any(|i| bit(i) != 0) {
             return Err(CodecError::Invalid("bits set past the last cell".into()));
         }
         let tiles: Vec<u8> = (0..n)
-            .map(|i| ((packed >> (i * bits)) & ((1 << bits) - 1)) as u8)
+            .map(|i| (0..bits).fold(0u8, |t, b| t | (bit(i * bits + b) as u8) << b))
             .collect();
         TileState::from_tiles(&self.board, &tiles).map_err(|e| CodecError::Invalid(e.to_string()))
     }

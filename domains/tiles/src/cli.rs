@@ -44,6 +44,84 @@ pub struct TilesCli {
     #[arg(long)]
     #[serde(default)]
     pub pdb_threads: Option<usize>,
+    /// Random instances (`Random(size: 36, …)`, size = cells of a square
+    /// board) as random walks of this many moves from the goal, none undoing
+    /// the one before (as DeepCubeA's test sets are made); without it, a
+    /// uniformly random solvable board.
+    #[arg(long)]
+    #[serde(default)]
+    pub scramble: Option<u64>,
+}
+
+/// The most moves a scramble makes: beyond it a typo, not an experiment
+/// (random walks of a few thousand moves already mix a 7×7 board).
+const MOST_SCRAMBLE: u64 = 100_000_000;
+
+impl TilesCli {
+    /// A random instance of a square board of `cells` cells under this
+    /// config's goal: a scramble of [`Self::scramble`] moves, else a
+    /// uniformly random solvable board.
+    pub fn random_board(
+        &self,
+        cells: usize,
+        rng: &mut frontier_core::rng::SplitMix64,
+    ) -> Result<String, CliError> {
+        let side = (2..=7u8)
+            .find(|&s| usize::from(s) * usize::from(s) == cells)
+            .ok_or_else(|| {
+                CliError::Input(format!(
+                    "tiles: Random size {cells}: give the cells of a square board (4, 9, 16, 25, 36 or 49)"
+                ))
+            })?;
+        let board = crate::Board::new(side, side).map_err(tiles_error)?;
+        let goal = TileState::goal(&board, self.goal);
+        let state = match self.scramble {
+            Some(moves) if moves > MOST_SCRAMBLE => {
+                return Err(CliError::Input(format!(
+                    "tiles: scramble {moves}: at most {MOST_SCRAMBLE} moves"
+                )))
+            }
+            Some(moves) => {
+                let mut state = goal;
+                let mut last: Option<crate::Dir> = None;
+                for _ in 0..moves {
+                    let legal: Vec<crate::Dir> = crate::Dir::ALL
+                        .into_iter()
+                        .filter(|d| Some(d.opposite()) != last)
+                        .filter(|&d| board.neighbour(state.blank, d).is_some())
+                        .collect();
+                    // Every cell of a board of 4 or more cells has two
+                    // neighbours, so one besides the way back is left.
+                    let dir = legal[rng.below(legal.len() as u64) as usize];
+                    state = state.slide(&board, dir).unwrap_or(state);
+                    last = Some(dir);
+                }
+                state
+            }
+            None => {
+                let mut tiles: Vec<u8> = (0..cells as u8).collect();
+                for i in (1..cells).rev() {
+                    tiles.swap(i, rng.below(i as u64 + 1) as usize);
+                }
+                let mut state = TileState::from_tiles(&board, &tiles).map_err(tiles_error)?;
+                if !crate::solvable(&board, &state, &goal) {
+                    // Swapping two tiles (not the blank) flips the parity.
+                    let (a, b) = match (state.blank as usize, cells) {
+                        (0, _) => (1, 2),
+                        (1, _) => (0, 2),
+                        _ => (0, 1),
+                    };
+                    state.cells.swap(a, b);
+                }
+                state
+            }
+        };
+        Ok(state.cells[..cells]
+            .iter()
+            .map(|t| t.to_string())
+            .collect::<Vec<_>>()
+            .join(" "))
+    }
 }
 
 fn standard_goal() -> Goal {
@@ -161,6 +239,14 @@ impl Plugin for TilesCli {
                 }));
         }
         Ok(prepared)
+    }
+
+    fn random_instance(
+        &self,
+        size: usize,
+        rng: &mut frontier_core::rng::SplitMix64,
+    ) -> Result<String, CliError> {
+        self.random_board(size, rng)
     }
 
     fn read_instances(&self, path: &Path) -> Result<Vec<Instance>, CliError> {

@@ -7,10 +7,13 @@ use frontier_core::fuzz::{bytes_of, packed_round_trip, packed_start, Target};
 
 use crate::{Goal, Tiles};
 
-const TILES_TEXT: [&str; 3] = [
+const TILES_TEXT: [&str; 5] = [
     "1 2 3 4 5 6 7 8 0",
     "13 6 8 12 15 14 0 10 11 7 4 5 9 1 3 2",
     "14 5 9 2 18 8 23 19 12 17 15 0 10 20 4 6 11 21 1 7 24 3 16 22 13",
+    // The 35- and 48-puzzles' goals: 6 bits a tile, 7 and 10 words.
+    "1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24 25 26 27 28 29 30 31 32 33 34 35 0",
+    "1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24 25 26 27 28 29 30 31 32 33 34 35 36 37 38 39 40 41 42 43 44 45 46 47 48 0",
 ];
 
 /// Any text given as a tiles instance is parsed or refused; an accepted
@@ -30,10 +33,10 @@ fn tiles_seeds() -> Vec<Vec<u8>> {
     TILES_TEXT.iter().map(|t| t.as_bytes().to_vec()).collect()
 }
 
-/// Arbitrary packed words decode to a valid 8- or 15-puzzle board that
+/// Arbitrary packed words decode to a valid board (8- to 48-puzzle) that
 /// re-encodes to the same words, or are refused.
 pub fn tiles_codec(data: &[u8]) {
-    for text in &TILES_TEXT[..2] {
+    for text in &TILES_TEXT {
         if let Ok(puzzle) = Tiles::parse(text, Goal::Standard) {
             packed_round_trip(&puzzle, data);
         }
@@ -41,7 +44,7 @@ pub fn tiles_codec(data: &[u8]) {
 }
 
 fn tiles_codec_seeds() -> Vec<Vec<u8>> {
-    TILES_TEXT[..2]
+    TILES_TEXT
         .iter()
         .filter_map(|text| Tiles::parse(text, Goal::Standard).ok())
         .map(|puzzle| bytes_of(&packed_start(&puzzle)))

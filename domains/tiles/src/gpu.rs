@@ -37,7 +37,7 @@ impl GpuPlugin<Tiles> for TilesHeuristic {
             src,
             "#define N_CELLS {n}\n#define COLS {}\n#define BITS {}\n#define STATE_WORDS {}\n#define MAX_SUCC 4\n",
             board.cols(),
-            if n <= 16 { 4 } else { 5 },
+            crate::board::packed_bits(n),
             puzzle.packed_words()
         );
         src += &array(

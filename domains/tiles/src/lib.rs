@@ -1,6 +1,6 @@
 //! # frontier-tiles
 //!
-//! Sliding-tile puzzles (any R×C board up to 25 cells: the 8-, 15- and
+//! Sliding-tile puzzles (any R×C board up to 49 cells: the 8-, 15- and
 //! 24-puzzle) for frontier: the [`Tiles`] domain, Manhattan distance and
 //! additive pattern databases (Korf & Felner 2002) with on-disk caching.
 //!
@@ -32,7 +32,10 @@ pub mod pdb;
 
 use std::path::PathBuf;
 
-pub use board::{parse_instance, solvable, Board, Dir, Goal, TileState, Tiles};
+pub use board::{
+    packed_bits, packed_words, parse_instance, solvable, Board, Dir, Goal, TileState, Tiles,
+    MAX_CELLS,
+};
 pub use heuristic::{partition, preset_names, AdditivePdb, Manhattan, TilesHeuristic};
 pub use pdb::{BuildProgress, Pattern, PatternDb};
 
@@ -40,7 +43,7 @@ pub use pdb::{BuildProgress, Pattern, PatternDb};
 #[derive(Debug, thiserror::Error)]
 pub enum TilesError {
     /// Board shape out of range.
-    #[error("a {rows}x{cols} board is not supported (2 to 25 cells)")]
+    #[error("a {rows}x{cols} board is not supported (2 to 49 cells)")]
     Shape {
         /// Rows asked for.
         rows: u8,

@@ -30,7 +30,7 @@ impl Rng {
 }
 
 /// Distances from the goal to every reachable state (moves are reversible).
-fn all_distances(board: &Board, goal: Goal) -> HashMap<[u8; 25], u32> {
+fn all_distances(board: &Board, goal: Goal) -> HashMap<[u8; frontier_tiles::MAX_CELLS], u32> {
     let start = TileState::goal(board, goal);
     let mut dist = HashMap::from([(start.cells, 0)]);
     let mut queue = VecDeque::from([start]);
@@ -48,7 +48,7 @@ fn all_distances(board: &Board, goal: Goal) -> HashMap<[u8; 25], u32> {
     dist
 }
 
-fn state_from(cells: &[u8; 25], board: &Board) -> TileState {
+fn state_from(cells: &[u8; frontier_tiles::MAX_CELLS], board: &Board) -> TileState {
     TileState::from_tiles(board, &cells[..board.cells()]).unwrap()
 }
 
@@ -265,7 +265,7 @@ fn astar_returns_exact_distances_on_random_8_puzzles_and_replays() {
         TilesHeuristic::Pdb(pdb_heuristic(&board, goal, "1,2,3/4,5,6/7,8", false, &dir)),
     ];
     let mut rng = Rng(5);
-    let states: Vec<&[u8; 25]> = truth.keys().collect();
+    let states: Vec<&[u8; frontier_tiles::MAX_CELLS]> = truth.keys().collect();
     for _ in 0..150 {
         let cells = states[rng.below(states.len())];
         let puzzle = Tiles::new(board.clone(), state_from(cells, &board), goal).unwrap();
@@ -303,11 +303,12 @@ fn malformed_and_unsolvable_instances_are_rejected_with_a_reason() {
         ("1 2 3 4 5 6 7 x 0", "'x' is not a tile number"),
         ("2 1 3 4 5 6 7 8 0", "unsolvable"),
         ("3x4: 1 2 3 4 5 6 7 8 9 10 11", "expected 12 tiles, got 11"),
-        ("7x7: 1 2 3", "a 7x7 board is not supported"),
-        // 36 tiles are a square board, just one too large: its size is named.
+        ("7x7: 1 2 3", "expected 49 tiles, got 3"),
+        ("8x7: 1 2 3", "a 8x7 board is not supported"),
+        // 64 tiles are a square board, just too large: its size is named.
         (
-            &(0..36).map(|t| t.to_string()).collect::<Vec<_>>().join(" "),
-            "a 6x6 board is not supported (2 to 25 cells)",
+            &(0..64).map(|t| t.to_string()).collect::<Vec<_>>().join(" "),
+            "a 8x8 board is not supported (2 to 49 cells)",
         ),
         ("4by4: 1 2", "board shape '4by4' should look like 4x4"),
     ];
@@ -422,7 +423,7 @@ fn hda_matches_astar_costs_on_random_8_puzzles_for_every_partition_and_thread_co
     let goal = Goal::Korf;
     let truth = all_distances(&board, goal);
     let h = Manhattan::new(&board, goal);
-    let states: Vec<&[u8; 25]> = truth.keys().collect();
+    let states: Vec<&[u8; frontier_tiles::MAX_CELLS]> = truth.keys().collect();
     let mut rng = Rng(77);
     for _ in 0..25 {
         let cells = states[rng.below(states.len())];
@@ -535,7 +536,7 @@ fn gpu_gastar_matches_astar_on_random_8_puzzles() {
     let board = Board::new(3, 3).unwrap();
     let truth = all_distances(&board, Goal::Standard);
     let h = TilesHeuristic::Manhattan(Manhattan::new(&board, Goal::Standard));
-    let states: Vec<&[u8; 25]> = truth.keys().collect();
+    let states: Vec<&[u8; frontier_tiles::MAX_CELLS]> = truth.keys().collect();
     let mut rng = Rng(31);
     for _ in 0..30 {
         let cells = states[rng.below(states.len())];
@@ -610,7 +611,7 @@ fn gpu_ida_matches_exact_distances_and_published_optima() {
     let manhattan = TilesHeuristic::Manhattan(Manhattan::new(&board, Goal::Standard));
     let pdb = TilesHeuristic::Pdb(pdb_heuristic(&board, Goal::Standard, "4-4", true, &dir));
     let mut rng = Rng(31);
-    let states: Vec<&[u8; 25]> = truth.keys().collect();
+    let states: Vec<&[u8; frontier_tiles::MAX_CELLS]> = truth.keys().collect();
     let two = two_devices();
     for i in 0..40 {
         let cells = states[rng.below(states.len())];
@@ -812,7 +813,7 @@ fn gpu_multi_gpu_matches_astar_on_random_8_puzzles_under_every_partition() {
     let board = Board::new(3, 3).unwrap();
     let truth = all_distances(&board, Goal::Standard);
     let h = TilesHeuristic::Manhattan(Manhattan::new(&board, Goal::Standard));
-    let states: Vec<&[u8; 25]> = truth.keys().collect();
+    let states: Vec<&[u8; frontier_tiles::MAX_CELLS]> = truth.keys().collect();
     let mut rng = Rng(41);
     let puzzles: Vec<Tiles> = (0..20)
         .map(|_| {
@@ -1181,4 +1182,55 @@ fn weighted_and_beam_solutions_on_korf100_keep_their_bounds() {
             assert_eq!(one.status, three.status, "#{id} beam on 1 and 3 threads");
         }
     }
+}
+
+/// 6×6 and 7×7 boards: random-walk scrambles parse, beams solve them, and
+/// the moves replay to the goal; the presets for them cover every tile once
+/// under both goals.
+#[test]
+fn boards_up_to_7x7_are_scrambled_solved_and_replayed() {
+    use frontier_core::search::{beam::beam, Order};
+    let cli = |goal| frontier_tiles::cli::TilesCli {
+        goal,
+        heuristic: "manhattan".into(),
+        reflect: false,
+        pdb_dir: None,
+        pdb_threads: None,
+        scramble: Some(200),
+    };
+    let mut rng = frontier_core::rng::SplitMix64::new(4);
+    for (cells, preset, patterns) in [(36, "5-5-5-5-5-5-5", 7), (49, "5-5-5-5-5-5-5-5-5-3", 10)] {
+        for goal in [Goal::Korf, Goal::Standard] {
+            let text = cli(goal).random_board(cells, &mut rng).unwrap();
+            let puzzle = Tiles::parse(&text, goal).unwrap();
+            assert_eq!(puzzle.board().cells(), cells);
+            let h = Manhattan::new(puzzle.board(), goal);
+            let options = SearchOptions {
+                order: Order {
+                    beam: Some(100),
+                    ..Order::default()
+                },
+                ..SearchOptions::default()
+            };
+            let outcome = beam(&puzzle, &h, 2, &options).unwrap();
+            let solution = outcome
+                .solution()
+                .expect("a beam of 100 solves a 200-move scramble");
+            // The scramble's 200 moves bound the optimum from above.
+            let lower = outcome.stats.lower_bound.unwrap();
+            assert!(
+                lower <= 200 && lower <= solution.cost,
+                "{cells} cells: {lower}"
+            );
+            let end = puzzle.replay(&solution.moves).unwrap();
+            assert!(puzzle.is_goal(&end), "{cells} cells");
+            let parts = partition(preset, puzzle.board(), goal).unwrap();
+            assert_eq!(parts.len(), patterns);
+            let mut tiles: Vec<u8> = parts.iter().flat_map(|p| p.tiles.clone()).collect();
+            tiles.sort_unstable();
+            assert_eq!(tiles, (1..cells as u8).collect::<Vec<_>>(), "{preset}");
+        }
+    }
+    let e = cli(Goal::Standard).random_board(30, &mut rng).unwrap_err();
+    assert!(e.to_string().contains("square board"), "{e}");
 }
