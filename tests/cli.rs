@@ -1800,7 +1800,7 @@ fn weights_anytime_and_beams_run_from_configs_grids_and_flags() {
     for (args, says) in [
         (
             vec!["--executor", "ida", "--weight", "2"],
-            "--weight applies to --executor astar or hda only",
+            "--weight applies to --executor astar, hda",
         ),
         (vec!["--weight", "0.9"], "give a number from 1 to 1000"),
         (vec!["--beam", "4", "--anytime"], "not both"),

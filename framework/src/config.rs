@@ -167,6 +167,20 @@ impl ExecutorConfig {
         P: Partitioner<D>,
     {
         match self {
+            ExecutorConfig::Gpu(config) if options.order.beam.is_some() => {
+                let ga_only = crate::search::gpu::GastarConfig {
+                    device: config.device,
+                    ..Default::default()
+                };
+                if *config != ga_only {
+                    return Err(Error::BadConfig(
+                        "gpu with a beam takes only `device`: heaps, memory_fraction, \
+                         table_log2 and partial_expansion are GA*'s"
+                            .into(),
+                    ));
+                }
+                crate::search::gpu::gpu_beam(domain, heuristic, config.device, options)
+            }
             ExecutorConfig::Gpu(config) => {
                 crate::search::gpu::gastar(domain, heuristic, config, options)
             }

@@ -190,8 +190,14 @@ pub const EXECUTORS: &[ExecutorInfo] = &[
     #[cfg(feature = "gpu")]
     ExecutorInfo {
         kind: "gpu",
-        about: "GA* on the GPU (domains with a GPU plugin).",
-        params: &[Param::Heaps, Param::PartialExpansion],
+        about: "GA* on the GPU (domains with a GPU plugin); --beam B: beam search on it \
+                (--weight too).",
+        params: &[
+            Param::Heaps,
+            Param::PartialExpansion,
+            Param::Beam,
+            Param::Weight,
+        ],
         counted: false,
         default: || ExecutorConfig::Gpu(Default::default()),
     },

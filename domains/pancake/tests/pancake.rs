@@ -508,3 +508,52 @@ fn orders_beyond_astar_keep_their_bounds_against_breadth_first_distances() {
         }
     }
 }
+
+/// The GPU beam on random 10-stacks against A*'s optimum: the optimum lies
+/// between its lower bound and its cost, its path (replayed by the
+/// executor) sorts the stack, and
+/// a beam wide enough for every layer (10! states) is breadth-first
+/// search, which is optimal here (every flip costs 1).
+#[test]
+fn the_gpu_beam_bounds_astars_optimum_on_random_10_stacks() {
+    if !frontier_core::gpu::usable_or_skip("the_gpu_beam_bounds_astars_optimum_on_random_10_stacks")
+    {
+        return;
+    }
+    use frontier_core::search::gpu::gpu_beam;
+    use frontier_core::search::{Order, Weight};
+    let mut rng = SplitMix64::new(16);
+    for _ in 0..8 {
+        let stack = Pancake::random(10, &mut rng).unwrap();
+        let optimum = astar(&stack, &Gap, &SearchOptions::default())
+            .unwrap()
+            .solution()
+            .unwrap()
+            .cost;
+        for (width, weight) in [(1u64, "1"), (64, "1"), (4096, "1.5"), (1 << 22, "1")] {
+            let options = SearchOptions {
+                order: Order {
+                    beam: Some(width),
+                    weight: Weight::parse(weight).unwrap(),
+                    anytime: false,
+                },
+                ..SearchOptions::default()
+            };
+            let outcome = gpu_beam(&stack, &Gap, 0, &options).unwrap();
+            let solution = outcome.solution().expect("a beam sorts every stack");
+            let lower = outcome.stats.lower_bound.unwrap();
+            let what = format!("{} beam {width} w {weight}", stack.text());
+            assert!(
+                lower <= optimum && optimum <= solution.cost,
+                "{what}: {lower} {optimum}"
+            );
+            assert!(
+                stack.is_goal(&stack.replay(&solution.moves).unwrap()),
+                "{what}"
+            );
+            if width == 1 << 22 {
+                assert_eq!(solution.cost, optimum, "{what}");
+            }
+        }
+    }
+}

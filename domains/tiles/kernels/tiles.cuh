@@ -79,13 +79,13 @@ __device__ int expand(const u32* s, u32* out, u32* cost, const unsigned char* ta
 __device__ __forceinline__ u32 pdb_sum(const unsigned char* pos, const unsigned char* tables) {
     u32 sum = 0;
     for (int p = 0; p < NUM_PDB; p++) {
-        u32 used = 0;
+        u64 used = 0;  // cells taken so far (boards up to 49 cells)
         u64 index = 0;
         for (int i = 0; i < PDB_K[p]; i++) {
             u32 cell = pos[PDB_TILES[p][i]];
-            u32 below = __popc(used & ((1u << cell) - 1u));
+            u32 below = __popcll(used & ((1ull << cell) - 1ull));
             index = index * (u64)(N_CELLS - i) + (cell - below);
-            used |= 1u << cell;
+            used |= 1ull << cell;
         }
         sum += tables[PDB_OFFSET[p] + index];
     }
@@ -151,13 +151,13 @@ __device__ __forceinline__ void set_byte(u32* hw, int i, u32 v) {
 // The value of database p with tile t on cell cell_of(t).
 template <class CellOf>
 __device__ __forceinline__ u32 pdb_value(int p, CellOf cell_of, const unsigned char* tables) {
-    u32 used = 0;
+    u64 used = 0;  // cells taken so far (boards up to 49 cells)
     u64 index = 0;
     for (int i = 0; i < PDB_K[p]; i++) {
         u32 cell = cell_of(PDB_TILES[p][i]);
-        u32 below = __popc(used & ((1u << cell) - 1u));
+        u32 below = __popcll(used & ((1ull << cell) - 1ull));
         index = index * (u64)(N_CELLS - i) + (cell - below);
-        used |= 1u << cell;
+        used |= 1ull << cell;
     }
     return tables[PDB_OFFSET[p] + index];
 }

@@ -219,6 +219,7 @@ impl Plugin for TilesCli {
         match key {
             "heuristic" => self.heuristic = value.text(key)?,
             "reflect" => self.reflect = value.flag(key)?,
+            "scramble" => self.scramble = Some(value.count(key)?),
             _ => return Ok(false),
         }
         Ok(true)
@@ -267,6 +268,8 @@ impl Plugin for TilesCli {
         })?;
         let heuristic = self.heuristic_for(prepared, &puzzle)?;
         let on_gpus = match executor {
+            // A beam runs through `run_gpu` below (no GA* session).
+            ExecutorConfig::Gpu(_) if options.order.beam.is_some() => None,
             ExecutorConfig::Gpu(config) => Some(config.as_multi()),
             ExecutorConfig::MultiGpu(config) | ExecutorConfig::MpiGpu(config) => {
                 Some(config.clone())

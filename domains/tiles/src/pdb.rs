@@ -14,7 +14,9 @@
 //! positions). Memory: one byte per placement for the table, plus a visited
 //! cell mask per placement while building.
 
-use std::sync::atomic::{AtomicU16, AtomicU32, AtomicU8, AtomicUsize, Ordering::Relaxed};
+use std::sync::atomic::{
+    AtomicU16, AtomicU32, AtomicU64, AtomicU8, AtomicUsize, Ordering::Relaxed,
+};
 use std::sync::Mutex;
 
 use crate::board::{Board, Dir, MAX_CELLS};
@@ -43,10 +45,11 @@ pub fn placements(n: usize, k: usize) -> u64 {
 /// rank among cells not used by earlier tiles.
 #[inline]
 pub fn rank(cells_of_tiles: impl Iterator<Item = u8>, n: usize) -> usize {
-    let mut used: u32 = 0;
+    // Boards have up to 49 cells: one bit each.
+    let mut used: u64 = 0;
     let mut index = 0usize;
     for (i, cell) in cells_of_tiles.enumerate() {
-        let below = (used & ((1u32 << cell) - 1)).count_ones() as usize;
+        let below = (used & ((1u64 << cell) - 1)).count_ones() as usize;
         index = index * (n - i) + usize::from(cell) - below;
         used |= 1 << cell;
     }
@@ -60,10 +63,10 @@ pub fn unrank(mut index: usize, n: usize, k: usize, out: &mut [u8]) {
         digits[i] = index % (n - i);
         index /= n - i;
     }
-    let mut used: u32 = 0;
+    let mut used: u64 = 0;
     for i in 0..k {
         // The digits[i]-th free cell.
-        let mut free = !used & ((1u32 << n) - 1);
+        let mut free = !used & ((1u64 << n) - 1);
         for _ in 0..digits[i] {
             free &= free - 1;
         }
@@ -73,27 +76,28 @@ pub fn unrank(mut index: usize, n: usize, k: usize, out: &mut [u8]) {
     }
 }
 
-/// Cell bitmask operations for flood fills on one board.
+/// Cell bitmask operations for flood fills on one board (a bit a cell,
+/// up to 49).
 struct Masks {
     /// Neighbour cells of each cell, as a bitmask.
-    neighbours: [u32; MAX_CELLS],
-    all: u32,
-    not_first_col: u32,
-    not_last_col: u32,
+    neighbours: [u64; MAX_CELLS],
+    all: u64,
+    not_first_col: u64,
+    not_last_col: u64,
     cols: u32,
 }
 
 impl Masks {
     fn new(board: &Board) -> Masks {
         let (rows, cols) = (u32::from(board.rows()), u32::from(board.cols()));
-        let all = (1u32 << (rows * cols)) - 1;
-        let mut first = 0;
-        let mut last = 0;
+        let all = (1u64 << (rows * cols)) - 1;
+        let mut first = 0u64;
+        let mut last = 0u64;
         for r in 0..rows {
             first |= 1 << (r * cols);
             last |= 1 << (r * cols + cols - 1);
         }
-        let mut neighbours = [0u32; MAX_CELLS];
+        let mut neighbours = [0u64; MAX_CELLS];
         for (cell, mask) in neighbours.iter_mut().enumerate().take(board.cells()) {
             for dir in Dir::ALL {
                 if let Some(n) = board.neighbour(cell as u8, dir) {
@@ -112,7 +116,7 @@ impl Masks {
 
     /// Cells of `free` connected to `start` through `free`.
     #[inline]
-    fn flood(&self, start: u32, free: u32) -> u32 {
+    fn flood(&self, start: u64, free: u64) -> u64 {
         let mut region = start;
         loop {
             let grown = (region
@@ -129,13 +133,14 @@ impl Masks {
     }
 }
 
-/// Per-placement visited masks: u16 for boards up to 16 cells, else u32.
+/// Per-placement visited masks: u16 for boards up to 16 cells, u32 up to
+/// 32, else u64.
 trait AtomicMask: Send + Sync {
     fn zero() -> Self;
     /// The current bits.
-    fn get(&self) -> u32;
+    fn get(&self) -> u64;
     /// ORs `bits` in and returns the previous value.
-    fn or(&self, bits: u32) -> u32;
+    fn or(&self, bits: u64) -> u64;
 }
 
 impl AtomicMask for AtomicU16 {
@@ -143,12 +148,12 @@ impl AtomicMask for AtomicU16 {
         AtomicU16::new(0)
     }
     #[inline]
-    fn get(&self) -> u32 {
-        u32::from(self.load(Relaxed))
+    fn get(&self) -> u64 {
+        u64::from(self.load(Relaxed))
     }
     #[inline]
-    fn or(&self, bits: u32) -> u32 {
-        u32::from(self.fetch_or(bits as u16, Relaxed))
+    fn or(&self, bits: u64) -> u64 {
+        u64::from(self.fetch_or(bits as u16, Relaxed))
     }
 }
 
@@ -157,11 +162,25 @@ impl AtomicMask for AtomicU32 {
         AtomicU32::new(0)
     }
     #[inline]
-    fn get(&self) -> u32 {
+    fn get(&self) -> u64 {
+        u64::from(self.load(Relaxed))
+    }
+    #[inline]
+    fn or(&self, bits: u64) -> u64 {
+        u64::from(self.fetch_or(bits as u32, Relaxed))
+    }
+}
+
+impl AtomicMask for AtomicU64 {
+    fn zero() -> Self {
+        AtomicU64::new(0)
+    }
+    #[inline]
+    fn get(&self) -> u64 {
         self.load(Relaxed)
     }
     #[inline]
-    fn or(&self, bits: u32) -> u32 {
+    fn or(&self, bits: u64) -> u64 {
         self.fetch_or(bits, Relaxed)
     }
 }
@@ -186,10 +205,10 @@ pub fn build(
     threads: usize,
     progress: &(dyn Fn(BuildProgress) + Sync),
 ) -> Vec<u8> {
-    if board.cells() <= 16 {
-        build_with::<AtomicU16>(board, pattern, threads, progress)
-    } else {
-        build_with::<AtomicU32>(board, pattern, threads, progress)
+    match board.cells() {
+        0..=16 => build_with::<AtomicU16>(board, pattern, threads, progress),
+        17..=32 => build_with::<AtomicU32>(board, pattern, threads, progress),
+        _ => build_with::<AtomicU64>(board, pattern, threads, progress),
     }
 }
 
@@ -208,11 +227,11 @@ fn build_with<M: AtomicMask>(
     let dist: Vec<AtomicU8> = huge_vec(size, || AtomicU8::new(u8::MAX));
 
     let goal_index = rank(pattern.goal_cells.iter().copied(), n);
-    let occupied: u32 = pattern.goal_cells.iter().map(|&c| 1u32 << c).sum();
+    let occupied: u64 = pattern.goal_cells.iter().map(|&c| 1u64 << c).sum();
     let region = masks.flood(1 << pattern.blank_goal, masks.all & !occupied);
     visited[goal_index].or(region);
     dist[goal_index].store(0, Relaxed);
-    let mut frontier: Vec<(u32, u32)> = vec![(goal_index as u32, region)];
+    let mut frontier: Vec<(u32, u64)> = vec![(goal_index as u32, region)];
     let mut done = 1u64;
     let mut level = 0u8;
 
@@ -232,7 +251,7 @@ fn build_with<M: AtomicMask>(
                     // prefetched, then checked: the visited table is far
                     // larger than the caches, so overlapping the misses is
                     // what makes the build fast.
-                    let mut pending: Vec<(usize, u32)> = Vec::with_capacity(PREFETCH_GROUP * 4 * k);
+                    let mut pending: Vec<(usize, u64)> = Vec::with_capacity(PREFETCH_GROUP * 4 * k);
                     loop {
                         let start = cursor.fetch_add(chunk, Relaxed);
                         if start >= frontier.len() {
@@ -244,7 +263,7 @@ fn build_with<M: AtomicMask>(
                             pending.clear();
                             for &(index, reached) in group {
                                 unrank(index as usize, n, k, &mut cells);
-                                let occupied: u32 = cells[..k].iter().map(|&c| 1u32 << c).sum();
+                                let occupied: u64 = cells[..k].iter().map(|&c| 1u64 << c).sum();
                                 for i in 0..k {
                                     let from = cells[i];
                                     let mut targets = masks.neighbours[usize::from(from)] & reached;

@@ -285,7 +285,7 @@ impl Order {
         } else {
             Err(crate::Error::BadConfig(format!(
                 "{executor} runs A*'s order only so far: weight, greedy, anytime and beam \
-                 run on astar and hda"
+                 run on astar and hda, beams (with a weight) on gpu"
             )))
         }
     }

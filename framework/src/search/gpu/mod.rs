@@ -3,6 +3,7 @@
 //! engine runs GA* on one GPU ([`gastar()`]) and HDA* over every GPU of a
 //! host ([`multi_gpu`]), states routed by a [`GpuPartitioner`].
 
+pub mod beam;
 pub mod gastar;
 pub mod ida;
 #[cfg(feature = "mpi")]
@@ -11,6 +12,7 @@ pub mod multi;
 pub mod partition;
 mod shard;
 
+pub use beam::gpu_beam;
 pub use gastar::{gastar, GastarConfig, GastarSession};
 pub use ida::{gpu_ida, gpu_ida_in_place, GpuIdaConfig};
 #[cfg(feature = "mpi")]

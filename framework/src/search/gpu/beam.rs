@@ -1,0 +1,467 @@
+//! Beam search on one GPU (framework/kernels/beam.cu), for domains with a
+//! GPU plugin: `--executor gpu --beam B`. Each layer is expanded, ranked
+//! (g + w·h, or h when greedy) and cut to its best `B` states on the device;
+//! the host only reads the keys' histogram and a few counts per layer.
+//!
+//! Like the CPU beam ([`crate::search::beam`]) it drops duplicates within a
+//! layer and states kept in earlier layers, the latter by 64-bit
+//! fingerprints in a table of up to 2^28 slots (filled to three quarters;
+//! later layers are then checked but not added). Its lower bound has the
+//! same argument; a child dropped as seen before joins it with its own f,
+//! so a fingerprint collision cannot make the bound unsound.
+//!
+//! Every layer's states stay on the device (B × depth states), so the path
+//! is read back one state a layer and replayed on the CPU.
+
+use std::time::Instant;
+
+use cudarc::driver::{CudaSlice, LaunchConfig, PushKernelArg};
+
+use super::{replay, GpuPlugin};
+use crate::domain::{Cost, PackedState};
+use crate::gpu::{gpu_error, Gpu};
+use crate::search::{
+    DomainOutcome, Improvement, Limit, Outcome, Progress, SearchOptions, Status, Weight,
+};
+use crate::stats::SearchStats;
+use crate::Error;
+
+const ENGINE: &str = include_str!("../../../kernels/beam.cu");
+const PRELUDE: &str = "typedef unsigned int u32;\ntypedef unsigned long long u64;\n";
+
+/// Control words: the `BC_*` defines in framework/kernels/beam.cu.
+const BC_FOUND: usize = 0;
+const BC_MIN_KEY: usize = 1;
+const BC_MAX_KEY: usize = 2;
+const BC_DROPPED_F: usize = 3;
+const BC_GENERATED: usize = 4;
+const BC_MIN_F: usize = 5;
+const BC_SEEN: usize = 6;
+const BC_WORDS: usize = 7;
+/// Slots of the table of kept states' fingerprints, at most (2 GiB).
+const MOST_SEEN_SLOTS: usize = 1 << 28;
+/// Threads a block, as `BEAM_BLOCK` in the kernel (`beam_count` and
+/// `beam_place` rank within blocks of this size).
+const BLOCK: u32 = 1024;
+/// Threads a block for the other kernels.
+const SMALL_BLOCK: u32 = 128;
+/// The widest histogram of keys read per layer; keys beyond share its
+/// last bin (they are then kept or dropped in index order).
+const MOST_BINS: u64 = 1 << 22;
+/// The most layers a beam runs (the most moves of a solution).
+const MOST_LAYERS: usize = 100_000;
+
+/// One layer kept on the device: its states, their g, their parents'
+/// indices in the layer before.
+struct Layer {
+    states: CudaSlice<u32>,
+    g: CudaSlice<u32>,
+    parent: CudaSlice<u32>,
+    len: u32,
+}
+
+/// Beam search of width `options.order.beam` on GPU `device`, ranked by
+/// `options.order.weight`. The first layer with a goal ends the search with
+/// its cheapest goal, replayed on the CPU; `stats.lower_bound` is the
+/// proven bound. Without a GPU this is an error, never a panic.
+pub fn gpu_beam<D, P>(
+    domain: &D,
+    plugin: &P,
+    device: usize,
+    options: &SearchOptions,
+) -> Result<DomainOutcome<D>, Error>
+where
+    D: PackedState,
+    P: GpuPlugin<D>,
+{
+    options.limits.check()?;
+    let order = options.order;
+    order.check("gpu", true)?;
+    let Some(width) = order.beam else {
+        return Err(Error::BadConfig("gpu_beam needs a beam width".into()));
+    };
+    let width = u32::try_from(width)
+        .ok()
+        .filter(|&w| w <= 1 << 28)
+        .ok_or_else(|| Error::BadConfig(format!("beam {width}: at most 2^28 states a layer")))?;
+    let started = Instant::now();
+    let gpu = Gpu::open(device)?;
+    let source = format!("{PRELUDE}{}\n{ENGINE}", plugin.source(domain));
+    let module = gpu.module(&source)?;
+    let load = |name: &str| module.load_function(name).map_err(gpu_error);
+    let remember = load("beam_remember")?;
+    let (expand, dedup, histogram, count, place, min_f) = (
+        load("beam_expand")?,
+        load("beam_dedup")?,
+        load("beam_histogram")?,
+        load("beam_count")?,
+        load("beam_place")?,
+        load("beam_min_f")?,
+    );
+    let s = gpu.stream.clone();
+    let oom = |e: cudarc::driver::DriverError| {
+        Error::Gpu(format!(
+            "device memory for a beam of {width} on {}: {e}",
+            gpu.name
+        ))
+    };
+    let words = domain.packed_words();
+    let max_succ = {
+        let probe = load("beam_sizes")?;
+        let mut out = s.alloc_zeros::<u32>(2).map_err(gpu_error)?;
+        let mut b = s.launch_builder(&probe);
+        b.arg(&mut out);
+        // SAFETY: the kernel writes two words, which `out` holds.
+        unsafe { b.launch(LaunchConfig::for_num_elems(1)) }.map_err(gpu_error)?;
+        let mut sizes = [0u32; 2];
+        s.memcpy_dtoh(&out, &mut sizes).map_err(gpu_error)?;
+        if sizes[1] as usize != words {
+            return Err(Error::Gpu(format!(
+                "the plugin packs {} words a state, the domain {words}",
+                sizes[1]
+            )));
+        }
+        sizes[0].max(1) as usize
+    };
+    let segments = plugin.tables(domain);
+    let tables_len = (segments.iter().map(|t| t.len()).sum::<usize>().div_ceil(4) * 4).max(4);
+    let mut tables = s.alloc_zeros::<u8>(tables_len).map_err(oom)?;
+    let mut at = 0;
+    for segment in &segments {
+        s.memcpy_htod(*segment, &mut tables.slice_mut(at..at + segment.len()))
+            .map_err(oom)?;
+        at += segment.len();
+    }
+    // Children of one layer, and the table that finds their duplicates.
+    let children = width as usize * max_succ;
+    let children_u32 = u32::try_from(children)
+        .map_err(|_| Error::BadConfig(format!("beam {width}: too many children a layer")))?;
+    let mut child_states = s.alloc_zeros::<u32>(children * words).map_err(oom)?;
+    let mut child_g = s.alloc_zeros::<u32>(children).map_err(oom)?;
+    let mut child_f = s.alloc_zeros::<u32>(children).map_err(oom)?;
+    let mut child_key = s.alloc_zeros::<u32>(children).map_err(oom)?;
+    let table_slots = (2 * children).next_power_of_two();
+    let mut table = s.alloc_zeros::<u64>(table_slots).map_err(oom)?;
+    let blocks = children_u32.div_ceil(BLOCK);
+    let mut below = s.alloc_zeros::<u32>(blocks as usize).map_err(oom)?;
+    let mut at_bin = s.alloc_zeros::<u32>(blocks as usize).map_err(oom)?;
+    let mut ctrl = s.alloc_zeros::<u64>(BC_WORDS).map_err(oom)?;
+    // Fingerprints of every state kept so far, filled to three quarters.
+    let seen_slots = (children * 256).next_power_of_two().min(MOST_SEEN_SLOTS);
+    let mut seen = s.alloc_zeros::<u64>(seen_slots).map_err(oom)?;
+    let seen_mask = (seen_slots - 1) as u64;
+    let mut remembered = 0u64;
+    s.memcpy_htod(
+        &[u64::MAX; 1],
+        &mut ctrl.slice_mut(BC_DROPPED_F..BC_DROPPED_F + 1),
+    )
+    .map_err(gpu_error)?;
+
+    let start = domain.start();
+    let mut packed = vec![0u32; words];
+    domain.pack(&start, &mut packed);
+    let mut layers = vec![Layer {
+        states: s.clone_htod(&packed).map_err(oom)?,
+        g: s.clone_htod(&[0u32]).map_err(oom)?,
+        parent: s.clone_htod(&[0u32]).map_err(oom)?,
+        len: 1,
+    }];
+    let (num, den, greedy) = match order.weight {
+        Weight::Ratio { num, den } => (num, den, 0u32),
+        Weight::Greedy => (1, 1, 1u32),
+    };
+    let mut stats = SearchStats::default();
+    let mut next_report = 0.25;
+    let bytes_per_state = (words * 4 + 8) as u64;
+    let mut held_bytes = 0u64;
+    let child_bytes =
+        children as u64 * (words as u64 * 4 + 12) + table_slots as u64 * 8 + seen_slots as u64 * 8;
+    // The plugin's kernels (expand, heuristic) take many registers: they
+    // run in small blocks; counting and placing need BLOCK-wide blocks.
+    let sized = |threads: u32, block: u32| LaunchConfig {
+        grid_dim: (threads.div_ceil(block).max(1), 1, 1),
+        block_dim: (block, 1, 1),
+        shared_mem_bytes: 0,
+    };
+    let launch = |threads: u32| sized(threads, SMALL_BLOCK);
+    let ranked = |threads: u32| sized(threads, BLOCK);
+
+    /// How the layers ended.
+    enum End {
+        /// A goal: its control word (g and child slot).
+        Goal(u64),
+        /// The start is a goal.
+        Start,
+        /// No child left in the beam.
+        Nothing,
+        /// A limit.
+        Limit(Limit),
+    }
+    let end = loop {
+        if domain.is_goal(&start) {
+            break End::Start;
+        }
+        let seconds = started.elapsed().as_secs_f64();
+        if let Some(limit) =
+            options
+                .limits
+                .exceeded(stats.expanded, held_bytes + child_bytes, seconds)
+        {
+            break End::Limit(limit);
+        }
+        if layers.len() > MOST_LAYERS {
+            return Err(Error::BadConfig(format!(
+                "beam {width}: no goal within {MOST_LAYERS} layers"
+            )));
+        }
+        let layer = layers.last().expect("the start layer is never removed");
+        let n = layer.len;
+        let prev = layers.len().checked_sub(2).map(|i| &layers[i]);
+        s.memcpy_htod(
+            &[u64::MAX, u64::MAX, 0],
+            &mut ctrl.slice_mut(BC_FOUND..BC_MAX_KEY + 1),
+        )
+        .map_err(gpu_error)?;
+        s.memcpy_htod(
+            &[0u64, u64::MAX],
+            &mut ctrl.slice_mut(BC_GENERATED..BC_MIN_F + 1),
+        )
+        .map_err(gpu_error)?;
+        let has_prev = u32::from(prev.is_some());
+        let prev_states = prev.map_or(&layer.states, |p| &p.states);
+        let mut b = s.launch_builder(&expand);
+        b.arg(&layer.states)
+            .arg(&layer.g)
+            .arg(&layer.parent)
+            .arg(prev_states)
+            .arg(&n)
+            .arg(&has_prev)
+            .arg(&mut child_states)
+            .arg(&mut child_g)
+            .arg(&mut child_f)
+            .arg(&mut child_key)
+            .arg(&mut ctrl)
+            .arg(&num)
+            .arg(&den)
+            .arg(&greedy)
+            .arg(&seen)
+            .arg(&seen_mask)
+            .arg(&tables);
+        // SAFETY: the layer holds `n` states, g and parents, and a parent
+        // index names a state of the layer before (or `has_prev` is 0);
+        // the child arrays hold `width · MAX_SUCC` entries, `n ≤ width`.
+        unsafe { b.launch(launch(n)) }.map_err(gpu_error)?;
+        stats.expanded += u64::from(n);
+        let total = n * max_succ as u32;
+        s.memset_zeros(&mut table).map_err(gpu_error)?;
+        let mask = (table_slots - 1) as u32;
+        let mut b = s.launch_builder(&dedup);
+        b.arg(&child_states)
+            .arg(&mut child_key)
+            .arg(&total)
+            .arg(&mut table)
+            .arg(&mask);
+        // SAFETY: `total` children were written; the table has `mask + 1`
+        // slots, more than twice the children, so a probe ends.
+        unsafe { b.launch(launch(total)) }.map_err(gpu_error)?;
+        let mut words_back = [0u64; BC_WORDS];
+        s.memcpy_dtoh(&ctrl, &mut words_back).map_err(gpu_error)?;
+        stats.generated += words_back[BC_GENERATED];
+        if words_back[BC_FOUND] != u64::MAX {
+            // The last layer is not expanded: its children count in the bound.
+            let mut b = s.launch_builder(&min_f);
+            b.arg(&child_f).arg(&child_key).arg(&total).arg(&mut ctrl);
+            // SAFETY: `total` children were written.
+            unsafe { b.launch(launch(total)) }.map_err(gpu_error)?;
+            break End::Goal(words_back[BC_FOUND]);
+        }
+        let (least, most) = (words_back[BC_MIN_KEY], words_back[BC_MAX_KEY]);
+        if least == u64::MAX {
+            break End::Nothing;
+        }
+        let bins = (most - least + 1).min(MOST_BINS) as u32;
+        let base = least as u32;
+        let mut counts = s.alloc_zeros::<u32>(bins as usize).map_err(oom)?;
+        let mut b = s.launch_builder(&histogram);
+        b.arg(&child_key)
+            .arg(&total)
+            .arg(&base)
+            .arg(&bins)
+            .arg(&mut counts);
+        // SAFETY: the histogram has `bins` counters; keys past it go to the last.
+        unsafe { b.launch(launch(total)) }.map_err(gpu_error)?;
+        let mut host_counts = vec![0u32; bins as usize];
+        s.memcpy_dtoh(&counts, &mut host_counts)
+            .map_err(gpu_error)?;
+        // The bin at which the beam fills, the states below it, and room
+        // left in it.
+        let (mut threshold, mut below_all, mut room_at) = (bins, 0u64, 0u64);
+        let mut sum = 0u64;
+        for (bin, &c) in host_counts.iter().enumerate() {
+            if sum + u64::from(c) > u64::from(width) {
+                threshold = bin as u32;
+                below_all = sum;
+                room_at = u64::from(width) - sum;
+                break;
+            }
+            sum += u64::from(c);
+        }
+        if threshold == bins {
+            below_all = sum;
+        }
+        let mut b = s.launch_builder(&count);
+        b.arg(&child_key)
+            .arg(&total)
+            .arg(&base)
+            .arg(&bins)
+            .arg(&threshold)
+            .arg(&mut below)
+            .arg(&mut at_bin);
+        // SAFETY: one counter pair per block of `BLOCK` children.
+        unsafe { b.launch(ranked(total)) }.map_err(gpu_error)?;
+        let used_blocks = total.div_ceil(BLOCK) as usize;
+        let mut host_below = vec![0u32; used_blocks];
+        let mut host_at = vec![0u32; used_blocks];
+        s.memcpy_dtoh(&below.slice(0..used_blocks), &mut host_below)
+            .map_err(gpu_error)?;
+        s.memcpy_dtoh(&at_bin.slice(0..used_blocks), &mut host_at)
+            .map_err(gpu_error)?;
+        let exclusive = |v: &mut [u32]| {
+            let mut sum = 0u32;
+            for x in v.iter_mut() {
+                let here = *x;
+                *x = sum;
+                sum += here;
+            }
+        };
+        exclusive(&mut host_below);
+        exclusive(&mut host_at);
+        let below_before = s.clone_htod(&host_below).map_err(oom)?;
+        let at_before = s.clone_htod(&host_at).map_err(oom)?;
+        let kept = (below_all + room_at) as u32;
+        let mut next = Layer {
+            states: s
+                .alloc_zeros::<u32>(kept.max(1) as usize * words)
+                .map_err(oom)?,
+            g: s.alloc_zeros::<u32>(kept.max(1) as usize).map_err(oom)?,
+            parent: s.alloc_zeros::<u32>(kept.max(1) as usize).map_err(oom)?,
+            len: kept,
+        };
+        let (below_all, room_at) = (below_all as u32, room_at as u32);
+        let mut b = s.launch_builder(&place);
+        b.arg(&child_states)
+            .arg(&child_g)
+            .arg(&child_f)
+            .arg(&child_key)
+            .arg(&total)
+            .arg(&base)
+            .arg(&bins)
+            .arg(&threshold)
+            .arg(&below_before)
+            .arg(&at_before)
+            .arg(&below_all)
+            .arg(&room_at)
+            .arg(&mut next.states)
+            .arg(&mut next.g)
+            .arg(&mut next.parent)
+            .arg(&mut ctrl);
+        // SAFETY: the prefixes give every kept child a distinct place
+        // below `kept` (below_all states under the threshold, at most
+        // room_at in it), which the next layer holds.
+        unsafe { b.launch(ranked(total)) }.map_err(gpu_error)?;
+        // Remember the kept states while the table has room for them.
+        if (remembered + u64::from(kept)) * 4 <= 3 * seen_slots as u64 {
+            let mut b = s.launch_builder(&remember);
+            b.arg(&next.states)
+                .arg(&kept)
+                .arg(&mut seen)
+                .arg(&seen_mask)
+                .arg(&mut ctrl);
+            // SAFETY: the layer holds `kept` states; the table stays under
+            // three quarters full, so every probe finds a slot.
+            unsafe { b.launch(launch(kept)) }.map_err(gpu_error)?;
+            remembered += u64::from(kept);
+        }
+        held_bytes += u64::from(kept) * bytes_per_state;
+        stats.peak_open = stats.peak_open.max(u64::from(kept));
+        layers.push(next);
+        if kept == 0 {
+            break End::Nothing;
+        }
+        let seconds = started.elapsed().as_secs_f64();
+        if seconds >= next_report {
+            next_report = seconds + 0.25;
+            if let Some(sink) = &options.progress {
+                let mut least_f = [0u64];
+                s.memcpy_dtoh(&ctrl.slice(BC_MIN_F..BC_MIN_F + 1), &mut least_f)
+                    .map_err(gpu_error)?;
+                sink(&Progress {
+                    expanded: stats.expanded,
+                    open: u64::from(kept),
+                    f: Cost::try_from(least_f[0]).unwrap_or(Cost::MAX),
+                    seconds,
+                });
+            }
+        }
+    };
+    let seconds = started.elapsed().as_secs_f64();
+    stats.peak_bytes = held_bytes + child_bytes;
+    let mut kept_states = [0u64];
+    s.memcpy_dtoh(&ctrl.slice(BC_SEEN..BC_SEEN + 1), &mut kept_states)
+        .map_err(gpu_error)?;
+    stats.peak_closed = kept_states[0];
+    let status = match end {
+        End::Nothing => Status::NoSolution,
+        End::Limit(limit) => Status::LimitReached(limit),
+        End::Start => Status::Solved(
+            replay(domain, vec![start])
+                .map_err(|_| Error::Gpu("the start does not replay".into()))?,
+        ),
+        End::Goal(word) => {
+            let g = (word >> 32) as Cost;
+            let slot = (word & 0xFFFF_FFFF) as usize;
+            // The goal, then one state a layer back to the start.
+            let mut path = vec![0u32; words];
+            s.memcpy_dtoh(
+                &child_states.slice(slot * words..(slot + 1) * words),
+                &mut path,
+            )
+            .map_err(gpu_error)?;
+            let mut index = slot / max_succ;
+            for layer in layers.iter().rev() {
+                let mut state = vec![0u32; words];
+                s.memcpy_dtoh(
+                    &layer.states.slice(index * words..(index + 1) * words),
+                    &mut state,
+                )
+                .map_err(gpu_error)?;
+                path.extend_from_slice(&state);
+                let mut parent = [0u32];
+                s.memcpy_dtoh(&layer.parent.slice(index..index + 1), &mut parent)
+                    .map_err(gpu_error)?;
+                index = parent[0] as usize;
+            }
+            let solution = crate::search::replay_traced(domain, &path, g)
+                .map_err(|why| Error::Gpu(format!("the beam's path {why}")))?;
+            Status::Solved(solution)
+        }
+    };
+    if let Status::Solved(solution) = &status {
+        let mut dropped = [0u64];
+        s.memcpy_dtoh(&ctrl.slice(BC_DROPPED_F..BC_DROPPED_F + 1), &mut dropped)
+            .map_err(gpu_error)?;
+        let lower = Cost::try_from(dropped[0])
+            .unwrap_or(Cost::MAX)
+            .min(solution.cost);
+        stats.lower_bound = Some(lower);
+        stats.improvements.push(Improvement {
+            seconds,
+            cost: solution.cost,
+            lower_bound: lower,
+            expanded: stats.expanded,
+            weight: order.weight.value(),
+        });
+    }
+    stats.finish(seconds);
+    Ok(Outcome { status, stats })
+}
