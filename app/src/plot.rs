@@ -1,7 +1,9 @@
 //! `frontier plot`: charts of a results file (the CSV or JSON lines that
 //! `frontier run` writes) as PNGs — a cactus plot (instances solved against
-//! time, per executor), expansions per second by executor, and speedup by
-//! thread or GPU count where the file has several counts of one executor.
+//! time, per executor), expansions per second by executor, speedup by
+//! thread or GPU count where the file has several counts of one executor,
+//! and, from JSON lines whose rows improved their solution (weighted and
+//! anytime searches), cost against time with the proven lower bound.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -29,6 +31,9 @@ pub struct Row {
     pub seconds: f64,
     /// Expansions per second.
     pub rate: f64,
+    /// Each improved solution (seconds, cost, lower bound), from JSON
+    /// results (`stats.improvements`); empty from CSV.
+    pub improvements: Vec<(f64, f64, f64)>,
 }
 
 const WIDTH: u32 = 1200;
@@ -78,6 +83,33 @@ pub fn read_rows(path: &Path) -> Result<Vec<Row>, CliError> {
             };
             let stat = |k: &str| v["stats"].get(k).and_then(|x| x.as_f64());
             let (executor, params) = (text("executor"), text("params"));
+            let improvements = v["stats"]
+                .get("improvements")
+                .and_then(|i| i.as_array())
+                .map(|steps| {
+                    steps
+                        .iter()
+                        .filter_map(|step| {
+                            let at = |k: &str| step.get(k).and_then(|x| x.as_f64());
+                            Some((at("seconds")?, at("cost")?, at("lower_bound")?))
+                        })
+                        .filter(|&(t, c, l)| [t, c, l].iter().all(|x| x.is_finite() && *x >= 0.0))
+                        .collect()
+                })
+                .unwrap_or_default();
+            // The row's own bound closes the trace (a search stopped by a
+            // limit raised it after its last improvement).
+            let mut improvements: Vec<(f64, f64, f64)> = improvements;
+            let last = (
+                stat("seconds"),
+                v.get("cost").and_then(|c| c.as_f64()),
+                v.get("lower_bound").and_then(|l| l.as_f64()),
+            );
+            if let (false, (Some(t), Some(c), Some(l))) = (improvements.is_empty(), last) {
+                if [t, c, l].iter().all(|x| x.is_finite() && *x >= 0.0) {
+                    improvements.push((t, c, l));
+                }
+            }
             rows.push(Row {
                 instance: text("instance"),
                 series: series(&executor, &params),
@@ -89,6 +121,7 @@ pub fn read_rows(path: &Path) -> Result<Vec<Row>, CliError> {
                 rate: measure(i + 1, stat("expansions_per_second").unwrap_or(0.0))?,
                 executor,
                 params,
+                improvements,
             });
         }
     } else {
@@ -131,9 +164,12 @@ pub fn read_rows(path: &Path) -> Result<Vec<Row>, CliError> {
                 series: series(&f[exec], &f[params]),
                 executor: f[exec].clone(),
                 params: f[params].clone(),
-                solved: f[status] == "optimal",
+                // A weighted or anytime row that found a solution is
+                // `bounded`: solved, not proven optimal.
+                solved: f[status] == "optimal" || f[status] == "bounded",
                 seconds: number(seconds)?,
                 rate: number(rate)?,
+                improvements: Vec::new(),
             });
         }
     }
@@ -170,7 +206,81 @@ pub fn plot(rows: &[Row], dir: &Path, stem: &str) -> Result<Vec<PathBuf>, CliErr
     if !speedups.is_empty() {
         save("speedup", &|buf| speedup_chart(&speedups, buf))?;
     }
+    if rows.iter().any(|r| !r.improvements.is_empty()) {
+        save("anytime", &|buf| anytime(rows, buf))?;
+    }
     Ok(written)
+}
+
+/// The longest list of rows the anytime chart draws: past it the legend
+/// outgrows the chart.
+const MOST_ANYTIME_ROWS: usize = 12;
+
+/// Cost (steps at each improvement) and proven lower bound (dashed) against
+/// time, one colour a row, for the rows with improvements.
+fn anytime(rows: &[Row], buf: &mut [u8]) -> Result<(), CliError> {
+    let shown: Vec<&Row> = rows
+        .iter()
+        .filter(|r| !r.improvements.is_empty())
+        .take(MOST_ANYTIME_ROWS)
+        .collect();
+    let steps = |r: &Row, pick: fn(&(f64, f64, f64)) -> f64| -> Vec<(f64, f64)> {
+        // Each value holds until the next improvement, then to the end.
+        let mut points = Vec::new();
+        for (i, step) in r.improvements.iter().enumerate() {
+            let until = r
+                .improvements
+                .get(i + 1)
+                .map_or(r.seconds.max(step.0), |next| next.0);
+            points.push((step.0.max(1e-4), pick(step)));
+            points.push((until.max(1e-4), pick(step)));
+        }
+        points
+    };
+    let all = shown.iter().flat_map(|r| r.improvements.iter());
+    let (t_low, t_high, low, high) = all.fold(
+        (f64::MAX, f64::MIN, f64::MAX, f64::MIN),
+        |(tl, th, l, h), &(t, c, lower)| (tl.min(t), th.max(t), l.min(lower), h.max(c)),
+    );
+    let t_high = shown.iter().map(|r| r.seconds).fold(t_high, f64::max);
+    let (t_low, t_high) = ((t_low.max(1e-4)) / 1.5, t_high.max(1e-3) * 1.5);
+    let (low, high) = (low * 0.95, high * 1.05 + 1.0);
+    let root = BitMapBackend::with_buffer(buf, (WIDTH, HEIGHT)).into_drawing_area();
+    root.fill(&WHITE).map_err(draw_error)?;
+    let mut chart = ChartBuilder::on(&root)
+        .caption(
+            "Solution cost (solid) and proven lower bound (dashed) over time",
+            (FONT, 24),
+        )
+        .margin(20)
+        .x_label_area_size(50)
+        .y_label_area_size(80)
+        .build_cartesian_2d((t_low..t_high).log_scale(), low..high)
+        .map_err(draw_error)?;
+    chart
+        .configure_mesh()
+        .x_desc("seconds")
+        .y_desc("cost")
+        .label_style((FONT, 16))
+        .draw()
+        .map_err(draw_error)?;
+    let costs: Vec<(String, Vec<(f64, f64)>)> = shown
+        .iter()
+        .map(|r| (format!("#{} {}", r.instance, r.series), steps(r, |s| s.1)))
+        .collect();
+    draw_curves(&mut chart, &costs, 2)?;
+    for (i, r) in shown.iter().enumerate() {
+        let color = Palette99::pick(i).to_rgba();
+        chart
+            .draw_series(DashedLineSeries::new(
+                steps(r, |s| s.2),
+                6,
+                4,
+                color.stroke_width(1),
+            ))
+            .map_err(draw_error)?;
+    }
+    root.present().map_err(draw_error)
 }
 
 /// Series in first-seen order with their rows.
@@ -469,6 +579,7 @@ mod tests {
             solved: true,
             seconds: 1.0,
             rate,
+            improvements: Vec::new(),
         }
     }
 
