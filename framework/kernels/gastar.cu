@@ -36,6 +36,13 @@
 // optimal cost are then never stored: on the 24-puzzle about half of all
 // generated nodes.
 //
+// Weighted (num/den = w > 1) and greedy orders (framework/src/search/order.rs):
+// a heap key's f field is then den·g + num·h (h when greedy) instead of
+// g + h, partial expansion is off, and with an incumbent of cost C a node
+// whose key reaches den·C is pruned (num·f ≥ key ≥ den·C, so w·f ≥ C;
+// greedy prunes everything once C exists). The f of each pruned child is
+// kept (CTRL_LEAST_F) for the solution's lower bound.
+//
 // Compact nodes: the arena holds only the packed state and the parent
 // (plus the parent's GPU with several GPUs). g lives in the heap key and in
 // the hash table entry; moves are found again on the CPU when the path is
@@ -56,7 +63,9 @@
 #define CTRL_GENERATED 5   // successors generated
 #define CTRL_SENT 6        // children sent to another GPU
 #define CTRL_REOPENED 7    // expansions of reopened nodes (partial expansion)
-#define CTRL_COUNTS 8      // [2][gpus]: records per destination, by iteration parity
+#define CTRL_LEAST_F 8     // least f = g + h of the children pruned (and, after
+                           // ga_open_least_f, of the nodes open): a lower bound
+#define CTRL_COUNTS 9      // [2][gpus]: records per destination, by iteration parity
 
 // A child on its way to another GPU: state, g, f, parent node, sender.
 #define RECORD_WORDS (STATE_WORDS + 4)
@@ -155,13 +164,17 @@ extern "C" __global__ void __launch_bounds__(256) ga_expand(
     const u32* states, const u32* parent, const unsigned char* parent_gpus,
     u32* child_states, u32* child_f, u32* child_g, u32* child_parent, u32* child_node,
     u64* ctrl, const unsigned char* tables, u32 bound, u32 partial,
+    u32 num, u32 den, u32 greedy,
     u32 gpus, u32 me, u32 parity, const u64* inboxes, u32 inbox_cap, const u64* partition)
 {
     u32 t = blockIdx.x * blockDim.x + threadIdx.x;
     if (t >= heap_count) return;
     for (int j = 0; j < MAX_SUCC; j++) child_node[t * MAX_SUCC + j] = 0;
-    u64 incumbent = ctrl[CTRL_INCUMBENT] >> 32;
-    if ((u64)bound < incumbent) incumbent = bound;
+    u64 best = ctrl[CTRL_INCUMBENT] >> 32;
+    if ((u64)bound < best) best = bound;
+    // The least key pruned: den·C (C for A*), 0 for greedy with a goal.
+    u64 incumbent = best >= 0xFFFFFFFFull ? best : (greedy ? 0 : (u64)den * best);
+    u32 pruned_f = 0xFFFFFFFFu;  // least f = g + h of the children pruned here
     u32 lowest = 0xFFFFFFFFu;  // lowest f left on this heap or generated here
     u32 expanded = 0, again = 0, generated = 0, sent = 0;
     u32 size = heap_size[t];
@@ -208,8 +221,12 @@ extern "C" __global__ void __launch_bounds__(256) ga_expand(
                 }
                 u32 h = heuristic(cs, tables);
                 u32 gc = gn + cost[j];
-                u64 f = (u64)gc + h;
-                if (f >= incumbent) continue;
+                // The heap key's f field: g + h, or den·g + num·h weighted.
+                u64 f = greedy ? (u64)h : (u64)den * gc + (u64)num * h;
+                if (f >= incumbent) {
+                    if ((u64)gc + h < pruned_f) pruned_f = gc + h;
+                    continue;
+                }
                 if (f > MAX_F) {
                     atomicOr(&ctrl[CTRL_OVERFLOW], 4ull);
                     continue;
@@ -258,13 +275,36 @@ extern "C" __global__ void __launch_bounds__(256) ga_expand(
     generated = __reduce_add_sync(active, generated);
     sent = __reduce_add_sync(active, sent);
     lowest = __reduce_min_sync(active, lowest);
+    pruned_f = __reduce_min_sync(active, pruned_f);
     if (lane_id() == __ffs(active) - 1) {
         if (expanded) atomicAdd(&ctrl[CTRL_EXPANDED], (u64)expanded);
         if (again) atomicAdd(&ctrl[CTRL_REOPENED], (u64)again);
         if (generated) atomicAdd(&ctrl[CTRL_GENERATED], (u64)generated);
         if (sent) atomicAdd(&ctrl[CTRL_SENT], (u64)sent);
         if (lowest != 0xFFFFFFFFu) atomicMin(&ctrl[CTRL_MIN_F], (u64)lowest);
+        if (pruned_f != 0xFFFFFFFFu) atomicMin(&ctrl[CTRL_LEAST_F], (u64)pruned_f);
     }
+}
+
+// The least f = g + h over every heap entry, into CTRL_LEAST_F: with the
+// pruned children's, a lower bound on the optimum once a weighted search
+// ends (keys as ga_expand makes them).
+extern "C" __global__ void __launch_bounds__(256) ga_open_least_f(
+    const u64* heaps, const u32* heap_size, u32 heap_count, u32 heap_cap,
+    u32 num, u32 den, u32 greedy, u64* ctrl)
+{
+    u32 t = blockIdx.x * blockDim.x + threadIdx.x;
+    if (t >= heap_count) return;
+    const u64* heap = heaps + (u64)t * heap_cap;
+    u32 least = 0xFFFFFFFFu;
+    for (u32 i = 0; i < heap_size[t]; i++) {
+        u64 key = heap[i];
+        u32 k = (u32)(key >> F_SHIFT);
+        u32 g = 0xFFFFu - (u32)((key >> 32) & 0xFFFFu);
+        u32 h = greedy ? k : (k - den * g) / num;
+        if (g + h < least) least = g + h;
+    }
+    if (least != 0xFFFFFFFFu) atomicMin(&ctrl[CTRL_LEAST_F], (u64)least);
 }
 
 // Looks a child up in the table and allocates it unless a copy at an equal

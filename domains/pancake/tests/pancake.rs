@@ -557,3 +557,66 @@ fn the_gpu_beam_bounds_astars_optimum_on_random_10_stacks() {
         }
     }
 }
+
+/// Weighted and greedy GA* on the GPU against A* on random 14-stacks: costs
+/// within w of the optimum, lower bounds at or below it, paths that sort.
+#[test]
+fn weighted_gpu_gastar_keeps_its_bounds_on_random_14_stacks() {
+    if !frontier_core::gpu::usable_or_skip(
+        "weighted_gpu_gastar_keeps_its_bounds_on_random_14_stacks",
+    ) {
+        return;
+    }
+    use frontier_core::search::gpu::{GastarConfig, GastarSession};
+    use frontier_core::search::{Order, Weight};
+    let mut rng = SplitMix64::new(14);
+    let stacks: Vec<Pancake> = (0..8)
+        .map(|_| Pancake::random(14, &mut rng).unwrap())
+        .collect();
+    let config = GastarConfig {
+        heaps: 4096,
+        memory_fraction: 0.2,
+        ..GastarConfig::default()
+    };
+    let mut session = GastarSession::new(&stacks[0], &Gap, &config).unwrap();
+    for stack in &stacks {
+        let optimum = astar(stack, &Gap, &SearchOptions::default())
+            .unwrap()
+            .solution()
+            .unwrap()
+            .cost;
+        for w in ["1.5", "2", "greedy"] {
+            let weight = Weight::parse(w).unwrap();
+            let options = SearchOptions {
+                order: Order {
+                    weight,
+                    ..Order::default()
+                },
+                ..SearchOptions::default()
+            };
+            let outcome = session.solve(stack, &Gap, &options).unwrap();
+            let solution = outcome.solution().expect("GA* sorts every stack");
+            let lower = outcome.stats.lower_bound.unwrap();
+            let what = format!("{} w {w}", stack.text());
+            assert!(
+                lower <= optimum && optimum <= solution.cost,
+                "{what}: {lower}"
+            );
+            if weight != Weight::Greedy {
+                assert!(
+                    f64::from(solution.cost) <= weight.value() * f64::from(optimum),
+                    "{what}"
+                );
+            }
+            assert!(
+                stack.is_goal(&stack.replay(&solution.moves).unwrap()),
+                "{what}"
+            );
+        }
+        // A*'s order on the same session still proves the optimum.
+        let plain = session
+            .solve(stack, &Gap, &SearchOptions::default())
+            .unwrap();
+        assert_eq!(plain.solution().map(|s| s.cost), Some(optimum));
+    }
+}

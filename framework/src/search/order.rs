@@ -272,7 +272,7 @@ impl Order {
         } else {
             Err(crate::Error::BadConfig(format!(
                 "{executor} searches for the optimum only: weight, greedy, anytime and beam \
-                 are options of astar and hda"
+                 are options of astar, hda and gpu"
             )))
         }
     }
@@ -285,7 +285,7 @@ impl Order {
         } else {
             Err(crate::Error::BadConfig(format!(
                 "{executor} runs A*'s order only so far: weight, greedy, anytime and beam \
-                 run on astar and hda, beams (with a weight) on gpu"
+                 run on astar and hda, weights and beams on gpu"
             )))
         }
     }

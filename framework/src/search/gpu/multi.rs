@@ -283,7 +283,26 @@ impl MultiGpuSession {
         P: GpuPlugin<D>,
         Q: GpuPartitioner<D>,
     {
-        options.order.not_yet("the GPU executors")?;
+        let order = options.order;
+        if order.anytime || order.beam.is_some() {
+            return Err(Error::BadConfig(
+                "GA* on the GPU runs weighted and greedy orders; anytime runs on astar and \
+                 hda, beams through gpu_beam"
+                    .into(),
+            ));
+        }
+        let weight = match order.weight {
+            super::super::Weight::Ratio { num, den } => (num, den, 0),
+            super::super::Weight::Greedy => (1, 1, 1),
+        };
+        if weight != (1, 1, 0) && self.shards.len() > 1 {
+            return Err(Error::BadConfig(
+                "weighted and greedy GA* run on one GPU so far (the gpu executor)".into(),
+            ));
+        }
+        for shard in &mut self.shards {
+            shard.weight = weight;
+        }
         if !self.fits(domain, plugin, partition) {
             return Err(Error::Gpu(
                 "this GPU session was built for another board, goal, heuristic or partition".into(),
@@ -339,7 +358,8 @@ impl MultiGpuSession {
             Finish::Limit(limit) => Status::LimitReached(limit),
             Finish::CostTooLarge => {
                 return Err(Error::Gpu(format!(
-                    "a path cost exceeds {}, the largest f the GPU heap keys hold",
+                    "a path cost (or, weighted, den·g + num·h) exceeds {}, the largest f the \
+                     GPU heap keys hold",
                     super::shard::MAX_F
                 )))
             }
@@ -350,6 +370,16 @@ impl MultiGpuSession {
                 }
             },
         };
+        let mut lower_bound = None;
+        if let (Status::Solved(solution), false) = (&status, weight == (1, 1, 0)) {
+            // Nodes still open and children pruned bound the optimum (see
+            // `order` and gastar.cu).
+            let mut least = u64::from(solution.cost);
+            for shard in &mut self.shards {
+                least = least.min(shard.least_f()?);
+            }
+            lower_bound = Some(least as Cost);
+        }
         let workers: Vec<WorkerCounts> = finals
             .iter()
             .zip(&self.shards)
@@ -370,6 +400,16 @@ impl MultiGpuSession {
         }
         // GPUs never hand buckets to each other.
         stats.handoff_share = None;
+        if let (Some(lower), Status::Solved(solution)) = (lower_bound, &status) {
+            stats.lower_bound = Some(lower);
+            stats.improvements.push(crate::search::Improvement {
+                seconds,
+                cost: solution.cost,
+                lower_bound: lower,
+                expanded: stats.expanded,
+                weight: order.weight.value(),
+            });
+        }
         keep_workers(&mut stats, workers);
         Ok(Outcome { status, stats })
     }
@@ -511,7 +551,11 @@ pub(super) struct Decision {
 
 /// The one decision rule, a pure function of the reports, so every thread
 /// reaches the same verdict without a second round of messages.
-pub(super) fn decide(reports: &[Report]) -> Decision {
+///
+/// `weight` is the order's (num, den, greedy) (see gastar.cu): lowest
+/// keys are then den·g + num·h, and the search is over once none is below
+/// den·C (every key, for greedy).
+pub(super) fn decide(reports: &[Report], weight: (u32, u32, u32)) -> Decision {
     let best = reports
         .iter()
         .enumerate()
@@ -527,7 +571,11 @@ pub(super) fn decide(reports: &[Report]) -> Decision {
         .map(|r| r.ctrl[CTRL_MIN_F])
         .min()
         .unwrap_or(u64::MAX);
-    let bound = best.map_or(u64::from(Cost::MAX), |b| u64::from(b.0));
+    let (_, den, greedy) = weight;
+    let bound = best.map_or(u64::from(Cost::MAX), |b| match greedy {
+        0 => u64::from(den) * u64::from(b.0),
+        _ => 0,
+    });
     let finish = if overflow & OVERFLOW_F != 0 {
         Some(Finish::CostTooLarge)
     } else if overflow != 0 {
@@ -645,7 +693,7 @@ fn drive(
             .iter()
             .map(|r| r.lock().map(|r| r.clone()).unwrap_or_default())
             .collect();
-        let decision = decide(&reports);
+        let decision = decide(&reports, shard.weight);
         if me == 0 {
             if let Some((cost, gpu, node)) = decision.best {
                 coordination.incumbent.offer(cost, (gpu, node));
@@ -771,6 +819,23 @@ pub(super) fn max_successors(source: &str) -> Option<u32> {
 mod tests {
     use super::*;
 
+    /// A*'s order for `decide`.
+    const A_STAR: (u32, u32, u32) = (1, 1, 0);
+
+    #[test]
+    fn weighted_searches_end_once_every_key_reaches_den_times_the_incumbent() {
+        // w = 3/2: keys are 2g + 3h; a goal of 50 prunes keys from 100 on.
+        let goal = (50u64 << 32) | 7;
+        let on = decide(&[report(goal, 99, 0)], (3, 2, 0));
+        assert_eq!(on.finish, None);
+        let done = decide(&[report(goal, 100, 0)], (3, 2, 0));
+        assert_eq!(done.finish, Some(Finish::Proven));
+        // Greedy: the first goal ends the search.
+        let greedy = decide(&[report(goal, 1, 0)], (1, 1, 1));
+        assert_eq!(greedy.finish, Some(Finish::Proven));
+        assert_eq!(decide(&[report(u64::MAX, 1, 0)], (1, 1, 1)).finish, None);
+    }
+
     fn report(incumbent: u64, min_f: u64, overflow: u64) -> Report {
         let mut ctrl = vec![0u64; CTRL_COUNTS + 4];
         ctrl[CTRL_INCUMBENT] = incumbent;
@@ -782,10 +847,10 @@ mod tests {
     #[test]
     fn the_search_goes_on_while_any_gpu_holds_an_f_below_the_incumbent() {
         let goal = (50u64 << 32) | 7;
-        let d = decide(&[report(u64::MAX, 52, 0), report(goal, 49, 0)]);
+        let d = decide(&[report(u64::MAX, 52, 0), report(goal, 49, 0)], A_STAR);
         assert_eq!(d.best, Some((50, 1, 7)));
         assert_eq!(d.finish, None);
-        let d = decide(&[report(u64::MAX, 50, 0), report(goal, 51, 0)]);
+        let d = decide(&[report(u64::MAX, 50, 0), report(goal, 51, 0)], A_STAR);
         assert_eq!(d.finish, Some(Finish::Proven));
     }
 
@@ -830,13 +895,16 @@ mod tests {
 
     #[test]
     fn the_cheapest_goal_of_any_gpu_is_the_incumbent() {
-        let d = decide(&[report((60 << 32) | 1, 10, 0), report((58 << 32) | 9, 10, 0)]);
+        let d = decide(
+            &[report((60 << 32) | 1, 10, 0), report((58 << 32) | 9, 10, 0)],
+            A_STAR,
+        );
         assert_eq!(d.best, Some((58, 1, 9)));
     }
 
     #[test]
     fn no_goal_and_nothing_open_means_no_solution() {
-        let d = decide(&vec![report(u64::MAX, u64::from(u32::MAX), 0); 3]);
+        let d = decide(&vec![report(u64::MAX, u64::from(u32::MAX), 0); 3], A_STAR);
         assert_eq!(
             d,
             Decision {
@@ -848,9 +916,9 @@ mod tests {
 
     #[test]
     fn a_full_arena_anywhere_ends_the_search_as_a_memory_limit() {
-        let d = decide(&[report(u64::MAX, 3, 0), report(u64::MAX, 3, 2)]);
+        let d = decide(&[report(u64::MAX, 3, 0), report(u64::MAX, 3, 2)], A_STAR);
         assert_eq!(d.finish, Some(Finish::Limit(Limit::Memory)));
-        let d = decide(&[report(u64::MAX, 3, OVERFLOW_F | 1)]);
+        let d = decide(&[report(u64::MAX, 3, OVERFLOW_F | 1)], A_STAR);
         assert_eq!(d.finish, Some(Finish::CostTooLarge));
     }
 
@@ -858,7 +926,7 @@ mod tests {
     fn a_limit_seen_by_the_first_thread_stops_every_thread() {
         let mut first = report(u64::MAX, 3, 0);
         first.stop = Some(Limit::Time);
-        let d = decide(&[first, report(u64::MAX, 3, 0)]);
+        let d = decide(&[first, report(u64::MAX, 3, 0)], A_STAR);
         assert_eq!(d.finish, Some(Finish::Limit(Limit::Time)));
     }
 

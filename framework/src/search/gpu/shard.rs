@@ -19,7 +19,8 @@ pub(super) const CTRL_EXPANDED: usize = 4;
 pub(super) const CTRL_GENERATED: usize = 5;
 pub(super) const CTRL_SENT: usize = 6;
 pub(super) const CTRL_REOPENED: usize = 7;
-pub(super) const CTRL_COUNTS: usize = 8;
+pub(super) const CTRL_LEAST_F: usize = 8;
+pub(super) const CTRL_COUNTS: usize = 9;
 /// `CTRL_OVERFLOW` bits.
 pub(super) const OVERFLOW_F: u64 = 4;
 pub(super) const NO_NODE: u32 = u32::MAX;
@@ -160,7 +161,10 @@ pub(super) struct Shard {
     /// This shard's number: the owner value `partition_owner` gives its states.
     pub index: u32,
     gpus: u32,
-    kernels: [CudaFunction; 4],
+    kernels: [CudaFunction; 5],
+    /// The order's heap keys: (num, den, greedy) as ga_expand takes them;
+    /// (1, 1, 0) is A*.
+    pub(super) weight: (u32, u32, u32),
     words: usize,
     heaps: u32,
     heap_cap: u32,
@@ -233,6 +237,7 @@ impl Shard {
             kernel("ga_dedup")?,
             kernel("ga_push")?,
             kernel("ga_trace")?,
+            kernel("ga_open_least_f")?,
         ];
         tracing::info!(
             gpu = index,
@@ -343,6 +348,7 @@ impl Shard {
             index,
             gpus,
             kernels,
+            weight: (1, 1, 0),
             words,
             heaps,
             heap_cap,
@@ -600,6 +606,7 @@ impl Shard {
         let mut ctrl = vec![0u64; CTRL_COUNTS + 2 * self.gpus as usize];
         ctrl[CTRL_INCUMBENT] = u64::MAX;
         ctrl[CTRL_MIN_F] = u64::from(u32::MAX);
+        ctrl[CTRL_LEAST_F] = u64::from(u32::MAX);
         if let Some(packed) = start {
             s.memcpy_htod(packed, &mut self.states.slice_mut(0..self.words))
                 .map_err(gpu_error)?;
@@ -629,7 +636,9 @@ impl Shard {
         let s = self.gpu.stream.clone();
         let (heaps, heap_cap, gpus, me, slots) =
             (self.heaps, self.heap_cap, self.gpus, self.index, self.slots);
-        let partial = u32::from(self.partial);
+        // Partial expansion defers children by unweighted f: A*'s order only.
+        let (num, den, greedy) = self.weight;
+        let partial = u32::from(self.partial && self.weight == (1, 1, 0));
         // SAFETY: every pointer argument is a live device allocation sized
         // in `new` for `heaps`, `slots` and `node_cap`; the peers' inboxes
         // hold `slots` records per sender and parity, which bounds what one
@@ -651,6 +660,7 @@ impl Shard {
                 .arg(&self.tables)
                 .arg(&bound)
                 .arg(&partial);
+            b.arg(&num).arg(&den).arg(&greedy);
             b.arg(&gpus)
                 .arg(&me)
                 .arg(&parity)
@@ -660,6 +670,32 @@ impl Shard {
             b.launch(Self::per(heaps)).map_err(gpu_error)?;
         }
         Ok(())
+    }
+
+    /// The least f = g + h of the children pruned and the nodes still on
+    /// the heaps (keys as made under `self.weight`): with the incumbent, a
+    /// lower bound on the optimum when a weighted search ends.
+    pub fn least_f(&mut self) -> Result<u64, Error> {
+        let s = self.gpu.stream.clone();
+        let (heaps, heap_cap) = (self.heaps, self.heap_cap);
+        let (num, den, greedy) = self.weight;
+        // SAFETY: the heaps hold `heaps × heap_cap` keys and `heaps` sizes.
+        unsafe {
+            let mut b = s.launch_builder(&self.kernels[4]);
+            b.arg(&self.heap_keys)
+                .arg(&self.heap_size)
+                .arg(&heaps)
+                .arg(&heap_cap)
+                .arg(&num)
+                .arg(&den)
+                .arg(&greedy)
+                .arg(&mut self.ctrl);
+            b.launch(Self::per(heaps)).map_err(gpu_error)?;
+        }
+        let mut least = [0u64];
+        s.memcpy_dtoh(&self.ctrl.slice(CTRL_LEAST_F..CTRL_LEAST_F + 1), &mut least)
+            .map_err(gpu_error)?;
+        Ok(least[0])
     }
 
     /// Reads the control words (waits for the launches before it).
