@@ -367,7 +367,7 @@ struct SearchFlags {
     /// that undoes the last one). Optima are unchanged. [default: 0]
     #[arg(long, global = true)]
     move_pruning: Option<usize>,
-    /// astar, hda (and gpu with --beam): rank open states by g + W·h (W from 1 to 1000, at
+    /// astar, hda and gpu: rank open states by g + W·h (W from 1 to 1000, at
     /// most three decimals, or `greedy` for h alone); the solution costs at
     /// most W times the optimum, and the row gives the proven bound.
     #[arg(long, global = true, value_parser = parse_weight)]

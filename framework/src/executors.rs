@@ -190,8 +190,7 @@ pub const EXECUTORS: &[ExecutorInfo] = &[
     #[cfg(feature = "gpu")]
     ExecutorInfo {
         kind: "gpu",
-        about: "GA* on the GPU (domains with a GPU plugin); --beam B: beam search on it \
-                (--weight too).",
+        about: "GA* on the GPU (domains with a GPU plugin; --weight W or greedy, --beam B).",
         params: &[
             Param::Heaps,
             Param::PartialExpansion,
