@@ -1829,36 +1829,29 @@ fn weights_anytime_and_beams_run_from_configs_grids_and_flags() {
 #[test]
 fn plot_draws_the_anytime_trace_of_json_results() {
     let dir = scratch("anytime-plot");
-    let path = write_config(
-        "anytime-plot.ron",
-        "Experiment(\n    domain: Tiles(heuristic: \"manhattan\"),\n    instances: Inline([\"8 6 7 2 5 4 3 0 1\"]),\n    executors: [Astar],\n    weight: \"greedy\",\n    anytime: true,\n)\n",
-    );
-    let results = dir.join("anytime.json");
-    let out = frontier(&[
-        "run",
-        path.to_str().unwrap(),
-        "--output",
-        results.to_str().unwrap(),
-        "--overwrite",
-    ]);
-    assert!(out.status.success(), "{}", stderr(&out));
-    let out = frontier(&["plot", results.to_str().unwrap()]);
-    assert!(out.status.success(), "{}", stderr(&out));
-    assert!(dir.join("anytime-anytime.png").exists(), "{}", stdout(&out));
-    let plain = write_config(
-        "plain-plot.ron",
-        "Experiment(\n    domain: Tiles(heuristic: \"manhattan\"),\n    instances: Inline([\"8 6 7 2 5 4 3 0 1\"]),\n)\n",
-    );
-    let results = dir.join("plain.json");
-    let out = frontier(&[
-        "run",
-        plain.to_str().unwrap(),
-        "--output",
-        results.to_str().unwrap(),
-        "--overwrite",
-    ]);
-    assert!(out.status.success(), "{}", stderr(&out));
-    let out = frontier(&["plot", results.to_str().unwrap()]);
-    assert!(out.status.success(), "{}", stderr(&out));
-    assert!(!dir.join("plain-anytime.png").exists());
+    // Runs a one-instance experiment with `extra` lines into `<name>.json`,
+    // plots it, and says whether the anytime chart was drawn.
+    let run_and_plot = |name: &str, extra: &str| {
+        let config = write_config(
+            &format!("{name}.ron"),
+            &format!("Experiment(\n    domain: Tiles(heuristic: \"manhattan\"),\n    instances: Inline([\"8 6 7 2 5 4 3 0 1\"]),\n{extra})\n"),
+        );
+        let results = dir.join(format!("{name}.json"));
+        let out = frontier(&[
+            "run",
+            config.to_str().unwrap(),
+            "--output",
+            results.to_str().unwrap(),
+            "--overwrite",
+        ]);
+        assert!(out.status.success(), "{}", stderr(&out));
+        let out = frontier(&["plot", results.to_str().unwrap()]);
+        assert!(out.status.success(), "{}", stderr(&out));
+        dir.join(format!("{name}-anytime.png")).exists()
+    };
+    assert!(run_and_plot(
+        "anytime",
+        "    weight: \"greedy\",\n    anytime: true,\n"
+    ));
+    assert!(!run_and_plot("plain", ""));
 }

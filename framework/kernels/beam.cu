@@ -32,19 +32,7 @@
 #define BC_SEEN 6       // fingerprints in the table of kept states
 #define BC_WORDS 7
 
-#ifndef PLUGIN_STATE_HASH
-// The table's hash of a packed state, for plugins without a better one.
-__device__ __forceinline__ u64 state_hash(const u32* s) {
-    u64 h = 0x9E3779B97F4A7C15ull;
-    for (int w = 0; w < STATE_WORDS; w++) {
-        h ^= s[w];
-        h *= 0xBF58476D1CE4E5B9ull;
-        h ^= h >> 31;
-    }
-    h *= 0x94D049BB133111EBull;
-    return h ^ (h >> 29);
-}
-#endif
+// state_hash: the plugin's, or the default of state_hash.cuh (pasted above).
 
 // A state's fingerprint in the table of kept states: never 0 (empty).
 __device__ __forceinline__ u64 fingerprint(const u32* s) {

@@ -84,19 +84,7 @@ __device__ __forceinline__ u64 packed_hash(const u32* s) {
     return h;
 }
 
-#ifndef PLUGIN_STATE_HASH
-// The hash-table hash of a packed state, for plugins without a better one.
-__device__ __forceinline__ u64 state_hash(const u32* s) {
-    u64 h = 0x9E3779B97F4A7C15ull;
-    for (int w = 0; w < STATE_WORDS; w++) {
-        h ^= s[w];
-        h *= 0xBF58476D1CE4E5B9ull;
-        h ^= h >> 31;
-    }
-    h *= 0x94D049BB133111EBull;
-    return h ^ (h >> 29);
-}
-#endif
+// state_hash: the plugin's, or the default of state_hash.cuh (pasted above).
 
 // Multiply-shift onto 0..parts, as frontier_core::domain::reduce.
 __device__ __forceinline__ u32 reduce_parts(u64 hash, u32 parts) {
@@ -286,11 +274,14 @@ extern "C" __global__ void __launch_bounds__(256) ga_expand(
     }
 }
 
-// The least f = g + h over every heap entry, into CTRL_LEAST_F: with the
-// pruned children's, a lower bound on the optimum once a weighted search
-// ends (keys as ga_expand makes them).
+// The least f = g + h over every heap entry and every child the last
+// ga_expand left in its slots (made under an incumbent that a goal of the
+// same launch then lowered, they are open too), into CTRL_LEAST_F: with
+// the pruned children's, a lower bound on the optimum once a weighted
+// search ends (keys as ga_expand makes them).
 extern "C" __global__ void __launch_bounds__(256) ga_open_least_f(
     const u64* heaps, const u32* heap_size, u32 heap_count, u32 heap_cap,
+    const u32* child_f, const u32* child_g, const u32* child_node,
     u32 num, u32 den, u32 greedy, u64* ctrl)
 {
     u32 t = blockIdx.x * blockDim.x + threadIdx.x;
@@ -301,6 +292,13 @@ extern "C" __global__ void __launch_bounds__(256) ga_open_least_f(
         u64 key = heap[i];
         u32 k = (u32)(key >> F_SHIFT);
         u32 g = 0xFFFFu - (u32)((key >> 32) & 0xFFFFu);
+        u32 h = greedy ? k : (k - den * g) / num;
+        if (g + h < least) least = g + h;
+    }
+    for (int j = 0; j < MAX_SUCC; j++) {
+        u32 slot = t * MAX_SUCC + j;
+        if (child_node[slot] == 0) continue;
+        u32 k = child_f[slot], g = child_g[slot];
         u32 h = greedy ? k : (k - den * g) / num;
         if (g + h < least) least = g + h;
     }

@@ -86,7 +86,11 @@ where
         .ok_or_else(|| Error::BadConfig(format!("beam {width}: at most 2^28 states a layer")))?;
     let started = Instant::now();
     let gpu = Gpu::open(device)?;
-    let source = format!("{PRELUDE}{}\n{ENGINE}", plugin.source(domain));
+    let source = format!(
+        "{PRELUDE}{}\n{}{ENGINE}",
+        plugin.source(domain),
+        super::multi::STATE_HASH
+    );
     let module = gpu.module(&source)?;
     let load = |name: &str| module.load_function(name).map_err(gpu_error);
     let remember = load("beam_remember")?;

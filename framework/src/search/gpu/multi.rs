@@ -48,6 +48,8 @@ use crate::Error;
 
 /// The generic engine, pasted after each plugin and partition.
 const ENGINE: &str = include_str!("../../../kernels/gastar.cu");
+/// The default `state_hash`, pasted between plugin and engine.
+pub(super) const STATE_HASH: &str = include_str!("../../../kernels/state_hash.cuh");
 /// Where the engine's body starts, after the helpers a partition may use.
 const ENGINE_BODY: &str = "// ---- engine body";
 const PRELUDE: &str = "typedef unsigned int u32;\ntypedef unsigned long long u64;\n";
@@ -798,7 +800,7 @@ pub(super) fn kernel_source<D: PackedState, P: GpuPlugin<D>, Q: GpuPartitioner<D
     // the partition: it goes between the two parts.
     let (helpers, engine) = ENGINE.split_at(ENGINE.find(ENGINE_BODY).unwrap_or(0));
     format!(
-        "{PRELUDE}{}\n{helpers}{}\n{engine}",
+        "{PRELUDE}{}\n{STATE_HASH}{helpers}{}\n{engine}",
         plugin.source(domain),
         partition.device_source()
     )

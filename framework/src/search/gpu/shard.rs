@@ -679,13 +679,17 @@ impl Shard {
         let s = self.gpu.stream.clone();
         let (heaps, heap_cap) = (self.heaps, self.heap_cap);
         let (num, den, greedy) = self.weight;
-        // SAFETY: the heaps hold `heaps × heap_cap` keys and `heaps` sizes.
+        // SAFETY: the heaps hold `heaps × heap_cap` keys and `heaps` sizes;
+        // the child arrays `heaps × MAX_SUCC` slots (sized in `new`).
         unsafe {
             let mut b = s.launch_builder(&self.kernels[4]);
             b.arg(&self.heap_keys)
                 .arg(&self.heap_size)
                 .arg(&heaps)
                 .arg(&heap_cap)
+                .arg(&self.child_f)
+                .arg(&self.child_g)
+                .arg(&self.child_node)
                 .arg(&num)
                 .arg(&den)
                 .arg(&greedy)
