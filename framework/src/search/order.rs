@@ -154,6 +154,15 @@ impl Weight {
         }
     }
 
+    /// The weight as the GPU kernels take it: (num, den, greedy), keys
+    /// den·g + num·h, or h when `greedy` is 1; (1, 1, 0) is A\*.
+    pub fn device_ratio(self) -> (u32, u32, u32) {
+        match self {
+            Weight::Ratio { num, den } => (num, den, 0),
+            Weight::Greedy => (1, 1, 1),
+        }
+    }
+
     /// The least f = g + h that cannot lead to a goal below `incumbent`
     /// over this weight: w·f ≥ C, so f ≥ ⌈C/w⌉. Nodes with such f are
     /// pruned and the search stops when none is left below it. Greedy

@@ -17,17 +17,14 @@ use std::time::Instant;
 
 use cudarc::driver::{CudaSlice, LaunchConfig, PushKernelArg};
 
-use super::{replay, GpuPlugin};
+use super::{replay, GpuPlugin, PRELUDE};
 use crate::domain::{Cost, PackedState};
 use crate::gpu::{gpu_error, Gpu};
-use crate::search::{
-    DomainOutcome, Improvement, Limit, Outcome, Progress, SearchOptions, Status, Weight,
-};
+use crate::search::{DomainOutcome, Improvement, Limit, Outcome, Progress, SearchOptions, Status};
 use crate::stats::SearchStats;
 use crate::Error;
 
 const ENGINE: &str = include_str!("../../../kernels/beam.cu");
-const PRELUDE: &str = "typedef unsigned int u32;\ntypedef unsigned long long u64;\n";
 
 /// Control words: the `BC_*` defines in framework/kernels/beam.cu.
 const BC_FOUND: usize = 0;
@@ -128,14 +125,7 @@ where
         sizes[0].max(1) as usize
     };
     let segments = plugin.tables(domain);
-    let tables_len = (segments.iter().map(|t| t.len()).sum::<usize>().div_ceil(4) * 4).max(4);
-    let mut tables = s.alloc_zeros::<u8>(tables_len).map_err(oom)?;
-    let mut at = 0;
-    for segment in &segments {
-        s.memcpy_htod(*segment, &mut tables.slice_mut(at..at + segment.len()))
-            .map_err(oom)?;
-        at += segment.len();
-    }
+    let tables = super::upload_tables(&s, &segments, super::tables_len(&segments)).map_err(oom)?;
     // Children of one layer, and the table that finds their duplicates.
     let children = width as usize * max_succ;
     let children_u32 = u32::try_from(children)
@@ -170,10 +160,7 @@ where
         parent: s.clone_htod(&[0u32]).map_err(oom)?,
         len: 1,
     }];
-    let (num, den, greedy) = match order.weight {
-        Weight::Ratio { num, den } => (num, den, 0u32),
-        Weight::Greedy => (1, 1, 1u32),
-    };
+    let (num, den, greedy) = order.weight.device_ratio();
     let mut stats = SearchStats::default();
     let mut next_report = 0.25;
     let bytes_per_state = (words * 4 + 8) as u64;

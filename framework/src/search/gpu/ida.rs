@@ -24,7 +24,7 @@ use std::time::Instant;
 use cudarc::driver::{sys, CudaFunction, CudaSlice, LaunchConfig, PushKernelArg};
 use serde::{Deserialize, Serialize};
 
-use super::{replay, GpuPlugin};
+use super::{replay, GpuPlugin, PRELUDE};
 use crate::domain::{Cost, Heuristic, InPlace, PackedState};
 use crate::gpu::{device_count, gpu_error, Gpu};
 use crate::search::ida::{
@@ -35,7 +35,6 @@ use crate::search::{DomainOutcome, Limit, Outcome, SearchOptions, Status};
 use crate::Error;
 
 const ENGINE: &str = include_str!("../../../kernels/ida.cu");
-const PRELUDE: &str = "typedef unsigned int u32;\ntypedef unsigned long long u64;\n";
 
 /// Control words: the `IC_*` defines in framework/kernels/ida.cu.
 const IC_NEXT_ROOT: usize = 0;
@@ -218,14 +217,8 @@ impl IdaShard {
         let oom = |e: cudarc::driver::DriverError| {
             Error::Gpu(format!("device memory for IDA* on {}: {e}", gpu.name))
         };
-        let tables_len = (segments.iter().map(|t| t.len()).sum::<usize>().div_ceil(4) * 4).max(4);
-        let mut tables = s.alloc_zeros::<u8>(tables_len).map_err(oom)?;
-        let mut at = 0;
-        for segment in segments {
-            s.memcpy_htod(*segment, &mut tables.slice_mut(at..at + segment.len()))
-                .map_err(oom)?;
-            at += segment.len();
-        }
+        let tables =
+            super::upload_tables(&s, segments, super::tables_len(segments)).map_err(oom)?;
         let mut packed = vec![0u32; mine.len().max(1) * words];
         let mut parents = vec![0u32; mine.len().max(1) * words];
         let mut root_g = vec![0u32; mine.len().max(1)];

@@ -41,6 +41,32 @@ where
 }
 pub use multi::{device_owners, multi_gpu, MultiGpuConfig, MultiGpuSession};
 
+/// The types every engine kernel and plugin source is written with, pasted
+/// first.
+pub(crate) const PRELUDE: &str = "typedef unsigned int u32;\ntypedef unsigned long long u64;\n";
+
+/// Device bytes for a plugin's table segments laid end to end, rounded up
+/// to whole 32-bit words (the kernels read them as words).
+pub(crate) fn tables_len(segments: &[&[u8]]) -> usize {
+    (segments.iter().map(|t| t.len()).sum::<usize>().div_ceil(4) * 4).max(4)
+}
+
+/// Uploads a plugin's table segments end to end into a buffer of `len`
+/// bytes (from [`tables_len`]).
+pub(crate) fn upload_tables(
+    stream: &std::sync::Arc<cudarc::driver::CudaStream>,
+    segments: &[&[u8]],
+    len: usize,
+) -> Result<cudarc::driver::CudaSlice<u8>, cudarc::driver::DriverError> {
+    let mut buffer = stream.alloc_zeros::<u8>(len)?;
+    let mut at = 0;
+    for segment in segments {
+        stream.memcpy_htod(*segment, &mut buffer.slice_mut(at..at + segment.len()))?;
+        at += segment.len();
+    }
+    Ok(buffer)
+}
+
 /// Why `memory_fraction` is not a share of a GPU's free memory (above 0,
 /// at most 1), if it is not.
 pub(crate) fn check_memory_fraction(memory_fraction: f64) -> Result<(), String> {

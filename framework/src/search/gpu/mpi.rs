@@ -237,7 +237,7 @@ where
                 stop: stop_of(c[words]),
             })
             .collect();
-        let decision = decide(&reports, (1, 1, 0));
+        let decision = decide(&reports, crate::search::Weight::ONE);
         if let Some(best) = decision.best {
             if found.is_none_or(|(b, _)| best.0 < b.0) {
                 found = Some((best, started.elapsed().as_secs_f64()));

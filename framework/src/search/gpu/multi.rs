@@ -39,11 +39,14 @@ use super::shard::{
     CTRL_MIN_F, CTRL_NODES, CTRL_OVERFLOW, CTRL_REOPENED, CTRL_SENT, MAX_GPUS, OVERFLOW_F,
 };
 use super::GpuPlugin;
+use super::PRELUDE;
 use crate::domain::{Cost, PackedState};
 use crate::gpu::{gpu_error, Gpu};
 use crate::search::hda::{keep_workers, summarize, Incumbent, WorkerCounts};
 use crate::search::replay_traced;
-use crate::search::{DomainOutcome, Limit, Outcome, Progress, SearchOptions, Solution, Status};
+use crate::search::{
+    DomainOutcome, Limit, Outcome, Progress, SearchOptions, Solution, Status, Weight,
+};
 use crate::Error;
 
 /// The generic engine, pasted after each plugin and partition.
@@ -52,7 +55,6 @@ const ENGINE: &str = include_str!("../../../kernels/gastar.cu");
 pub(super) const STATE_HASH: &str = include_str!("../../../kernels/state_hash.cuh");
 /// Where the engine's body starts, after the helpers a partition may use.
 const ENGINE_BODY: &str = "// ---- engine body";
-const PRELUDE: &str = "typedef unsigned int u32;\ntypedef unsigned long long u64;\n";
 
 /// Parameters of [`multi_gpu`].
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -293,11 +295,8 @@ impl MultiGpuSession {
                     .into(),
             ));
         }
-        let weight = match order.weight {
-            super::super::Weight::Ratio { num, den } => (num, den, 0),
-            super::super::Weight::Greedy => (1, 1, 1),
-        };
-        if weight != (1, 1, 0) && self.shards.len() > 1 {
+        let weight = order.weight;
+        if !weight.is_one() && self.shards.len() > 1 {
             return Err(Error::BadConfig(
                 "weighted and greedy GA* run on one GPU so far (the gpu executor)".into(),
             ));
@@ -373,7 +372,7 @@ impl MultiGpuSession {
             },
         };
         let mut lower_bound = None;
-        if let (Status::Solved(solution), false) = (&status, weight == (1, 1, 0)) {
+        if let (Status::Solved(solution), false) = (&status, weight.is_one()) {
             // Nodes still open and children pruned bound the optimum (see
             // `order` and gastar.cu).
             let mut least = u64::from(solution.cost);
@@ -409,7 +408,7 @@ impl MultiGpuSession {
                 cost: solution.cost,
                 lower_bound: lower,
                 expanded: stats.expanded,
-                weight: order.weight.value(),
+                weight: weight.value(),
             });
         }
         keep_workers(&mut stats, workers);
@@ -554,10 +553,9 @@ pub(super) struct Decision {
 /// The one decision rule, a pure function of the reports, so every thread
 /// reaches the same verdict without a second round of messages.
 ///
-/// `weight` is the order's (num, den, greedy) (see gastar.cu): lowest
-/// keys are then den·g + num·h, and the search is over once none is below
-/// den·C (every key, for greedy).
-pub(super) fn decide(reports: &[Report], weight: (u32, u32, u32)) -> Decision {
+/// With a `weight` (see gastar.cu) the lowest keys are den·g + num·h, and
+/// the search is over once none is below den·C (every key, for greedy).
+pub(super) fn decide(reports: &[Report], weight: Weight) -> Decision {
     let best = reports
         .iter()
         .enumerate()
@@ -573,7 +571,7 @@ pub(super) fn decide(reports: &[Report], weight: (u32, u32, u32)) -> Decision {
         .map(|r| r.ctrl[CTRL_MIN_F])
         .min()
         .unwrap_or(u64::MAX);
-    let (_, den, greedy) = weight;
+    let (_, den, greedy) = weight.device_ratio();
     let bound = best.map_or(u64::from(Cost::MAX), |b| match greedy {
         0 => u64::from(den) * u64::from(b.0),
         _ => 0,
@@ -822,20 +820,24 @@ mod tests {
     use super::*;
 
     /// A*'s order for `decide`.
-    const A_STAR: (u32, u32, u32) = (1, 1, 0);
+    const A_STAR: Weight = Weight::ONE;
 
     #[test]
     fn weighted_searches_end_once_every_key_reaches_den_times_the_incumbent() {
         // w = 3/2: keys are 2g + 3h; a goal of 50 prunes keys from 100 on.
         let goal = (50u64 << 32) | 7;
-        let on = decide(&[report(goal, 99, 0)], (3, 2, 0));
+        let w = Weight::ratio(3, 2).unwrap();
+        let on = decide(&[report(goal, 99, 0)], w);
         assert_eq!(on.finish, None);
-        let done = decide(&[report(goal, 100, 0)], (3, 2, 0));
+        let done = decide(&[report(goal, 100, 0)], w);
         assert_eq!(done.finish, Some(Finish::Proven));
         // Greedy: the first goal ends the search.
-        let greedy = decide(&[report(goal, 1, 0)], (1, 1, 1));
+        let greedy = decide(&[report(goal, 1, 0)], Weight::Greedy);
         assert_eq!(greedy.finish, Some(Finish::Proven));
-        assert_eq!(decide(&[report(u64::MAX, 1, 0)], (1, 1, 1)).finish, None);
+        assert_eq!(
+            decide(&[report(u64::MAX, 1, 0)], Weight::Greedy).finish,
+            None
+        );
     }
 
     fn report(incumbent: u64, min_f: u64, overflow: u64) -> Report {

@@ -162,9 +162,8 @@ pub(super) struct Shard {
     pub index: u32,
     gpus: u32,
     kernels: [CudaFunction; 5],
-    /// The order's heap keys: (num, den, greedy) as ga_expand takes them;
-    /// (1, 1, 0) is A*.
-    pub(super) weight: (u32, u32, u32),
+    /// The order's weight: ga_expand's heap keys (A*'s with `Weight::ONE`).
+    pub(super) weight: crate::search::Weight,
     words: usize,
     heaps: u32,
     heap_cap: u32,
@@ -259,8 +258,7 @@ impl Shard {
         };
         let (free, _) = gpu.memory()?;
         let table_slots = 1u64 << layout.table_log2.clamp(10, 31);
-        // Device buffers are read as 32-bit words: round the size up.
-        let tables_len = (segments.iter().map(|t| t.len()).sum::<usize>().div_ceil(4) * 4).max(4);
+        let tables_len = super::tables_len(segments);
         let fixed = table_slots * 8
             + u64::from(slots) * (4 * words as u64 + 16)
             + tables_len as u64
@@ -326,7 +324,7 @@ impl Shard {
             child_parent: s.alloc_zeros(slots as usize).map_err(oom)?,
             child_node: s.alloc_zeros(slots as usize).map_err(oom)?,
             table: s.alloc_zeros(table_slots as usize).map_err(oom)?,
-            tables: upload(&s, segments, tables_len).map_err(oom)?,
+            tables: super::upload_tables(&s, segments, tables_len).map_err(oom)?,
             partition: s.clone_htod(partition_table).map_err(oom)?,
             ctrl: s
                 .alloc_zeros(CTRL_COUNTS + 2 * gpus as usize)
@@ -348,7 +346,7 @@ impl Shard {
             index,
             gpus,
             kernels,
-            weight: (1, 1, 0),
+            weight: crate::search::Weight::ONE,
             words,
             heaps,
             heap_cap,
@@ -637,8 +635,8 @@ impl Shard {
         let (heaps, heap_cap, gpus, me, slots) =
             (self.heaps, self.heap_cap, self.gpus, self.index, self.slots);
         // Partial expansion defers children by unweighted f: A*'s order only.
-        let (num, den, greedy) = self.weight;
-        let partial = u32::from(self.partial && self.weight == (1, 1, 0));
+        let (num, den, greedy) = self.weight.device_ratio();
+        let partial = u32::from(self.partial && self.weight.is_one());
         // SAFETY: every pointer argument is a live device allocation sized
         // in `new` for `heaps`, `slots` and `node_cap`; the peers' inboxes
         // hold `slots` records per sender and parity, which bounds what one
@@ -678,7 +676,7 @@ impl Shard {
     pub fn least_f(&mut self) -> Result<u64, Error> {
         let s = self.gpu.stream.clone();
         let (heaps, heap_cap) = (self.heaps, self.heap_cap);
-        let (num, den, greedy) = self.weight;
+        let (num, den, greedy) = self.weight.device_ratio();
         // SAFETY: the heaps hold `heaps × heap_cap` keys and `heaps` sizes;
         // the child arrays `heaps × MAX_SUCC` slots (sized in `new`).
         unsafe {
@@ -821,18 +819,4 @@ impl Drop for Shard {
     fn drop(&mut self) {
         self.disconnect_ipc();
     }
-}
-
-fn upload(
-    stream: &std::sync::Arc<cudarc::driver::CudaStream>,
-    segments: &[&[u8]],
-    len: usize,
-) -> Result<CudaSlice<u8>, cudarc::driver::DriverError> {
-    let mut buffer = stream.alloc_zeros::<u8>(len)?;
-    let mut at = 0;
-    for segment in segments {
-        stream.memcpy_htod(*segment, &mut buffer.slice_mut(at..at + segment.len()))?;
-        at += segment.len();
-    }
-    Ok(buffer)
 }
