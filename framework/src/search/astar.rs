@@ -148,7 +148,7 @@ pub fn astar<D: Domain, H: Heuristic<D>>(
     let mut expand_partially = (!order.is_optimal()).then_some(false);
     let status = loop {
         let Some(entry) = open.pop() else {
-            break best_status(&mut best);
+            break or_best(&mut best, Status::NoSolution);
         };
         let node = &nodes[entry.node as usize];
         if entry.g != node.g || entry.f != node.open_f {
@@ -160,7 +160,7 @@ pub fn astar<D: Domain, H: Heuristic<D>>(
             nodes[entry.node as usize].open_f = Cost::MAX;
             // Ranked by f alone, everything left is at the cutoff too.
             if weight.is_one() && !inexact {
-                break best_status(&mut best);
+                break or_best(&mut best, Status::NoSolution);
             }
             continue;
         }
@@ -174,6 +174,12 @@ pub fn astar<D: Domain, H: Heuristic<D>>(
             let parent = &mut nodes[entry.node as usize];
             parent.closed = true;
             parent.open_f = Cost::MAX;
+            if !order.anytime && !inexact {
+                // Popped in g + w·h order: every open node n has
+                // g + w·h ≥ C, so w·f(n) ≥ C, which is the cutoff. Its
+                // bound and trace entry are filled in after the loop.
+                break Status::Solved(solution);
+            }
             if order.anytime && !weight.is_one() {
                 weight = weight.lowered();
                 inexact |= rekey(&mut nodes, &mut open, weight);
@@ -187,23 +193,18 @@ pub fn astar<D: Domain, H: Heuristic<D>>(
                 expanded: stats.expanded,
                 weight: weight.value(),
             });
-            if !order.anytime && !inexact {
-                // Popped in g + w·h order: every open node n has
-                // g + w·h ≥ C, so w·f(n) ≥ C, which is the cutoff.
-                break Status::Solved(solution);
-            }
             best = Some(solution);
             continue;
         }
         if watch.out_of_expansions(stats.expanded) {
-            break limit_status(&mut best, Limit::Expansions);
+            break or_best(&mut best, Status::LimitReached(Limit::Expansions));
         }
         if stats.expanded & (CHECK_EVERY - 1) == 0 {
             let bytes = nodes.len() as u64 * bytes_per_node + open.len() as u64 * bytes_per_entry;
             stats.peak_bytes = stats.peak_bytes.max(bytes);
             stats.peak_open = stats.peak_open.max(open.len() as u64);
             if let Some(limit) = watch.check(stats.expanded, bytes, open.len() as u64, entry.f) {
-                break limit_status(&mut best, limit);
+                break or_best(&mut best, Status::LimitReached(limit));
             }
         }
         let parent = &mut nodes[entry.node as usize];
@@ -347,17 +348,23 @@ pub fn astar<D: Domain, H: Heuristic<D>>(
         if nodes.len() as u64 >= u64::from(NO_PARENT) {
             // The arena is indexed by u32: more nodes than that is a memory
             // limit in practice.
-            break limit_status(&mut best, Limit::Memory);
+            break or_best(&mut best, Status::LimitReached(Limit::Memory));
         }
     };
 
-    if !order.is_optimal() {
-        stats.lower_bound = match &status {
-            Status::Solved(solution) => {
-                Some(open_lower_bound(&nodes, solution.cost).min(least_pruned))
-            }
-            _ => None,
-        };
+    if let (false, Status::Solved(solution)) = (order.is_optimal(), &status) {
+        let lower = open_lower_bound(&nodes, solution.cost).min(least_pruned);
+        stats.lower_bound = Some(lower);
+        // A search that stopped at its first goal has not traced it yet.
+        if stats.improvements.last().map(|i| i.cost) != Some(solution.cost) {
+            stats.improvements.push(Improvement {
+                seconds: watch.elapsed(),
+                cost: solution.cost,
+                lower_bound: lower,
+                expanded: stats.expanded,
+                weight: weight.value(),
+            });
+        }
     }
     stats.peak_open = stats.peak_open.max(open.len() as u64);
     stats.peak_closed = nodes.len() as u64;
@@ -368,22 +375,11 @@ pub fn astar<D: Domain, H: Heuristic<D>>(
     Ok(Outcome { status, stats })
 }
 
-/// How a search stopped by `limit` ends: with its best solution, if it
-/// has one (its bound says how good), else as the limit.
-fn limit_status<S, M>(best: &mut Option<Solution<S, M>>, limit: Limit) -> Status<S, M> {
-    match best.take() {
-        Some(solution) => Status::Solved(solution),
-        None => Status::LimitReached(limit),
-    }
-}
-
-/// How a search that ran out of nodes below its cutoff ends: with its
-/// best solution, or with none to be had.
-fn best_status<S, M>(best: &mut Option<Solution<S, M>>) -> Status<S, M> {
-    match best.take() {
-        Some(solution) => Status::Solved(solution),
-        None => Status::NoSolution,
-    }
+/// How a search ends that stopped (at a limit, or out of nodes below its
+/// cutoff): with its best solution if it has one (its bound says how
+/// good), else as `otherwise`.
+fn or_best<S, M>(best: &mut Option<Solution<S, M>>, otherwise: Status<S, M>) -> Status<S, M> {
+    best.take().map_or(otherwise, Status::Solved)
 }
 
 /// The least f = g + h of the open nodes, at most `ceiling`: with an
