@@ -449,13 +449,10 @@ impl SearchFlags {
         for (param, value) in given {
             let Some(value) = value else { continue };
             let flag = format!("--{}", param.key().replace('_', "-"));
-            let takes = config
-                .info()
-                .is_some_and(|info| info.params.contains(&param));
             // The table's errors start with the key ("gpus must be at
             // least 1"): say the flag instead.
             let set = if param.is_order() {
-                if takes {
+                if config.takes(param) {
                     param.set_order(&mut order, &value)
                 } else {
                     Ok(false)

@@ -39,13 +39,6 @@ impl Planned {
         self.executor.name() + &self.order.suffix()
     }
 
-    /// Whether the executor takes `param`.
-    fn takes(&self, param: Param) -> bool {
-        self.executor
-            .info()
-            .is_some_and(|info| info.params.contains(&param))
-    }
-
     /// `executor` with `order`, refused where the executor does not take
     /// an option the order sets (`weight` for `ida`).
     pub fn new(executor: &ExecutorConfig, order: Order) -> Result<Planned, CliError> {
@@ -59,7 +52,10 @@ impl Planned {
             (Param::Anytime, order.anytime),
             (Param::Beam, order.beam.is_some()),
         ];
-        if let Some((param, _)) = set.iter().find(|(p, set)| *set && !planned.takes(*p)) {
+        if let Some((param, _)) = set
+            .iter()
+            .find(|(p, set)| *set && !planned.executor.takes(*p))
+        {
             return Err(CliError::Input(format!(
                 "{} applies to {} only, not {}",
                 param.key(),
@@ -127,7 +123,9 @@ pub fn executor_with(
     };
     let mut changed = executor.clone();
     let taken = match Param::from_key(key).filter(|p| p.is_order()) {
-        Some(param) if executor.takes(param) => param.set_order(&mut changed.order, &value),
+        Some(param) if executor.executor.takes(param) => {
+            param.set_order(&mut changed.order, &value)
+        }
         Some(_) => Ok(false),
         None => changed.executor.set(key, &value),
     };

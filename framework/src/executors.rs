@@ -338,6 +338,12 @@ impl ExecutorConfig {
         info(self.kind())
     }
 
+    /// Whether this executor takes `param` (its entry in [`EXECUTORS`]
+    /// lists it).
+    pub fn takes(&self, param: Param) -> bool {
+        self.info().is_some_and(|e| e.params.contains(&param))
+    }
+
     /// Sets parameter `key`: `Ok(false)` when this executor does not take
     /// it (it then runs as it is), an error for a value of the wrong kind
     /// (`threads: 'four'`) or out of range (0 GPUs).
@@ -346,7 +352,7 @@ impl ExecutorConfig {
         let Some(param) = Param::from_key(key).filter(|p| !p.is_order()) else {
             return Ok(false);
         };
-        if !self.info().is_some_and(|e| e.params.contains(&param)) {
+        if !self.takes(param) {
             return Ok(false);
         }
         match (self, param) {
