@@ -66,7 +66,7 @@ pub struct Experiment {
     pub repeat: usize,
     /// The weight on h for every executor (`weight: 1.5`, `weight:
     /// "greedy"`): f = g + w·h, solutions within w of the optimum. Only
-    /// the best-first executors (astar, hda) take it.
+    /// the best-first executors (astar, hda, gpu) take it.
     #[serde(default)]
     pub weight: Option<frontier_core::search::Weight>,
     /// Anytime search: improving solutions until the optimum is proven.

@@ -151,7 +151,7 @@ extern "C" __global__ void __launch_bounds__(256) ga_expand(
     u64* heaps, u32* heap_size, u32 heap_count, u32 heap_cap,
     const u32* states, const u32* parent, const unsigned char* parent_gpus,
     u32* child_states, u32* child_f, u32* child_g, u32* child_parent, u32* child_node,
-    u64* ctrl, const unsigned char* tables, u32 bound, u32 partial,
+    u64* ctrl, const unsigned char* tables, u32 bound, u32 ceiling, u32 partial,
     u32 num, u32 den, u32 greedy,
     u32 gpus, u32 me, u32 parity, const u64* inboxes, u32 inbox_cap, const u64* partition)
 {
@@ -211,7 +211,11 @@ extern "C" __global__ void __launch_bounds__(256) ga_expand(
                 u32 gc = gn + cost[j];
                 // The heap key's f field: g + h, or den·g + num·h weighted.
                 u64 f = greedy ? (u64)h : (u64)den * gc + (u64)num * h;
-                if (f >= incumbent) {
+                // An anytime restart's ceiling prunes by f = g + h, which
+                // (h admissible) drops only children that cannot lead below
+                // it; a key prune instead would end the run at the first
+                // weighted frontier above the ceiling and miss improvements.
+                if (f >= incumbent || (u64)gc + h >= ceiling) {
                     if ((u64)gc + h < pruned_f) pruned_f = gc + h;
                     continue;
                 }

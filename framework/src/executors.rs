@@ -190,12 +190,14 @@ pub const EXECUTORS: &[ExecutorInfo] = &[
     #[cfg(feature = "gpu")]
     ExecutorInfo {
         kind: "gpu",
-        about: "GA* on the GPU (domains with a GPU plugin; --weight W or greedy, --beam B).",
+        about: "GA* on the GPU (domains with a GPU plugin; --weight W or greedy, --anytime, \
+                --beam B).",
         params: &[
             Param::Heaps,
             Param::PartialExpansion,
             Param::Beam,
             Param::Weight,
+            Param::Anytime,
         ],
         counted: false,
         default: || ExecutorConfig::Gpu(Default::default()),

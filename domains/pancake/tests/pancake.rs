@@ -620,3 +620,81 @@ fn weighted_gpu_gastar_keeps_its_bounds_on_random_14_stacks() {
         assert_eq!(plain.solution().map(|s| s.cost), Some(optimum));
     }
 }
+
+/// Anytime GA* on the GPU (restarting weighted A*) against A* on random
+/// 14-stacks: run to its end it proves the optimum; every improvement costs
+/// less than the one before and brackets the optimum with its bound; cut
+/// short by an expansion limit it returns its best solution with a bound
+/// still at or below the optimum.
+#[test]
+fn anytime_gpu_gastar_ends_at_the_optimum_and_bounds_it_on_the_way() {
+    if !frontier_core::gpu::usable_or_skip(
+        "anytime_gpu_gastar_ends_at_the_optimum_and_bounds_it_on_the_way",
+    ) {
+        return;
+    }
+    use frontier_core::search::gpu::{GastarConfig, GastarSession};
+    use frontier_core::search::{Limits, Order, Weight};
+    let mut rng = SplitMix64::new(41);
+    let stacks: Vec<Pancake> = (0..8)
+        .map(|_| Pancake::random(14, &mut rng).unwrap())
+        .collect();
+    let config = GastarConfig {
+        heaps: 4096,
+        memory_fraction: 0.2,
+        ..GastarConfig::default()
+    };
+    let mut session = GastarSession::new(&stacks[0], &Gap, &config).unwrap();
+    for stack in &stacks {
+        let optimum = astar(stack, &Gap, &SearchOptions::default())
+            .unwrap()
+            .solution()
+            .unwrap()
+            .cost;
+        for (w, limit) in [("greedy", None), ("3", None), ("2", Some(2_000))] {
+            let options = SearchOptions {
+                order: Order {
+                    weight: Weight::parse(w).unwrap(),
+                    anytime: true,
+                    beam: None,
+                },
+                limits: Limits {
+                    max_expanded: limit,
+                    ..Limits::default()
+                },
+                ..SearchOptions::default()
+            };
+            let what = format!("{} w {w} anytime, limit {limit:?}", stack.text());
+            let outcome = session.solve(stack, &Gap, &options).unwrap();
+            let Some(solution) = outcome.solution() else {
+                // Only a limit may leave it without a solution.
+                assert!(limit.is_some(), "{what}");
+                continue;
+            };
+            let lower = outcome.stats.lower_bound.unwrap();
+            assert!(
+                lower <= optimum && optimum <= solution.cost,
+                "{what}: {lower}"
+            );
+            if limit.is_none() {
+                assert_eq!((solution.cost, lower), (optimum, optimum), "{what}");
+            }
+            let steps = &outcome.stats.improvements;
+            assert_eq!(steps.last().map(|i| i.cost), Some(solution.cost), "{what}");
+            for pair in steps.windows(2) {
+                assert!(pair[1].cost < pair[0].cost, "{what}");
+                assert!(pair[1].seconds >= pair[0].seconds, "{what}");
+            }
+            for step in steps {
+                assert!(
+                    step.lower_bound <= optimum && optimum <= step.cost,
+                    "{what}"
+                );
+            }
+            assert!(
+                stack.is_goal(&stack.replay(&solution.moves).unwrap()),
+                "{what}"
+            );
+        }
+    }
+}

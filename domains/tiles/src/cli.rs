@@ -45,12 +45,52 @@ pub struct TilesCli {
     #[serde(default)]
     pub pdb_threads: Option<usize>,
     /// Random instances (`Random(size: 36, …)`, size = cells of a square
-    /// board) as random walks of this many moves from the goal, none undoing
-    /// the one before (as DeepCubeA's test sets are made); without it, a
-    /// uniformly random solvable board.
-    #[arg(long)]
+    /// board) as random walks of this many moves from the goal (see
+    /// [`Self::walk`]); without it, a uniformly random solvable board.
+    /// Experiment-only (RON and grid keys): `solve` takes boards, so the
+    /// scramble keys are no flags there rather than flags it would ignore.
+    #[arg(skip)]
     #[serde(default)]
     pub scramble: Option<u64>,
+    /// With `scramble`: each walk's length drawn uniformly from
+    /// scramble..=scramble_to instead of fixed.
+    #[arg(skip)]
+    #[serde(default)]
+    pub scramble_to: Option<u64>,
+    /// How a scramble walks: no-undo (each move a uniform choice among the
+    /// blank's moves but the one undoing the last) or uniform (each step one
+    /// of the four directions uniformly, a step off the board a no-op, undoing
+    /// allowed: DeepCubeA's generator, whose walks mix far more slowly).
+    #[arg(skip)]
+    #[serde(default)]
+    pub walk: Walk,
+}
+
+/// The random walk a scramble takes from the goal.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize)]
+pub enum Walk {
+    /// A uniform choice among the blank's legal moves but the one undoing
+    /// the move before: every step moves a tile.
+    #[default]
+    NoUndo,
+    /// One of the four directions uniformly per step; a step off the board
+    /// leaves the board as it is and undoing is allowed. This is how
+    /// DeepCubeA's test sets are generated (its `generate_states`), so a
+    /// walk of the same length gives instances of the same kind.
+    Uniform,
+}
+
+impl std::str::FromStr for Walk {
+    type Err = CliError;
+    fn from_str(s: &str) -> Result<Walk, CliError> {
+        match s {
+            "no-undo" | "NoUndo" => Ok(Walk::NoUndo),
+            "uniform" | "Uniform" => Ok(Walk::Uniform),
+            other => Err(CliError::Input(format!(
+                "tiles: walk '{other}': give no-undo or uniform"
+            ))),
+        }
+    }
 }
 
 /// The most moves a scramble makes: beyond it a typo, not an experiment
@@ -75,28 +115,26 @@ impl TilesCli {
             })?;
         let board = crate::Board::new(side, side).map_err(tiles_error)?;
         let goal = TileState::goal(&board, self.goal);
+        if self.scramble.is_none() && (self.scramble_to.is_some() || self.walk != Walk::NoUndo) {
+            return Err(CliError::Input(
+                "tiles: scramble_to and walk shape a scramble: give scramble (moves) too".into(),
+            ));
+        }
         let state = match self.scramble {
-            Some(moves) if moves > MOST_SCRAMBLE => {
-                return Err(CliError::Input(format!(
-                    "tiles: scramble {moves}: at most {MOST_SCRAMBLE} moves"
-                )))
-            }
-            Some(moves) => {
-                let mut state = goal;
-                let mut last: Option<crate::Dir> = None;
-                for _ in 0..moves {
-                    let legal: Vec<crate::Dir> = crate::Dir::ALL
-                        .into_iter()
-                        .filter(|d| Some(d.opposite()) != last)
-                        .filter(|&d| board.neighbour(state.blank, d).is_some())
-                        .collect();
-                    // Every cell of a board of 4 or more cells has two
-                    // neighbours, so one besides the way back is left.
-                    let dir = legal[rng.below(legal.len() as u64) as usize];
-                    state = state.slide(&board, dir).unwrap_or(state);
-                    last = Some(dir);
+            Some(least) => {
+                let most = self.scramble_to.unwrap_or(least);
+                if most > MOST_SCRAMBLE {
+                    return Err(CliError::Input(format!(
+                        "tiles: scramble {most}: at most {MOST_SCRAMBLE} moves"
+                    )));
                 }
-                state
+                if most < least {
+                    return Err(CliError::Input(format!(
+                        "tiles: scramble_to {most} is below scramble {least}"
+                    )));
+                }
+                let moves = least + rng.below(most - least + 1);
+                walk(&board, goal, moves, self.walk, rng)
             }
             None => {
                 let mut tiles: Vec<u8> = (0..cells as u8).collect();
@@ -122,6 +160,37 @@ impl TilesCli {
             .collect::<Vec<_>>()
             .join(" "))
     }
+}
+
+/// `moves` steps of a random walk of the given kind from `start`.
+fn walk(
+    board: &crate::Board,
+    start: TileState,
+    moves: u64,
+    kind: Walk,
+    rng: &mut frontier_core::rng::SplitMix64,
+) -> TileState {
+    let mut state = start;
+    let mut last: Option<crate::Dir> = None;
+    for _ in 0..moves {
+        let dir = match kind {
+            Walk::Uniform => crate::Dir::ALL[rng.below(4) as usize],
+            Walk::NoUndo => {
+                let legal: Vec<crate::Dir> = crate::Dir::ALL
+                    .into_iter()
+                    .filter(|d| Some(d.opposite()) != last)
+                    .filter(|&d| board.neighbour(state.blank, d).is_some())
+                    .collect();
+                // Every cell of a board of 4 or more cells has two
+                // neighbours, so one besides the way back is left.
+                legal[rng.below(legal.len() as u64) as usize]
+            }
+        };
+        // A uniform step off the board is a no-op, as in DeepCubeA.
+        state = state.slide(board, dir).unwrap_or(state);
+        last = Some(dir);
+    }
+    state
 }
 
 fn standard_goal() -> Goal {
@@ -220,6 +289,8 @@ impl Plugin for TilesCli {
             "heuristic" => self.heuristic = value.text(key)?,
             "reflect" => self.reflect = value.flag(key)?,
             "scramble" => self.scramble = Some(value.count(key)?),
+            "scramble_to" => self.scramble_to = Some(value.count(key)?),
+            "walk" => self.walk = value.text(key)?.parse()?,
             _ => return Ok(false),
         }
         Ok(true)

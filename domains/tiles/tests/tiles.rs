@@ -1197,6 +1197,8 @@ fn boards_up_to_7x7_are_scrambled_solved_and_replayed() {
         pdb_dir: None,
         pdb_threads: None,
         scramble: Some(200),
+        scramble_to: None,
+        walk: frontier_tiles::cli::Walk::NoUndo,
     };
     let mut rng = frontier_core::rng::SplitMix64::new(4);
     for (cells, preset, patterns) in [(36, "5-5-5-5-5-5-5", 7), (49, "5-5-5-5-5-5-5-5-5-3", 10)] {
@@ -1233,4 +1235,52 @@ fn boards_up_to_7x7_are_scrambled_solved_and_replayed() {
     }
     let e = cli(Goal::Standard).random_board(30, &mut rng).unwrap_err();
     assert!(e.to_string().contains("square board"), "{e}");
+}
+
+/// Uniform walks are DeepCubeA's: a step off the board is a no-op and
+/// undoing is allowed, so from the 3×3 goal (blank in a corner) two steps
+/// end where they began with probability 1/4 (stay, stay) + 1/2 · 1/4 (out
+/// and back) = 3/8, where a no-undo walk never does. A length drawn from
+/// 0..=1 leaves the goal with probability 1/2 · 1/2 = 1/4. Bad shapes of a
+/// scramble are refused with a reason.
+#[test]
+fn uniform_walks_are_lazy_and_lengths_are_drawn_from_the_range() {
+    use frontier_tiles::cli::{TilesCli, Walk};
+    let cli = |scramble, scramble_to, walk| TilesCli {
+        goal: Goal::Standard,
+        heuristic: "manhattan".into(),
+        reflect: false,
+        pdb_dir: None,
+        pdb_threads: None,
+        scramble,
+        scramble_to,
+        walk,
+    };
+    let goal = "1 2 3 4 5 6 7 8 0";
+    let mut rng = frontier_core::rng::SplitMix64::new(45);
+    let share_at_goal = |config: &TilesCli, rng: &mut frontier_core::rng::SplitMix64| {
+        let samples = 4000;
+        let home = (0..samples)
+            .filter(|_| config.random_board(9, rng).unwrap() == goal)
+            .count();
+        home as f64 / samples as f64
+    };
+    // Four standard deviations of 4,000 samples are under 0.031.
+    let uniform = share_at_goal(&cli(Some(2), None, Walk::Uniform), &mut rng);
+    assert!((uniform - 0.375).abs() < 0.031, "{uniform}");
+    let no_undo = share_at_goal(&cli(Some(2), None, Walk::NoUndo), &mut rng);
+    assert_eq!(no_undo, 0.0);
+    let drawn = share_at_goal(&cli(Some(0), Some(1), Walk::Uniform), &mut rng);
+    assert!((drawn - 0.75).abs() < 0.031, "{drawn}");
+    for (config, message) in [
+        (
+            cli(Some(5), Some(4), Walk::Uniform),
+            "scramble_to 4 is below scramble 5",
+        ),
+        (cli(None, Some(4), Walk::NoUndo), "give scramble"),
+        (cli(None, None, Walk::Uniform), "give scramble"),
+    ] {
+        let e = config.random_board(9, &mut rng).unwrap_err().to_string();
+        assert!(e.contains(message), "{e}");
+    }
 }

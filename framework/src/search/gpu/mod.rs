@@ -3,6 +3,7 @@
 //! engine runs GA* on one GPU ([`gastar()`]) and HDA* over every GPU of a
 //! host ([`multi_gpu`]), states routed by a [`GpuPartitioner`].
 
+mod anytime;
 pub mod beam;
 pub mod gastar;
 pub mod ida;

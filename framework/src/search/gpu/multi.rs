@@ -288,21 +288,65 @@ impl MultiGpuSession {
         Q: GpuPartitioner<D>,
     {
         let order = options.order;
-        if order.anytime || order.beam.is_some() {
+        if order.beam.is_some() {
             return Err(Error::BadConfig(
-                "GA* on the GPU runs weighted and greedy orders; anytime runs on astar and \
-                 hda, beams through gpu_beam"
+                "GA* on the GPU runs weighted, greedy and anytime orders; beams run through \
+                 gpu_beam"
                     .into(),
             ));
         }
         let weight = order.weight;
-        if !weight.is_one() && self.shards.len() > 1 {
+        if (!weight.is_one() || order.anytime) && self.shards.len() > 1 {
             return Err(Error::BadConfig(
-                "weighted and greedy GA* run on one GPU so far (the gpu executor)".into(),
+                "weighted, greedy and anytime GA* run on one GPU so far (the gpu executor)".into(),
             ));
         }
+        if order.anytime {
+            return super::anytime::restarting(self, domain, plugin, partition, options);
+        }
+        let (mut outcome, least) =
+            self.run(domain, plugin, partition, options, weight, Cost::MAX)?;
+        if let (Some(lower), Status::Solved(solution), false) =
+            (least, &outcome.status, weight.is_one())
+        {
+            outcome.stats.lower_bound = Some(lower);
+            outcome.stats.improvements.push(crate::search::Improvement {
+                seconds: outcome.stats.seconds,
+                cost: solution.cost,
+                lower_bound: lower,
+                expanded: outcome.stats.expanded,
+                weight: weight.value(),
+            });
+        }
+        Ok(outcome)
+    }
+
+    /// One GA* run under `weight` that prunes every child whose f = g + h
+    /// reaches `ceiling` (an earlier run's cost; `Cost::MAX` for none): with
+    /// an admissible heuristic none of them leads to a cheaper goal. Until
+    /// it finds a goal of its own the run goes on while anything is open, so
+    /// `NoSolution` means nothing cheaper than the ceiling exists.
+    /// Returns the outcome and, unless children were dropped for memory, the
+    /// least f = g + h of the nodes left open or pruned, at most the best
+    /// cost found (or the ceiling): with an admissible heuristic, and nodes
+    /// reopened when reached more cheaply, a lower bound on the optimum.
+    pub(super) fn run<D, P, Q>(
+        &mut self,
+        domain: &D,
+        plugin: &P,
+        partition: &Q,
+        options: &SearchOptions,
+        weight: Weight,
+        ceiling: Cost,
+    ) -> Result<(DomainOutcome<D>, Option<Cost>), Error>
+    where
+        D: PackedState,
+        P: GpuPlugin<D>,
+        Q: GpuPartitioner<D>,
+    {
         for shard in &mut self.shards {
             shard.weight = weight;
+            shard.ceiling = ceiling;
         }
         if !self.fits(domain, plugin, partition) {
             return Err(Error::Gpu(
@@ -371,16 +415,20 @@ impl MultiGpuSession {
                 }
             },
         };
-        let mut lower_bound = None;
-        if let (Status::Solved(solution), false) = (&status, weight.is_one()) {
-            // Nodes still open and children pruned bound the optimum (see
-            // `order` and gastar.cu).
-            let mut least = u64::from(solution.cost);
+        // Nodes still open and children pruned bound the optimum (see
+        // `order` and gastar.cu), unless children were dropped for memory.
+        let least = if matches!(finish, Finish::Limit(Limit::Memory)) {
+            None
+        } else {
+            let mut least = match &status {
+                Status::Solved(solution) => u64::from(solution.cost),
+                _ => u64::from(ceiling),
+            };
             for shard in &mut self.shards {
                 least = least.min(shard.least_f()?);
             }
-            lower_bound = Some(least as Cost);
-        }
+            Some(least.min(u64::from(Cost::MAX)) as Cost)
+        };
         let workers: Vec<WorkerCounts> = finals
             .iter()
             .zip(&self.shards)
@@ -401,18 +449,8 @@ impl MultiGpuSession {
         }
         // GPUs never hand buckets to each other.
         stats.handoff_share = None;
-        if let (Some(lower), Status::Solved(solution)) = (lower_bound, &status) {
-            stats.lower_bound = Some(lower);
-            stats.improvements.push(crate::search::Improvement {
-                seconds,
-                cost: solution.cost,
-                lower_bound: lower,
-                expanded: stats.expanded,
-                weight: weight.value(),
-            });
-        }
         keep_workers(&mut stats, workers);
-        Ok(Outcome { status, stats })
+        Ok((Outcome { status, stats }, least))
     }
 
     /// Reads the path back from `node` on GPU `gpu`, following parents

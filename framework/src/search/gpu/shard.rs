@@ -164,6 +164,9 @@ pub(super) struct Shard {
     kernels: [CudaFunction; 5],
     /// The order's weight: ga_expand's heap keys (A*'s with `Weight::ONE`).
     pub(super) weight: crate::search::Weight,
+    /// Children whose f = g + h reaches it are pruned (an anytime restart's
+    /// incumbent from an earlier run; `Cost::MAX` otherwise).
+    pub(super) ceiling: crate::domain::Cost,
     words: usize,
     heaps: u32,
     heap_cap: u32,
@@ -347,6 +350,7 @@ impl Shard {
             gpus,
             kernels,
             weight: crate::search::Weight::ONE,
+            ceiling: crate::domain::Cost::MAX,
             words,
             heaps,
             heap_cap,
@@ -657,6 +661,7 @@ impl Shard {
             b.arg(&mut self.ctrl)
                 .arg(&self.tables)
                 .arg(&bound)
+                .arg(&self.ceiling)
                 .arg(&partial);
             b.arg(&num).arg(&den).arg(&greedy);
             b.arg(&gpus)
