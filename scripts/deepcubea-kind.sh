@@ -3,7 +3,9 @@
 # machine; builds nothing (carries target/device/frontier).
 #   scripts/deepcubea-kind.sh 24   GPU IDA* proofs (configs/deepcubea-24.ron)
 #   scripts/deepcubea-kind.sh 35   weighted and anytime GA* (configs/deepcubea-35*.ron)
-#   scripts/deepcubea-kind.sh 48   weighted and anytime GA*, beams (configs/deepcubea-48*.ron)
+#   scripts/deepcubea-kind.sh 48   anytime GA* (configs/deepcubea-48-anytime.ron)
+#   scripts/deepcubea-kind.sh 35-6 anytime GA*, 6-tile databases (configs/deepcubea-35-anytime-6.ron;
+#                                    building them takes the host's 16 cores about 10 minutes)
 #   scripts/deepcubea-kind.sh tests  the GPU pancake tests of weighted and anytime GA*
 #                                    (carries target/device/pancake-test)
 # Several parts at once: `… tests 24 35 48`. Prints, per row kind last: rows,
@@ -17,10 +19,11 @@ for part in "$@"; do
   case $part in
     24) configs+=(deepcubea-24) ;;
     35) configs+=(deepcubea-35 deepcubea-35-anytime) ;;
-    48) configs+=(deepcubea-48 deepcubea-48-beam deepcubea-48-anytime) ;;
+    48) configs+=(deepcubea-48-anytime) ;;
+    35-6) configs+=(deepcubea-35-anytime-6) ;;
     tests) FRONTIER_REQUIRE_GPU=1 target/device/pancake-test gpu_gastar 2>&1 |
              grep -E "^test |panicked|test result" ;;
-    *) echo "unknown part $part (tests, 24, 35 or 48)"; exit 2 ;;
+    *) echo "unknown part $part (tests, 24, 35, 35-6 or 48)"; exit 2 ;;
   esac
 done
 for c in "${configs[@]}"; do
@@ -36,8 +39,8 @@ for c in "${configs[@]}"; do
     NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
     { k = $(col["executor"]); n[k]++; s[k] += $(col["seconds"]);
       if ($(col["seconds"]) > m[k]) m[k] = $(col["seconds"]);
-      if ($(col["cost"]) != "") { ok[k]++; cost[k] += $(col["cost"]);
-        lo[k] += ($(col["lower"]) == "" ? $(col["cost"]) : $(col["lower"])) }
+      if ($(col["cost"]) != "-") { ok[k]++; cost[k] += $(col["cost"]);
+        lo[k] += ($(col["lower"]) == "-" ? $(col["cost"]) : $(col["lower"])) }
       if ($(col["status"]) == "optimal") opt[k]++ }
     END { for (k in n) printf "%s %-22s %3d %3d %8.2f %8.2f %3d %7.2f %7.2f\n", c, k, n[k], ok[k],
           (ok[k] ? cost[k] / ok[k] : 0), (ok[k] ? lo[k] / ok[k] : 0), opt[k], s[k] / n[k], m[k] }'

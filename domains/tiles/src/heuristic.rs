@@ -498,6 +498,21 @@ const PRESETS: &[(&str, u8, &[&[u8]])] = &[
             &[28, 29, 33, 34, 35],
         ],
     ),
+    // 6×6: five blocks of six tiles and one of five, 1.41 G entries (bytes)
+    // each, 7.1 GB in all: h a few moves higher than seven blocks of five
+    // on a typical 35-puzzle, for anytime GA* on a GPU with the memory.
+    (
+        "6-6-6-6-6-5",
+        6,
+        &[
+            &[1, 2, 3, 7, 8, 9],
+            &[4, 5, 10, 11, 16, 17],
+            &[6, 12, 13, 18, 19, 24],
+            &[14, 15, 20, 21, 26, 27],
+            &[22, 23, 28, 29, 34, 35],
+            &[25, 30, 31, 32, 33],
+        ],
+    ),
     // 7×7: nine compact blocks of five tiles and the three left over
     // (229 M entries each, 2.1 GB in all).
     (

@@ -1201,7 +1201,11 @@ fn boards_up_to_7x7_are_scrambled_solved_and_replayed() {
         walk: frontier_tiles::cli::Walk::NoUndo,
     };
     let mut rng = frontier_core::rng::SplitMix64::new(4);
-    for (cells, preset, patterns) in [(36, "5-5-5-5-5-5-5", 7), (49, "5-5-5-5-5-5-5-5-5-3", 10)] {
+    for (cells, preset, patterns) in [
+        (36, "5-5-5-5-5-5-5", 7),
+        (36, "6-6-6-6-6-5", 6),
+        (49, "5-5-5-5-5-5-5-5-5-3", 10),
+    ] {
         for goal in [Goal::Korf, Goal::Standard] {
             let text = cli(goal).random_board(cells, &mut rng).unwrap();
             let puzzle = Tiles::parse(&text, goal).unwrap();
