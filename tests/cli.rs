@@ -899,6 +899,15 @@ fn every_subcommand_prints_json_lines_with_json() {
     let expected = (times[0] + times[1]) / 2.0 * total / 3600.0;
     assert!((projected - expected).abs() <= 1e-9 * expected.max(1e-9));
     assert!(sample[0]["projected_core_hours_stderr"].as_f64().unwrap() >= 0.0);
+    // Each sampled class is named by its letters, a bucket per cell, so
+    // another prover can be timed on the same classes.
+    let letters = sample[0]["class_letters"].as_array().unwrap();
+    assert_eq!(letters.len(), 2);
+    for class in letters {
+        let sets: Vec<&str> = class.as_str().unwrap().split(' ').collect();
+        assert_eq!(sets.len(), 4, "{class}");
+        assert!(sets.iter().all(|s| ["ae", "rst"].contains(s)), "{class}");
+    }
     // A certificate written, verified, and refused once tampered with.
     let cert = scratch("boggle").join("proof.cert");
     let cert_arg = cert.to_str().unwrap();

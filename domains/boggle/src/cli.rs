@@ -408,6 +408,7 @@ pub fn run(command: &BoggleCommand, json: bool) -> Result<(), CliError> {
                     "projected_core_hours": projection.map(|p| p.0),
                     "projected_core_hours_stderr": projection.map(|p| p.1),
                     "class_seconds": proof.class_seconds, "share": share,
+                    "class_letters": proof.class_letters,
                     "setup_seconds": proof.setup_seconds,
                     "gpu": on_gpu.as_ref().map(|g| serde_json::json!({
                         "device": g.device, "split_depth": g.split_depth,
@@ -980,6 +981,7 @@ fn merge_shares(
         "max_bound": proof.max_bound, "complete": proof.complete,
         "seconds": proof.seconds, "threads": threads,
         "class_seconds": proof.class_seconds,
+        "class_letters": proof.class_letters,
     });
     let shares = frontier_core::search::mpi::all_gather_bytes(mine.to_string().as_bytes());
     let bad = |e: String| CliError::Input(format!("a rank's share of the proof: {e}"));
@@ -990,6 +992,7 @@ fn merge_shares(
     proof.boards_scored = 0;
     proof.tree_nodes = 0;
     proof.class_seconds.clear();
+    proof.class_letters.clear();
     for share in shares {
         let v: serde_json::Value =
             serde_json::from_slice(&share).map_err(|e| bad(e.to_string()))?;
@@ -1006,6 +1009,9 @@ fn merge_shares(
         let seconds: Vec<f64> =
             serde_json::from_value(v["class_seconds"].clone()).map_err(|e| bad(e.to_string()))?;
         proof.class_seconds.extend(seconds);
+        let letters: Vec<String> =
+            serde_json::from_value(v["class_letters"].clone()).map_err(|e| bad(e.to_string()))?;
+        proof.class_letters.extend(letters);
         let found: Vec<(String, u32)> =
             serde_json::from_value(v["boards"].clone()).map_err(|e| bad(e.to_string()))?;
         boards.extend(found);

@@ -199,6 +199,7 @@ pub fn prove_on_gpu(
     proof.boards_scored += outcome.boards_scored;
     // The CPU's class times miss the GPU's part: no projection from them.
     proof.class_seconds.clear();
+    proof.class_letters.clear();
     // Boards have every cell fixed, below any split depth: all of them
     // come from the GPU's part.
     debug_assert!(proof.boards.is_empty());
