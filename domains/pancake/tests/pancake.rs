@@ -558,6 +558,32 @@ fn the_gpu_beam_bounds_astars_optimum_on_random_10_stacks() {
     }
 }
 
+/// Eight random 14-stacks drawn with `seed` and a GA* session for them
+/// (a fifth of the device's memory, so tests can share it).
+fn gpu_stacks_and_session(seed: u64) -> (Vec<Pancake>, frontier_core::search::gpu::GastarSession) {
+    use frontier_core::search::gpu::{GastarConfig, GastarSession};
+    let mut rng = SplitMix64::new(seed);
+    let stacks: Vec<Pancake> = (0..8)
+        .map(|_| Pancake::random(14, &mut rng).unwrap())
+        .collect();
+    let config = GastarConfig {
+        heaps: 4096,
+        memory_fraction: 0.2,
+        ..GastarConfig::default()
+    };
+    let session = GastarSession::new(&stacks[0], &Gap, &config).unwrap();
+    (stacks, session)
+}
+
+/// A*'s optimum, what the GPU's orders are checked against.
+fn optimum(stack: &Pancake) -> u32 {
+    astar(stack, &Gap, &SearchOptions::default())
+        .unwrap()
+        .solution()
+        .unwrap()
+        .cost
+}
+
 /// Weighted and greedy GA* on the GPU against A* on random 14-stacks: costs
 /// within w of the optimum, lower bounds at or below it, paths that sort.
 #[test]
@@ -567,24 +593,10 @@ fn weighted_gpu_gastar_keeps_its_bounds_on_random_14_stacks() {
     ) {
         return;
     }
-    use frontier_core::search::gpu::{GastarConfig, GastarSession};
     use frontier_core::search::{Order, Weight};
-    let mut rng = SplitMix64::new(14);
-    let stacks: Vec<Pancake> = (0..8)
-        .map(|_| Pancake::random(14, &mut rng).unwrap())
-        .collect();
-    let config = GastarConfig {
-        heaps: 4096,
-        memory_fraction: 0.2,
-        ..GastarConfig::default()
-    };
-    let mut session = GastarSession::new(&stacks[0], &Gap, &config).unwrap();
+    let (stacks, mut session) = gpu_stacks_and_session(14);
     for stack in &stacks {
-        let optimum = astar(stack, &Gap, &SearchOptions::default())
-            .unwrap()
-            .solution()
-            .unwrap()
-            .cost;
+        let optimum = optimum(stack);
         for w in ["1.5", "2", "greedy"] {
             let weight = Weight::parse(w).unwrap();
             let options = SearchOptions {
@@ -633,24 +645,10 @@ fn anytime_gpu_gastar_ends_at_the_optimum_and_bounds_it_on_the_way() {
     ) {
         return;
     }
-    use frontier_core::search::gpu::{GastarConfig, GastarSession};
     use frontier_core::search::{Limits, Order, Weight};
-    let mut rng = SplitMix64::new(41);
-    let stacks: Vec<Pancake> = (0..8)
-        .map(|_| Pancake::random(14, &mut rng).unwrap())
-        .collect();
-    let config = GastarConfig {
-        heaps: 4096,
-        memory_fraction: 0.2,
-        ..GastarConfig::default()
-    };
-    let mut session = GastarSession::new(&stacks[0], &Gap, &config).unwrap();
+    let (stacks, mut session) = gpu_stacks_and_session(41);
     for stack in &stacks {
-        let optimum = astar(stack, &Gap, &SearchOptions::default())
-            .unwrap()
-            .solution()
-            .unwrap()
-            .cost;
+        let optimum = optimum(stack);
         for (w, limit) in [("greedy", None), ("3", None), ("2", Some(2_000))] {
             let options = SearchOptions {
                 order: Order {
