@@ -81,6 +81,29 @@ pub struct IterationCount {
 }
 
 impl SearchStats {
+    /// Records the solution of a search that does not claim optimality
+    /// (weighted, anytime, beam, stopped by a limit): its proven lower bound,
+    /// and the solution as the last improvement unless it is one already
+    /// (an anytime search records each as it finds it).
+    pub fn bound_solution(
+        &mut self,
+        seconds: f64,
+        cost: crate::Cost,
+        lower: crate::Cost,
+        weight: f64,
+    ) {
+        self.lower_bound = Some(lower);
+        if self.improvements.last().map(|i| i.cost) != Some(cost) {
+            self.improvements.push(crate::search::Improvement {
+                seconds,
+                cost,
+                lower_bound: lower,
+                expanded: self.expanded,
+                weight,
+            });
+        }
+    }
+
     /// Sets `seconds` and the derived rate.
     pub fn finish(&mut self, seconds: f64) {
         self.seconds = seconds;

@@ -354,17 +354,8 @@ pub fn astar<D: Domain, H: Heuristic<D>>(
 
     if let (false, Status::Solved(solution)) = (order.is_optimal(), &status) {
         let lower = open_lower_bound(&nodes, solution.cost).min(least_pruned);
-        stats.lower_bound = Some(lower);
-        // A search that stopped at its first goal has not traced it yet.
-        if stats.improvements.last().map(|i| i.cost) != Some(solution.cost) {
-            stats.improvements.push(Improvement {
-                seconds: watch.elapsed(),
-                cost: solution.cost,
-                lower_bound: lower,
-                expanded: stats.expanded,
-                weight: weight.value(),
-            });
-        }
+        // A search that stopped at its first goal has not recorded it yet.
+        stats.bound_solution(watch.elapsed(), solution.cost, lower, weight.value());
     }
     stats.peak_open = stats.peak_open.max(open.len() as u64);
     stats.peak_closed = nodes.len() as u64;

@@ -21,9 +21,7 @@ use std::hash::BuildHasher;
 use hashbrown::HashTable;
 
 use crate::domain::{Cost, Domain, Heuristic};
-use crate::search::{
-    trace, DomainOutcome, Improvement, Limit, Outcome, SearchOptions, Solution, Status, Watch,
-};
+use crate::search::{trace, DomainOutcome, Limit, Outcome, SearchOptions, Solution, Status, Watch};
 use crate::stats::SearchStats;
 
 const NO_PARENT: u32 = u32::MAX;
@@ -212,14 +210,7 @@ pub fn beam<D: Domain, H: Heuristic<D>>(
     };
     if let Status::Solved(solution) = &status {
         let lower = least_unexpanded.min(solution.cost);
-        stats.lower_bound = Some(lower);
-        stats.improvements.push(Improvement {
-            seconds: watch.elapsed(),
-            cost: solution.cost,
-            lower_bound: lower,
-            expanded: stats.expanded,
-            weight: weight.value(),
-        });
+        stats.bound_solution(watch.elapsed(), solution.cost, lower, weight.value());
     }
     stats.peak_closed = seen_states.len() as u64;
     stats.peak_bytes = kept.len() as u64 * bytes_per_state;

@@ -115,8 +115,7 @@ where
         }
         weight = weight.lowered_for_restarts();
     };
-    totals.seconds = started.elapsed().as_secs_f64();
-    totals.expansions_per_second = totals.expanded as f64 / totals.seconds.max(1e-9);
+    totals.finish(started.elapsed().as_secs_f64());
     if let Status::Solved(solution) = &status {
         totals.lower_bound = Some(lower.min(solution.cost));
     }

@@ -20,7 +20,7 @@ use cudarc::driver::{CudaSlice, LaunchConfig, PushKernelArg};
 use super::{replay, GpuPlugin, PRELUDE};
 use crate::domain::{Cost, PackedState};
 use crate::gpu::{gpu_error, Gpu};
-use crate::search::{DomainOutcome, Improvement, Limit, Outcome, Progress, SearchOptions, Status};
+use crate::search::{DomainOutcome, Limit, Outcome, Progress, SearchOptions, Status};
 use crate::stats::SearchStats;
 use crate::Error;
 
@@ -444,14 +444,7 @@ where
         let lower = Cost::try_from(dropped[0])
             .unwrap_or(Cost::MAX)
             .min(solution.cost);
-        stats.lower_bound = Some(lower);
-        stats.improvements.push(Improvement {
-            seconds,
-            cost: solution.cost,
-            lower_bound: lower,
-            expanded: stats.expanded,
-            weight: order.weight.value(),
-        });
+        stats.bound_solution(seconds, solution.cost, lower, order.weight.value());
     }
     stats.finish(seconds);
     Ok(Outcome { status, stats })

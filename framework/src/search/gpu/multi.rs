@@ -309,14 +309,10 @@ impl MultiGpuSession {
         if let (Some(lower), Status::Solved(solution), false) =
             (least, &outcome.status, weight.is_one())
         {
-            outcome.stats.lower_bound = Some(lower);
-            outcome.stats.improvements.push(crate::search::Improvement {
-                seconds: outcome.stats.seconds,
-                cost: solution.cost,
-                lower_bound: lower,
-                expanded: outcome.stats.expanded,
-                weight: weight.value(),
-            });
+            let seconds = outcome.stats.seconds;
+            outcome
+                .stats
+                .bound_solution(seconds, solution.cost, lower, weight.value());
         }
         Ok(outcome)
     }
@@ -326,7 +322,8 @@ impl MultiGpuSession {
     /// an admissible heuristic none of them leads to a cheaper goal. Until
     /// it finds a goal of its own the run goes on while anything is open, so
     /// `NoSolution` means nothing cheaper than the ceiling exists.
-    /// Returns the outcome and, unless children were dropped for memory, the
+    /// Returns the outcome and, for weighted runs and runs under a ceiling,
+    /// unless children were dropped for memory, the
     /// least f = g + h of the nodes left open or pruned, at most the best
     /// cost found (or the ceiling): with an admissible heuristic, and nodes
     /// reopened when reached more cheaply, a lower bound on the optimum.
@@ -417,7 +414,9 @@ impl MultiGpuSession {
         };
         // Nodes still open and children pruned bound the optimum (see
         // `order` and gastar.cu), unless children were dropped for memory.
-        let least = if matches!(finish, Finish::Limit(Limit::Memory)) {
+        // Plain GA* proves its optimum without it: no extra kernel then.
+        let wanted = !weight.is_one() || ceiling != Cost::MAX;
+        let least = if !wanted || matches!(finish, Finish::Limit(Limit::Memory)) {
             None
         } else {
             let mut least = match &status {
