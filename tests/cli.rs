@@ -881,6 +881,40 @@ fn every_subcommand_prints_json_lines_with_json() {
         &boggle(&[&args[..], &["--share", "3/2"]].concat()),
         "expected K/N with 1 <= K <= N",
     );
+    // Forcing: by default above three times the target; 0 turns it off;
+    // forcing every cell it may finds the same boards, with fewer
+    // subclasses bounded; GPU proofs refuse it.
+    assert_eq!(whole[0]["switchover"], 45);
+    let args3 = [
+        "prove",
+        "--shape",
+        "3x3",
+        "--target",
+        "300",
+        "--buckets",
+        "ae rst",
+    ];
+    let unforced = json_lines(
+        &boggle(&[&args3[..], &["--switchover", "0"]].concat()),
+        "boggle prove --switchover 0",
+    );
+    assert!(unforced[0]["switchover"].is_null());
+    assert!(!unforced[0]["boards"].as_array().unwrap().is_empty());
+    let forced = json_lines(
+        &boggle(&[&args3[..], &["--switchover", "1"]].concat()),
+        "boggle prove --switchover 1",
+    );
+    assert_eq!(forced[0]["boards"], unforced[0]["boards"]);
+    assert!(
+        forced[0]["subclasses"].as_u64() < unforced[0]["subclasses"].as_u64(),
+        "{} against {}",
+        forced[0]["subclasses"],
+        unforced[0]["subclasses"]
+    );
+    fails_with(
+        &boggle(&["prove", "--target", "400", "--gpu", "--switchover", "900"]),
+        "--switchover forces cells on the CPU",
+    );
     // A sample projects from its own classes' times: their mean times
     // every class.
     let sample = json_lines(

@@ -2,7 +2,7 @@
 //! [`verify`] re-checks without trusting the proof's search.
 //!
 //! ```text
-//! frontier-boggle-certificate 1
+//! frontier-boggle-certificate 2
 //! shape 3x3
 //! target 500
 //! buckets aeiou lnrsy chkmpt bdfgjqvwxz
@@ -11,6 +11,7 @@
 //! class 000000000 12
 //! class 000000001 611
 //! e 480
+//! i.a 495
 //! ...
 //! end 34960
 //! ```
@@ -19,7 +20,10 @@
 //! 36) and its orderly bound. A class bounded at or above the target is
 //! followed by the subclasses that cover it, depth first: the letters of
 //! the first cells in split order, and the subclass's bound (for a whole
-//! board at or above the target, its score).
+//! board at or above the target, its score). A `.` after the first letters
+//! says that those cells were *forced*: the bound is that of the tree built
+//! with them as one-letter cells, the letters after the dot fixed on it
+//! incrementally (version 1 certificates have no forced cells).
 //!
 //! [`verify`] checks that the classes are exactly the top-level classes up
 //! to symmetry, that each class's pieces cover it, and recomputes every
@@ -35,21 +39,26 @@
 //! children's subtrees hold only cells after theirs, all free, so they are
 //! the same in both trees (the orderly test checks the equality against
 //! fresh subclass trees). One tree per class, not one per piece, is what
-//! makes a certificate of millions of pieces checkable.
+//! makes a certificate of millions of pieces checkable. Pieces under forced
+//! cells are checked on the class's tree with those cells forced again
+//! ([`crate::orderly::OrderlyTree::force`]), once per run of pieces that
+//! share them.
 
 use std::fmt::Write as _;
 
 use rayon::prelude::*;
 
 use crate::board::Shape;
-use crate::orderly::OrderlyBuilder;
+use crate::orderly::{OrderlyBuilder, Unforce};
 use crate::prove::{
     boards_up_to_symmetry, letter_text, place_in_order, top_classes, Buckets, ClassRecord,
     Discarded, Proof, Worker,
 };
 use crate::{BoggleError, Trie};
 
-const MAGIC: &str = "frontier-boggle-certificate 1";
+const MAGIC: &str = "frontier-boggle-certificate 2";
+/// The version before forced cells, still read.
+const MAGIC_1: &str = "frontier-boggle-certificate 1";
 
 /// A class's bucket indexes as base-36 digits, one per cell.
 fn class_digits(buckets: &[u8]) -> String {
@@ -97,7 +106,15 @@ pub fn write(trie: &Trie, proof: &Proof) -> String {
             record.bound
         );
         for piece in &record.pieces {
-            let _ = writeln!(out, "{} {}", letter_text(&piece.letters), piece.bound);
+            let (forced, rest) = piece.letters.split_at(piece.forced);
+            let dot = if piece.forced > 0 { "." } else { "" };
+            let _ = writeln!(
+                out,
+                "{}{dot}{} {}",
+                letter_text(forced),
+                letter_text(rest),
+                piece.bound
+            );
         }
     }
     let _ = writeln!(out, "end {}", proof.certificate.len());
@@ -141,7 +158,7 @@ pub fn parse(text: &str) -> Result<Certificate, BoggleError> {
             .ok_or_else(|| bad(n, &format!("expected '{key} …'")))
     };
     let (n, magic) = header("")?;
-    if magic != MAGIC {
+    if magic != MAGIC && magic != MAGIC_1 {
         return Err(bad(n, &format!("not a certificate (expected '{MAGIC}')")));
     }
     let (n, shape) = header("shape")?;
@@ -208,17 +225,27 @@ pub fn parse(text: &str) -> Result<Certificate, BoggleError> {
             });
             continue;
         }
+        let (forced, head) = match head.split_once('.') {
+            Some((forced, rest)) if magic != MAGIC_1 => (forced.len(), format!("{forced}{rest}")),
+            _ => (0, head.to_string()),
+        };
         let letters = head
             .bytes()
             .map(|b| b.is_ascii_lowercase().then(|| b - b'a'))
             .collect::<Option<Vec<u8>>>()
             .filter(|l| l.len() <= shape.cells())
-            .ok_or_else(|| bad(n, "a piece is up to one letter a-z per cell"))?;
+            .ok_or_else(|| {
+                bad(
+                    n,
+                    "a piece is up to one letter a-z per cell, forced ones before a '.'",
+                )
+            })?;
         let class = classes
             .last_mut()
             .ok_or_else(|| bad(n, "a piece before any class"))?;
         class.pieces.push(Discarded {
             letters,
+            forced,
             bound: value,
         });
     }
@@ -333,6 +360,8 @@ fn check_class(
         })?;
     let mut boards = Vec::new();
     let mut board = vec![0u8; shape.cells()];
+    // The letters forced on `tree` now, each with what undoes it.
+    let mut forced: Vec<(u8, Unforce)> = Vec::new();
     for piece in &class.pieces {
         let letters = letter_text(&piece.letters);
         if piece.letters.len() == shape.cells() {
@@ -355,7 +384,21 @@ fn check_class(
             continue;
         }
         // From scratch on the class's tree, which bounds a subclass exactly
-        // as the subclass's own tree would (see the module docs).
+        // as the subclass's own tree would (see the module docs), with the
+        // piece's forced letters forced on it: undo those of the last
+        // piece it does not share, force the rest.
+        let wanted = &piece.letters[..piece.forced];
+        let shared = forced
+            .iter()
+            .zip(wanted)
+            .take_while(|((have, _), want)| have == *want)
+            .count();
+        for (_, saved) in forced.drain(shared..).rev() {
+            tree.unforce(saved);
+        }
+        for (position, &letter) in wanted.iter().enumerate().skip(shared) {
+            forced.push((letter, tree.force(position as u32, letter).1));
+        }
         let bound = evaluator.bound_of(tree, &piece.letters);
         if bound != piece.bound || bound >= certificate.target {
             return Err(fail(format!(

@@ -116,6 +116,12 @@ pub enum BoggleCommand {
         /// GPU (default: 3/8 of the cells).
         #[arg(long, requires = "gpu")]
         gpu_depth: Option<usize>,
+        /// Force cells (a merged, tighter tree per letter of the next cell)
+        /// while a subclass's bound is above this; walk incrementally below
+        /// it. 0: never force. Default: three times the target. CPU proofs
+        /// only.
+        #[arg(long)]
+        switchover: Option<u32>,
         /// The word list.
         #[command(flatten)]
         dict: DictArg,
@@ -369,6 +375,7 @@ pub fn run(command: &BoggleCommand, json: bool) -> Result<(), CliError> {
             share,
             gpu,
             gpu_depth,
+            switchover,
             dict,
         } => {
             let trie = dict.load()?;
@@ -385,6 +392,7 @@ pub fn run(command: &BoggleCommand, json: bool) -> Result<(), CliError> {
                 share: share.clone(),
                 gpu: *gpu,
                 gpu_depth: *gpu_depth,
+                switchover: *switchover,
             };
             let (proof, proof_threads, on_gpu) = settings.run(&trie, certificate.is_some())?;
             let gpu_hours = on_gpu.as_ref().and_then(|g| g.projected_gpu_hours(&proof));
@@ -409,7 +417,7 @@ pub fn run(command: &BoggleCommand, json: bool) -> Result<(), CliError> {
                     "projected_core_hours_stderr": projection.map(|p| p.1),
                     "class_seconds": proof.class_seconds, "share": share,
                     "class_letters": proof.class_letters,
-                    "setup_seconds": proof.setup_seconds,
+                    "setup_seconds": proof.setup_seconds, "switchover": proof.switchover,
                     "gpu": on_gpu.as_ref().map(|g| serde_json::json!({
                         "device": g.device, "split_depth": g.split_depth,
                         "launches": g.launches, "handed_over": g.handed_over,
@@ -428,7 +436,7 @@ pub fn run(command: &BoggleCommand, json: bool) -> Result<(), CliError> {
                     out,
                     "{} board(s) of {}x{} scoring at least {target} (up to symmetry), {:.1} s; \
                      {} top-level classes up to symmetry ({} discarded at once, highest bound {}), \
-                     {} subclasses bounded, {} boards scored, {} tree nodes{}",
+                     {} subclasses bounded, {} boards scored, {} tree nodes{}{}",
                     proof.boards.len(),
                     proof.shape.rows,
                     proof.shape.cols,
@@ -439,6 +447,9 @@ pub fn run(command: &BoggleCommand, json: bool) -> Result<(), CliError> {
                     proof.subclasses,
                     proof.boards_scored,
                     proof.tree_nodes,
+                    proof
+                        .switchover
+                        .map_or(String::new(), |s| format!(" (cells forced above {s})")),
                     if proof.complete {
                         ""
                     } else {
@@ -816,6 +827,10 @@ pub struct ProveSettings {
     /// With `gpu`: cells fixed on the CPU before a subclass goes to the GPU.
     #[serde(default)]
     pub gpu_depth: Option<usize>,
+    /// Force cells while a subclass's bound is above this (see `boggle
+    /// prove --help`); 0: never. Default: the shape's.
+    #[serde(default)]
+    pub switchover: Option<u32>,
 }
 
 fn default_sample_seed() -> u64 {
@@ -899,15 +914,25 @@ impl ProveSettings {
             None => crate::Buckets::parse(&self.buckets),
         }
         .map_err(boggle_error)?;
-        let settings = crate::ProofSettings {
-            shape: Shape::new(rows, cols),
-            target: self.target,
-            buckets,
-            max_seconds: self.max_seconds,
-            certificate,
-            sample: self.sample.map(|n| (n, self.seed)),
-            share: self.share()?,
-        };
+        let settings =
+            crate::ProofSettings {
+                shape: Shape::new(rows, cols),
+                target: self.target,
+                buckets,
+                max_seconds: self.max_seconds,
+                certificate,
+                sample: self.sample.map(|n| (n, self.seed)),
+                share: self.share()?,
+                switchover: match (self.switchover, self.gpu) {
+                    (Some(_), true) => return Err(CliError::Input(
+                        "--switchover forces cells on the CPU; a --gpu proof walks unforced trees"
+                            .into(),
+                    )),
+                    (Some(0), false) | (None, true) => None,
+                    (Some(switchover), false) => Some(switchover),
+                    (None, false) => Some(crate::prove::default_switchover(self.target)),
+                },
+            };
         if certificate && settings.share.is_some() {
             return Err(CliError::Input(
                 "--certificate is written by a single process: run the proof without mpirun".into(),

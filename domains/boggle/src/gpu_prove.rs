@@ -333,6 +333,7 @@ impl Consumer<'_, '_> {
                 outcome: &mut self.outcome,
                 pieces: &mut pieces,
                 items: &mut items,
+                forced: 0,
             };
             self.complete &= below.walk(&mut self.worker, masks, letters);
         }

@@ -441,6 +441,176 @@ impl OrderlyTree {
         offset
     }
 
+    /// *Forces* split-order `position` to `letter`: makes the tree of the
+    /// subclass with that cell fixed, in which the cell is no choice any
+    /// more, and returns its bound with what [`OrderlyTree::unforce`] takes
+    /// to go back. Every earlier position must be forced already, so the
+    /// position's choice node, if any, hangs from the root.
+    ///
+    /// The new root *merges* the old root (without that choice node) with
+    /// the letter's child: points add, and choice nodes of one position
+    /// under the two become one, with the union of their letters, and the
+    /// children of a letter both have merged the same way, recursively.
+    /// Where the incremental walk bounds a merged choice node by max A +
+    /// max B, the merged tree bounds it by max (A + B), at every depth:
+    /// much tighter near the root, where bounds are high. It still bounds
+    /// every board of the subclass: a board's letters reach, in the merged
+    /// tree, exactly the merged images of the nodes they reached before
+    /// (every word a board spells is still counted at least once). A word
+    /// that both sides count, on paths that differ only in the forced cell,
+    /// counts twice, which is looser than a tree built afresh, never wrong.
+    ///
+    /// Subtrees only one side has are shared, not copied: the new nodes are
+    /// appended to the arena, and `unforce` truncates it, so forcing deeper
+    /// and going back is a stack.
+    pub fn force(&mut self, position: u32, letter: u8) -> (u32, Unforce) {
+        let saved = Unforce {
+            arena: self.arena.len(),
+            root: self.root,
+            bound: self.bound,
+            nodes: self.nodes,
+        };
+        let root = self.root as u32;
+        let child = self
+            .choice_at(root, position)
+            .and_then(|choice| choice_child(&self.arena, choice, letter))
+            .unwrap_or((0, LEAF));
+        let (bound, offset) = self.merge((self.bound, root), child, position);
+        self.root = if offset == LEAF {
+            // A root without choice nodes still needs its record.
+            self.arena.push(bound << COUNT_BITS);
+            self.arena.len() - 1
+        } else {
+            offset as usize
+        };
+        self.bound = bound;
+        (bound, saved)
+    }
+
+    /// Goes back to the tree before the [`OrderlyTree::force`] that gave
+    /// `saved` (and every one after it).
+    pub fn unforce(&mut self, saved: Unforce) {
+        self.arena.truncate(saved.arena);
+        self.root = saved.root;
+        self.bound = saved.bound;
+        self.nodes = saved.nodes;
+    }
+
+    /// Where sum node `sum`'s choice node on `position` starts, if it has one.
+    fn choice_at(&self, sum: u32, position: u32) -> Option<usize> {
+        self.choices(sum)
+            .find(|&choice| self.arena[choice] >> POSITION_SHIFT == position)
+    }
+
+    /// Where each choice node of sum node `sum` starts (none for a leaf).
+    fn choices(&self, sum: u32) -> impl Iterator<Item = usize> + '_ {
+        let (mut at, count) = if sum == LEAF {
+            (0, 0)
+        } else {
+            let sum = sum as usize;
+            (sum + 1, self.arena[sum] & ((1 << COUNT_BITS) - 1))
+        };
+        (0..count).map(move |_| {
+            let choice = at;
+            at += 1 + 2 * (self.arena[choice] & LETTER_BITS).count_ones() as usize;
+            choice
+        })
+    }
+
+    /// Merges sum nodes `a` and `b`, each (bound, offset) as a choice
+    /// node keeps its children (a leaf's offset [`LEAF`], its bound its
+    /// points), leaving `a`'s choice node on position `skip` out (none:
+    /// `u32::MAX`); returns the merged node's (bound, offset), written to
+    /// the arena unless it is a leaf or one side is empty.
+    fn merge(&mut self, a: (u32, u32), b: (u32, u32), skip: u32) -> (u32, u32) {
+        let points_of = |(bound, offset): (u32, u32)| {
+            if offset == LEAF {
+                bound
+            } else {
+                self.arena[offset as usize] >> COUNT_BITS
+            }
+        };
+        let points = points_of(a) + points_of(b);
+        if a.1 == LEAF && b.1 == LEAF {
+            return (points, LEAF);
+        }
+        // One side empty (no points, no choices): the other as it is.
+        if skip == u32::MAX && b == (0, LEAF) {
+            return a;
+        }
+        if skip == u32::MAX && a == (0, LEAF) {
+            return b;
+        }
+        let mut by_position = [[usize::MAX; 2]; MAX_ORDERLY_CELLS];
+        for (side, sum) in [a.1, b.1].into_iter().enumerate() {
+            for choice in self.choices(sum) {
+                let position = (self.arena[choice] >> POSITION_SHIFT) as usize;
+                if !(side == 0 && position as u32 == skip) {
+                    by_position[position][side] = choice;
+                }
+            }
+        }
+        let start = self.pending.len();
+        self.pending.push(0);
+        let (mut bound, mut count) = (points, 0);
+        // Positions in the order `fill` writes them (a sum node's choice
+        // nodes from the last position to the first), so a forced tree
+        // reads like a built one.
+        for (position, [x, y]) in by_position.into_iter().enumerate().rev() {
+            let choice_bound = match (x, y) {
+                (usize::MAX, usize::MAX) => continue,
+                (only, usize::MAX) | (usize::MAX, only) => {
+                    let letters = self.arena[only] & LETTER_BITS;
+                    let end = only + 1 + 2 * letters.count_ones() as usize;
+                    let best = (only + 1..end).step_by(2).map(|at| self.arena[at]).max();
+                    self.pending.extend_from_slice(&self.arena[only..end]);
+                    best.unwrap_or(0)
+                }
+                (x, y) => self.merge_choices(position as u32, x, y),
+            };
+            bound += choice_bound;
+            count += 1;
+        }
+        if count == 0 {
+            self.pending.truncate(start);
+            return (points, LEAF);
+        }
+        // Points fit above the count: at most every word's, as in `fill`.
+        self.pending[start] = points << COUNT_BITS | count;
+        let offset = self.arena.len();
+        self.arena.extend_from_slice(&self.pending[start..]);
+        self.pending.truncate(start);
+        self.nodes += 1 + count as usize;
+        (bound, offset as u32)
+    }
+
+    /// Appends to `pending` the merge of choice nodes `x` and `y` (both on
+    /// `position`): the union of their letters, a letter both have leading
+    /// to the merge of its two children. Returns its bound.
+    fn merge_choices(&mut self, position: u32, x: usize, y: usize) -> u32 {
+        let (lx, ly) = (self.arena[x] & LETTER_BITS, self.arena[y] & LETTER_BITS);
+        self.pending.push(position << POSITION_SHIFT | lx | ly);
+        let mut best = 0;
+        let mut letters = lx | ly;
+        while letters != 0 {
+            let letter = letters.trailing_zeros() as u8;
+            letters &= letters - 1;
+            let child = match (
+                choice_child(&self.arena, x, letter),
+                choice_child(&self.arena, y, letter),
+            ) {
+                (Some(cx), Some(cy)) => self.merge(cx, cy, u32::MAX),
+                (Some(only), None) | (None, Some(only)) => only,
+                // A letter of the union is in one of them.
+                (None, None) => (0, LEAF),
+            };
+            best = best.max(child.0);
+            self.pending.push(child.0);
+            self.pending.push(child.1);
+        }
+        best
+    }
+
     /// Moves the tree out, leaving the buffers of the build behind for
     /// the next one.
     pub(crate) fn take(&mut self) -> OrderlyTree {
@@ -474,6 +644,15 @@ impl OrderlyTree {
     pub fn bound(&self) -> u32 {
         self.bound
     }
+}
+
+/// What [`OrderlyTree::unforce`] restores.
+#[derive(Clone, Copy, Debug)]
+pub struct Unforce {
+    arena: usize,
+    root: usize,
+    bound: u32,
+    nodes: usize,
 }
 
 /// What [`OrderlyBound`] saved after fixing a position (the per-letter

@@ -18,7 +18,11 @@
 //! framework's depth-first [`walk()`], fixing one cell's letter per level
 //! in split order and discarding every subclass whose bound falls below
 //! the target. Subclasses with every cell fixed are boards, scored
-//! exactly. Boards equal under the symmetries of the rectangle (8 for a
+//! exactly. Near the root, while a subclass's bound is far above the
+//! target, the next cell is *forced* instead: each of its letters gets a
+//! merged tree of its own ([`OrderlyTree::force`]), whose bound is tighter
+//! at every depth (see [`ProofSettings::switchover`]). Boards equal under
+//! the symmetries of the rectangle (8 for a
 //! square, 4 otherwise) are reported once, as the least of their images.
 //! Classes run on all cores; with a certificate, every discarded subclass
 //! is kept with its bound for [`crate::certificate::verify`].
@@ -412,6 +416,21 @@ pub struct ProofSettings {
     /// sampling) is `part` modulo `parts` — one process's share of a proof
     /// spread over several (`mpirun`); the shares' proofs add up.
     pub share: Option<(usize, usize)>,
+    /// Force cells (a merged tree per letter of the next cell) while a
+    /// subclass's bound is above this; below it, walk the
+    /// forced tree incrementally. None: never force. See
+    /// [`crate::orderly::OrderlyTree::force`].
+    pub switchover: Option<u32>,
+}
+
+/// How far above the target a subclass's bound must be for the proof to
+/// force its next cell, by default: measured on sampled 4x4 classes (target
+/// 3500) and the whole 3x3 proof (target 500); see docs/RESULTS.md.
+pub const DEFAULT_SWITCHOVER_FACTOR: u32 = 3;
+
+/// The default switchover for `target` (see [`ProofSettings::switchover`]).
+pub fn default_switchover(target: u32) -> u32 {
+    target.saturating_mul(DEFAULT_SWITCHOVER_FACTOR)
 }
 
 /// A subclass discarded by its bound: the letters of the first `letters.len()`
@@ -422,6 +441,10 @@ pub struct ProofSettings {
 pub struct Discarded {
     /// Letters fixed, in split order.
     pub letters: Vec<u8>,
+    /// How many of them were forced: its bound is that of the tree built
+    /// with the first `forced` cells as one-letter cells, the rest of the
+    /// letters fixed on it incrementally.
+    pub forced: usize,
     /// Its orderly bound (a board's: its score).
     pub bound: u32,
 }
@@ -468,6 +491,8 @@ pub struct Proof {
     pub max_bound: u32,
     /// The split order: cells in the order their letters are fixed.
     pub order: Vec<usize>,
+    /// Cells were forced while bounds stood above this (None: never).
+    pub switchover: Option<u32>,
     /// With [`ProofSettings::certificate`], every class searched.
     pub certificate: Vec<ClassRecord>,
     /// Whether every class was searched (false when the time limit cut it).
@@ -658,6 +683,11 @@ pub(crate) fn prove_split(
             shape.rows, shape.cols
         )));
     }
+    if split.is_some() && settings.switchover.is_some() {
+        return Err(BoggleError::Config(
+            "forcing cells (a switchover) is for CPU proofs: the GPU walks unforced trees".into(),
+        ));
+    }
     let started = Instant::now();
     let mut classes = top_classes(shape, &settings.buckets)?;
     let classes_total = classes.len() as u64;
@@ -720,6 +750,7 @@ pub(crate) fn prove_split(
         tree_nodes: 0,
         max_bound: 0,
         order,
+        switchover: settings.switchover,
         certificate: Vec::new(),
         complete: true,
         class_seconds: Vec::new(),
@@ -776,25 +807,19 @@ fn search_class(
     };
     let mut pieces = Vec::new();
     if bound >= settings.target {
-        let masks: Vec<u32> = worker.builder.order().iter().map(|&c| masks[c]).collect();
         let mut items = Vec::new();
         let mut below = Below {
             settings,
             started,
             stop,
             split: split.map(|s| s.depth),
+            forced: 0,
             outcome: &mut outcome,
             pieces: &mut pieces,
             items: &mut items,
         };
-        below.outcome.complete = below.walk(worker, &masks, &[]);
-        if let Some(split) = split.filter(|_| !items.is_empty()) {
-            (split.sink)(Handover {
-                tree: worker.tree.take(),
-                masks,
-                items,
-            });
-        }
+        let masks: Vec<u32> = worker.builder.order().iter().map(|&c| masks[c]).collect();
+        below.outcome.complete = below.force(worker, &masks, &mut Vec::new(), split);
     }
     if settings.certificate {
         outcome.record = Some(ClassRecord {
@@ -818,9 +843,102 @@ pub(crate) struct Below<'a> {
     pub(crate) pieces: &'a mut Vec<Discarded>,
     /// The subclasses handed over (see [`Handover::items`]).
     pub(crate) items: &'a mut Vec<u8>,
+    /// Positions forced in the tree being walked (see [`Below::force`]).
+    pub(crate) forced: usize,
 }
 
 impl Below<'_> {
+    /// Searches the subclass `prefix` (letters of the first positions in
+    /// split order, of a class whose positions take `masks`), those
+    /// positions forced in `worker.tree` (its root bound at or above the
+    /// target).
+    ///
+    /// While the bound is above the switchover, the next position is
+    /// forced too, one letter at a time ([`OrderlyTree::force`]): a forced
+    /// tree bounds tighter at every depth, where the incremental walk
+    /// tightens only the choice nodes waiting on the next cell. It costs a
+    /// merge, worth it near the root where bounds are high and subclasses
+    /// few; below the switchover the forced tree is walked incrementally
+    /// ([`Below::walk`]). Letters whose incremental bound already falls
+    /// below the target are discarded without a merge (that bound holds
+    /// too). Returns whether it finished (not stopped by the time limit).
+    fn force(
+        &mut self,
+        worker: &mut Worker,
+        masks: &[u32],
+        prefix: &mut Vec<u8>,
+        split: Option<&Split>,
+    ) -> bool {
+        let depth = prefix.len();
+        let target = self.settings.target;
+        // A forced subclass always walks at least one position, and hands
+        // its subclasses over below the split depth, not at it.
+        let deepest = split.map_or(masks.len() - 1, |s| s.depth.min(masks.len()) - 1);
+        let above = self
+            .settings
+            .switchover
+            .is_some_and(|s| worker.tree.bound() > s);
+        if !above || depth >= deepest {
+            self.forced = depth;
+            let complete = self.walk(worker, masks, prefix);
+            if let Some(split) = split.filter(|_| !self.items.is_empty()) {
+                // Only an unforced class is split (checked in `prove_split`),
+                // so its tree is not needed after this.
+                debug_assert!(depth == 0);
+                (split.sink)(Handover {
+                    tree: worker.tree.take(),
+                    masks: masks.to_vec(),
+                    items: std::mem::take(self.items),
+                });
+            }
+            return complete;
+        }
+        // The incremental bounds of the next position's letters.
+        let mut incremental = [0u32; 26];
+        worker.bound.bound_of(&worker.tree, prefix);
+        let mut pending = masks[depth];
+        while pending != 0 {
+            let letter = pending.trailing_zeros() as u8;
+            pending &= pending - 1;
+            incremental[letter as usize] = worker.bound.fix(&worker.tree, depth + 1, letter);
+        }
+        let mut pending = masks[depth];
+        while pending != 0 {
+            let letter = pending.trailing_zeros() as u8;
+            pending &= pending - 1;
+            self.outcome.subclasses += 1;
+            if out_of_time(self.settings, self.started, self.stop) {
+                return false;
+            }
+            prefix.push(letter);
+            let (mut forced, mut bound) = (depth, incremental[letter as usize]);
+            let mut complete = true;
+            if bound >= target {
+                let (nodes, saved);
+                nodes = worker.tree.node_count();
+                (bound, saved) = worker.tree.force(depth as u32, letter);
+                self.outcome.tree_nodes += (worker.tree.node_count() - nodes) as u64;
+                forced = depth + 1;
+                if bound >= target {
+                    complete = self.force(worker, masks, prefix, split);
+                }
+                worker.tree.unforce(saved);
+            }
+            if bound < target && self.settings.certificate {
+                self.pieces.push(Discarded {
+                    letters: prefix.clone(),
+                    forced,
+                    bound,
+                });
+            }
+            prefix.pop();
+            if !complete {
+                return false;
+            }
+        }
+        true
+    }
+
     /// Walks every subclass below the one whose first positions in split
     /// order are `prefix` (of a class whose positions take `masks`, its
     /// tree in `worker.tree`), discarding those bounded below the target.
@@ -882,6 +1000,7 @@ impl Below<'_> {
             if settings.certificate {
                 self.pieces.push(Discarded {
                     letters: fixed.letters[..depth].to_vec(),
+                    forced: self.forced,
                     bound,
                 });
             }
@@ -1032,6 +1151,7 @@ mod tests {
             certificate: false,
             sample: None,
             share: None,
+            switchover: None,
         };
         let cells = settings.shape.cells();
         let whole = prove(&trie, &settings, &|_, _| {}).expect("proof");
@@ -1060,6 +1180,7 @@ mod tests {
                         outcome: &mut below,
                         pieces: &mut pieces,
                         items: &mut items,
+                        forced: 0,
                     };
                     assert!(walk.walk(&mut worker, &handover.masks, letters));
                     walked += 1;

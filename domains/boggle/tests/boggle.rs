@@ -565,6 +565,109 @@ fn orderly_bounds_hold_and_fixing_a_cell_matches_a_fresh_tree() {
     assert!(tighter > 0, "bounding choice nodes together never helped");
 }
 
+#[test]
+fn forced_trees_bound_every_board_and_never_exceed_the_incremental_bound() {
+    use frontier_boggle::orderly::{split_order, OrderlyBound, OrderlyBuilder, OrderlyTree};
+    let (_, trie) = enable2k();
+    let mut rng = SplitMix64::new(11);
+    let pool = b"aeirstlnopcd";
+    // Steps where the forced tree bounded tighter than the incremental walk.
+    let mut tighter = 0;
+    for (rows, cols) in [(2, 2), (2, 3), (3, 3), (3, 4)] {
+        let shape = Shape::new(rows, cols);
+        let order = split_order(&shape);
+        let builder = OrderlyBuilder::new(&trie, &shape, &order).unwrap();
+        let (mut forced, mut plain) = (OrderlyTree::default(), OrderlyTree::default());
+        let (mut on_forced, mut on_plain) = (
+            OrderlyBound::new(shape.cells()),
+            OrderlyBound::new(shape.cells()),
+        );
+        let mut scorer = Scorer::new(&trie);
+        for _ in 0..20 {
+            let masks: Vec<u32> = (0..shape.cells())
+                .map(|_| {
+                    (0..1 + rng.below(4)).fold(0u32, |m, _| {
+                        m | 1 << (pool[rng.below(pool.len() as u64) as usize] - b'a')
+                    })
+                })
+                .collect();
+            let bound = builder.build(&masks, &mut forced);
+            builder.build(&masks, &mut plain);
+            let nodes = forced.node_count();
+            // Force the cells in split order to random letters, all but the
+            // last; after each, bound deeper subclasses on the forced tree.
+            let mut fixed = masks.clone();
+            let mut prefix = Vec::new();
+            let mut undo = Vec::new();
+            for depth in 1..shape.cells() {
+                let cell = order[depth - 1];
+                let letters: Vec<u8> = (0..26u8).filter(|l| masks[cell] >> l & 1 == 1).collect();
+                let letter = letters[rng.below(letters.len() as u64) as usize];
+                fixed[cell] = 1 << letter;
+                prefix.push(letter);
+                let (step, saved) = forced.force(depth as u32 - 1, letter);
+                undo.push(saved);
+                assert_eq!(step, forced.bound());
+                // The incremental walk fixes nothing more on a forced tree.
+                assert_eq!(on_forced.bound_of(&forced, &prefix), step, "depth {depth}");
+                let incremental = on_plain.bound_of(&plain, &prefix);
+                assert!(step <= incremental, "depth {depth}: {step} > {incremental}");
+                tighter += usize::from(step < incremental);
+                // Boards of the subclass, and of a deeper one on the forced
+                // tree: exactly every board where there are few.
+                let deeper: Vec<u8> = order[depth..]
+                    .iter()
+                    .take(2)
+                    .map(|&c| masks[c].trailing_zeros() as u8)
+                    .collect();
+                let mut longer = prefix.clone();
+                longer.extend(&deeper);
+                let below = on_forced.bound_of(&forced, &longer);
+                let boards: u64 = fixed.iter().map(|m| u64::from(m.count_ones())).product();
+                let samples = if boards <= 4096 { boards } else { 200 };
+                for k in 0..samples {
+                    let mut index = k;
+                    let board: Vec<u8> = fixed
+                        .iter()
+                        .map(|&m| {
+                            let bits: Vec<u8> = (0..26u8).filter(|l| m >> l & 1 == 1).collect();
+                            let n = bits.len() as u64;
+                            let pick = if boards <= 4096 {
+                                let pick = index % n;
+                                index /= n;
+                                pick
+                            } else {
+                                rng.below(n)
+                            };
+                            bits[pick as usize]
+                        })
+                        .collect();
+                    let score = scorer.score_letters(&shape, &board);
+                    assert!(step >= score, "depth {depth}: {step} < {score}");
+                    let inside = order[depth..]
+                        .iter()
+                        .zip(&deeper)
+                        .all(|(&c, &l)| board[c] == l);
+                    assert!(
+                        !inside || below >= score,
+                        "depth {depth}: {below} < {score}"
+                    );
+                }
+            }
+            // Undone, the tree is the class's again.
+            for saved in undo.into_iter().rev() {
+                forced.unforce(saved);
+            }
+            assert_eq!((forced.bound(), forced.node_count()), (bound, nodes));
+            assert_eq!(
+                on_forced.bound_of(&forced, &prefix),
+                on_plain.bound_of(&plain, &prefix)
+            );
+        }
+    }
+    assert!(tighter > 0, "forcing never tightened a bound");
+}
+
 /// Every board over `letters` scoring at least the tenth best score, the
 /// least of its images, best first; and that target.
 fn boards_by_enumeration(trie: &Trie, shape: &Shape, letters: &str) -> (Vec<(String, u32)>, u32) {
@@ -596,9 +699,12 @@ fn a_proof_finds_exactly_the_boards_enumeration_finds_and_its_certificate_verifi
         let shape = Shape::new(rows, cols);
         let (expected, target) = boards_by_enumeration(&trie, &shape, letters);
         assert!(!expected.is_empty());
-        for buckets in [
-            Buckets::single(letters).unwrap(),
-            Buckets::parse(buckets).unwrap(),
+        for (buckets, switchover) in [
+            (Buckets::single(letters).unwrap(), None),
+            (Buckets::parse(buckets).unwrap(), None),
+            // Forcing every cell it may (all but the last).
+            (Buckets::single(letters).unwrap(), Some(0)),
+            (Buckets::parse(buckets).unwrap(), Some(0)),
         ] {
             let settings = ProofSettings {
                 shape: shape.clone(),
@@ -608,9 +714,20 @@ fn a_proof_finds_exactly_the_boards_enumeration_finds_and_its_certificate_verifi
                 certificate: true,
                 sample: None,
                 share: None,
+                switchover,
             };
             let proof = prove(&trie, &settings, &|_, _| {}).unwrap();
-            let what = format!("{rows}x{cols}, buckets {}", buckets.describe());
+            let what = format!(
+                "{rows}x{cols}, buckets {}, switchover {switchover:?}",
+                buckets.describe()
+            );
+            let forced = proof
+                .certificate
+                .iter()
+                .flat_map(|c| &c.pieces)
+                .filter(|p| p.forced > 0)
+                .count();
+            assert_eq!(forced > 0, switchover.is_some(), "{what}");
             assert!(proof.complete, "{what}");
             assert_eq!(proof.boards, expected, "{what}, target {target}");
             // The certificate re-checks, and finds the same boards.
@@ -638,6 +755,7 @@ fn a_tampered_certificate_is_refused() {
         certificate: true,
         sample: None,
         share: None,
+        switchover: None,
     };
     let proof = prove(&trie, &settings, &|_, _| {}).unwrap();
     let text = certificate::write(&trie, &proof);
@@ -701,6 +819,35 @@ fn a_tampered_certificate_is_refused() {
         .to_string();
     let expected = format!("line {}: no 'end' line", kept.len());
     assert!(err.contains(&expected), "{err}");
+    // A piece under forced cells with its bound lowered, or its cells not
+    // forced: the bound recomputed on the forced tree differs.
+    let forced = prove(
+        &trie,
+        &ProofSettings {
+            switchover: Some(0),
+            ..settings.clone()
+        },
+        &|_, _| {},
+    )
+    .unwrap();
+    let text = certificate::write(&trie, &forced);
+    assert!(check(&text).is_ok());
+    let lines: Vec<&str> = text.lines().collect();
+    let piece = lines
+        .iter()
+        .position(|l| l.contains('.') && !l.starts_with("class"))
+        .expect("a forced piece");
+    let (letters, bound) = lines[piece].split_once(' ').unwrap();
+    let bound: u32 = bound.parse().unwrap();
+    for edit in [
+        format!("{letters} {}", bound - 1),
+        format!("{} {bound}", letters.replace('.', "")),
+    ] {
+        let mut edited = lines.clone();
+        edited[piece] = &edit;
+        let err = check(&(edited.join("\n") + "\n")).expect_err(&edit);
+        assert!(err.to_string().contains("bound"), "{edit}: {err}");
+    }
 }
 
 #[test]
@@ -735,6 +882,7 @@ fn shares_of_a_proof_add_up_to_the_whole() {
         certificate: false,
         sample: None,
         share,
+        switchover: None,
     };
     let whole = prove(&trie, &settings(None), &|_, _| {}).unwrap();
     assert!(whole.classes > 3, "enough classes to share");
@@ -774,6 +922,7 @@ fn gpu_proofs_equal_cpu_proofs() {
         certificate: false,
         sample,
         share: None,
+        switchover: None,
     };
     let corners = "aeijou bcdfgmpqvwxz hklnrsty, corner: abcdefghijklmnopqrstuvwxyz";
     let cases = [
