@@ -542,71 +542,91 @@ impl OrderlyTree {
             return b;
         }
         let mut by_position = [[usize::MAX; 2]; MAX_ORDERLY_CELLS];
+        // The merged record's length: a header, then per position its
+        // choice node's header and a (bound, offset) per letter.
+        let mut length = 1;
+        let mut union = [0u32; MAX_ORDERLY_CELLS];
         for (side, sum) in [a.1, b.1].into_iter().enumerate() {
             for choice in self.choices(sum) {
                 let position = (self.arena[choice] >> POSITION_SHIFT) as usize;
                 if !(side == 0 && position as u32 == skip) {
                     by_position[position][side] = choice;
+                    union[position] |= self.arena[choice] & LETTER_BITS;
                 }
             }
         }
-        let start = self.pending.len();
-        self.pending.push(0);
-        let (mut bound, mut count) = (points, 0);
+        let mut count = 0;
+        for letters in union.iter().filter(|&&l| l != 0) {
+            length += 1 + 2 * letters.count_ones() as usize;
+            count += 1;
+        }
+        if count == 0 {
+            return (points, LEAF);
+        }
+        // Written in place: merged children go after it in the arena (any
+        // order reads the same; `fill` puts children first).
+        let offset = self.arena.len();
+        self.arena.resize(offset + length, 0);
+        // Points fit above the count: at most every word's, as in `fill`.
+        self.arena[offset] = points << COUNT_BITS | count;
+        let mut at = offset + 1;
+        let mut bound = points;
         // Positions in the order `fill` writes them (a sum node's choice
         // nodes from the last position to the first), so a forced tree
         // reads like a built one.
         for (position, [x, y]) in by_position.into_iter().enumerate().rev() {
-            let choice_bound = match (x, y) {
+            bound += match (x, y) {
                 (usize::MAX, usize::MAX) => continue,
                 (only, usize::MAX) | (usize::MAX, only) => {
                     let letters = self.arena[only] & LETTER_BITS;
                     let end = only + 1 + 2 * letters.count_ones() as usize;
-                    let best = (only + 1..end).step_by(2).map(|at| self.arena[at]).max();
-                    self.pending.extend_from_slice(&self.arena[only..end]);
-                    best.unwrap_or(0)
+                    self.arena.copy_within(only..end, at);
+                    at += end - only;
+                    (only + 1..end)
+                        .step_by(2)
+                        .map(|i| self.arena[i])
+                        .max()
+                        .unwrap_or(0)
                 }
-                (x, y) => self.merge_choices(position as u32, x, y),
+                (x, y) => {
+                    let best = self.merge_choices(position as u32, x, y, at);
+                    at += 1 + 2 * union[position].count_ones() as usize;
+                    best
+                }
             };
-            bound += choice_bound;
-            count += 1;
         }
-        if count == 0 {
-            self.pending.truncate(start);
-            return (points, LEAF);
-        }
-        // Points fit above the count: at most every word's, as in `fill`.
-        self.pending[start] = points << COUNT_BITS | count;
-        let offset = self.arena.len();
-        self.arena.extend_from_slice(&self.pending[start..]);
-        self.pending.truncate(start);
+        debug_assert_eq!(at, offset + length);
         self.nodes += 1 + count as usize;
         (bound, offset as u32)
     }
 
-    /// Appends to `pending` the merge of choice nodes `x` and `y` (both on
+    /// Writes at `at` the merge of choice nodes `x` and `y` (both on
     /// `position`): the union of their letters, a letter both have leading
     /// to the merge of its two children. Returns its bound.
-    fn merge_choices(&mut self, position: u32, x: usize, y: usize) -> u32 {
+    fn merge_choices(&mut self, position: u32, x: usize, y: usize, at: usize) -> u32 {
         let (lx, ly) = (self.arena[x] & LETTER_BITS, self.arena[y] & LETTER_BITS);
-        self.pending.push(position << POSITION_SHIFT | lx | ly);
+        self.arena[at] = position << POSITION_SHIFT | lx | ly;
+        // Each side's next (bound, offset), letters in order.
+        let (mut next_x, mut next_y) = (x + 1, y + 1);
         let mut best = 0;
+        let mut out = at + 1;
         let mut letters = lx | ly;
         while letters != 0 {
-            let letter = letters.trailing_zeros() as u8;
-            letters &= letters - 1;
-            let child = match (
-                choice_child(&self.arena, x, letter),
-                choice_child(&self.arena, y, letter),
-            ) {
-                (Some(cx), Some(cy)) => self.merge(cx, cy, u32::MAX),
-                (Some(only), None) | (None, Some(only)) => only,
-                // A letter of the union is in one of them.
-                (None, None) => (0, LEAF),
+            let bit = letters & letters.wrapping_neg();
+            letters ^= bit;
+            let take = |mask: u32, next: &mut usize| {
+                if mask & bit == 0 {
+                    return (0, LEAF);
+                }
+                *next += 2;
+                (self.arena[*next - 2], self.arena[*next - 1])
             };
+            let (cx, cy) = (take(lx, &mut next_x), take(ly, &mut next_y));
+            let child = self.merge(cx, cy, u32::MAX);
             best = best.max(child.0);
-            self.pending.push(child.0);
-            self.pending.push(child.1);
+            self.arena[out] = child.0;
+            self.arena[out + 1] = child.1;
+            out += 2;
         }
         best
     }
