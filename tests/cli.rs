@@ -1898,3 +1898,86 @@ fn plot_draws_the_anytime_trace_of_json_results() {
     ));
     assert!(!run_and_plot("plain", ""));
 }
+
+#[test]
+fn boggle_proofs_resume_from_results_files_and_shares_merge_into_the_whole() {
+    let dict = need!("boggle/enable2k.txt");
+    let dir = scratch("boggle-results");
+    let boggle = |args: &[&str]| {
+        let mut all = vec!["--json", "boggle"];
+        all.extend_from_slice(args);
+        all.extend_from_slice(&["--dict", &dict]);
+        frontier(&all)
+    };
+    let args = [
+        "prove",
+        "--shape",
+        "3x3",
+        "--target",
+        "300",
+        "--buckets",
+        "ae rst",
+    ];
+    let whole = json_lines(&boggle(&args), "boggle prove");
+    let path = |name: &str| dir.join(name).to_str().unwrap().to_string();
+    let (first, second) = (path("share1.txt"), path("share2.txt"));
+    let share = |k: &str, file: &str, extra: &[&str]| {
+        let mut all = args.to_vec();
+        all.extend_from_slice(&["--share", k, "--results", file]);
+        all.extend_from_slice(extra);
+        boggle(&all)
+    };
+    // Share 1 cut short by a time limit, then resumed: the classes of the
+    // first run are not searched again, and the two runs add up.
+    let cut = share("1/2", &first, &["--max-seconds", "0.02"]);
+    assert!(!cut.status.success(), "a proof cut short says so");
+    let written = std::fs::read_to_string(&first).unwrap();
+    let before = written.matches("\nclass ").count();
+    // A class line cut in half by a crash is dropped on resume.
+    std::fs::write(&first, format!("{written}class 10")).unwrap();
+    let resumed = json_lines(&share("1/2", &first, &["--resume"]), "resume");
+    assert_eq!(resumed[0]["complete"], true);
+    assert_eq!(resumed[0]["classes_resumed"], before);
+    let after = std::fs::read_to_string(&first).unwrap();
+    let classes = after.matches("\nclass ").count() as u64;
+    assert_eq!(
+        classes,
+        before as u64 + resumed[0]["classes"].as_u64().unwrap()
+    );
+    // Starting over an existing file, or resuming another proof's, is refused.
+    fails_with(&share("1/2", &first, &[]), "exists: resume it");
+    fails_with(&share("2/2", &first, &["--resume"]), "different share");
+    fails_with(
+        &boggle(&["prove", "--target", "400", "--resume"]),
+        "required arguments were not provided",
+    );
+    // One share alone does not cover the proof; both do, once.
+    let merge = |files: &[&str]| {
+        let mut all = vec!["--json", "boggle", "merge"];
+        all.extend_from_slice(files);
+        frontier(&all)
+    };
+    fails_with(&merge(&[&first]), "missing");
+    let done = share("2/2", &second, &[]);
+    assert!(done.status.success(), "{}", stderr(&done));
+    fails_with(&merge(&[&first, &second, &first]), "twice");
+    let merged = json_lines(&merge(&[&first, &second]), "boggle merge");
+    assert_eq!(merged[0]["boards"], whole[0]["boards"]);
+    assert_eq!(merged[0]["classes"], whole[0]["classes"]);
+    // A results file of another proof does not merge with these.
+    let other = path("other.txt");
+    let mut all = vec![
+        "prove",
+        "--shape",
+        "3x3",
+        "--target",
+        "350",
+        "--buckets",
+        "ae rst",
+    ];
+    all.extend_from_slice(&["--results", &other]);
+    assert!(boggle(&all).status.success());
+    fails_with(&merge(&[&first, &other]), "different target");
+    std::fs::write(&other, "not a results file\n").unwrap();
+    fails_with(&merge(&[&other]), "line 1: not a results file");
+}

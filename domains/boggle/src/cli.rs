@@ -122,9 +122,25 @@ pub enum BoggleCommand {
         /// only.
         #[arg(long)]
         switchover: Option<u32>,
+        /// Append each finished top-level class (its boards, seconds and
+        /// subclasses) to this file, a new one unless --resume. CPU proofs.
+        #[arg(long, conflicts_with_all = ["certificate", "gpu"])]
+        results: Option<PathBuf>,
+        /// Continue --results: skip the classes it lists (it must be of the
+        /// same proof: shape, target, buckets, word list, share).
+        #[arg(long, requires = "results")]
+        resume: bool,
         /// The word list.
         #[command(flatten)]
         dict: DictArg,
+    },
+    /// Merge the results files of a proof's shares (`boggle prove
+    /// --results`): checks that they belong to one proof and cover each
+    /// top-level class exactly once, then lists its boards.
+    Merge {
+        /// The results files.
+        #[arg(required = true)]
+        files: Vec<PathBuf>,
     },
     /// Re-check a proof's certificate (`boggle prove --certificate`): the
     /// classes cover every board, and every bound and score is recomputed.
@@ -376,6 +392,8 @@ pub fn run(command: &BoggleCommand, json: bool) -> Result<(), CliError> {
             gpu,
             gpu_depth,
             switchover,
+            results,
+            resume,
             dict,
         } => {
             let trie = dict.load()?;
@@ -393,6 +411,8 @@ pub fn run(command: &BoggleCommand, json: bool) -> Result<(), CliError> {
                 gpu: *gpu,
                 gpu_depth: *gpu_depth,
                 switchover: *switchover,
+                results: results.clone(),
+                resume: *resume,
             };
             let (proof, proof_threads, on_gpu) = settings.run(&trie, certificate.is_some())?;
             let gpu_hours = on_gpu.as_ref().and_then(|g| g.projected_gpu_hours(&proof));
@@ -418,6 +438,7 @@ pub fn run(command: &BoggleCommand, json: bool) -> Result<(), CliError> {
                     "class_seconds": proof.class_seconds, "share": share,
                     "class_letters": proof.class_letters,
                     "setup_seconds": proof.setup_seconds, "switchover": proof.switchover,
+                    "classes_resumed": proof.classes_resumed,
                     "gpu": on_gpu.as_ref().map(|g| serde_json::json!({
                         "device": g.device, "split_depth": g.split_depth,
                         "launches": g.launches, "handed_over": g.handed_over,
@@ -461,6 +482,17 @@ pub fn run(command: &BoggleCommand, json: bool) -> Result<(), CliError> {
                     writeln!(
                         out,
                         "share {share} of the proof: the boards above are this share's"
+                    )
+                    .map_err(io)?;
+                }
+                if let Some(path) = results {
+                    writeln!(
+                        out,
+                        "results in {}: {} class(es) searched now, {} from earlier runs (their \
+                         boards are listed above too)",
+                        path.display(),
+                        proof.classes,
+                        proof.classes_resumed
                     )
                     .map_err(io)?;
                 }
@@ -512,6 +544,47 @@ pub fn run(command: &BoggleCommand, json: bool) -> Result<(), CliError> {
             }
             if !proof.complete {
                 return Err(CliError::Input("the proof did not finish".into()));
+            }
+            Ok(())
+        }
+        BoggleCommand::Merge { files } => {
+            let mut read = Vec::new();
+            for path in files {
+                let name = path.display().to_string();
+                let text = std::fs::read_to_string(path)
+                    .map_err(|e| CliError::Input(format!("{name}: {e}")))?;
+                read.push((
+                    name.clone(),
+                    crate::results::parse(&name, &text).map_err(boggle_error)?,
+                ));
+            }
+            let merged = crate::results::merge(&read).map_err(boggle_error)?;
+            let (rows, cols) = merged.header.shape;
+            if json {
+                let value = serde_json::json!({
+                    "rows": rows, "cols": cols, "target": merged.header.target,
+                    "buckets": merged.header.buckets, "boards": merged.boards,
+                    "classes": merged.classes, "subclasses": merged.subclasses,
+                    "core_seconds": merged.seconds, "files": files.len(), "complete": true,
+                });
+                writeln!(out, "{value}").map_err(io)?;
+            } else {
+                for (board, score) in &merged.boards {
+                    writeln!(out, "{score}\t{board}").map_err(io)?;
+                }
+                writeln!(
+                    out,
+                    "{} results file(s) cover all {} top-level classes of {rows}x{cols} once: {} \
+                     board(s) scoring at least {} (up to symmetry); {} subclasses bounded, {:.2} \
+                     core-hours",
+                    files.len(),
+                    merged.classes,
+                    merged.boards.len(),
+                    merged.header.target,
+                    merged.subclasses,
+                    merged.seconds / 3600.0
+                )
+                .map_err(io)?;
             }
             Ok(())
         }
@@ -831,6 +904,13 @@ pub struct ProveSettings {
     /// prove --help`); 0: never. Default: the shape's.
     #[serde(default)]
     pub switchover: Option<u32>,
+    /// Append finished classes to this results file (see `boggle prove
+    /// --help`).
+    #[serde(default)]
+    pub results: Option<PathBuf>,
+    /// Continue `results`, skipping the classes it lists.
+    #[serde(default)]
+    pub resume: bool,
 }
 
 fn default_sample_seed() -> u64 {
@@ -900,6 +980,56 @@ impl ProveSettings {
         Ok(Some((k - 1, n)))
     }
 
+    /// The results file the proof appends to, opened (and its earlier
+    /// classes read) with `--resume`, else created.
+    fn results_log(
+        &self,
+        trie: &Trie,
+        settings: &crate::ProofSettings,
+        by_mpi: bool,
+        certificate: bool,
+    ) -> Result<Option<crate::results::ResultsLog>, CliError> {
+        let Some(path) = &self.results else {
+            if self.resume {
+                return Err(CliError::Input(
+                    "resume continues a results file: set results too".into(),
+                ));
+            }
+            return Ok(None);
+        };
+        if self.gpu || certificate {
+            return Err(CliError::Input(
+                "results files are written by CPU proofs without a certificate: a GPU proof finds \
+                 a class's boards after its CPU part, a certificate needs every class in one run"
+                    .into(),
+            ));
+        }
+        if by_mpi {
+            return Err(CliError::Input(
+                "--results is one file per process: split the proof with --share K/N, one results \
+                 file per share, instead of mpirun"
+                    .into(),
+            ));
+        }
+        let classes = crate::prove::top_classes(&settings.shape, &settings.buckets)
+            .map_err(boggle_error)?
+            .len() as u64;
+        let header = crate::results::ResultsHeader::new(
+            trie,
+            &settings.shape,
+            settings.target,
+            &settings.buckets,
+            classes,
+            settings.share,
+        );
+        let log = if self.resume {
+            crate::results::ResultsLog::resume(path, &header)
+        } else {
+            crate::results::ResultsLog::create(path, &header)
+        };
+        log.map(Some).map_err(boggle_error)
+    }
+
     /// Runs the proof on `threads` cores (and the GPU when asked), logging
     /// progress every ten seconds; returns it with the number of threads it
     /// ran on and what the GPU did.
@@ -959,6 +1089,7 @@ impl ProveSettings {
         }
         let threads = pool.current_num_threads();
         let by_mpi = settings.share.is_some() && self.share.is_none();
+        let log = self.results_log(trie, &settings, by_mpi, certificate)?;
         if self.gpu {
             if certificate {
                 return Err(CliError::Input(
@@ -983,7 +1114,10 @@ impl ProveSettings {
             return Ok((proof, threads, Some(report)));
         }
         let proof = pool
-            .install(|| crate::prove(trie, &settings, &progress))
+            .install(|| match &log {
+                Some(log) => crate::prove::prove_logged(trie, &settings, &progress, log),
+                None => crate::prove(trie, &settings, &progress),
+            })
             .map_err(boggle_error)?;
         if by_mpi {
             let (proof, threads) = merge_shares(proof, threads)?;

@@ -175,6 +175,7 @@ pub fn prove_on_gpu(
             settings,
             progress,
             Some(&Split { depth, sink: &sink }),
+            None,
         );
         drop(sink);
         let consumed = consumer

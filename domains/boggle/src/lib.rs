@@ -33,6 +33,7 @@ pub mod gpu;
 pub mod gpu_prove;
 pub mod orderly;
 pub mod prove;
+pub mod results;
 pub mod solve;
 pub mod trie;
 

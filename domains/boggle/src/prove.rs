@@ -36,6 +36,7 @@ use rayon::prelude::*;
 use crate::orderly::{split_order, OrderlyBound, OrderlyBuilder, OrderlyTree, MAX_ORDERLY_CELLS};
 
 use crate::board::Shape;
+use crate::results::{ClassResult, ResultsLog};
 use crate::trie::{Node, Trie, LETTER_BITS};
 use crate::{BoggleError, Scorer};
 
@@ -493,6 +494,10 @@ pub struct Proof {
     pub order: Vec<usize>,
     /// Cells were forced while bounds stood above this (None: never).
     pub switchover: Option<u32>,
+    /// Top-level classes finished by earlier runs (a results file
+    /// resumed): not searched again, not in `classes`; their boards are in
+    /// `boards`.
+    pub classes_resumed: u64,
     /// With [`ProofSettings::certificate`], every class searched.
     pub certificate: Vec<ClassRecord>,
     /// Whether every class was searched (false when the time limit cut it).
@@ -664,7 +669,19 @@ pub fn prove(
     settings: &ProofSettings,
     progress: &(dyn Fn(u64, u64) + Sync),
 ) -> Result<Proof, BoggleError> {
-    prove_split(trie, settings, progress, None)
+    prove_split(trie, settings, progress, None, None)
+}
+
+/// [`prove`], appending each finished top-level class to `log` and
+/// skipping those it holds from earlier runs (see [`crate::results`]); the
+/// proof's boards and class count include the earlier runs'.
+pub fn prove_logged(
+    trie: &Trie,
+    settings: &ProofSettings,
+    progress: &(dyn Fn(u64, u64) + Sync),
+    log: &ResultsLog,
+) -> Result<Proof, BoggleError> {
+    prove_split(trie, settings, progress, None, Some(log))
 }
 
 /// [`prove`], handing the subclasses at `split`'s depth over to its sink
@@ -675,6 +692,7 @@ pub(crate) fn prove_split(
     settings: &ProofSettings,
     progress: &(dyn Fn(u64, u64) + Sync),
     split: Option<&Split>,
+    log: Option<&ResultsLog>,
 ) -> Result<Proof, BoggleError> {
     let shape = &settings.shape;
     if shape.cells() == 0 || shape.cells() > MAX_ORDERLY_CELLS {
@@ -688,8 +706,21 @@ pub(crate) fn prove_split(
             "forcing cells (a switchover) is for CPU proofs: the GPU walks unforced trees".into(),
         ));
     }
+    if split.is_some() && log.is_some() {
+        return Err(BoggleError::Config(
+            "results files are written by CPU proofs: a GPU proof finds a class's boards after \
+             its CPU part"
+                .into(),
+        ));
+    }
     let started = Instant::now();
-    let mut classes = top_classes(shape, &settings.buckets)?;
+    // Each class with its index in the whole list, the name results files
+    // know it by.
+    let mut classes: Vec<(u64, Vec<u8>)> = top_classes(shape, &settings.buckets)?
+        .into_iter()
+        .enumerate()
+        .map(|(i, class)| (i as u64, class))
+        .collect();
     let classes_total = classes.len() as u64;
     if let Some((count, seed)) = settings.sample {
         let mut rng = frontier_core::rng::SplitMix64::new(seed);
@@ -711,6 +742,12 @@ pub(crate) fn prove_split(
             .map(|(_, class)| class)
             .collect();
     }
+    let resumed = log.map_or(0, |log| log.previous().len() as u64);
+    if let Some(log) = log {
+        classes.retain(|(index, _)| !log.is_done(*index));
+    }
+    // The first failure to append to the results file; it stops the proof.
+    let log_error: std::sync::Mutex<Option<BoggleError>> = std::sync::Mutex::new(None);
     let setup_seconds = started.elapsed().as_secs_f64();
     let order = split_order(shape);
     // Checks the shape and dictionary once, so workers cannot fail.
@@ -722,7 +759,7 @@ pub(crate) fn prove_split(
         .par_iter()
         .map_init(
             || Worker::new(&builder, trie, shape.cells()),
-            |worker, class| {
+            |worker, (index, class)| {
                 // The limit is checked before each class as well as inside
                 // the walk, so a short limit stops even a proof of small classes.
                 if out_of_time(settings, started, &stop) {
@@ -731,6 +768,21 @@ pub(crate) fn prove_split(
                 let class_started = Instant::now();
                 let mut outcome = search_class(worker, settings, class, started, &stop, split);
                 outcome.seconds = class_started.elapsed().as_secs_f64();
+                if let Some(log) = log.filter(|_| outcome.complete) {
+                    let appended = log.append(&ClassResult {
+                        index: *index,
+                        seconds: outcome.seconds,
+                        subclasses: outcome.subclasses,
+                        boards: outcome.boards.clone(),
+                    });
+                    if let Err(e) = appended {
+                        stop.store(true, Ordering::Relaxed);
+                        let mut first = log_error.lock().unwrap_or_else(|e| e.into_inner());
+                        first.get_or_insert(e);
+                        // Not written: the class counts as not searched.
+                        outcome.complete = false;
+                    }
+                }
                 let n = done.fetch_add(1, Ordering::Relaxed) + 1;
                 progress(n, total);
                 outcome
@@ -751,6 +803,7 @@ pub(crate) fn prove_split(
         max_bound: 0,
         order,
         switchover: settings.switchover,
+        classes_resumed: 0,
         certificate: Vec::new(),
         complete: true,
         class_seconds: Vec::new(),
@@ -758,8 +811,17 @@ pub(crate) fn prove_split(
         seconds: 0.0,
         setup_seconds,
     };
+    if let Some(e) = log_error.into_inner().unwrap_or_else(|e| e.into_inner()) {
+        return Err(e);
+    }
     let mut boards = Vec::new();
-    for (outcome, class) in outcomes.into_iter().zip(&classes) {
+    if let Some(log) = log {
+        proof.classes_resumed = resumed;
+        for class in log.previous() {
+            boards.extend(class.boards.iter().cloned());
+        }
+    }
+    for (outcome, (_, class)) in outcomes.into_iter().zip(&classes) {
         proof.complete &= outcome.complete;
         if !outcome.complete {
             continue;
@@ -1163,7 +1225,7 @@ mod tests {
             let handed = Mutex::new(Vec::new());
             let sink = |handover: Handover| handed.lock().expect("no panic").push(handover);
             let split = Split { depth, sink: &sink };
-            let top = prove_split(&trie, &settings, &|_, _| {}, Some(&split)).expect("proof");
+            let top = prove_split(&trie, &settings, &|_, _| {}, Some(&split), None).expect("proof");
             let mut worker = Worker::new(&builder, &trie, cells);
             let mut below = ClassOutcome::default();
             let stop = AtomicBool::new(false);

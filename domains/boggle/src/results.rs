@@ -1,0 +1,450 @@
+//! Results files: a proof that spans many runs and machines.
+//!
+//! `boggle prove --results FILE` appends each top-level class to `FILE` as
+//! soon as it is finished; `--resume` reads the file back and skips the
+//! classes it lists, so a proof cut short (a time limit, a lost machine)
+//! goes on where it stopped. `boggle merge` reads the files of every share
+//! and checks that together they cover every top-level class exactly once
+//! before it reports the proof's boards.
+//!
+//! ```text
+//! frontier-boggle-results 1
+//! shape 4x4
+//! target 3500
+//! buckets aeijou bcdfgmpqvwxz hklnrsty, corner: aeiosuy bcdfghjklmnpqrtvwxz
+//! dictionary 172823 9f0c2d7e5a4b1c33
+//! classes 1068363
+//! share 1/100
+//! class 17 4.213 1632232
+//! board perslatgsineters 3625
+//! class 117 0.391 1201
+//! ```
+//!
+//! The header is the proof's fingerprint: a file is resumed or merged only
+//! with the same shape, target, buckets and word list (its word count and
+//! trie fingerprint). Each `class` line gives the class's index in the list
+//! of top-level classes up to symmetry (the same on every machine), its
+//! seconds and subclasses bounded; its `board` lines (row-major letters, as
+//! found, and the score) follow it. A class and its boards are written with
+//! one `write` call and the file is locked while a proof appends to it, so
+//! a run killed mid-write leaves at most a last line without its newline,
+//! which `--resume` cuts off (that class is searched again).
+
+use std::collections::HashSet;
+use std::fmt::Write as _;
+use std::io::Write as _;
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+
+use crate::board::Shape;
+use crate::certificate::dictionary_fingerprint;
+use crate::prove::{boards_up_to_symmetry, Buckets};
+use crate::{BoggleError, Trie};
+
+const MAGIC: &str = "frontier-boggle-results 1";
+
+/// What a results file belongs to: the proof it is part of.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ResultsHeader {
+    /// Rows and columns.
+    pub shape: (usize, usize),
+    /// The target.
+    pub target: u32,
+    /// The buckets, as [`Buckets::describe`] writes them.
+    pub buckets: String,
+    /// Words and trie fingerprint of the word list.
+    pub dictionary: (u32, u64),
+    /// Top-level classes of the whole proof.
+    pub classes: u64,
+    /// The share this file holds (`(k, n)`, 1-based `k`), or None for all.
+    pub share: Option<(usize, usize)>,
+}
+
+impl ResultsHeader {
+    /// The header of a proof of `shape`, `target` and `buckets` over `trie`,
+    /// `classes` top-level classes in all, `share` 0-based as
+    /// [`crate::ProofSettings::share`] takes it.
+    pub fn new(
+        trie: &Trie,
+        shape: &Shape,
+        target: u32,
+        buckets: &Buckets,
+        classes: u64,
+        share: Option<(usize, usize)>,
+    ) -> ResultsHeader {
+        ResultsHeader {
+            shape: (shape.rows, shape.cols),
+            target,
+            buckets: buckets.describe(),
+            dictionary: (trie.words(), dictionary_fingerprint(trie)),
+            classes,
+            share: share.map(|(k, n)| (k + 1, n)),
+        }
+    }
+
+    fn text(&self) -> String {
+        let share = self
+            .share
+            .map_or("all".to_string(), |(k, n)| format!("{k}/{n}"));
+        format!(
+            "{MAGIC}\nshape {}x{}\ntarget {}\nbuckets {}\ndictionary {} {:016x}\nclasses {}\nshare {share}\n",
+            self.shape.0,
+            self.shape.1,
+            self.target,
+            self.buckets,
+            self.dictionary.0,
+            self.dictionary.1,
+            self.classes
+        )
+    }
+
+    /// What differs between this header and `other`, ignoring the share
+    /// when `share` is false; None when they agree.
+    fn difference(&self, other: &ResultsHeader, share: bool) -> Option<String> {
+        let fields = [
+            ("shape", self.shape != other.shape),
+            ("target", self.target != other.target),
+            ("buckets", self.buckets != other.buckets),
+            ("word list", self.dictionary != other.dictionary),
+            ("class count", self.classes != other.classes),
+            ("share", share && self.share != other.share),
+        ];
+        let differ: Vec<&str> = fields
+            .iter()
+            .filter(|(_, differs)| *differs)
+            .map(|(name, _)| *name)
+            .collect();
+        (!differ.is_empty()).then(|| differ.join(", "))
+    }
+}
+
+/// One finished top-level class.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ClassResult {
+    /// Its index among the top-level classes up to symmetry.
+    pub index: u64,
+    /// Seconds it took.
+    pub seconds: f64,
+    /// Subclasses bounded.
+    pub subclasses: u64,
+    /// Boards at or above the target (row-major letters, 0 = a) and scores.
+    pub boards: Vec<(Vec<u8>, u32)>,
+}
+
+impl ClassResult {
+    fn text(&self) -> String {
+        let mut out = format!(
+            "class {} {:.3} {}\n",
+            self.index, self.seconds, self.subclasses
+        );
+        for (letters, score) in &self.boards {
+            let letters: String = letters.iter().map(|&l| char::from(b'a' + l)).collect();
+            // Writing to a String cannot fail.
+            let _ = writeln!(out, "board {letters} {score}");
+        }
+        out
+    }
+}
+
+/// A results file read back.
+#[derive(Clone, Debug)]
+pub struct ResultsFile {
+    /// Its header.
+    pub header: ResultsHeader,
+    /// Its classes, in the order they finished.
+    pub classes: Vec<ClassResult>,
+    /// Bytes up to the end of its last complete line.
+    complete_bytes: usize,
+}
+
+/// Reads a results file (`name` for messages); a last line without its
+/// newline (a run killed while writing) is left out, every other malformed
+/// line is an error naming it.
+pub fn parse(name: &str, text: &str) -> Result<ResultsFile, BoggleError> {
+    let bad = |line: usize, why: &str| BoggleError::Config(format!("{name} line {line}: {why}"));
+    let complete_bytes = text.rfind('\n').map_or(0, |i| i + 1);
+    let mut lines = text[..complete_bytes]
+        .lines()
+        .enumerate()
+        .map(|(i, l)| (i + 1, l));
+    let mut field = |key: &str| -> Result<(usize, String), BoggleError> {
+        let (n, line) = lines
+            .next()
+            .ok_or_else(|| bad(0, "the header ends early"))?;
+        if key.is_empty() {
+            return Ok((n, line.to_string()));
+        }
+        line.strip_prefix(key)
+            .and_then(|rest| rest.strip_prefix(' '))
+            .map(|rest| (n, rest.to_string()))
+            .ok_or_else(|| bad(n, &format!("expected '{key} …'")))
+    };
+    let (n, magic) = field("")?;
+    if magic != MAGIC {
+        return Err(bad(n, &format!("not a results file (expected '{MAGIC}')")));
+    }
+    let (n, shape) = field("shape")?;
+    let shape = shape
+        .split_once('x')
+        .and_then(|(r, c)| Some((r.parse().ok()?, c.parse().ok()?)))
+        .ok_or_else(|| bad(n, "shape is not RxC"))?;
+    let (n, target) = field("target")?;
+    let target = target
+        .parse()
+        .map_err(|_| bad(n, "target is not a number"))?;
+    let (_, buckets) = field("buckets")?;
+    let (n, dictionary) = field("dictionary")?;
+    let dictionary = dictionary
+        .split_once(' ')
+        .and_then(|(w, f)| Some((w.parse().ok()?, u64::from_str_radix(f, 16).ok()?)))
+        .ok_or_else(|| bad(n, "expected 'dictionary <words> <hex fingerprint>'"))?;
+    let (n, classes) = field("classes")?;
+    // Proofs list at most 2^32 top-level classes (`top_classes`).
+    let classes = classes
+        .parse()
+        .ok()
+        .filter(|&c: &u64| c <= 1 << 32)
+        .ok_or_else(|| bad(n, "classes is not a number up to 2^32"))?;
+    let (n, share) = field("share")?;
+    let share = match share.as_str() {
+        "all" => None,
+        text => Some(
+            text.split_once('/')
+                .and_then(|(k, n)| Some((k.parse().ok()?, n.parse().ok()?)))
+                .filter(|&(k, n)| k >= 1 && k <= n)
+                .ok_or_else(|| bad(n, "share is not 'all' or K/N"))?,
+        ),
+    };
+    let header = ResultsHeader {
+        shape,
+        target,
+        buckets,
+        dictionary,
+        classes,
+        share,
+    };
+    let mut results: Vec<ClassResult> = Vec::new();
+    for (n, line) in lines {
+        let fields: Vec<&str> = line.split(' ').collect();
+        match fields.as_slice() {
+            ["class", index, seconds, subclasses] => {
+                let index: u64 = index
+                    .parse()
+                    .ok()
+                    .filter(|&i| i < classes)
+                    .ok_or_else(|| bad(n, "a class index past the class count"))?;
+                results.push(ClassResult {
+                    index,
+                    seconds: seconds
+                        .parse()
+                        .map_err(|_| bad(n, "seconds is not a number"))?,
+                    subclasses: subclasses
+                        .parse()
+                        .map_err(|_| bad(n, "subclasses is not a number"))?,
+                    boards: Vec::new(),
+                });
+            }
+            ["board", letters, score] => {
+                let class = results
+                    .last_mut()
+                    .ok_or_else(|| bad(n, "a board before any class"))?;
+                let letters = letters
+                    .bytes()
+                    .map(|b| b.is_ascii_lowercase().then(|| b - b'a'))
+                    .collect::<Option<Vec<u8>>>()
+                    .filter(|l| l.len() == shape.0 * shape.1)
+                    .ok_or_else(|| bad(n, "a board is one letter a-z per cell"))?;
+                let score = score
+                    .parse()
+                    .map_err(|_| bad(n, "a score is not a number"))?;
+                class.boards.push((letters, score));
+            }
+            _ => return Err(bad(n, "expected 'class …' or 'board …'")),
+        }
+    }
+    Ok(ResultsFile {
+        header,
+        classes: results,
+        complete_bytes,
+    })
+}
+
+/// A results file a proof appends to (see the module docs).
+pub struct ResultsLog {
+    path: PathBuf,
+    file: Mutex<std::fs::File>,
+    /// Classes finished by earlier runs.
+    previous: Vec<ClassResult>,
+    done: HashSet<u64>,
+}
+
+impl ResultsLog {
+    /// Starts `path` for a proof with `header`; refuses a file that exists
+    /// (`--resume` continues one).
+    pub fn create(path: &Path, header: &ResultsHeader) -> Result<ResultsLog, BoggleError> {
+        let io = |source| BoggleError::Io {
+            path: path.to_path_buf(),
+            source,
+        };
+        let mut file = std::fs::OpenOptions::new()
+            .write(true)
+            .create_new(true)
+            .open(path)
+            .map_err(|e| {
+                if e.kind() == std::io::ErrorKind::AlreadyExists {
+                    BoggleError::Config(format!(
+                        "{} exists: resume it (--resume) or choose another file",
+                        path.display()
+                    ))
+                } else {
+                    io(e)
+                }
+            })?;
+        lock(path, &file)?;
+        file.write_all(header.text().as_bytes()).map_err(io)?;
+        Ok(ResultsLog {
+            path: path.to_path_buf(),
+            file: Mutex::new(file),
+            previous: Vec::new(),
+            done: HashSet::new(),
+        })
+    }
+
+    /// Continues `path`, which must belong to the same proof (`header`);
+    /// its classes are skipped, and a last line cut short is removed.
+    pub fn resume(path: &Path, header: &ResultsHeader) -> Result<ResultsLog, BoggleError> {
+        let io = |source| BoggleError::Io {
+            path: path.to_path_buf(),
+            source,
+        };
+        let file = std::fs::OpenOptions::new()
+            .read(true)
+            .write(true)
+            .open(path)
+            .map_err(io)?;
+        lock(path, &file)?;
+        let text = std::fs::read_to_string(path).map_err(io)?;
+        let read = parse(&path.display().to_string(), &text)?;
+        if let Some(differ) = read.header.difference(header, true) {
+            return Err(BoggleError::Config(format!(
+                "{} belongs to another proof (different {differ}): resume it with the same \
+                 settings, or start another file",
+                path.display()
+            )));
+        }
+        file.set_len(read.complete_bytes as u64).map_err(io)?;
+        let mut file = file;
+        std::io::Seek::seek(&mut file, std::io::SeekFrom::End(0)).map_err(io)?;
+        let done = read.classes.iter().map(|c| c.index).collect();
+        Ok(ResultsLog {
+            path: path.to_path_buf(),
+            file: Mutex::new(file),
+            previous: read.classes,
+            done,
+        })
+    }
+
+    /// Whether an earlier run finished class `index`.
+    pub fn is_done(&self, index: u64) -> bool {
+        self.done.contains(&index)
+    }
+
+    /// The classes earlier runs finished.
+    pub fn previous(&self) -> &[ClassResult] {
+        &self.previous
+    }
+
+    /// Appends a finished class (one write, so a crash cannot split it).
+    pub fn append(&self, class: &ClassResult) -> Result<(), BoggleError> {
+        let mut file = self.file.lock().unwrap_or_else(|e| e.into_inner());
+        file.write_all(class.text().as_bytes())
+            .and_then(|()| file.flush())
+            .map_err(|source| BoggleError::Io {
+                path: self.path.clone(),
+                source,
+            })
+    }
+}
+
+/// Locks a results file so that two proofs never append to it at once.
+fn lock(path: &Path, file: &std::fs::File) -> Result<(), BoggleError> {
+    frontier_core::files::lock_file(file).map_err(|e| match e {
+        frontier_core::files::LockError::Held => BoggleError::Config(format!(
+            "{} is being written by another proof",
+            path.display()
+        )),
+        frontier_core::files::LockError::Io(source) => BoggleError::Io {
+            path: path.to_path_buf(),
+            source,
+        },
+    })
+}
+
+/// The proof that results files add up to.
+#[derive(Clone, Debug)]
+pub struct Merged {
+    /// The proof's header (share left out).
+    pub header: ResultsHeader,
+    /// Every board at or above the target, up to symmetry, best first.
+    pub boards: Vec<(String, u32)>,
+    /// Classes covered.
+    pub classes: u64,
+    /// Seconds, summed over the classes (one core each).
+    pub seconds: f64,
+    /// Subclasses bounded.
+    pub subclasses: u64,
+}
+
+/// Merges results files: they must belong to one proof and cover each of
+/// its top-level classes exactly once (the error says which are missing
+/// or given twice).
+pub fn merge(files: &[(String, ResultsFile)]) -> Result<Merged, BoggleError> {
+    let Some((_, first)) = files.first() else {
+        return Err(BoggleError::Config("no results files to merge".into()));
+    };
+    let mut seen = HashSet::new();
+    let mut merged = Merged {
+        header: ResultsHeader {
+            share: None,
+            ..first.header.clone()
+        },
+        boards: Vec::new(),
+        classes: 0,
+        seconds: 0.0,
+        subclasses: 0,
+    };
+    let mut boards = Vec::new();
+    for (name, file) in files {
+        if let Some(differ) = file.header.difference(&first.header, false) {
+            return Err(BoggleError::Config(format!(
+                "{name} belongs to another proof than {} (different {differ})",
+                files[0].0
+            )));
+        }
+        for class in &file.classes {
+            if !seen.insert(class.index) {
+                return Err(BoggleError::Config(format!(
+                    "class {} is in the results twice (again in {name})",
+                    class.index
+                )));
+            }
+            merged.classes += 1;
+            merged.seconds += class.seconds;
+            merged.subclasses += class.subclasses;
+            boards.extend(class.boards.iter().cloned());
+        }
+    }
+    let missing = first.header.classes - merged.classes;
+    if missing > 0 {
+        // Among the first `classes + 1` indexes one is missing.
+        let first_missing = (0..).find(|i| !seen.contains(i)).unwrap_or_default();
+        return Err(BoggleError::Config(format!(
+            "the results cover {} of {} classes: {missing} missing (the first: class \
+             {first_missing}); run or resume the shares that hold them",
+            merged.classes, first.header.classes
+        )));
+    }
+    let shape = Shape::new(first.header.shape.0, first.header.shape.1);
+    merged.boards = boards_up_to_symmetry(&shape, boards);
+    Ok(merged)
+}
