@@ -1,0 +1,73 @@
+#!/usr/bin/env bash
+# Issue 45 on the GPU machine's 16 host cores; builds nothing.
+#   scripts/boggle-4x4-slice.sh PHASE ...
+# Phases:
+#   sample:N:SEED[:SWITCHOVER]  a 4x4 sample of N top-level classes (the 2025
+#                               proof's buckets, target 3500): the projection
+#   slice:K/N:SECONDS           share K of N of the 4x4 proof for at most
+#                               SECONDS, appended to
+#                               results/boggle-4x4/share-K-of-N.txt (resumed
+#                               when the file exists: run it again to go on)
+#   3x3                         the whole 3x3 proof, forcing off and on
+# The binary is $FRONTIER_BIN (default target/device/frontier); results files
+# and logs are copied to $OUT. Prints a table last.
+set -u
+BIN=${FRONTIER_BIN:-target/device/frontier}
+DICT=${FRONTIER_DICT:-data/boggle/enable2k.txt}
+OUT=${OUT:-/tmp}
+BUCKETS="aeijou bcdfgmpqvwxz hklnrsty, corner: aeiosuy bcdfghjklmnpqrtvwxz"
+summary=()
+run() { # label, args...
+  local label=$1; shift
+  local log="$OUT/$label.log"
+  local start end rc
+  start=$(date +%s.%N)
+  "$BIN" --json boggle prove --dict "$DICT" "$@" > "$log.json" 2> "$log"
+  rc=$?
+  end=$(date +%s.%N)
+  local line
+  line=$(python3 - "$log.json" <<'EOF'
+import json, sys
+try:
+    d = json.loads(open(sys.argv[1]).read().splitlines()[0])
+except Exception as e:
+    print(f"no result ({e})"); sys.exit()
+secs = d["class_seconds"]
+proj = d.get("projected_core_hours")
+err = d.get("projected_core_hours_stderr")
+p = f"{proj:,.0f} ± {err:,.0f} core-h" if proj is not None else "no projection"
+print(f"classes {d['classes']} (+{d.get('classes_resumed', 0)} earlier), "
+      f"boards {len(d['boards'])}, class mean {sum(secs) / max(len(secs), 1):.2f} s, "
+      f"core-s {sum(secs):.0f}, {p}, complete {d['complete']}")
+EOF
+)
+  summary+=("$(printf '%-26s rc=%-3s %7.1f s  %s' "$label" "$rc" "$(awk "BEGIN{print $end - $start}")" "$line")")
+}
+for phase in "$@"; do
+  case $phase in
+    sample:*)
+      IFS=: read -r _ n seed switchover <<< "$phase"
+      extra=()
+      [ -n "${switchover:-}" ] && extra=(--switchover "$switchover")
+      run "4x4-sample-$n-$seed${switchover:+-sw$switchover}" --shape 4x4 --target 3500 \
+        --buckets "$BUCKETS" --threads 16 --sample "$n" --seed "$seed" "${extra[@]}"
+      ;;
+    slice:*)
+      IFS=: read -r _ share seconds <<< "$phase"
+      file="results/boggle-4x4/share-${share/\//-of-}.txt"
+      mkdir -p results/boggle-4x4
+      resume=()
+      [ -f "$file" ] && resume=(--resume)
+      run "4x4-slice-${share/\//-of-}" --shape 4x4 --target 3500 --buckets "$BUCKETS" \
+        --threads 16 --share "$share" --results "$file" "${resume[@]}" --max-seconds "$seconds"
+      cp "$file" "$OUT/"
+      ;;
+    3x3)
+      run 3x3-unforced --shape 3x3 --target 500 --threads 16 --switchover 0
+      run 3x3-forced --shape 3x3 --target 500 --threads 16
+      ;;
+    *) echo "unknown phase $phase"; exit 2 ;;
+  esac
+done
+echo "== $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2)"
+printf '%s\n' "${summary[@]}"
