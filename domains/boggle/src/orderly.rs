@@ -546,23 +546,28 @@ impl OrderlyTree {
         // choice node's header and a (bound, offset) per letter.
         let mut length = 1;
         let mut union = [0u32; MAX_ORDERLY_CELLS];
+        // The positions present, to visit only those (most sum nodes have
+        // one or two choice nodes).
+        let mut present = 0u32;
         for (side, sum) in [a.1, b.1].into_iter().enumerate() {
             for choice in self.choices(sum) {
                 let position = (self.arena[choice] >> POSITION_SHIFT) as usize;
                 if !(side == 0 && position as u32 == skip) {
                     by_position[position][side] = choice;
-                    union[position] |= self.arena[choice] & LETTER_BITS;
+                    let letters = self.arena[choice] & LETTER_BITS;
+                    length += 2 * (letters & !union[position]).count_ones() as usize;
+                    if union[position] == 0 {
+                        length += 1;
+                        present |= 1 << position;
+                    }
+                    union[position] |= letters;
                 }
             }
         }
-        let mut count = 0;
-        for letters in union.iter().filter(|&&l| l != 0) {
-            length += 1 + 2 * letters.count_ones() as usize;
-            count += 1;
-        }
-        if count == 0 {
+        if present == 0 {
             return (points, LEAF);
         }
+        let count = present.count_ones();
         // Written in place: merged children go after it in the arena (any
         // order reads the same; `fill` puts children first).
         let offset = self.arena.len();
@@ -574,10 +579,11 @@ impl OrderlyTree {
         // Positions in the order `fill` writes them (a sum node's choice
         // nodes from the last position to the first), so a forced tree
         // reads like a built one.
-        for (position, [x, y]) in by_position.into_iter().enumerate().rev() {
-            bound += match (x, y) {
-                (usize::MAX, usize::MAX) => continue,
-                (only, usize::MAX) | (usize::MAX, only) => {
+        while present != 0 {
+            let position = (u32::BITS - 1 - present.leading_zeros()) as usize;
+            present ^= 1 << position;
+            bound += match by_position[position] {
+                [only, usize::MAX] | [usize::MAX, only] => {
                     let letters = self.arena[only] & LETTER_BITS;
                     let end = only + 1 + 2 * letters.count_ones() as usize;
                     self.arena.copy_within(only..end, at);
@@ -588,7 +594,7 @@ impl OrderlyTree {
                         .max()
                         .unwrap_or(0)
                 }
-                (x, y) => {
+                [x, y] => {
                     let best = self.merge_choices(position as u32, x, y, at);
                     at += 1 + 2 * union[position].count_ones() as usize;
                     best
