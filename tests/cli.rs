@@ -881,10 +881,10 @@ fn every_subcommand_prints_json_lines_with_json() {
         &boggle(&[&args[..], &["--share", "3/2"]].concat()),
         "expected K/N with 1 <= K <= N",
     );
-    // Forcing: by default above three times the target; 0 turns it off;
+    // Forcing: by default above 2.6 times the target; 0 turns it off;
     // forcing every cell it may finds the same boards, with fewer
     // subclasses bounded; GPU proofs refuse it.
-    assert_eq!(whole[0]["switchover"], 45);
+    assert_eq!(whole[0]["switchover"], 39);
     let args3 = [
         "prove",
         "--shape",

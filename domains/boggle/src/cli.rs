@@ -118,7 +118,7 @@ pub enum BoggleCommand {
         gpu_depth: Option<usize>,
         /// Force cells (a merged, tighter tree per letter of the next cell)
         /// while a subclass's bound is above this; walk incrementally below
-        /// it. 0: never force. Default: three times the target. CPU proofs
+        /// it. 0: never force. Default: 2.6 times the target. CPU proofs
         /// only.
         #[arg(long)]
         switchover: Option<u32>,
