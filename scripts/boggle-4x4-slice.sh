@@ -9,8 +9,8 @@
 #                               results/boggle-4x4/share-K-of-N.txt (resumed
 #                               when the file exists: run it again to go on)
 #   3x3                         the whole 3x3 proof, forcing off and on
-# The binary is $FRONTIER_BIN (default target/device/frontier); results files
-# and logs are copied to $OUT. Prints a table last.
+# The binary is $FRONTIER_BIN (default target/device/frontier); each run's JSON,
+# one stderr log and the results files are copied to $OUT. Prints a table last.
 set -u
 BIN=${FRONTIER_BIN:-target/device/frontier}
 DICT=${FRONTIER_DICT:-data/boggle/enable2k.txt}
@@ -19,14 +19,16 @@ BUCKETS="aeijou bcdfgmpqvwxz hklnrsty, corner: aeiosuy bcdfghjklmnpqrtvwxz"
 summary=()
 run() { # label, args...
   local label=$1; shift
-  local log="$OUT/$label.log"
+  # One JSON file per run and one log for all (the device tool brings back
+  # only a few files).
+  local log="$OUT/$label.json"
   local start end rc
   start=$(date +%s.%N)
-  "$BIN" --json boggle prove --dict "$DICT" "$@" > "$log.json" 2> "$log"
+  "$BIN" --json boggle prove --dict "$DICT" "$@" > "$log" 2>> "$OUT/stderr.log"
   rc=$?
   end=$(date +%s.%N)
   local line
-  line=$(python3 - "$log.json" <<'EOF'
+  line=$(python3 - "$log" <<'EOF'
 import json, sys
 try:
     d = json.loads(open(sys.argv[1]).read().splitlines()[0])
