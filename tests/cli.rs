@@ -885,15 +885,7 @@ fn every_subcommand_prints_json_lines_with_json() {
     // forcing every cell it may finds the same boards, with fewer
     // subclasses bounded; GPU proofs refuse it.
     assert_eq!(whole[0]["switchover"], 39);
-    let args3 = [
-        "prove",
-        "--shape",
-        "3x3",
-        "--target",
-        "300",
-        "--buckets",
-        "ae rst",
-    ];
+    let args3 = BOGGLE_3X3_PROOF;
     let unforced = json_lines(
         &boggle(&[&args3[..], &["--switchover", "0"]].concat()),
         "boggle prove --switchover 0",
@@ -1899,6 +1891,17 @@ fn plot_draws_the_anytime_trace_of_json_results() {
     assert!(!run_and_plot("plain", ""));
 }
 
+/// A 3x3 proof over few letters: under a second, tens of boards.
+const BOGGLE_3X3_PROOF: [&str; 7] = [
+    "prove",
+    "--shape",
+    "3x3",
+    "--target",
+    "300",
+    "--buckets",
+    "ae rst",
+];
+
 #[test]
 fn boggle_proofs_resume_from_results_files_and_shares_merge_into_the_whole() {
     let dict = need!("boggle/enable2k.txt");
@@ -1909,15 +1912,7 @@ fn boggle_proofs_resume_from_results_files_and_shares_merge_into_the_whole() {
         all.extend_from_slice(&["--dict", &dict]);
         frontier(&all)
     };
-    let args = [
-        "prove",
-        "--shape",
-        "3x3",
-        "--target",
-        "300",
-        "--buckets",
-        "ae rst",
-    ];
+    let args = BOGGLE_3X3_PROOF;
     let whole = json_lines(&boggle(&args), "boggle prove");
     let path = |name: &str| dir.join(name).to_str().unwrap().to_string();
     let (first, second) = (path("share1.txt"), path("share2.txt"));

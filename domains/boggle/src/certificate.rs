@@ -49,6 +49,7 @@ use std::fmt::Write as _;
 use rayon::prelude::*;
 
 use crate::board::Shape;
+use crate::header::HeaderLines;
 use crate::orderly::{OrderlyBuilder, Unforce};
 use crate::prove::{
     boards_up_to_symmetry, letter_text, place_in_order, top_classes, Buckets, ClassRecord,
@@ -145,36 +146,24 @@ pub fn parse(text: &str) -> Result<Certificate, BoggleError> {
     // Where a certificate cut short ends: its last line.
     let last = text.lines().count();
     let mut lines = text.lines().enumerate().map(|(i, l)| (i + 1, l.trim()));
-    let mut header = |key: &str| -> Result<(usize, String), BoggleError> {
-        let (n, line) = lines
-            .next()
-            .ok_or_else(|| bad(last, "the header ends early"))?;
-        if key.is_empty() {
-            return Ok((n, line.to_string()));
-        }
-        line.strip_prefix(key)
-            .and_then(|rest| rest.strip_prefix(' '))
-            .map(|rest| (n, rest.to_string()))
-            .ok_or_else(|| bad(n, &format!("expected '{key} …'")))
+    let mut header = HeaderLines {
+        lines: &mut lines,
+        last,
+        bad,
     };
-    let (n, magic) = header("")?;
+    let (n, magic) = header.field("")?;
     if magic != MAGIC && magic != MAGIC_1 {
         return Err(bad(n, &format!("not a certificate (expected '{MAGIC}')")));
     }
-    let (n, shape) = header("shape")?;
-    let (rows, cols) = shape
-        .split_once('x')
-        .and_then(|(r, c)| Some((r.parse::<usize>().ok()?, c.parse::<usize>().ok()?)))
-        .filter(|&(r, c)| r * c >= 1 && r * c <= crate::orderly::MAX_ORDERLY_CELLS)
-        .ok_or_else(|| bad(n, "shape is not RxC of 1 to 16 cells"))?;
+    let (rows, cols) = header.shape()?;
     let shape = Shape::new(rows, cols);
-    let (n, target) = header("target")?;
+    let (n, target) = header.field("target")?;
     let target = target
         .parse()
         .map_err(|_| bad(n, "target is not a number"))?;
-    let (n, buckets) = header("buckets")?;
+    let (n, buckets) = header.field("buckets")?;
     let buckets = Buckets::parse(&buckets).map_err(|e| bad(n, &e.to_string()))?;
-    let (n, order) = header("order")?;
+    let (n, order) = header.field("order")?;
     let order: Vec<usize> = order
         .split_whitespace()
         .map(|c| c.parse::<usize>().ok().filter(|&c| c < shape.cells()))
@@ -185,11 +174,7 @@ pub fn parse(text: &str) -> Result<Certificate, BoggleError> {
     if sorted != (0..shape.cells()).collect::<Vec<_>>() {
         return Err(bad(n, "order is not a permutation of the cells"));
     }
-    let (n, dictionary) = header("dictionary")?;
-    let dictionary = dictionary
-        .split_once(' ')
-        .and_then(|(w, f)| Some((w.parse().ok()?, u64::from_str_radix(f, 16).ok()?)))
-        .ok_or_else(|| bad(n, "expected 'dictionary <words> <hex fingerprint>'"))?;
+    let dictionary = header.dictionary()?;
     let mut classes: Vec<ClassRecord> = Vec::new();
     for (n, line) in lines {
         let (head, value) = line

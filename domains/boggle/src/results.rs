@@ -38,6 +38,7 @@ use std::sync::Mutex;
 
 use crate::board::Shape;
 use crate::certificate::dictionary_fingerprint;
+use crate::header::HeaderLines;
 use crate::prove::{boards_up_to_symmetry, Buckets};
 use crate::{BoggleError, Trie};
 
@@ -167,45 +168,30 @@ pub fn parse(name: &str, text: &str) -> Result<ResultsFile, BoggleError> {
         .lines()
         .enumerate()
         .map(|(i, l)| (i + 1, l));
-    let mut field = |key: &str| -> Result<(usize, String), BoggleError> {
-        let (n, line) = lines
-            .next()
-            .ok_or_else(|| bad(0, "the header ends early"))?;
-        if key.is_empty() {
-            return Ok((n, line.to_string()));
-        }
-        line.strip_prefix(key)
-            .and_then(|rest| rest.strip_prefix(' '))
-            .map(|rest| (n, rest.to_string()))
-            .ok_or_else(|| bad(n, &format!("expected '{key} …'")))
+    let mut header = HeaderLines {
+        lines: &mut lines,
+        last: 0,
+        bad,
     };
-    let (n, magic) = field("")?;
+    let (n, magic) = header.field("")?;
     if magic != MAGIC {
         return Err(bad(n, &format!("not a results file (expected '{MAGIC}')")));
     }
-    let (n, shape) = field("shape")?;
-    let shape = shape
-        .split_once('x')
-        .and_then(|(r, c)| Some((r.parse().ok()?, c.parse().ok()?)))
-        .ok_or_else(|| bad(n, "shape is not RxC"))?;
-    let (n, target) = field("target")?;
+    let shape = header.shape()?;
+    let (n, target) = header.field("target")?;
     let target = target
         .parse()
         .map_err(|_| bad(n, "target is not a number"))?;
-    let (_, buckets) = field("buckets")?;
-    let (n, dictionary) = field("dictionary")?;
-    let dictionary = dictionary
-        .split_once(' ')
-        .and_then(|(w, f)| Some((w.parse().ok()?, u64::from_str_radix(f, 16).ok()?)))
-        .ok_or_else(|| bad(n, "expected 'dictionary <words> <hex fingerprint>'"))?;
-    let (n, classes) = field("classes")?;
+    let (_, buckets) = header.field("buckets")?;
+    let dictionary = header.dictionary()?;
+    let (n, classes) = header.field("classes")?;
     // Proofs list at most 2^32 top-level classes (`top_classes`).
     let classes = classes
         .parse()
         .ok()
         .filter(|&c: &u64| c <= 1 << 32)
         .ok_or_else(|| bad(n, "classes is not a number up to 2^32"))?;
-    let (n, share) = field("share")?;
+    let (n, share) = header.field("share")?;
     let share = match share.as_str() {
         "all" => None,
         text => Some(
