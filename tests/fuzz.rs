@@ -70,6 +70,7 @@ fn seeds_are_inputs_the_parsers_accept() {
                 let board = data.splitn(2, |&b| b == 0).nth(1).unwrap_or_default();
                 frontier_boggle::Board::parse(&String::from_utf8_lossy(board), None).is_ok()
             }
+            "boggle_proof_files" => frontier_boggle::results::parse("seed", &text).is_ok(),
             "pancake_input" => frontier_pancake::Pancake::parse(&text).is_ok(),
             "wordle_input" => !frontier_wordle::WordList::parse(&text).words.is_empty(),
             "config_parse" => frontier::check_config(&text).is_ok(),
@@ -131,6 +132,11 @@ fn nonogram_overlap() {
 #[test]
 fn boggle_input() {
     exercise("boggle_input");
+}
+
+#[test]
+fn boggle_proof_files() {
+    exercise("boggle_proof_files");
 }
 
 #[test]

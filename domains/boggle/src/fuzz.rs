@@ -1,7 +1,8 @@
-//! Boggle's fuzz property on frontier's harness (`frontier_core::fuzz`):
-//! `cargo test` checks it on edits of the seeds (`tests/fuzz.rs` of the
+//! Boggle's fuzz properties on frontier's harness (`frontier_core::fuzz`):
+//! `cargo test` checks them on edits of the seeds (`tests/fuzz.rs` of the
 //! workspace), cargo-fuzz for as long as one likes
-//! (`fuzz/fuzz_targets/boggle_input.rs`, one line).
+//! (`fuzz/fuzz_targets/boggle_input.rs` and `boggle_proof_files.rs`, one
+//! line each).
 
 use frontier_core::fuzz::Target;
 
@@ -30,6 +31,43 @@ pub fn boggle_input(data: &[u8]) {
     }
 }
 
+/// A results file or a certificate (any bytes) parses or is refused,
+/// never panics; a results file that parses is merged alone (refused
+/// unless it covers its proof) and reads back the same once written out.
+pub fn boggle_proof_files(data: &[u8]) {
+    let text = String::from_utf8_lossy(data);
+    let _ = crate::certificate::parse(&text);
+    let Ok(file) = crate::results::parse("fuzz", &text) else {
+        return;
+    };
+    let _ = crate::results::merge(&[("fuzz".into(), file.clone())]);
+    let mut written = file.header.text();
+    for class in &file.classes {
+        written += &class.text();
+    }
+    let again = crate::results::parse("fuzz", &written).expect("a written results file reads");
+    assert_eq!(again.header, file.header);
+    let key = |f: &crate::results::ResultsFile| -> Vec<(u64, u64, Vec<(Vec<u8>, u32)>)> {
+        f.classes
+            .iter()
+            .map(|c| (c.index, c.subclasses, c.boards.clone()))
+            .collect()
+    };
+    assert_eq!(key(&again), key(&file));
+}
+
+fn proof_file_seeds() -> Vec<Vec<u8>> {
+    vec![
+        b"frontier-boggle-results 1\nshape 2x2\ntarget 10\nbuckets ae rst\n\
+          dictionary 5 00000000000000ab\nclasses 6\nshare 1/2\nclass 0 0.125 7\n\
+          board tear 11\nclass 4 1.5 0\n"
+            .to_vec(),
+        b"frontier-boggle-certificate 2\nshape 2x2\ntarget 10\nbuckets ae rst\n\
+          order 0 1 2 3\ndictionary 5 00000000000000ab\nclass 0000 12\ne.a 8\nend 1\n"
+            .to_vec(),
+    ]
+}
+
 fn boggle_seeds() -> Vec<Vec<u8>> {
     vec![
         b"tea\neat\nrate\nstare\nquest\nsea\0tear\nsqeu\nates".to_vec(),
@@ -38,9 +76,17 @@ fn boggle_seeds() -> Vec<Vec<u8>> {
 }
 
 /// Boggle's targets.
-pub const TARGETS: &[Target] = &[Target {
-    name: "boggle_input",
-    property: boggle_input,
-    seeds: boggle_seeds,
-    alphabet: b"aeqrstu\n\x00 /",
-}];
+pub const TARGETS: &[Target] = &[
+    Target {
+        name: "boggle_input",
+        property: boggle_input,
+        seeds: boggle_seeds,
+        alphabet: b"aeqrstu\n\x00 /",
+    },
+    Target {
+        name: "boggle_proof_files",
+        property: boggle_proof_files,
+        seeds: proof_file_seeds,
+        alphabet: b"aert0129x ./\n",
+    },
+];

@@ -83,7 +83,8 @@ impl ResultsHeader {
         }
     }
 
-    fn text(&self) -> String {
+    /// The header as a results file starts.
+    pub(crate) fn text(&self) -> String {
         let share = self
             .share
             .map_or("all".to_string(), |(k, n)| format!("{k}/{n}"));
@@ -133,7 +134,8 @@ pub struct ClassResult {
 }
 
 impl ClassResult {
-    fn text(&self) -> String {
+    /// Its lines in a results file.
+    pub(crate) fn text(&self) -> String {
         let mut out = format!(
             "class {} {:.3} {}\n",
             self.index, self.seconds, self.subclasses

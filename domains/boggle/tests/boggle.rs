@@ -832,6 +832,19 @@ fn a_tampered_certificate_is_refused() {
     .unwrap();
     let text = certificate::write(&trie, &forced);
     assert!(check(&text).is_ok());
+    // Version 1 certificates, from before forcing, are still read; forced
+    // pieces are not theirs.
+    let unforced = certificate::write(&trie, &proof);
+    let as_version_1 = |text: &str| {
+        text.replacen(
+            "frontier-boggle-certificate 2",
+            "frontier-boggle-certificate 1",
+            1,
+        )
+    };
+    assert!(check(&as_version_1(&unforced)).is_ok());
+    let err = check(&as_version_1(&text)).unwrap_err().to_string();
+    assert!(err.contains("one letter a-z per cell"), "{err}");
     let lines: Vec<&str> = text.lines().collect();
     let piece = lines
         .iter()
