@@ -225,7 +225,9 @@ pub fn parse(name: &str, text: &str) -> Result<ResultsFile, BoggleError> {
                     index,
                     seconds: seconds
                         .parse()
-                        .map_err(|_| bad(n, "seconds is not a number"))?,
+                        .ok()
+                        .filter(|s: &f64| s.is_finite() && *s >= 0.0)
+                        .ok_or_else(|| bad(n, "seconds is not a time"))?,
                     subclasses: subclasses
                         .parse()
                         .map_err(|_| bad(n, "subclasses is not a number"))?,
