@@ -1943,6 +1943,11 @@ fn boggle_proofs_resume_from_results_files_and_shares_merge_into_the_whole() {
     fails_with(&share("1/2", &first, &[]), "exists: resume it");
     fails_with(&share("2/2", &first, &["--resume"]), "different share");
     fails_with(
+        &share("2/2", &path("none.txt"), &["--resume"]),
+        "nothing to resume",
+    );
+    fails_with(&share("2/2", dir.to_str().unwrap(), &[]), "is a directory");
+    fails_with(
         &boggle(&["prove", "--target", "400", "--resume"]),
         "required arguments were not provided",
     );

@@ -281,7 +281,12 @@ impl ResultsLog {
             .create_new(true)
             .open(path)
             .map_err(|e| {
-                if e.kind() == std::io::ErrorKind::AlreadyExists {
+                if path.is_dir() {
+                    BoggleError::Config(format!(
+                        "{} is a directory: name a results file",
+                        path.display()
+                    ))
+                } else if e.kind() == std::io::ErrorKind::AlreadyExists {
                     BoggleError::Config(format!(
                         "{} exists: resume it (--resume) or choose another file",
                         path.display()
@@ -311,7 +316,16 @@ impl ResultsLog {
             .read(true)
             .write(true)
             .open(path)
-            .map_err(io)?;
+            .map_err(|e| {
+                if e.kind() == std::io::ErrorKind::NotFound {
+                    BoggleError::Config(format!(
+                        "nothing to resume: {} does not exist (start it without --resume)",
+                        path.display()
+                    ))
+                } else {
+                    io(e)
+                }
+            })?;
         lock(path, &file)?;
         let text = std::fs::read_to_string(path).map_err(io)?;
         let read = parse(&path.display().to_string(), &text)?;
