@@ -937,7 +937,9 @@ impl Below<'_> {
         let target = self.settings.target;
         // A forced subclass always walks at least one position, and hands
         // its subclasses over below the split depth, not at it.
-        let deepest = split.map_or(masks.len() - 1, |s| s.depth.min(masks.len()) - 1);
+        let deepest = split
+            .map_or(masks.len(), |s| s.depth.min(masks.len()))
+            .saturating_sub(1);
         let above = self
             .settings
             .switchover
@@ -978,8 +980,8 @@ impl Below<'_> {
             let (mut forced, mut bound) = (depth, incremental[letter as usize]);
             let mut complete = true;
             if bound >= target {
-                let (nodes, saved);
-                nodes = worker.tree.node_count();
+                let nodes = worker.tree.node_count();
+                let saved;
                 (bound, saved) = worker.tree.force(depth as u32, letter);
                 self.outcome.tree_nodes += (worker.tree.node_count() - nodes) as u64;
                 forced = depth + 1;
