@@ -21,9 +21,9 @@
 //! followed by the subclasses that cover it, depth first: the letters of
 //! the first cells in split order, and the subclass's bound (for a whole
 //! board at or above the target, its score). A `.` after the first letters
-//! says that those cells were *forced*: the bound is that of the tree built
-//! with them as one-letter cells, the letters after the dot fixed on it
-//! incrementally (version 1 certificates have no forced cells).
+//! says that those cells were *forced*: the bound is that of the class's
+//! tree with them forced on it in order, the letters after the dot fixed on
+//! it incrementally (version 1 certificates have no forced cells).
 //!
 //! [`verify`] checks that the classes are exactly the top-level classes up
 //! to symmetry, that each class's pieces cover it, and recomputes every

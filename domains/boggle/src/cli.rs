@@ -901,7 +901,7 @@ pub struct ProveSettings {
     #[serde(default)]
     pub gpu_depth: Option<usize>,
     /// Force cells while a subclass's bound is above this (see `boggle
-    /// prove --help`); 0: never. Default: the shape's.
+    /// prove --help`); 0: never. Default: 2.6 times the target.
     #[serde(default)]
     pub switchover: Option<u32>,
     /// Append finished classes to this results file (see `boggle prove
@@ -980,15 +980,9 @@ impl ProveSettings {
         Ok(Some((k - 1, n)))
     }
 
-    /// The results file the proof appends to, opened (and its earlier
-    /// classes read) with `--resume`, else created.
-    fn results_log(
-        &self,
-        trie: &Trie,
-        settings: &crate::ProofSettings,
-        by_mpi: bool,
-        certificate: bool,
-    ) -> Result<Option<crate::results::ResultsLog>, CliError> {
+    /// The results file the proof appends to, if any, once the settings
+    /// that cannot write one are refused (the proof opens it).
+    fn results_file(&self, by_mpi: bool, certificate: bool) -> Result<Option<&Path>, CliError> {
         let Some(path) = &self.results else {
             if self.resume {
                 return Err(CliError::Input(
@@ -1011,23 +1005,7 @@ impl ProveSettings {
                     .into(),
             ));
         }
-        let classes = crate::prove::top_classes(&settings.shape, &settings.buckets)
-            .map_err(boggle_error)?
-            .len() as u64;
-        let header = crate::results::ResultsHeader::new(
-            trie,
-            &settings.shape,
-            settings.target,
-            &settings.buckets,
-            classes,
-            settings.share,
-        );
-        let log = if self.resume {
-            crate::results::ResultsLog::resume(path, &header)
-        } else {
-            crate::results::ResultsLog::create(path, &header)
-        };
-        log.map(Some).map_err(boggle_error)
+        Ok(Some(path))
     }
 
     /// Runs the proof on `threads` cores (and the GPU when asked), logging
@@ -1089,7 +1067,7 @@ impl ProveSettings {
         }
         let threads = pool.current_num_threads();
         let by_mpi = settings.share.is_some() && self.share.is_none();
-        let log = self.results_log(trie, &settings, by_mpi, certificate)?;
+        let results = self.results_file(by_mpi, certificate)?;
         if self.gpu {
             if certificate {
                 return Err(CliError::Input(
@@ -1114,8 +1092,10 @@ impl ProveSettings {
             return Ok((proof, threads, Some(report)));
         }
         let proof = pool
-            .install(|| match &log {
-                Some(log) => crate::prove::prove_logged(trie, &settings, &progress, log),
+            .install(|| match results {
+                Some(path) => {
+                    crate::prove::prove_logged(trie, &settings, &progress, path, self.resume)
+                }
                 None => crate::prove(trie, &settings, &progress),
             })
             .map_err(boggle_error)?;

@@ -27,6 +27,7 @@
 //! Classes run on all cores; with a certificate, every discarded subclass
 //! is kept with its bound for [`crate::certificate::verify`].
 
+use std::path::Path;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::Instant;
 
@@ -36,7 +37,7 @@ use rayon::prelude::*;
 use crate::orderly::{split_order, OrderlyBound, OrderlyBuilder, OrderlyTree, MAX_ORDERLY_CELLS};
 
 use crate::board::Shape;
-use crate::results::{ClassResult, ResultsLog};
+use crate::results::{ClassResult, ResultsHeader, ResultsLog};
 use crate::trie::{Node, Trie, LETTER_BITS};
 use crate::{BoggleError, Scorer};
 
@@ -444,9 +445,9 @@ pub fn default_switchover(target: u32) -> u32 {
 pub struct Discarded {
     /// Letters fixed, in split order.
     pub letters: Vec<u8>,
-    /// How many of them were forced: its bound is that of the tree built
-    /// with the first `forced` cells as one-letter cells, the rest of the
-    /// letters fixed on it incrementally.
+    /// How many of them were forced: its bound is that of the class's
+    /// tree with the first `forced` letters forced on it in order
+    /// ([`OrderlyTree::force`]), the rest fixed on it incrementally.
     pub forced: usize,
     /// Its orderly bound (a board's: its score).
     pub bound: u32,
@@ -674,16 +675,18 @@ pub fn prove(
     prove_split(trie, settings, progress, None, None)
 }
 
-/// [`prove`], appending each finished top-level class to `log` and
-/// skipping those it holds from earlier runs (see [`crate::results`]); the
-/// proof's boards and class count include the earlier runs'.
+/// [`prove`], appending each finished top-level class to the results
+/// file `path` (see [`crate::results`]): a new file, or with `resume` one
+/// of the same proof, whose classes are skipped and whose boards are the
+/// proof's too.
 pub fn prove_logged(
     trie: &Trie,
     settings: &ProofSettings,
     progress: &(dyn Fn(u64, u64) + Sync),
-    log: &ResultsLog,
+    path: &Path,
+    resume: bool,
 ) -> Result<Proof, BoggleError> {
-    prove_split(trie, settings, progress, None, Some(log))
+    prove_split(trie, settings, progress, None, Some((path, resume)))
 }
 
 /// [`prove`], handing the subclasses at `split`'s depth over to its sink
@@ -694,7 +697,7 @@ pub(crate) fn prove_split(
     settings: &ProofSettings,
     progress: &(dyn Fn(u64, u64) + Sync),
     split: Option<&Split>,
-    log: Option<&ResultsLog>,
+    results: Option<(&Path, bool)>,
 ) -> Result<Proof, BoggleError> {
     let shape = &settings.shape;
     if shape.cells() == 0 || shape.cells() > MAX_ORDERLY_CELLS {
@@ -708,13 +711,6 @@ pub(crate) fn prove_split(
             "forcing cells (a switchover) is for CPU proofs: the GPU walks unforced trees".into(),
         ));
     }
-    if split.is_some() && log.is_some() {
-        return Err(BoggleError::Config(
-            "results files are written by CPU proofs: a GPU proof finds a class's boards after \
-             its CPU part"
-                .into(),
-        ));
-    }
     let started = Instant::now();
     // Each class with its index in the whole list, the name results files
     // know it by.
@@ -724,6 +720,21 @@ pub(crate) fn prove_split(
         .map(|(i, class)| (i as u64, class))
         .collect();
     let classes_total = classes.len() as u64;
+    // Opened once the classes are counted: the header names their number.
+    let log = results
+        .map(|(path, resume)| {
+            let header = ResultsHeader::new(
+                trie,
+                shape,
+                settings.target,
+                &settings.buckets,
+                classes_total,
+                settings.share,
+            );
+            ResultsLog::open(path, &header, resume)
+        })
+        .transpose()?;
+    let log = log.as_ref();
     if let Some((count, seed)) = settings.sample {
         let mut rng = frontier_core::rng::SplitMix64::new(seed);
         for i in (1..classes.len()).rev() {
@@ -744,7 +755,6 @@ pub(crate) fn prove_split(
             .map(|(_, class)| class)
             .collect();
     }
-    let resumed = log.map_or(0, |log| log.previous().len() as u64);
     if let Some(log) = log {
         classes.retain(|(index, _)| !log.is_done(*index));
     }
@@ -818,7 +828,7 @@ pub(crate) fn prove_split(
     }
     let mut boards = Vec::new();
     if let Some(log) = log {
-        proof.classes_resumed = resumed;
+        proof.classes_resumed = log.previous().len() as u64;
         for class in log.previous() {
             boards.extend(class.boards.iter().cloned());
         }

@@ -271,7 +271,7 @@ pub struct ResultsLog {
 impl ResultsLog {
     /// Starts `path` for a proof with `header`; refuses a file that exists
     /// (`--resume` continues one).
-    pub fn create(path: &Path, header: &ResultsHeader) -> Result<ResultsLog, BoggleError> {
+    fn create(path: &Path, header: &ResultsHeader) -> Result<ResultsLog, BoggleError> {
         let io = |source| BoggleError::Io {
             path: path.to_path_buf(),
             source,
@@ -305,14 +305,30 @@ impl ResultsLog {
         })
     }
 
+    /// Opens `path` for a proof with `header`. With `resume`, a file of
+    /// the same proof (its header checked), continued: its classes are
+    /// skipped and a last line cut short is removed. Without, a new file:
+    /// one that exists is refused.
+    pub fn open(
+        path: &Path,
+        header: &ResultsHeader,
+        resume: bool,
+    ) -> Result<ResultsLog, BoggleError> {
+        if resume {
+            ResultsLog::resume(path, header)
+        } else {
+            ResultsLog::create(path, header)
+        }
+    }
+
     /// Continues `path`, which must belong to the same proof (`header`);
     /// its classes are skipped, and a last line cut short is removed.
-    pub fn resume(path: &Path, header: &ResultsHeader) -> Result<ResultsLog, BoggleError> {
+    fn resume(path: &Path, header: &ResultsHeader) -> Result<ResultsLog, BoggleError> {
         let io = |source| BoggleError::Io {
             path: path.to_path_buf(),
             source,
         };
-        let file = std::fs::OpenOptions::new()
+        let mut file = std::fs::OpenOptions::new()
             .read(true)
             .write(true)
             .open(path)
@@ -327,7 +343,9 @@ impl ResultsLog {
                 }
             })?;
         lock(path, &file)?;
-        let text = std::fs::read_to_string(path).map_err(io)?;
+        // Read through the locked handle, not a second opening.
+        let mut text = String::new();
+        std::io::Read::read_to_string(&mut file, &mut text).map_err(io)?;
         let read = parse(&path.display().to_string(), &text)?;
         if let Some(differ) = read.header.difference(header, true) {
             return Err(BoggleError::Config(format!(
@@ -337,7 +355,6 @@ impl ResultsLog {
             )));
         }
         file.set_len(read.complete_bytes as u64).map_err(io)?;
-        let mut file = file;
         std::io::Seek::seek(&mut file, std::io::SeekFrom::End(0)).map_err(io)?;
         let done = read.classes.iter().map(|c| c.index).collect();
         Ok(ResultsLog {
@@ -362,7 +379,6 @@ impl ResultsLog {
     pub fn append(&self, class: &ClassResult) -> Result<(), BoggleError> {
         let mut file = self.file.lock().unwrap_or_else(|e| e.into_inner());
         file.write_all(class.text().as_bytes())
-            .and_then(|()| file.flush())
             .map_err(|source| BoggleError::Io {
                 path: self.path.clone(),
                 source,
