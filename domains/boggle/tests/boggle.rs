@@ -436,6 +436,34 @@ fn all_boards(trie: &Trie, shape: &Shape, letters: &[u8]) -> Vec<(Vec<u8>, u32)>
     }
 }
 
+/// The letters of `mask`, in order.
+fn letters_in(mask: u32) -> Vec<u8> {
+    (0..26u8).filter(|l| mask >> l & 1 == 1).collect()
+}
+
+/// A board of the class whose cells take `masks`, each cell's letter drawn
+/// at random.
+fn random_board(rng: &mut SplitMix64, masks: &[u32]) -> Vec<u8> {
+    masks
+        .iter()
+        .map(|&m| {
+            let bits = letters_in(m);
+            bits[rng.below(bits.len() as u64) as usize]
+        })
+        .collect()
+}
+
+/// A class of `cells` cells, each of one to four letters drawn from `pool`.
+fn random_class(rng: &mut SplitMix64, cells: usize, pool: &[u8]) -> Vec<u32> {
+    (0..cells)
+        .map(|_| {
+            (0..1 + rng.below(4)).fold(0u32, |m, _| {
+                m | 1 << (pool[rng.below(pool.len() as u64) as usize] - b'a')
+            })
+        })
+        .collect()
+}
+
 #[test]
 fn class_bounds_hold_for_every_board_of_the_class() {
     use frontier_boggle::prove::{BoardClass, Bounder};
@@ -462,14 +490,7 @@ fn class_bounds_hold_for_every_board_of_the_class() {
             let mut scorer = Scorer::new(&trie);
             let mut best = 0;
             for _ in 0..200 {
-                let letters: Vec<u8> = class
-                    .cells
-                    .iter()
-                    .map(|&m| {
-                        let bits: Vec<u8> = (0..26u8).filter(|l| m >> l & 1 == 1).collect();
-                        bits[rng.below(bits.len() as u64) as usize]
-                    })
-                    .collect();
+                let letters = random_board(&mut rng, &class.cells);
                 best = best.max(scorer.score_letters(&shape, &letters));
             }
             assert!(
@@ -512,13 +533,7 @@ fn orderly_bounds_hold_and_fixing_a_cell_matches_a_fresh_tree() {
         let mut fresh_evaluator = OrderlyBound::new(shape.cells());
         let mut scorer = Scorer::new(&trie);
         for _ in 0..20 {
-            let masks: Vec<u32> = (0..shape.cells())
-                .map(|_| {
-                    (0..1 + rng.below(4)).fold(0u32, |m, _| {
-                        m | 1 << (pool[rng.below(pool.len() as u64) as usize] - b'a')
-                    })
-                })
-                .collect();
+            let masks = random_class(&mut rng, shape.cells(), pool);
             let bound = builder.build(&masks, &mut tree);
             assert_eq!(evaluator.start(&tree), bound);
             // Fix the cells in split order to random letters of their sets;
@@ -531,7 +546,7 @@ fn orderly_bounds_hold_and_fixing_a_cell_matches_a_fresh_tree() {
             let mut ahead = [0u32; 26];
             for depth in 1..=shape.cells() {
                 let cell = order[depth - 1];
-                let letters: Vec<u8> = (0..26u8).filter(|l| masks[cell] >> l & 1 == 1).collect();
+                let letters = letters_in(masks[cell]);
                 let letter = letters[rng.below(letters.len() as u64) as usize];
                 evaluator.child_bounds(depth - 1, &mut ahead);
                 let step = evaluator.fix(&tree, depth, letter);
@@ -547,13 +562,7 @@ fn orderly_bounds_hold_and_fixing_a_cell_matches_a_fresh_tree() {
                     "depth {depth}"
                 );
                 for _ in 0..8 {
-                    let board: Vec<u8> = fixed
-                        .iter()
-                        .map(|&m| {
-                            let bits: Vec<u8> = (0..26u8).filter(|l| m >> l & 1 == 1).collect();
-                            bits[rng.below(bits.len() as u64) as usize]
-                        })
-                        .collect();
+                    let board = random_board(&mut rng, &fixed);
                     assert!(
                         step >= scorer.score_letters(&shape, &board),
                         "depth {depth}"
@@ -584,13 +593,7 @@ fn forced_trees_bound_every_board_and_never_exceed_the_incremental_bound() {
         );
         let mut scorer = Scorer::new(&trie);
         for _ in 0..20 {
-            let masks: Vec<u32> = (0..shape.cells())
-                .map(|_| {
-                    (0..1 + rng.below(4)).fold(0u32, |m, _| {
-                        m | 1 << (pool[rng.below(pool.len() as u64) as usize] - b'a')
-                    })
-                })
-                .collect();
+            let masks = random_class(&mut rng, shape.cells(), pool);
             let bound = builder.build(&masks, &mut forced);
             builder.build(&masks, &mut plain);
             let nodes = forced.node_count();
@@ -601,7 +604,7 @@ fn forced_trees_bound_every_board_and_never_exceed_the_incremental_bound() {
             let mut undo = Vec::new();
             for depth in 1..shape.cells() {
                 let cell = order[depth - 1];
-                let letters: Vec<u8> = (0..26u8).filter(|l| masks[cell] >> l & 1 == 1).collect();
+                let letters = letters_in(masks[cell]);
                 let letter = letters[rng.below(letters.len() as u64) as usize];
                 fixed[cell] = 1 << letter;
                 prefix.push(letter);
@@ -630,7 +633,7 @@ fn forced_trees_bound_every_board_and_never_exceed_the_incremental_bound() {
                     let board: Vec<u8> = fixed
                         .iter()
                         .map(|&m| {
-                            let bits: Vec<u8> = (0..26u8).filter(|l| m >> l & 1 == 1).collect();
+                            let bits = letters_in(m);
                             let n = bits.len() as u64;
                             let pick = if boards <= 4096 {
                                 let pick = index % n;
