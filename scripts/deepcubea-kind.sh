@@ -3,6 +3,8 @@
 # machine; builds nothing (carries target/device/frontier).
 #   scripts/deepcubea-kind.sh 24   GPU IDA* proofs (configs/deepcubea-24.ron)
 #   scripts/deepcubea-kind.sh 35   weighted and anytime GA* (configs/deepcubea-35*.ron)
+#   scripts/deepcubea-kind.sh 35-sc anytime GA* then shortcuts (configs/deepcubea-35-anytime-shortcut.ron)
+#   scripts/deepcubea-kind.sh 48-sc anytime GA* then shortcuts (configs/deepcubea-48-anytime-shortcut.ron)
 #   scripts/deepcubea-kind.sh 48   anytime GA* (configs/deepcubea-48-anytime.ron)
 #   scripts/deepcubea-kind.sh 35-6 anytime GA*, 6-tile databases (configs/deepcubea-35-anytime-6.ron;
 #                                    building them takes the host's 16 cores about 10 minutes)
@@ -20,10 +22,13 @@ for part in "$@"; do
     24) configs+=(deepcubea-24) ;;
     35) configs+=(deepcubea-35 deepcubea-35-anytime) ;;
     48) configs+=(deepcubea-48-anytime) ;;
+    35-sc) configs+=(deepcubea-35-anytime-shortcut) ;;
+    48-sc) configs+=(deepcubea-48-anytime-shortcut) ;;
     35-6) configs+=(deepcubea-35-anytime-6) ;;
     tests) FRONTIER_REQUIRE_GPU=1 target/device/pancake-test gpu_gastar 2>&1 |
              grep -E "^test |panicked|test result" ;;
-    *) echo "unknown part $part (tests, 24, 35, 35-6 or 48)"; exit 2 ;;
+    35-anytime) configs+=(deepcubea-35-anytime) ;;
+    *) echo "unknown part $part (tests, 24, 35, 35-anytime, 35-sc, 35-6, 48 or 48-sc)"; exit 2 ;;
   esac
 done
 for c in "${configs[@]}"; do

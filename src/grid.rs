@@ -56,8 +56,10 @@ impl Plugin for GridCli {
         let outcome = executor.run_gpu(&grid, &Manhattan, &StdHasher, options)?;
         Ok(report::<Grid>(
             Self::NAME,
+            &grid,
             instance,
             executor,
+            options,
             outcome,
             |m| format!("{m:?}"),
         ))

@@ -1859,6 +1859,75 @@ fn weights_anytime_and_beams_run_from_configs_grids_and_flags() {
     );
 }
 
+/// Greedy solutions shortened by shortcuts (`--shortcut R`, RON
+/// `shortcut`, a grid key): never dearer than without, dearer than the
+/// optimum only where the row says so, shorter on some instance, with the
+/// shortening in the anytime trace; bad values and executors refused.
+#[test]
+fn shortcuts_shorten_greedy_solutions_from_flags_and_configs() {
+    // Korf's #1-#4 with Manhattan distance: greedy paths take detours.
+    let boards = [
+        "14 13 15 7 11 12 9 5 6 0 2 1 4 8 10 3",
+        "13 5 4 10 9 12 8 14 2 3 7 1 0 15 11 6",
+        "14 7 8 2 13 11 10 4 9 12 5 0 3 6 1 15",
+        "5 12 10 7 15 11 14 0 8 2 1 13 3 4 9 6",
+    ];
+    let path = write_config(
+        "shortcut.ron",
+        &format!(
+            "Experiment(\n    domain: Tiles(goal: Korf, heuristic: \"manhattan\"),\n    instances: Inline({boards:?}),\n    weight: \"greedy\",\n    grid: {{\"shortcut\": [2, 8]}},\n)\n"
+        ),
+    );
+    let out = frontier(&["run", "--json", path.to_str().unwrap()]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let rows: Vec<serde_json::Value> = stdout(&out)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(rows.len(), 8);
+    let mut shorter = 0;
+    for (board, pair) in boards.iter().zip(rows.chunks(2)) {
+        let out = frontier(&[
+            "solve", "tiles", board, "--goal", "korf", "--json", "--weight", "greedy",
+        ]);
+        assert!(out.status.success(), "{}", stderr(&out));
+        let plain: serde_json::Value = serde_json::from_str(stdout(&out).trim()).unwrap();
+        let plain = plain["cost"].as_u64().unwrap();
+        for row in pair {
+            let executor = row["executor"].as_str().unwrap();
+            assert!(executor.starts_with("astar-greedy-sc"), "{executor}");
+            let cost = row["cost"].as_u64().unwrap();
+            assert!(cost <= plain, "{row}");
+            assert_eq!(row["path"].as_array().map(Vec::len), Some(cost as usize));
+            assert!(row["lower_bound"].as_u64().unwrap() <= cost);
+            if cost < plain {
+                let trace = row["stats"]["improvements"].as_array().unwrap();
+                assert_eq!(trace.last().unwrap()["cost"].as_u64(), Some(cost), "{row}");
+            }
+        }
+        let wide = pair[1]["cost"].as_u64().unwrap();
+        assert!(wide <= pair[0]["cost"].as_u64().unwrap());
+        shorter += usize::from(wide < plain);
+    }
+    assert!(
+        shorter >= 2,
+        "shortcuts of 8 shortened {shorter} of 4 paths"
+    );
+    for (args, says) in [
+        (vec!["--shortcut", "0"], "shortcut must be a cost from 1"),
+        (
+            vec!["--executor", "ida", "--shortcut", "4"],
+            "--shortcut applies to --executor astar, hda",
+        ),
+    ] {
+        let mut all = vec!["solve", "tiles", boards[0], "--goal", "korf"];
+        all.extend(args);
+        let out = frontier(&all);
+        assert!(!out.status.success());
+        assert!(stderr(&out).contains(says), "{}", stderr(&out));
+    }
+}
+
 /// `frontier plot` draws cost and bound against time from the JSON lines of
 /// an anytime run, and no such chart from rows without improvements.
 #[test]

@@ -75,6 +75,10 @@ pub struct Experiment {
     /// Beam search of this width.
     #[serde(default)]
     pub beam: Option<u64>,
+    /// Shorten each solution afterwards by shortcuts within this cost
+    /// between states of its path (`frontier_core::search::shortcut`).
+    #[serde(default)]
+    pub shortcut: Option<u32>,
 }
 
 /// The most runs `repeat` asks of each row: more is a typo, not an
@@ -230,6 +234,7 @@ impl Experiment {
                 weight: self.weight.unwrap_or_default(),
                 anytime: self.anytime,
                 beam: self.beam,
+                shortcut: self.shortcut,
             },
             grid: &self.grid,
             repeat: self.repeat,

@@ -381,6 +381,12 @@ struct SearchFlags {
     /// by g + W·h (incomplete; the row gives the proven bound).
     #[arg(long, global = true)]
     beam: Option<u64>,
+    /// astar, hda and gpu: after the search, shorten the solution: from each
+    /// state of its path every state within cost R is searched (Dijkstra),
+    /// and a later state of the path reached for less replaces the stretch
+    /// between (the row's time includes it).
+    #[arg(long, global = true, value_name = "R")]
+    shortcut: Option<u32>,
     /// Stop after this many expansions.
     #[arg(long, global = true)]
     max_expanded: Option<u64>,
@@ -444,6 +450,10 @@ impl SearchFlags {
                 self.anytime.then_some(ParamValue::Flag(true)),
             ),
             (Param::Beam, self.beam.map(ParamValue::Count)),
+            (
+                Param::Shortcut,
+                self.shortcut.map(|r| ParamValue::Count(u64::from(r))),
+            ),
         ];
         let mut order = Order::default();
         for (param, value) in given {

@@ -266,15 +266,27 @@ pub fn read_file(path: &Path) -> Result<String, CliError> {
     })
 }
 
-/// Turns an executor outcome into a report row; moves are printed with
-/// `describe`.
+/// Turns an executor outcome on `searched` into a report row; moves are
+/// printed with `describe`. With `options.order.shortcut`, the solution is
+/// shortened first ([`frontier_core::search::shortcut`]: the new path is
+/// replayed step by step, and its time counts in the row's).
 pub fn report<D: Domain>(
     domain: &'static str,
+    searched: &D,
     instance: &Instance,
     executor: &ExecutorConfig,
-    outcome: DomainOutcome<D>,
+    options: &SearchOptions,
+    mut outcome: DomainOutcome<D>,
     describe: impl Fn(&D::Move) -> String,
 ) -> InstanceReport {
+    if let Some(radius) = options.order.shortcut {
+        let weight = outcome
+            .stats
+            .improvements
+            .last()
+            .map_or(options.order.weight.value(), |i| i.weight);
+        frontier_core::search::shortcut::shorten_outcome(searched, &mut outcome, radius, weight);
+    }
     let proven = |cost| outcome.stats.lower_bound.is_none_or(|lower| lower >= cost);
     let (status, cost, path) = match &outcome.status {
         Status::Solved(s) => (

@@ -28,7 +28,7 @@ pub struct RunOptions {
 pub struct Planned {
     /// The executor and its parameters.
     pub executor: ExecutorConfig,
-    /// Weight, anytime, beam.
+    /// Weight, anytime, beam, shortcut.
     pub order: Order,
 }
 
@@ -51,6 +51,7 @@ impl Planned {
             (Param::Weight, order.weight != default.weight),
             (Param::Anytime, order.anytime),
             (Param::Beam, order.beam.is_some()),
+            (Param::Shortcut, order.shortcut.is_some()),
         ];
         if let Some((param, _)) = set
             .iter()
@@ -283,10 +284,10 @@ fn variants<C: Plugin>(config: &C, plan: &Plan<'_>) -> Result<Vec<Variant<C>>, C
                     variant = executor_with(&variant, key, value)?.unwrap_or(variant);
                 }
                 check_partition::<C>(&variant.executor)?;
-                if !variant.order.is_optimal() && !C::BEST_FIRST {
+                if variant.order != Order::default() && !C::BEST_FIRST {
                     return Err(CliError::Input(format!(
-                        "{} solves with its own method: weight, anytime and beam apply to \
-                         domains searched by the best-first executors (tiles, pancake)",
+                        "{} solves with its own method: weight, anytime, beam and shortcut \
+                         apply to domains searched by the best-first executors (tiles, pancake)",
                         C::NAME
                     )));
                 }
@@ -396,7 +397,7 @@ pub fn run_all<C: Plugin>(
                 runs.sort_by(|a, b| a.stats.seconds.total_cmp(&b.stats.seconds));
                 let mut report = runs.swap_remove((runs.len() - 1) / 2);
                 report.params = params.clone();
-                if !executor.order.is_optimal() {
+                if executor.order != Order::default() {
                     report.executor += &executor.order.suffix();
                     report.weight = Some(executor.order.weight.to_string());
                 }

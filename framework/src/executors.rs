@@ -36,10 +36,14 @@ pub enum Param {
     Anytime,
     /// Beam search of this width (a [`crate::search::Order`] option).
     Beam,
+    /// Shortcuts within this cost on the solution's path, after the
+    /// search (a [`crate::search::Order`] option; see
+    /// [`crate::search::shortcut`]).
+    Shortcut,
 }
 
 /// Every parameter, in the order `--help` lists their flags.
-pub const PARAMS: [Param; 11] = [
+pub const PARAMS: [Param; 12] = [
     Param::Threads,
     Param::Gpus,
     Param::Partition,
@@ -51,6 +55,7 @@ pub const PARAMS: [Param; 11] = [
     Param::Weight,
     Param::Anytime,
     Param::Beam,
+    Param::Shortcut,
 ];
 
 impl Param {
@@ -68,6 +73,7 @@ impl Param {
             Param::Weight => "weight",
             Param::Anytime => "anytime",
             Param::Beam => "beam",
+            Param::Shortcut => "shortcut",
         }
     }
 
@@ -75,7 +81,10 @@ impl Param {
     /// [`crate::SearchOptions`]) rather than a field of the executor's
     /// config.
     pub fn is_order(self) -> bool {
-        matches!(self, Param::Weight | Param::Anytime | Param::Beam)
+        matches!(
+            self,
+            Param::Weight | Param::Anytime | Param::Beam | Param::Shortcut
+        )
     }
 
     /// Sets this [`Order`] option in `order` (`Ok(false)` for a parameter
@@ -100,6 +109,16 @@ impl Param {
                     0 => return Err(Error::BadConfig("beam must be at least 1".into())),
                     n => Some(n),
                 }
+            }
+            Param::Shortcut => {
+                order.shortcut =
+                    match u32::try_from(count(key, value)?) {
+                        Ok(0) | Err(_) => return Err(Error::BadConfig(
+                            "shortcut must be a cost from 1 to 4294967295 (leave it out for none)"
+                                .into(),
+                        )),
+                        Ok(n) => Some(n),
+                    }
             }
             _ => return Ok(false),
         }
@@ -154,13 +173,13 @@ pub struct ExecutorInfo {
 }
 
 /// The [`Order`] options, which the best-first executors take.
-const ORDER: &[Param] = &[Param::Weight, Param::Anytime, Param::Beam];
+const ORDER: &[Param] = &[Param::Weight, Param::Anytime, Param::Beam, Param::Shortcut];
 
 /// Every executor this build has, in the order `--help` lists them.
 pub const EXECUTORS: &[ExecutorInfo] = &[
     ExecutorInfo {
         kind: "astar",
-        about: "Sequential A* on one core (--weight, --anytime, --beam).",
+        about: "Sequential A* on one core (--weight, --anytime, --beam, --shortcut).",
         params: ORDER,
         counted: false,
         default: || ExecutorConfig::Astar,
@@ -168,13 +187,14 @@ pub const EXECUTORS: &[ExecutorInfo] = &[
     ExecutorInfo {
         kind: "hda",
         about: "Hash-distributed A* on threads (--threads, --partition, --weight, --anytime, \
-                --beam).",
+                --beam, --shortcut).",
         params: &[
             Param::Threads,
             Param::Partition,
             Param::Weight,
             Param::Anytime,
             Param::Beam,
+            Param::Shortcut,
         ],
         counted: true,
         default: || ExecutorConfig::Hda(Default::default()),
@@ -191,13 +211,14 @@ pub const EXECUTORS: &[ExecutorInfo] = &[
     ExecutorInfo {
         kind: "gpu",
         about: "GA* on the GPU (domains with a GPU plugin; --weight W or greedy, --anytime, \
-                --beam B).",
+                --beam B, --shortcut R).",
         params: &[
             Param::Heaps,
             Param::PartialExpansion,
             Param::Beam,
             Param::Weight,
             Param::Anytime,
+            Param::Shortcut,
         ],
         counted: false,
         default: || ExecutorConfig::Gpu(Default::default()),
@@ -432,7 +453,7 @@ mod tests {
                 [ParamValue::Flag(false), ParamValue::Flag(true)]
             }
             Param::Weight => [ParamValue::Number(1.5), ParamValue::Text("greedy".into())],
-            Param::Beam => [ParamValue::Count(3), ParamValue::Count(7)],
+            Param::Beam | Param::Shortcut => [ParamValue::Count(3), ParamValue::Count(7)],
         }
     }
 

@@ -39,6 +39,7 @@ fn weighted(weight: &str, anytime: bool) -> Order {
         weight: Weight::parse(weight).unwrap(),
         anytime,
         beam: None,
+        shortcut: None,
     }
 }
 

@@ -75,8 +75,10 @@ impl Plugin for PancakeCli {
         }
         Ok(report::<Pancake>(
             Self::NAME,
+            &stack,
             instance,
             executor,
+            options,
             outcome,
             |k| k.to_string(),
         ))

@@ -478,6 +478,7 @@ fn orders_beyond_astar_keep_their_bounds_against_breadth_first_distances() {
                     weight,
                     anytime,
                     beam,
+                    shortcut: None,
                 },
                 ..SearchOptions::default()
             };
@@ -534,6 +535,7 @@ fn the_gpu_beam_bounds_astars_optimum_on_random_10_stacks() {
             let options = SearchOptions {
                 order: Order {
                     beam: Some(width),
+                    shortcut: None,
                     weight: Weight::parse(weight).unwrap(),
                     anytime: false,
                 },
@@ -655,6 +657,7 @@ fn anytime_gpu_gastar_ends_at_the_optimum_and_bounds_it_on_the_way() {
                     weight: Weight::parse(w).unwrap(),
                     anytime: true,
                     beam: None,
+                    shortcut: None,
                 },
                 limits: Limits {
                     max_expanded: limit,

@@ -367,7 +367,7 @@ impl Plugin for TilesCli {
                     )?
                 }
             };
-            return finish(&puzzle, instance, executor, outcome);
+            return finish(&puzzle, instance, executor, options, outcome);
         }
         let azh = match executor.partition() {
             None | Some("hash") => None,
@@ -381,7 +381,7 @@ impl Plugin for TilesCli {
             None => executor.run_gpu(&puzzle, heuristic, &StdHasher, options),
             Some(azh) => executor.run_gpu(&puzzle, heuristic, azh, options),
         })?;
-        finish(&puzzle, instance, executor, outcome)
+        finish(&puzzle, instance, executor, options, outcome)
     }
 }
 
@@ -437,6 +437,7 @@ fn finish(
     puzzle: &Tiles,
     instance: &Instance,
     executor: &ExecutorConfig,
+    options: &SearchOptions,
     outcome: frontier_core::DomainOutcome<Tiles>,
 ) -> Result<InstanceReport, CliError> {
     if let Some(solution) = outcome.solution() {
@@ -449,8 +450,10 @@ fn finish(
     }
     Ok(report::<Tiles>(
         TilesCli::NAME,
+        puzzle,
         instance,
         executor,
+        options,
         outcome,
         |d| d.letter().to_string(),
     ))

@@ -81,8 +81,10 @@ impl Plugin for TopSpinCli {
         }
         Ok(report::<TopSpin>(
             Self::NAME,
+            &puzzle,
             instance,
             executor,
+            options,
             outcome,
             |at| at.to_string(),
         ))

@@ -12,6 +12,7 @@ pub mod ida;
 pub mod move_pruning;
 pub mod mpi;
 pub mod order;
+pub mod shortcut;
 pub mod walk;
 
 use std::sync::Arc;

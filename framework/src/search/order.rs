@@ -271,16 +271,25 @@ pub struct Order {
     /// Beam search of this width instead of best-first: layer by layer,
     /// the `beam` best states of each layer by g + w·h are kept.
     pub beam: Option<u64>,
+    /// After the search, shorten its solution by shortcuts between states
+    /// of its path found within this cost of each
+    /// ([`crate::search::shortcut`]). Applied by the runner to the rows
+    /// of best-first domains; the executors themselves ignore it.
+    pub shortcut: Option<u32>,
 }
 
 impl Order {
-    /// A\*: one optimal solution.
+    /// A\*: one optimal solution (a shortcut, applied after the search,
+    /// changes nothing of it: it leaves optimal solutions alone).
     pub fn is_optimal(&self) -> bool {
-        *self == Order::default()
+        Order {
+            shortcut: None,
+            ..*self
+        } == Order::default()
     }
 
     /// Added to an executor's row name: `-w1.5`, `-greedy`, `-anytime`,
-    /// `-beam1000`; empty for A\*.
+    /// `-beam1000`, `-sc12`; empty for A\*.
     pub fn suffix(&self) -> String {
         let mut suffix = String::new();
         if let Some(width) = self.beam {
@@ -293,6 +302,9 @@ impl Order {
         }
         if self.anytime {
             suffix += "-anytime";
+        }
+        if let Some(radius) = self.shortcut {
+            suffix += &format!("-sc{radius}");
         }
         suffix
     }
@@ -457,8 +469,20 @@ mod tests {
             weight: Weight::parse("1.5").unwrap(),
             anytime: true,
             beam: None,
+            shortcut: None,
         };
         assert_eq!(order.suffix(), "-w1.5-anytime");
+        let shortened = Order {
+            shortcut: Some(12),
+            ..order
+        };
+        assert_eq!(shortened.suffix(), "-w1.5-anytime-sc12");
+        // A shortcut leaves optimal solutions alone: A* stays A*.
+        let astar = Order {
+            shortcut: Some(12),
+            ..Order::default()
+        };
+        assert!(astar.is_optimal() && !shortened.is_optimal());
         let beam = Order {
             beam: Some(100),
             ..Order::default()
