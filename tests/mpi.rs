@@ -384,3 +384,61 @@ fn a_rank_that_dies_mid_search_ends_the_job() {
         "the job outlived its dead rank"
     );
 }
+
+/// Weighted and greedy orders on 2 and 3 ranks: every solution within w
+/// of A*'s optimum (any cost for greedy), its path as long as its cost,
+/// and the reported lower bound at most the optimum; anytime is refused.
+#[test]
+fn weighted_orders_on_ranks_stay_within_their_bound() {
+    let mut rng = SplitMix64::new(0x3e);
+    let puzzles: Vec<String> = (0..4)
+        .map(|_| format!("{:?}", scrambled_15_puzzle(&mut rng, 120)))
+        .collect();
+    let instances = format!("Inline([{}])", puzzles.join(", "));
+    let domain = "Tiles(goal: Standard, heuristic: \"manhattan\")";
+    let astar = write_config("order-astar.ron", &config(domain, &instances, "Astar"));
+    let optima: Vec<u64> = results(&frontier(&["run", "--json", &astar]))
+        .into_iter()
+        .map(|(_, _, cost)| cost.expect("solved"))
+        .collect();
+    for (weight, w) in [("1.5", 1.5), ("3", 3.0), ("\"greedy\"", f64::INFINITY)] {
+        let text = format!(
+            "Experiment(domain: {domain}, instances: {instances}, executors: [MpiHda(batch: 16)], weight: {weight})"
+        );
+        let path = write_config("order-mpi.ron", &text);
+        for ranks in ["2", "3"] {
+            let out = mpirun(&["-np", ranks, BIN, "run", "--json", &path]);
+            assert!(
+                out.status.success(),
+                "{}",
+                String::from_utf8_lossy(&out.stderr)
+            );
+            let rows: Vec<Value> = String::from_utf8_lossy(&out.stdout)
+                .lines()
+                .map(|l| serde_json::from_str(l).unwrap())
+                .collect();
+            assert_eq!(rows.len(), optima.len(), "w {weight}, {ranks} ranks");
+            for (row, &optimum) in rows.iter().zip(&optima) {
+                let what = format!("w {weight}, {ranks} ranks: {row}");
+                let cost = row["cost"].as_u64().expect("solved");
+                let lower = row["lower_bound"].as_u64().expect("a bound");
+                assert!(
+                    cost >= optimum && cost as f64 <= w * optimum as f64,
+                    "{what}"
+                );
+                assert!(lower <= optimum, "{what}");
+                assert_eq!(row["path"].as_array().map(Vec::len), Some(cost as usize));
+                let status = if lower == cost { "optimal" } else { "bounded" };
+                assert_eq!(row["status"], status, "{what}");
+            }
+        }
+    }
+    let text = format!(
+        "Experiment(domain: {domain}, instances: {instances}, executors: [MpiHda()], weight: 2, anytime: true)"
+    );
+    let path = write_config("order-anytime.ron", &text);
+    let out = mpirun(&["-np", "2", BIN, "run", &path]);
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("anytime applies to"), "{err}");
+}

@@ -253,9 +253,9 @@ pub const EXECUTORS: &[ExecutorInfo] = &[
     ExecutorInfo {
         kind: "mpi-hda",
         about: "HDA* over the processes of an MPI job, one worker per rank \
-                (`mpirun -np N frontier solve ... --executor mpi-hda`; --partition; \
-                a build with `--features mpi`).",
-        params: &[Param::Partition],
+                (`mpirun -np N frontier solve ... --executor mpi-hda`; --partition, \
+                --weight, --shortcut; a build with `--features mpi`).",
+        params: &[Param::Partition, Param::Weight, Param::Shortcut],
         counted: true,
         default: || ExecutorConfig::MpiHda(Default::default()),
     },

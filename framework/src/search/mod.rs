@@ -367,6 +367,29 @@ pub(crate) fn replay_traced<D: crate::PackedState>(
     Ok(solution)
 }
 
+/// [`replay_traced`] for searches that reopen states (weighted orders): a
+/// state on the path may have been reached more cheaply after the goal was
+/// recorded, so the path may cost less than `cost`, never more.
+#[cfg_attr(not(feature = "mpi"), allow(dead_code))]
+pub(crate) fn replay_traced_within<D: crate::PackedState>(
+    domain: &D,
+    packed: &[u32],
+    cost: Cost,
+) -> Result<Solution<D::State, D::Move>, String> {
+    let mut states = packed
+        .chunks_exact(domain.packed_words())
+        .map(|w| domain.unpack(w))
+        .collect::<Result<Vec<_>, _>>()
+        .map_err(|e| format!("holds an invalid state: {e}"))?;
+    states.reverse();
+    let cheaper = (states.len() > 1)
+        .then(|| replay(domain, states.clone()).ok())
+        .flatten()
+        .filter(|s| s.cost < cost)
+        .map(|s| s.cost);
+    replay_traced(domain, packed, cheaper.unwrap_or(cost))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -13,7 +13,8 @@ use super::MpiHdaConfig;
 use crate::domain::{Cost, Heuristic, Partitioner};
 use crate::search::hda::{keep_workers, plan_moves, share_after, summarize, WorkerCounts};
 use crate::search::{
-    replay_traced, DomainOutcome, Limit, Outcome, Progress, SearchOptions, Status,
+    replay_traced, replay_traced_within, DomainOutcome, Limit, Outcome, Progress, SearchOptions,
+    Status, Weight,
 };
 use crate::{Error, PackedState};
 
@@ -113,7 +114,13 @@ where
     H: Heuristic<D>,
     P: Partitioner<D>,
 {
-    options.order.not_yet("mpi-hda")?;
+    let order = options.order;
+    order.check("mpi-hda", false)?;
+    if order.anytime {
+        return Err(Error::BadConfig(
+            "mpi-hda runs weighted and greedy orders, not anytime (astar, hda and gpu do)".into(),
+        ));
+    }
     init()?;
     if config.batch == 0 || config.batch > 1 << 20 {
         return Err(Error::Mpi(format!(
@@ -158,7 +165,9 @@ where
         transport,
         hasher: hashbrown::DefaultHashBuilder::default(),
         open: BinaryHeap::new(),
-        layer: h0,
+        layer: order.weight.key(0, h0).0,
+        weight: order.weight,
+        least_dropped: Cost::MAX,
         incumbent: Cost::MAX,
         agreed: Cost::MAX,
         best_goal: None,
@@ -272,9 +281,17 @@ struct Rank<'a, D: PackedState, H, P> {
     last_loads: Vec<u64>,
     last_work: u64,
     hasher: hashbrown::DefaultHashBuilder,
+    /// Open states by key: f = g + h, or den·g + num·h under a weight
+    /// (`Weight::key`).
     open: BinaryHeap<OpenEntry>,
-    /// The f-layer being expanded.
+    /// The key layer being expanded.
     layer: Cost,
+    /// The order's weight (1: A*, every solution optimal).
+    weight: Weight,
+    /// Under a weight: the least f of the states dropped for reaching the
+    /// cutoff of the incumbent (`Weight::cutoff`), a part of the lower
+    /// bound.
+    least_dropped: Cost,
     /// The cheapest goal known here: this rank's own, or any rank's as of
     /// the last vote.
     incumbent: Cost,
@@ -373,11 +390,21 @@ impl<D: PackedState, H: Heuristic<D>, P: Partitioner<D>> Rank<'_, D, H, P> {
     }
 
     /// Drops stale entries (closed, superseded, or of a bucket handed
-    /// over) from the top of the open list.
+    /// over) from the top of the open list, and under a weight those whose
+    /// f reaches the incumbent's cutoff (they cannot bring a solution the
+    /// weight's bound needs; their f joins the lower bound).
     fn live_top(&mut self) -> Option<OpenEntry> {
+        let cutoff = self.cutoff();
         while let Some(&entry) = self.open.peek() {
             match self.node(entry.node) {
-                Some(node) if !node.closed && entry.g == node.g => return Some(entry),
+                Some(node) if !node.closed && entry.g == node.g => {
+                    let f = node.g.saturating_add(node.h);
+                    if f < cutoff {
+                        return Some(entry);
+                    }
+                    self.least_dropped = self.least_dropped.min(f);
+                    self.open.pop();
+                }
                 _ => {
                     self.open.pop();
                 }
@@ -386,10 +413,23 @@ impl<D: PackedState, H: Heuristic<D>, P: Partitioner<D>> Rank<'_, D, H, P> {
         None
     }
 
-    /// The best live open entry at f ≤ the layer and below the incumbent.
+    /// The least f dropped under a weight once a goal is known (f ≥ ⌈C/w⌉
+    /// cannot improve on C by the weight's bound); `Cost::MAX` (nothing
+    /// dropped) for A* or before any goal.
+    fn cutoff(&self) -> Cost {
+        if self.weight.is_one() || self.incumbent == Cost::MAX {
+            Cost::MAX
+        } else {
+            self.weight.cutoff(self.incumbent)
+        }
+    }
+
+    /// The best live open entry at a key within the layer and (A*) an f
+    /// below the incumbent; under a weight, `live_top` has dropped those
+    /// at the incumbent's cutoff.
     fn pop(&mut self) -> Option<OpenEntry> {
         let entry = self.live_top()?;
-        if entry.f > self.layer || entry.f >= self.incumbent {
+        if entry.f > self.layer || (self.weight.is_one() && entry.f >= self.incumbent) {
             return None;
         }
         self.open.pop();
@@ -433,7 +473,12 @@ impl<D: PackedState, H: Heuristic<D>, P: Partitioner<D>> Rank<'_, D, H, P> {
             let h = self
                 .heuristic
                 .h_child(self.domain, &parent.state, parent_h, &edge.state);
-            if g.saturating_add(h) >= self.incumbent {
+            let f = g.saturating_add(h);
+            if f >= self.incumbent {
+                continue;
+            }
+            if f >= self.cutoff() {
+                self.least_dropped = self.least_dropped.min(f);
                 continue;
             }
             let child_bucket = self.bucket_of(&edge.state);
@@ -518,7 +563,7 @@ impl<D: PackedState, H: Heuristic<D>, P: Partitioner<D>> Rank<'_, D, H, P> {
         };
         let node = &nodes[at];
         self.open.push(OpenEntry {
-            f: node.g.saturating_add(node.h),
+            f: self.weight.key(node.g, node.h).0,
             g: node.g,
             node: node_ref(bucket, at),
         });
@@ -735,6 +780,7 @@ impl<D: PackedState, H: Heuristic<D>, P: Partitioner<D>> Rank<'_, D, H, P> {
             self.stats.expanded,
             self.bytes(),
         ];
+        // The lowest key (f for A*).
         let lowest_f = self.live_top().map_or(Cost::MAX, |e| e.f);
         let mins = [u64::from(lowest_f), goal, clock];
         self.vote = Some(Vote::start(&self.transport.world, sums, mins)?);
@@ -780,8 +826,17 @@ impl<D: PackedState, H: Heuristic<D>, P: Partitioner<D>> Rank<'_, D, H, P> {
             }
         }
         if sent == received {
-            if lowest_f >= u64::from(self.agreed) {
-                // Nothing anywhere was cheaper than the agreed goal, so no
+            // Under a weight, keys are not costs: the search is over when
+            // no rank holds a state below its cutoff (each dropped the
+            // rest), and every goal found is in the vote.
+            let done = if self.weight.is_one() {
+                lowest_f >= u64::from(self.agreed)
+            } else {
+                lowest_f == u64::from(Cost::MAX)
+            };
+            if done {
+                // Nothing anywhere was cheaper than the agreed goal (A*),
+                // or could improve on it by the weight's bound, so no
                 // rank holds a cheaper one of its own.
                 self.incumbent = self.agreed;
                 return Ok(Some(Verdict::Proven));
@@ -849,6 +904,14 @@ impl<D: PackedState, H: Heuristic<D>, P: Partitioner<D>> Rank<'_, D, H, P> {
             Verdict::Proven => Status::Solved(self.trace()?),
         };
 
+        // Under a weight, the least f of every state left unexpanded, here:
+        // open (below the cutoff or not) or dropped.
+        let unexpanded = self
+            .open
+            .iter()
+            .filter_map(|e| self.node(e.node).filter(|n| !n.closed && n.g == e.g))
+            .map(|n| n.g.saturating_add(n.h))
+            .fold(self.least_dropped, Cost::min);
         // Every rank's counters, gathered everywhere.
         let mine = [
             self.stats.expanded,
@@ -862,6 +925,7 @@ impl<D: PackedState, H: Heuristic<D>, P: Partitioner<D>> Rank<'_, D, H, P> {
             seconds.to_bits(),
             self.bytes(),
             self.stats.adopted,
+            u64::from(unexpanded),
         ];
         let mut all = vec![0u64; mine.len() * self.transport.size];
         self.transport
@@ -890,8 +954,20 @@ impl<D: PackedState, H: Heuristic<D>, P: Partitioner<D>> Rank<'_, D, H, P> {
         if !self.config.rebalance {
             stats.handoff_share = None;
         }
-        if matches!(status, Status::Solved(_)) {
+        if let Status::Solved(solution) = &status {
             stats.termination_overhead = self.found_at.map(|at| share_after(at, seconds));
+            if !self.weight.is_one() {
+                // With an admissible heuristic some state on an optimal
+                // path is left unexpanded with its optimal g (reopening
+                // keeps that true), so C* ≥ the least f of them all.
+                let least = all
+                    .chunks_exact(mine.len())
+                    .map(|c| c[11])
+                    .min()
+                    .unwrap_or(0);
+                let least = Cost::try_from(least).unwrap_or(Cost::MAX);
+                stats.lower_bound = Some(least.min(solution.cost));
+            }
         }
         keep_workers(&mut stats, workers);
         Ok(Outcome { status, stats })
@@ -951,7 +1027,13 @@ impl<D: PackedState, H: Heuristic<D>, P: Partitioner<D>> Rank<'_, D, H, P> {
             }
             at = [message[0], message[1]];
         }
-        replay_traced(self.domain, &packed, self.incumbent)
-            .map_err(|e| Error::Mpi(format!("the traced path {e}")))
+        // Under a weight a node on the path may have been reached more
+        // cheaply after the goal was (reopened): the path then costs less.
+        let traced = if self.weight.is_one() {
+            replay_traced(self.domain, &packed, self.incumbent)
+        } else {
+            replay_traced_within(self.domain, &packed, self.incumbent)
+        };
+        traced.map_err(|e| Error::Mpi(format!("the traced path {e}")))
     }
 }
