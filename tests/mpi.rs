@@ -385,14 +385,15 @@ fn a_rank_that_dies_mid_search_ends_the_job() {
     );
 }
 
-/// Weighted and greedy orders on 2 and 3 ranks: every solution within w
-/// of A*'s optimum (any cost for greedy), its path as long as its cost,
-/// and the reported lower bound at most the optimum; anytime is refused.
+/// Weighted, greedy and anytime orders on 2 and 3 ranks: every solution
+/// within w of A*'s optimum (any cost for greedy), its path as long as its
+/// cost, the reported lower bound at most the optimum; anytime ends at
+/// the optimum, or at a limit with its best solution.
 #[test]
 fn weighted_orders_on_ranks_stay_within_their_bound() {
     let mut rng = SplitMix64::new(0x3e);
     let puzzles: Vec<String> = (0..4)
-        .map(|_| format!("{:?}", scrambled_15_puzzle(&mut rng, 120)))
+        .map(|_| format!("{:?}", scrambled_15_puzzle(&mut rng, 70)))
         .collect();
     let instances = format!("Inline([{}])", puzzles.join(", "));
     let domain = "Tiles(goal: Standard, heuristic: \"manhattan\")";
@@ -401,6 +402,7 @@ fn weighted_orders_on_ranks_stay_within_their_bound() {
         .into_iter()
         .map(|(_, _, cost)| cost.expect("solved"))
         .collect();
+    let mut above = 0;
     for (weight, w) in [("1.5", 1.5), ("3", 3.0), ("\"greedy\"", f64::INFINITY)] {
         let text = format!(
             "Experiment(domain: {domain}, instances: {instances}, executors: [MpiHda(batch: 16)], weight: {weight})"
@@ -430,15 +432,45 @@ fn weighted_orders_on_ranks_stay_within_their_bound() {
                 assert_eq!(row["path"].as_array().map(Vec::len), Some(cost as usize));
                 let status = if lower == cost { "optimal" } else { "bounded" };
                 assert_eq!(row["status"], status, "{what}");
+                above += usize::from(cost > optimum);
             }
         }
     }
-    let text = format!(
-        "Experiment(domain: {domain}, instances: {instances}, executors: [MpiHda()], weight: 2, anytime: true)"
-    );
-    let path = write_config("order-anytime.ron", &text);
-    let out = mpirun(&["-np", "2", BIN, "run", &path]);
-    assert!(!out.status.success());
-    let err = String::from_utf8_lossy(&out.stderr);
-    assert!(err.contains("anytime applies to"), "{err}");
+    assert!(above > 0, "every weighted row was optimal: nothing tested");
+    // Anytime from greedy: run to the end it proves every optimum, its
+    // trace falling; stopped by a limit it keeps its best solution.
+    for (limit, ranks) in [("", "2"), (", limits: (max_expanded: Some(20000))", "3")] {
+        let text = format!(
+            "Experiment(domain: {domain}, instances: {instances}, executors: [MpiHda()], weight: \"greedy\", anytime: true{limit})"
+        );
+        let path = write_config("order-anytime.ron", &text);
+        let out = mpirun(&["-np", ranks, BIN, "run", "--json", &path]);
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let rows: Vec<Value> = String::from_utf8_lossy(&out.stdout)
+            .lines()
+            .map(|l| serde_json::from_str(l).unwrap())
+            .collect();
+        assert_eq!(rows.len(), optima.len());
+        for (row, &optimum) in rows.iter().zip(&optima) {
+            let what = format!("anytime{limit}: {row}");
+            let Some(cost) = row["cost"].as_u64() else {
+                assert!(!limit.is_empty(), "{what}");
+                continue;
+            };
+            let lower = row["lower_bound"].as_u64().expect("a bound");
+            assert!(lower <= optimum && optimum <= cost, "{what}");
+            let trace = row["stats"]["improvements"].as_array().expect("a trace");
+            let costs: Vec<u64> = trace.iter().map(|i| i["cost"].as_u64().unwrap()).collect();
+            assert!(costs.windows(2).all(|w| w[1] < w[0]), "{what}");
+            assert_eq!(costs.last(), Some(&cost), "{what}");
+            if limit.is_empty() {
+                assert_eq!((cost, lower), (optimum, optimum), "{what}");
+                assert_eq!(row["status"], "optimal", "{what}");
+            }
+        }
+    }
 }

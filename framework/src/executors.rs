@@ -254,8 +254,13 @@ pub const EXECUTORS: &[ExecutorInfo] = &[
         kind: "mpi-hda",
         about: "HDA* over the processes of an MPI job, one worker per rank \
                 (`mpirun -np N frontier solve ... --executor mpi-hda`; --partition, \
-                --weight, --shortcut; a build with `--features mpi`).",
-        params: &[Param::Partition, Param::Weight, Param::Shortcut],
+                --weight, --anytime, --shortcut; a build with `--features mpi`).",
+        params: &[
+            Param::Partition,
+            Param::Weight,
+            Param::Anytime,
+            Param::Shortcut,
+        ],
         counted: true,
         default: || ExecutorConfig::MpiHda(Default::default()),
     },

@@ -329,7 +329,7 @@ impl Order {
         } else {
             Err(crate::Error::BadConfig(format!(
                 "{executor} runs A*'s order only so far: weight, greedy, anytime and beam \
-                 run on astar and hda, weights, anytime and beams on gpu, weights on mpi-hda"
+                 run on astar and hda, weights, anytime and beams on gpu, weights and anytime on mpi-hda"
             )))
         }
     }

@@ -13,8 +13,8 @@ use super::MpiHdaConfig;
 use crate::domain::{Cost, Heuristic, Partitioner};
 use crate::search::hda::{keep_workers, plan_moves, share_after, summarize, WorkerCounts};
 use crate::search::{
-    replay_traced, replay_traced_within, DomainOutcome, Limit, Outcome, Progress, SearchOptions,
-    Status, Weight,
+    replay_traced, replay_traced_within, DomainOutcome, Improvement, Limit, Order, Outcome,
+    Progress, SearchOptions, Status, Weight,
 };
 use crate::{Error, PackedState};
 
@@ -116,11 +116,6 @@ where
 {
     let order = options.order;
     order.check("mpi-hda", false)?;
-    if order.anytime {
-        return Err(Error::BadConfig(
-            "mpi-hda runs weighted and greedy orders, not anytime (astar, hda and gpu do)".into(),
-        ));
-    }
     init()?;
     if config.batch == 0 || config.batch > 1 << 20 {
         return Err(Error::Mpi(format!(
@@ -167,6 +162,10 @@ where
         open: BinaryHeap::new(),
         layer: order.weight.key(0, h0).0,
         weight: order.weight,
+        order,
+        h0,
+        improvements: Vec::new(),
+        goals: Vec::new(),
         least_dropped: Cost::MAX,
         incumbent: Cost::MAX,
         agreed: Cost::MAX,
@@ -286,8 +285,18 @@ struct Rank<'a, D: PackedState, H, P> {
     open: BinaryHeap<OpenEntry>,
     /// The key layer being expanded.
     layer: Cost,
-    /// The order's weight (1: A*, every solution optimal).
+    /// The weight in force (an anytime search lowers it at each improvement
+    /// every rank agrees on).
     weight: Weight,
+    /// The search's order: weight, anytime.
+    order: Order,
+    /// The start's h: the lower bound recorded with each improvement.
+    h0: Cost,
+    /// Every improvement agreed on by a vote (the same on every rank).
+    improvements: Vec<Improvement>,
+    /// Every goal this rank found (cost, node), to trace the one a vote
+    /// agreed on even after finding a cheaper one.
+    goals: Vec<(Cost, NodeRef)>,
     /// Under a weight: the least f of the states dropped for reaching the
     /// cutoff of the incumbent (`Weight::cutoff`), a part of the lower
     /// bound.
@@ -413,14 +422,14 @@ impl<D: PackedState, H: Heuristic<D>, P: Partitioner<D>> Rank<'_, D, H, P> {
         None
     }
 
-    /// The least f dropped under a weight once a goal is known (f ≥ ⌈C/w⌉
-    /// cannot improve on C by the weight's bound); `Cost::MAX` (nothing
-    /// dropped) for A* or before any goal.
+    /// The least f dropped once a goal is known: under a weight f ≥ ⌈C/w⌉
+    /// (cannot improve on C by the weight's bound), anytime f ≥ C;
+    /// `Cost::MAX` (nothing dropped) for A* or before any goal.
     fn cutoff(&self) -> Cost {
-        if self.weight.is_one() || self.incumbent == Cost::MAX {
+        if self.order.is_optimal() || self.incumbent == Cost::MAX {
             Cost::MAX
         } else {
-            self.weight.cutoff(self.incumbent)
+            self.order.cutoff(self.weight, self.incumbent)
         }
     }
 
@@ -429,7 +438,7 @@ impl<D: PackedState, H: Heuristic<D>, P: Partitioner<D>> Rank<'_, D, H, P> {
     /// at the incumbent's cutoff.
     fn pop(&mut self) -> Option<OpenEntry> {
         let entry = self.live_top()?;
-        if entry.f > self.layer || (self.weight.is_one() && entry.f >= self.incumbent) {
+        if entry.f > self.layer || (self.order.is_optimal() && entry.f >= self.incumbent) {
             return None;
         }
         self.open.pop();
@@ -448,6 +457,7 @@ impl<D: PackedState, H: Heuristic<D>, P: Partitioner<D>> Rank<'_, D, H, P> {
             if g < self.incumbent {
                 self.incumbent = g;
                 self.best_goal = Some((g, me));
+                self.goals.push((g, me));
                 // Tell every rank now, so that none expands past the goal's
                 // cost until the next vote: one short message each.
                 let rank = self.transport.rank;
@@ -809,9 +819,15 @@ impl<D: PackedState, H: Heuristic<D>, P: Partitioner<D>> Rank<'_, D, H, P> {
         } else {
             (goal >> 32) as Cost
         };
+        // An anytime search's keys change with its weight: the lowest key
+        // of this vote is of the old ones.
+        let mut rekeyed = false;
         if agreed < self.agreed {
             self.agreed = agreed;
             self.found_at = Some(seconds);
+            if !self.order.is_optimal() {
+                rekeyed = self.improve(agreed, seconds, expanded);
+            }
         }
         self.incumbent = self.incumbent.min(agreed);
         if self.transport.rank == 0 && seconds >= self.next_report {
@@ -829,7 +845,7 @@ impl<D: PackedState, H: Heuristic<D>, P: Partitioner<D>> Rank<'_, D, H, P> {
             // Under a weight, keys are not costs: the search is over when
             // no rank holds a state below its cutoff (each dropped the
             // rest), and every goal found is in the vote.
-            let done = if self.weight.is_one() {
+            let done = if self.order.is_optimal() {
                 lowest_f >= u64::from(self.agreed)
             } else {
                 lowest_f == u64::from(Cost::MAX)
@@ -841,7 +857,7 @@ impl<D: PackedState, H: Heuristic<D>, P: Partitioner<D>> Rank<'_, D, H, P> {
                 self.incumbent = self.agreed;
                 return Ok(Some(Verdict::Proven));
             }
-            if lowest_f > u64::from(self.layer) {
+            if !rekeyed && lowest_f > u64::from(self.layer) {
                 self.layer = lowest_f as Cost;
                 if self.config.rebalance && self.transport.size > 1 {
                     self.rebalance()?;
@@ -853,6 +869,39 @@ impl<D: PackedState, H: Heuristic<D>, P: Partitioner<D>> Rank<'_, D, H, P> {
             .limits
             .exceeded(expanded, bytes, seconds)
             .map(Verdict::Limit))
+    }
+
+    /// Records an improvement every rank agreed on; an anytime search then
+    /// lowers its weight (on every rank at the same vote), ranks its open
+    /// list again by the new keys and restarts the layers from 0 (the next
+    /// vote finds the lowest key anywhere).
+    /// Returns whether the weight was lowered.
+    fn improve(&mut self, cost: Cost, seconds: f64, expanded: u64) -> bool {
+        let lower = self.order.anytime && !self.weight.is_one();
+        if lower {
+            self.weight = self.weight.lowered();
+            let weight = self.weight;
+            let entries: Vec<OpenEntry> = std::mem::take(&mut self.open)
+                .into_iter()
+                .filter_map(|e| {
+                    let node = self.node(e.node).filter(|n| !n.closed && n.g == e.g)?;
+                    Some(OpenEntry {
+                        f: weight.key(node.g, node.h).0,
+                        ..e
+                    })
+                })
+                .collect();
+            self.open = BinaryHeap::from(entries);
+            self.layer = 0;
+        }
+        self.improvements.push(Improvement {
+            seconds,
+            cost,
+            lower_bound: self.h0.min(cost),
+            expanded,
+            weight: self.weight.value(),
+        });
+        lower
     }
 
     /// Between layers, moves buckets from the busiest ranks to the idlest,
@@ -899,6 +948,12 @@ impl<D: PackedState, H: Heuristic<D>, P: Partitioner<D>> Rank<'_, D, H, P> {
         self.transport.drain(|_, _| {})?;
         let seconds = self.seconds();
         let status = match verdict {
+            // Beyond A*, a search stopped early still has its best
+            // solution: the one the last vote agreed on.
+            Verdict::Limit(_) if !self.order.is_optimal() && self.agreed < Cost::MAX => {
+                self.incumbent = self.agreed;
+                Status::Solved(self.trace()?)
+            }
             Verdict::Limit(limit) => Status::LimitReached(limit),
             Verdict::Proven if self.incumbent == Cost::MAX => Status::NoSolution,
             Verdict::Proven => Status::Solved(self.trace()?),
@@ -956,7 +1011,7 @@ impl<D: PackedState, H: Heuristic<D>, P: Partitioner<D>> Rank<'_, D, H, P> {
         }
         if let Status::Solved(solution) = &status {
             stats.termination_overhead = self.found_at.map(|at| share_after(at, seconds));
-            if !self.weight.is_one() {
+            if !self.order.is_optimal() {
                 // With an admissible heuristic some state on an optimal
                 // path is left unexpanded with its optimal g (reopening
                 // keeps that true), so C* ≥ the least f of them all.
@@ -970,6 +1025,25 @@ impl<D: PackedState, H: Heuristic<D>, P: Partitioner<D>> Rank<'_, D, H, P> {
             }
         }
         keep_workers(&mut stats, workers);
+        if let (false, Status::Solved(solution)) = (self.order.is_optimal(), &status) {
+            // The traced path may cost less than its goal's g (states on it
+            // reached more cheaply later): the trace ends at what is
+            // returned.
+            if self
+                .improvements
+                .last()
+                .is_none_or(|last| solution.cost < last.cost)
+            {
+                self.improvements.push(Improvement {
+                    seconds,
+                    cost: solution.cost,
+                    lower_bound: self.h0.min(solution.cost),
+                    expanded: stats.expanded,
+                    weight: self.weight.value(),
+                });
+            }
+        }
+        stats.improvements = std::mem::take(&mut self.improvements);
         Ok(Outcome { status, stats })
     }
 
@@ -979,10 +1053,12 @@ impl<D: PackedState, H: Heuristic<D>, P: Partitioner<D>> Rank<'_, D, H, P> {
         let words = self.words;
         // The goal's holder (the least rank holding a goal of the agreed
         // cost) tells every rank where it is.
-        let mine = [self
-            .best_goal
-            .filter(|&(cost, _)| cost == self.incumbent)
-            .map_or(u32::MAX, |_| self.transport.rank as u32)];
+        let goal = self
+            .goals
+            .iter()
+            .find(|&&(cost, _)| cost == self.incumbent)
+            .map(|&(_, at)| at);
+        let mine = [goal.map_or(u32::MAX, |_| self.transport.rank as u32)];
         let mut holder = [0u32];
         self.transport.world.all_reduce_into(
             &mine[..],
@@ -992,7 +1068,7 @@ impl<D: PackedState, H: Heuristic<D>, P: Partitioner<D>> Rank<'_, D, H, P> {
         if holder[0] as usize >= self.transport.size {
             return Err(Error::Mpi("no rank holds the incumbent's goal".into()));
         }
-        let goal = self.best_goal.map_or(NO_PARENT, |(_, at)| at);
+        let goal = goal.unwrap_or(NO_PARENT);
         let mut at = [(goal >> 32) as u32, goal as u32];
         self.transport
             .world
@@ -1029,7 +1105,7 @@ impl<D: PackedState, H: Heuristic<D>, P: Partitioner<D>> Rank<'_, D, H, P> {
         }
         // Under a weight a node on the path may have been reached more
         // cheaply after the goal was (reopened): the path then costs less.
-        let traced = if self.weight.is_one() {
+        let traced = if self.order.is_optimal() {
             replay_traced(self.domain, &packed, self.incumbent)
         } else {
             replay_traced_within(self.domain, &packed, self.incumbent)
