@@ -385,6 +385,19 @@ fn a_rank_that_dies_mid_search_ends_the_job() {
     );
 }
 
+/// The JSON rows of a run that succeeded.
+fn json_rows(out: &Output) -> Vec<Value> {
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect()
+}
+
 /// Weighted, greedy and anytime orders on 2 and 3 ranks: every solution
 /// within w of A*'s optimum (any cost for greedy), its path as long as its
 /// cost, the reported lower bound at most the optimum; anytime ends at
@@ -409,16 +422,7 @@ fn weighted_orders_on_ranks_stay_within_their_bound() {
         );
         let path = write_config("order-mpi.ron", &text);
         for ranks in ["2", "3"] {
-            let out = mpirun(&["-np", ranks, BIN, "run", "--json", &path]);
-            assert!(
-                out.status.success(),
-                "{}",
-                String::from_utf8_lossy(&out.stderr)
-            );
-            let rows: Vec<Value> = String::from_utf8_lossy(&out.stdout)
-                .lines()
-                .map(|l| serde_json::from_str(l).unwrap())
-                .collect();
+            let rows = json_rows(&mpirun(&["-np", ranks, BIN, "run", "--json", &path]));
             assert_eq!(rows.len(), optima.len(), "w {weight}, {ranks} ranks");
             for (row, &optimum) in rows.iter().zip(&optima) {
                 let what = format!("w {weight}, {ranks} ranks: {row}");
@@ -444,16 +448,7 @@ fn weighted_orders_on_ranks_stay_within_their_bound() {
             "Experiment(domain: {domain}, instances: {instances}, executors: [MpiHda()], weight: \"greedy\", anytime: true{limit})"
         );
         let path = write_config("order-anytime.ron", &text);
-        let out = mpirun(&["-np", ranks, BIN, "run", "--json", &path]);
-        assert!(
-            out.status.success(),
-            "{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-        let rows: Vec<Value> = String::from_utf8_lossy(&out.stdout)
-            .lines()
-            .map(|l| serde_json::from_str(l).unwrap())
-            .collect();
+        let rows = json_rows(&mpirun(&["-np", ranks, BIN, "run", "--json", &path]));
         assert_eq!(rows.len(), optima.len());
         for (row, &optimum) in rows.iter().zip(&optima) {
             let what = format!("anytime{limit}: {row}");

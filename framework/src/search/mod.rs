@@ -346,6 +346,29 @@ pub(crate) fn replay_traced<D: crate::PackedState>(
     packed: &[u32],
     cost: Cost,
 ) -> Result<Solution<D::State, D::Move>, String> {
+    checked_trace(domain, packed, cost, true)
+}
+
+/// [`replay_traced`] for searches that reopen states (weighted orders): a
+/// state on the path may have been reached more cheaply after the goal was
+/// recorded, so the path may cost less than `cost`, never more.
+#[cfg_attr(not(feature = "mpi"), allow(dead_code))]
+pub(crate) fn replay_traced_within<D: crate::PackedState>(
+    domain: &D,
+    packed: &[u32],
+    cost: Cost,
+) -> Result<Solution<D::State, D::Move>, String> {
+    checked_trace(domain, packed, cost, false)
+}
+
+/// [`replay_traced`] (`exact`) or [`replay_traced_within`].
+#[cfg_attr(not(any(feature = "gpu", feature = "mpi")), allow(dead_code))]
+fn checked_trace<D: crate::PackedState>(
+    domain: &D,
+    packed: &[u32],
+    cost: Cost,
+    exact: bool,
+) -> Result<Solution<D::State, D::Move>, String> {
     let mut states = packed
         .chunks_exact(domain.packed_words())
         .map(|w| domain.unpack(w))
@@ -358,36 +381,13 @@ pub(crate) fn replay_traced<D: crate::PackedState>(
     }
     let solution =
         replay(domain, states).map_err(|step| format!("has a step {step} that is not a move"))?;
-    if solution.cost != cost {
+    if solution.cost > cost || (exact && solution.cost != cost) {
         return Err(format!(
             "costs {}, but the search reported cost {cost}",
             solution.cost
         ));
     }
     Ok(solution)
-}
-
-/// [`replay_traced`] for searches that reopen states (weighted orders): a
-/// state on the path may have been reached more cheaply after the goal was
-/// recorded, so the path may cost less than `cost`, never more.
-#[cfg_attr(not(feature = "mpi"), allow(dead_code))]
-pub(crate) fn replay_traced_within<D: crate::PackedState>(
-    domain: &D,
-    packed: &[u32],
-    cost: Cost,
-) -> Result<Solution<D::State, D::Move>, String> {
-    let mut states = packed
-        .chunks_exact(domain.packed_words())
-        .map(|w| domain.unpack(w))
-        .collect::<Result<Vec<_>, _>>()
-        .map_err(|e| format!("holds an invalid state: {e}"))?;
-    states.reverse();
-    let cheaper = (states.len() > 1)
-        .then(|| replay(domain, states.clone()).ok())
-        .flatten()
-        .filter(|s| s.cost < cost)
-        .map(|s| s.cost);
-    replay_traced(domain, packed, cheaper.unwrap_or(cost))
 }
 
 #[cfg(test)]

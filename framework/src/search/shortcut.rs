@@ -229,13 +229,7 @@ fn best_shortcuts<D: Domain>(
             let mut cost: Cost = 0;
             let mut at = states[i].clone();
             for target in &between[1..] {
-                edges.clear();
-                domain.expand(&at, &mut edges);
-                let Some(edge) = edges
-                    .iter()
-                    .filter(|e| &e.state == target)
-                    .min_by_key(|e| e.cost)
-                else {
+                let Some(edge) = cheapest_edge(domain, &at, target, &mut edges) else {
                     break;
                 };
                 cost += edge.cost;
@@ -392,13 +386,7 @@ fn rethread<D: Domain>(domain: &D, states: Vec<D::State>) -> Option<Vec<D::State
             out.push(target);
             continue;
         };
-        edges.clear();
-        domain.expand(at, &mut edges);
-        if let Some(edge) = edges
-            .iter()
-            .filter(|e| e.state == target)
-            .min_by_key(|e| e.cost)
-        {
+        if let Some(edge) = cheapest_edge(domain, at, &target, &mut edges) {
             out.push(edge.state.clone());
         } else if out.len() >= 2 && out[out.len() - 2] == target {
             out.pop();
@@ -409,6 +397,21 @@ fn rethread<D: Domain>(domain: &D, states: Vec<D::State>) -> Option<Vec<D::State
     Some(out)
 }
 
+/// The cheapest edge from `from` to `to`, if any (`edges` is scratch).
+fn cheapest_edge<'e, D: Domain>(
+    domain: &D,
+    from: &D::State,
+    to: &D::State,
+    edges: &'e mut Vec<Edge<D::State, D::Move>>,
+) -> Option<&'e Edge<D::State, D::Move>> {
+    edges.clear();
+    domain.expand(from, edges);
+    edges
+        .iter()
+        .filter(|e| &e.state == to)
+        .min_by_key(|e| e.cost)
+}
+
 /// The cost of the path up to each of its states (None: a step is not an
 /// edge of the domain).
 fn prefix_costs<D: Domain>(domain: &D, states: &[D::State]) -> Option<Vec<Cost>> {
@@ -417,13 +420,7 @@ fn prefix_costs<D: Domain>(domain: &D, states: &[D::State]) -> Option<Vec<Cost>>
     prefix.push(0);
     let mut edges = Vec::new();
     for pair in states.windows(2) {
-        edges.clear();
-        domain.expand(&pair[0], &mut edges);
-        let step = edges
-            .iter()
-            .filter(|e| e.state == pair[1])
-            .map(|e| e.cost)
-            .min()?;
+        let step = cheapest_edge(domain, &pair[0], &pair[1], &mut edges)?.cost;
         cost = cost.checked_add(step)?;
         prefix.push(cost);
     }
@@ -493,19 +490,9 @@ mod tests {
             let weighted = Grid::parse(&text).unwrap();
             let grid = Grid::parse(&unit).unwrap();
             check_never_worse(&weighted, trial);
-            let optimal = astar(&grid, &Manhattan, &SearchOptions::default()).unwrap();
-            let Some(best) = optimal.solution().map(|s| s.cost) else {
+            let Some((best, path)) = optimum_and_greedy(&grid) else {
                 continue;
             };
-            let options = SearchOptions {
-                order: Order {
-                    weight: Weight::Greedy,
-                    ..Order::default()
-                },
-                ..SearchOptions::default()
-            };
-            let greedy = astar(&grid, &Manhattan, &options).unwrap();
-            let path = greedy.solution().unwrap().clone();
             for radius in [1, 3, 6] {
                 let (short, done) = shorten(&grid, path.states.clone(), radius);
                 let cost = replay(&grid, short).unwrap().cost;
@@ -527,13 +514,24 @@ mod tests {
     /// another amount), shortened paths are still paths, never dearer and
     /// never below the optimum.
     fn check_never_worse(grid: &Grid, trial: usize) {
-        let Some(best) = astar(grid, &Manhattan, &SearchOptions::default())
-            .unwrap()
-            .solution()
-            .map(|s| s.cost)
-        else {
+        let Some((best, path)) = optimum_and_greedy(grid) else {
             return;
         };
+        for radius in [4, 12, path.cost] {
+            let (short, _) = shorten(grid, path.states.clone(), radius);
+            let cost = replay(grid, short).unwrap().cost;
+            assert!(cost <= path.cost && cost >= best, "weighted trial {trial}");
+        }
+    }
+
+    /// The maze's optimum and a greedy solution, if it has a path.
+    fn optimum_and_greedy(
+        grid: &Grid,
+    ) -> Option<(Cost, crate::Solution<crate::grid::Cell, crate::grid::Step>)> {
+        let best = astar(grid, &Manhattan, &SearchOptions::default())
+            .unwrap()
+            .solution()?
+            .cost;
         let options = SearchOptions {
             order: Order {
                 weight: Weight::Greedy,
@@ -542,11 +540,6 @@ mod tests {
             ..SearchOptions::default()
         };
         let greedy = astar(grid, &Manhattan, &options).unwrap();
-        let path = greedy.solution().unwrap().clone();
-        for radius in [4, 12, path.cost] {
-            let (short, _) = shorten(grid, path.states.clone(), radius);
-            let cost = replay(grid, short).unwrap().cost;
-            assert!(cost <= path.cost && cost >= best, "weighted trial {trial}");
-        }
+        Some((best, greedy.solution()?.clone()))
     }
 }
