@@ -1926,6 +1926,17 @@ fn shortcuts_shorten_greedy_solutions_from_flags_and_configs() {
         assert!(!out.status.success());
         assert!(stderr(&out).contains(says), "{}", stderr(&out));
     }
+    let zero = write_config(
+        "shortcut-zero.ron",
+        "Experiment(domain: Pancake(), instances: Inline([\"3 1 2 5 4\"]), weight: \"greedy\", shortcut: Some(0))\n",
+    );
+    let out = frontier(&["run", zero.to_str().unwrap()]);
+    assert!(!out.status.success());
+    assert!(
+        stderr(&out).contains("shortcut must be a cost from 1"),
+        "{}",
+        stderr(&out)
+    );
 }
 
 /// `frontier plot` draws cost and bound against time from the JSON lines of

@@ -46,6 +46,11 @@ impl Planned {
             executor: executor.clone(),
             order,
         };
+        if order.shortcut == Some(0) {
+            return Err(CliError::Input(
+                "shortcut must be a cost from 1 to 4294967295 (leave it out for none)".into(),
+            ));
+        }
         let default = Order::default();
         let set = [
             (Param::Weight, order.weight != default.weight),
