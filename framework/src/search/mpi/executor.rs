@@ -169,7 +169,6 @@ where
         least_dropped: Cost::MAX,
         incumbent: Cost::MAX,
         agreed: Cost::MAX,
-        best_goal: None,
         found_at: None,
         votes_entered: 0,
         sent_states: 0,
@@ -294,8 +293,9 @@ struct Rank<'a, D: PackedState, H, P> {
     h0: Cost,
     /// Every improvement agreed on by a vote (the same on every rank).
     improvements: Vec<Improvement>,
-    /// Every goal this rank found (cost, node), to trace the one a vote
-    /// agreed on even after finding a cheaper one.
+    /// Every goal this rank found (cost, node), each cheaper than the one
+    /// before: the last is this rank's best, and the one a vote agreed on
+    /// can still be traced after a cheaper one was found.
     goals: Vec<(Cost, NodeRef)>,
     /// Under a weight: the least f of the states dropped for reaching the
     /// cutoff of the incumbent (`Weight::cutoff`), a part of the lower
@@ -306,8 +306,6 @@ struct Rank<'a, D: PackedState, H, P> {
     incumbent: Cost,
     /// The cheapest goal of any rank as of the last vote.
     agreed: Cost,
-    /// This rank's cheapest goal: its cost and node.
-    best_goal: Option<(Cost, NodeRef)>,
     /// Seconds at which a vote first showed the final incumbent.
     found_at: Option<f64>,
     votes_entered: u32,
@@ -456,7 +454,6 @@ impl<D: PackedState, H: Heuristic<D>, P: Partitioner<D>> Rank<'_, D, H, P> {
             let g = parent.g;
             if g < self.incumbent {
                 self.incumbent = g;
-                self.best_goal = Some((g, me));
                 self.goals.push((g, me));
                 // Tell every rank now, so that none expands past the goal's
                 // cost until the next vote: one short message each.
@@ -779,7 +776,7 @@ impl<D: PackedState, H: Heuristic<D>, P: Partitioner<D>> Rank<'_, D, H, P> {
         self.received_settled += self.received.values().sum::<u64>();
         self.received = later;
         let received = self.received_settled;
-        let goal = self.best_goal.map_or(u64::MAX, |(cost, _)| {
+        let goal = self.goals.last().map_or(u64::MAX, |&(cost, _)| {
             (u64::from(cost) << 32) | self.transport.rank as u64
         });
         // The slowest clock, as a minimum of its complement.
@@ -894,6 +891,12 @@ impl<D: PackedState, H: Heuristic<D>, P: Partitioner<D>> Rank<'_, D, H, P> {
             self.open = BinaryHeap::from(entries);
             self.layer = 0;
         }
+        self.record(cost, seconds, expanded);
+        lower
+    }
+
+    /// Adds a solution of `cost` to the anytime trace.
+    fn record(&mut self, cost: Cost, seconds: f64, expanded: u64) {
         self.improvements.push(Improvement {
             seconds,
             cost,
@@ -901,7 +904,6 @@ impl<D: PackedState, H: Heuristic<D>, P: Partitioner<D>> Rank<'_, D, H, P> {
             expanded,
             weight: self.weight.value(),
         });
-        lower
     }
 
     /// Between layers, moves buckets from the busiest ranks to the idlest,
@@ -959,14 +961,17 @@ impl<D: PackedState, H: Heuristic<D>, P: Partitioner<D>> Rank<'_, D, H, P> {
             Verdict::Proven => Status::Solved(self.trace()?),
         };
 
-        // Under a weight, the least f of every state left unexpanded, here:
-        // open (below the cutoff or not) or dropped.
-        let unexpanded = self
-            .open
-            .iter()
-            .filter_map(|e| self.node(e.node).filter(|n| !n.closed && n.g == e.g))
-            .map(|n| n.g.saturating_add(n.h))
-            .fold(self.least_dropped, Cost::min);
+        // Beyond A*, the least f of every state left unexpanded, here: open
+        // (below the cutoff or not) or dropped; A* needs no bound.
+        let unexpanded = if self.order.is_optimal() {
+            Cost::MAX
+        } else {
+            self.open
+                .iter()
+                .filter_map(|e| self.node(e.node).filter(|n| !n.closed && n.g == e.g))
+                .map(|n| n.g.saturating_add(n.h))
+                .fold(self.least_dropped, Cost::min)
+        };
         // Every rank's counters, gathered everywhere.
         let mine = [
             self.stats.expanded,
@@ -1022,27 +1027,19 @@ impl<D: PackedState, H: Heuristic<D>, P: Partitioner<D>> Rank<'_, D, H, P> {
                     .unwrap_or(0);
                 let least = Cost::try_from(least).unwrap_or(Cost::MAX);
                 stats.lower_bound = Some(least.min(solution.cost));
+                // The traced path may cost less than its goal's g (states
+                // on it reached more cheaply later): the trace ends at what
+                // is returned.
+                if self
+                    .improvements
+                    .last()
+                    .is_none_or(|last| solution.cost < last.cost)
+                {
+                    self.record(solution.cost, seconds, stats.expanded);
+                }
             }
         }
         keep_workers(&mut stats, workers);
-        if let (false, Status::Solved(solution)) = (self.order.is_optimal(), &status) {
-            // The traced path may cost less than its goal's g (states on it
-            // reached more cheaply later): the trace ends at what is
-            // returned.
-            if self
-                .improvements
-                .last()
-                .is_none_or(|last| solution.cost < last.cost)
-            {
-                self.improvements.push(Improvement {
-                    seconds,
-                    cost: solution.cost,
-                    lower_bound: self.h0.min(solution.cost),
-                    expanded: stats.expanded,
-                    weight: self.weight.value(),
-                });
-            }
-        }
         stats.improvements = std::mem::take(&mut self.improvements);
         Ok(Outcome { status, stats })
     }
