@@ -1842,9 +1842,7 @@ fn weights_anytime_and_beams_run_from_configs_grids_and_flags() {
     ] {
         let mut all = vec!["solve", "tiles", "8 6 7 2 5 4 3 0 1"];
         all.extend(args);
-        let out = frontier(&all);
-        assert!(!out.status.success());
-        assert!(stderr(&out).contains(says), "{}", stderr(&out));
+        fails_with(&frontier(&all), says);
     }
     let path = write_config(
         "order-boggle.ron",
@@ -1878,21 +1876,17 @@ fn shortcuts_shorten_greedy_solutions_from_flags_and_configs() {
             "Experiment(\n    domain: Tiles(goal: Korf, heuristic: \"manhattan\"),\n    instances: Inline({boards:?}),\n    weight: \"greedy\",\n    grid: {{\"shortcut\": [2, 8]}},\n)\n"
         ),
     );
-    let out = frontier(&["run", "--json", path.to_str().unwrap()]);
-    assert!(out.status.success(), "{}", stderr(&out));
-    let rows: Vec<serde_json::Value> = stdout(&out)
-        .lines()
-        .map(|l| serde_json::from_str(l).unwrap())
-        .collect();
+    let rows = json_lines(
+        &frontier(&["run", "--json", path.to_str().unwrap()]),
+        "shortcuts",
+    );
     assert_eq!(rows.len(), 8);
     let mut shorter = 0;
     for (board, pair) in boards.iter().zip(rows.chunks(2)) {
         let out = frontier(&[
             "solve", "tiles", board, "--goal", "korf", "--json", "--weight", "greedy",
         ]);
-        assert!(out.status.success(), "{}", stderr(&out));
-        let plain: serde_json::Value = serde_json::from_str(stdout(&out).trim()).unwrap();
-        let plain = plain["cost"].as_u64().unwrap();
+        let plain = json_lines(&out, board)[0]["cost"].as_u64().unwrap();
         for row in pair {
             let executor = row["executor"].as_str().unwrap();
             assert!(executor.starts_with("astar-greedy-sc"), "{executor}");
@@ -1922,20 +1916,15 @@ fn shortcuts_shorten_greedy_solutions_from_flags_and_configs() {
     ] {
         let mut all = vec!["solve", "tiles", boards[0], "--goal", "korf"];
         all.extend(args);
-        let out = frontier(&all);
-        assert!(!out.status.success());
-        assert!(stderr(&out).contains(says), "{}", stderr(&out));
+        fails_with(&frontier(&all), says);
     }
     let zero = write_config(
         "shortcut-zero.ron",
         "Experiment(domain: Pancake(), instances: Inline([\"3 1 2 5 4\"]), weight: \"greedy\", shortcut: Some(0))\n",
     );
-    let out = frontier(&["run", zero.to_str().unwrap()]);
-    assert!(!out.status.success());
-    assert!(
-        stderr(&out).contains("shortcut must be a cost from 1"),
-        "{}",
-        stderr(&out)
+    fails_with(
+        &frontier(&["run", zero.to_str().unwrap()]),
+        "shortcut must be a cost from 1",
     );
 }
 

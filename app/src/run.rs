@@ -46,10 +46,10 @@ impl Planned {
             executor: executor.clone(),
             order,
         };
-        if order.shortcut == Some(0) {
-            return Err(CliError::Input(
-                "shortcut must be a cost from 1 to 4294967295 (leave it out for none)".into(),
-            ));
+        // Configs set the order directly, flags and grids through the
+        // parameter table: both meet here.
+        if let Some(radius) = order.shortcut {
+            frontier_core::search::order::shortcut_radius(u64::from(radius))?;
         }
         let default = Order::default();
         let set = [

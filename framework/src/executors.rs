@@ -111,14 +111,7 @@ impl Param {
                 }
             }
             Param::Shortcut => {
-                order.shortcut =
-                    match u32::try_from(count(key, value)?) {
-                        Ok(0) | Err(_) => return Err(Error::BadConfig(
-                            "shortcut must be a cost from 1 to 4294967295 (leave it out for none)"
-                                .into(),
-                        )),
-                        Ok(n) => Some(n),
-                    }
+                order.shortcut = Some(crate::search::order::shortcut_radius(count(key, value)?)?)
             }
             _ => return Ok(false),
         }

@@ -258,6 +258,17 @@ impl<'de> Deserialize<'de> for Weight {
     }
 }
 
+/// A shortcut radius as given ([`Order::shortcut`]): a cost from 1 up, the
+/// one check for flags, grids and configs alike.
+pub fn shortcut_radius(given: u64) -> Result<u32, crate::Error> {
+    match u32::try_from(given) {
+        Ok(0) | Err(_) => Err(crate::Error::BadConfig(
+            "shortcut must be a cost from 1 to 4294967295 (leave it out for none)".into(),
+        )),
+        Ok(radius) => Ok(radius),
+    }
+}
+
 /// How a best-first executor ranks and stops (see the module docs).
 /// The default is A\*: w = 1, one optimal solution.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
