@@ -282,10 +282,10 @@ pub struct Order {
     /// Beam search of this width instead of best-first: layer by layer,
     /// the `beam` best states of each layer by g + w·h are kept.
     pub beam: Option<u64>,
-    /// After the search, shorten its solution by shortcuts between states
-    /// of its path found within this cost of each
-    /// ([`crate::search::shortcut`]). Applied by the runner to the rows
-    /// of best-first domains; the executors themselves ignore it.
+    /// After the search, shorten its solution by shortcuts of up to this
+    /// cost between states of its path ([`crate::search::shortcut`]).
+    /// Applied where a best-first domain turns an outcome into its row
+    /// (`frontier_app::plugin::report`); the executors ignore it.
     pub shortcut: Option<u32>,
 }
 
