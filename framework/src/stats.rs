@@ -46,6 +46,10 @@ pub struct SearchStats {
     /// The busiest worker's expansions over the mean (1.0 is perfect).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub load_balance: Option<f64>,
+    /// Pieces of subtrees a busy thread handed to an idle one at the end
+    /// of an iteration (CPU IDA*; see `search::donation`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub donations: Option<u64>,
     /// Device bytes per node the arena and heaps can hold (GPU executors).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub bytes_per_node: Option<f64>,

@@ -584,3 +584,58 @@ fn an_uncounted_context_prunes_nothing() {
         .table()
         .contains(&frontier_core::search::move_pruning::PRUNED));
 }
+
+/// In place too, for donation on both paths.
+impl frontier_core::InPlaceHeuristic<Grid> for HalfManhattan {
+    type Detail = ();
+    fn root(&self, grid: &Grid, cell: &Cell, _: &mut ()) -> Cost {
+        self.h(grid, cell)
+    }
+    fn after(&self, grid: &Grid, cell: &Cell, _: Step, _: &(), _: Cost, _: &mut ()) -> Cost {
+        self.h(grid, cell)
+    }
+}
+
+/// Threads whose roots run out take pieces of busy threads' subtrees: the
+/// iterations search the same nodes as one thread does (counts per
+/// completed iteration equal), pieces are handed over, and a goal found
+/// inside a piece carries the whole path from its root (replayed).
+#[test]
+fn donated_subtrees_search_the_same_nodes_and_keep_their_paths() {
+    let mut rng = SplitMix64::new(41);
+    let mut donations = 0;
+    for _ in 0..6 {
+        // Unit costs, so that the trees are wide.
+        let text = Grid::random_text(&mut rng, 12, 12, 2, (0, 0), (11, 11));
+        let text: String = text
+            .chars()
+            .map(|c| if c.is_ascii_digit() { '.' } else { c })
+            .collect();
+        let grid = Grid::parse(&text).unwrap();
+        let best = astar(&grid, &Manhattan, &SearchOptions::default()).unwrap();
+        let Some(expected) = best.solution().map(|s| s.cost) else {
+            continue;
+        };
+        let options = SearchOptions::default();
+        // The same number of roots in every run, so the same split.
+        let one = ida_in_place(&grid, &HalfManhattan, &config(1, 4), &options).unwrap();
+        assert_eq!(
+            one.stats.donations, None,
+            "one thread has no one to give to"
+        );
+        for threads in [2, 4] {
+            let roots = 4 / threads;
+            for outcome in [
+                ida(&grid, &HalfManhattan, &config(threads, roots), &options).unwrap(),
+                ida_in_place(&grid, &HalfManhattan, &config(threads, roots), &options).unwrap(),
+            ] {
+                let solution = outcome.solution().expect("solvable");
+                assert_eq!(solution.cost, expected, "{threads} threads on\n{grid:?}");
+                assert_eq!(replay(&grid, &solution.states, &solution.moves), expected);
+                assert_eq!(outcome.stats.iterations, one.stats.iterations, "{grid:?}");
+                donations += outcome.stats.donations.expect("threads count donations");
+            }
+        }
+    }
+    assert!(donations > 0, "no thread donated");
+}

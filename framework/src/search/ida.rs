@@ -5,7 +5,10 @@
 //! (no duplicate detection) until there are `roots_per_thread` roots a
 //! thread; every iteration then searches each root depth first under one
 //! f-bound, threads taking roots from a shared counter, which balances
-//! subtrees of very different sizes. The bound is raised to the smallest f
+//! subtrees of very different sizes; once the roots are taken, a thread
+//! with nothing left takes the unsearched part of a busy thread's
+//! shallowest level ([`crate::search::donation`]), so that the threads end
+//! the iteration together. The bound is raised to the smallest f
 //! that exceeded it. The first goal found in an iteration is optimal with
 //! an admissible heuristic (every solution cheaper than the bound was
 //! excluded by the earlier iterations), so the search stops there.
@@ -34,6 +37,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::domain::{Cost, Domain, Edge, Heuristic, InPlace, InPlaceHeuristic};
 use crate::search::astar::OpenEntry;
+use crate::search::donation::Pool;
 use crate::search::move_pruning::{MovePruning, PRUNED};
 use crate::search::{
     DomainOutcome, Limit, Outcome, Progress, SearchOptions, Solution, Status, CHECK_EVERY,
@@ -467,9 +471,13 @@ struct Frame<D: Domain> {
     next: usize,
 }
 
-/// What the threads share during one iteration.
-struct Shared<D: Domain> {
+/// What the threads share during one iteration; `T` is a piece of a
+/// subtree handed from a busy thread to an idle one.
+struct Shared<D: Domain, T> {
     next_root: AtomicUsize,
+    /// Donated work for the iteration's tail, once `next_root` is past the
+    /// last root.
+    pool: Pool<T>,
     stop: AtomicBool,
     expanded: AtomicU64,
     generated: AtomicU64,
@@ -507,7 +515,7 @@ impl Counters {
     /// Publishes expansions in blocks of [`CHECK_EVERY`] and says whether
     /// the iteration must stop (a goal found elsewhere, a limit reached).
     #[inline]
-    fn account<D: Domain>(&self, shared: &Shared<D>) -> bool {
+    fn account<D: Domain, T>(&self, shared: &Shared<D, T>) -> bool {
         if self.expanded & (CHECK_EVERY - 1) != 0 {
             return false;
         }
@@ -517,24 +525,50 @@ impl Counters {
         }
         shared.stop.load(Ordering::Relaxed)
     }
+
+    /// Whether to donate now: a thread waits for work, read at the same
+    /// block boundaries as [`Counters::account`].
+    #[inline]
+    fn donate_now<D: Domain, T>(&self, shared: &Shared<D, T>) -> bool {
+        self.expanded & (CHECK_EVERY - 1) == 0 && shared.pool.wanted()
+    }
 }
+
+/// The shallowest level a donor gives from lies at least this many levels
+/// above the node it is expanding: nearer the bottom, a piece's subtrees
+/// are too small to be worth handing over.
+const DONATE_ABOVE: usize = 2;
 
 /// One thread's depth-first search below one root at a time: through
 /// [`Domain::expand`] ([`Worker`]) or moves applied in place
 /// ([`InPlaceWorker`]). The iterations, segments, checkpoints and threads
 /// around it are the same ([`drive`]).
 trait RootSearch<D: Domain> {
-    /// Searches below `root` (whose parent is `parent`) under `bound`;
-    /// the moves and states from the root to a goal, or `None`.
-    /// `automaton`: the move-pruning automaton's state at the root, from
-    /// the path above it (unused without move pruning).
+    /// The unsearched part of one level of this thread's stack, handed to
+    /// another thread ([`Pool`]).
+    type Piece: Send;
+    /// Searches below `root` (split node `index`, whose parent is
+    /// `parent`) under `bound`; the moves and states from the root to a
+    /// goal, or `None`. `automaton`: the move-pruning automaton's state at
+    /// the root, from the path above it (unused without move pruning).
     fn search(
         &mut self,
+        index: u32,
         root: &TreeNode<D>,
         parent: Option<&D::State>,
         bound: Cost,
-        shared: &Shared<D>,
+        shared: &Shared<D, Self::Piece>,
         automaton: u32,
+    ) -> Option<Found<D>>;
+    /// Searches `piece`, donated from below `root` (split node `index`),
+    /// under `bound`; as [`RootSearch::search`].
+    fn resume(
+        &mut self,
+        index: u32,
+        root: &TreeNode<D>,
+        piece: Self::Piece,
+        bound: Cost,
+        shared: &Shared<D, Self::Piece>,
     ) -> Option<Found<D>>;
     /// What it counted.
     fn counters(&self) -> &Counters;
@@ -563,28 +597,76 @@ struct Worker<'a, D: Domain, H: Heuristic<D>> {
     domain: &'a D,
     heuristic: &'a H,
     frames: Vec<Frame<D>>,
+    /// The states and moves from the subtree root to frame 0 (empty when
+    /// frame 0 is the root; a donated piece's path otherwise).
+    prefix: Vec<(D::State, D::Move)>,
     counters: Counters,
 }
 
+/// A [`Worker`]'s donated piece: a frame's state with the children it had
+/// not searched yet, and the path to it from its subtree root.
+struct Piece<D: Domain> {
+    path: Vec<(D::State, D::Move)>,
+    state: D::State,
+    g: Cost,
+    h: Cost,
+    children: Vec<Edge<D::State, D::Move>>,
+}
+
 impl<D: Domain, H: Heuristic<D>> RootSearch<D> for Worker<'_, D, H> {
+    type Piece = Piece<D>;
+
     fn counters(&self) -> &Counters {
         &self.counters
     }
 
     fn search(
         &mut self,
+        index: u32,
         root: &TreeNode<D>,
         parent: Option<&D::State>,
         bound: Cost,
-        shared: &Shared<D>,
+        shared: &Shared<D, Piece<D>>,
         _automaton: u32,
     ) -> Option<Found<D>> {
         if let Some(settled) = settle_root(self.domain, root, bound, &mut self.counters) {
             return settled;
         }
+        let first = self.first_frame(&root.state);
+        first.g = root.g;
+        first.h = root.h;
+        self.prefix.clear();
+        self.expand_frame(0, parent);
+        if self.counters.account(shared) {
+            return None;
+        }
+        self.descend(index, bound, shared)
+    }
+
+    fn resume(
+        &mut self,
+        index: u32,
+        _root: &TreeNode<D>,
+        piece: Piece<D>,
+        bound: Cost,
+        shared: &Shared<D, Piece<D>>,
+    ) -> Option<Found<D>> {
+        let first = self.first_frame(&piece.state);
+        first.g = piece.g;
+        first.h = piece.h;
+        first.children = piece.children;
+        first.next = 0;
+        self.prefix = piece.path;
+        self.descend(index, bound, shared)
+    }
+}
+
+impl<D: Domain, H: Heuristic<D>> Worker<'_, D, H> {
+    /// Frame 0, holding `state`.
+    fn first_frame(&mut self, state: &D::State) -> &mut Frame<D> {
         if self.frames.is_empty() {
             self.frames.push(Frame {
-                state: root.state.clone(),
+                state: state.clone(),
                 mv: None,
                 g: 0,
                 h: 0,
@@ -593,13 +675,17 @@ impl<D: Domain, H: Heuristic<D>> RootSearch<D> for Worker<'_, D, H> {
             });
         }
         let first = &mut self.frames[0];
-        first.state = root.state.clone();
-        first.g = root.g;
-        first.h = root.h;
-        self.expand_frame(0, parent);
-        if self.counters.account(shared) {
-            return None;
-        }
+        first.state.clone_from(state);
+        first
+    }
+
+    /// The depth-first search below frame 0, whose children are generated.
+    fn descend(
+        &mut self,
+        index: u32,
+        bound: Cost,
+        shared: &Shared<D, Piece<D>>,
+    ) -> Option<Found<D>> {
         let mut depth = 0;
         loop {
             let frame = &mut self.frames[depth];
@@ -626,11 +712,13 @@ impl<D: Domain, H: Heuristic<D>> RootSearch<D> for Worker<'_, D, H> {
                 continue;
             }
             if self.domain.is_goal(&edge.state) {
-                // Frames above the root always hold the move that made them.
-                let mut path: Vec<(D::State, D::Move)> = below[1..]
-                    .iter()
-                    .filter_map(|f| Some((f.state.clone(), f.mv.clone()?)))
-                    .collect();
+                // Frames above frame 0 always hold the move that made them.
+                let mut path = self.prefix.clone();
+                path.extend(
+                    below[1..]
+                        .iter()
+                        .filter_map(|f| Some((f.state.clone(), f.mv.clone()?))),
+                );
                 path.push((edge.state.clone(), edge.mv.clone()));
                 return Some((path, g));
             }
@@ -658,11 +746,42 @@ impl<D: Domain, H: Heuristic<D>> RootSearch<D> for Worker<'_, D, H> {
             if self.counters.account(shared) {
                 return None;
             }
+            if self.counters.donate_now(shared) {
+                self.donate(index, depth, shared);
+            }
         }
     }
-}
 
-impl<D: Domain, H: Heuristic<D>> Worker<'_, D, H> {
+    /// Hands the unsearched children of the shallowest frame at least
+    /// [`DONATE_ABOVE`] above `depth` to a waiting thread, if it has any.
+    fn donate(&mut self, index: u32, depth: usize, shared: &Shared<D, Piece<D>>) {
+        let Some(deepest) = depth.checked_sub(DONATE_ABOVE) else {
+            return;
+        };
+        let Some(at) =
+            (0..=deepest).find(|&at| self.frames[at].next < self.frames[at].children.len())
+        else {
+            return;
+        };
+        let frame = &mut self.frames[at];
+        let children = frame.children.split_off(frame.next);
+        let mut path = self.prefix.clone();
+        path.extend(
+            self.frames[1..=at]
+                .iter()
+                .filter_map(|f| Some((f.state.clone(), f.mv.clone()?))),
+        );
+        let frame = &self.frames[at];
+        let piece = Piece {
+            path,
+            state: frame.state.clone(),
+            g: frame.g,
+            h: frame.h,
+            children,
+        };
+        shared.pool.give(index, piece);
+    }
+
     /// Generates the children of frame `depth`, leaving out the state of
     /// its parent: the frame below, or `root_parent` for the root.
     fn expand_frame(&mut self, depth: usize, root_parent: Option<&D::State>) {
@@ -714,20 +833,38 @@ struct InPlaceWorker<'a, D: InPlace, H: InPlaceHeuristic<D>> {
     pruning: Option<&'a MovePruning>,
     state: Option<D::State>,
     levels: Vec<Level<D, H>>,
+    /// The ops from the subtree root to level 0 (empty when level 0 is
+    /// the root; a donated piece's path otherwise).
+    prefix: Vec<D::Op>,
     counters: Counters,
 }
 
+/// An [`InPlaceWorker`]'s donated piece: a level's unsearched ops, its g,
+/// h, detail and automaton state, and the ops that reach it from its
+/// subtree root.
+struct InPlacePiece<D: InPlace, H: InPlaceHeuristic<D>> {
+    path: Vec<D::Op>,
+    ops: Vec<D::Op>,
+    g: Cost,
+    h: Cost,
+    detail: H::Detail,
+    automaton: u32,
+}
+
 impl<D: InPlace, H: InPlaceHeuristic<D>> RootSearch<D> for InPlaceWorker<'_, D, H> {
+    type Piece = InPlacePiece<D, H>;
+
     fn counters(&self) -> &Counters {
         &self.counters
     }
 
     fn search(
         &mut self,
+        index: u32,
         root: &TreeNode<D>,
         parent: Option<&D::State>,
         bound: Cost,
-        shared: &Shared<D>,
+        shared: &Shared<D, Self::Piece>,
         automaton: u32,
     ) -> Option<Found<D>> {
         if let Some(settled) = settle_root(self.domain, root, bound, &mut self.counters) {
@@ -757,10 +894,57 @@ impl<D: InPlace, H: InPlaceHeuristic<D>> RootSearch<D> for InPlaceWorker<'_, D, 
                 !back
             });
         }
+        self.prefix.clear();
         self.counters.expanded += 1;
         if self.counters.account(shared) {
             return None;
         }
+        self.descend(index, root, bound, shared)
+    }
+
+    fn resume(
+        &mut self,
+        index: u32,
+        root: &TreeNode<D>,
+        piece: Self::Piece,
+        bound: Cost,
+        shared: &Shared<D, Self::Piece>,
+    ) -> Option<Found<D>> {
+        let domain = self.domain;
+        let state = self.state.get_or_insert_with(|| root.state.clone());
+        state.clone_from(&root.state);
+        for &op in &piece.path {
+            domain.apply(state, op);
+        }
+        if self.levels.is_empty() {
+            self.levels.push(Level::new());
+        }
+        let first = &mut self.levels[0];
+        first.ops = piece.ops;
+        first.next = 0;
+        first.op_in = None;
+        first.g = piece.g;
+        first.h = piece.h;
+        first.detail = piece.detail;
+        first.automaton = piece.automaton;
+        self.prefix = piece.path;
+        self.descend(index, root, bound, shared)
+    }
+}
+
+impl<D: InPlace, H: InPlaceHeuristic<D>> InPlaceWorker<'_, D, H> {
+    /// The depth-first search below level 0, whose ops are listed and
+    /// whose state is `self.state`.
+    fn descend(
+        &mut self,
+        index: u32,
+        root: &TreeNode<D>,
+        bound: Cost,
+        shared: &Shared<D, InPlacePiece<D, H>>,
+    ) -> Option<Found<D>> {
+        let (domain, heuristic) = (self.domain, self.heuristic);
+        // Set by both callers before they descend.
+        let state = self.state.as_mut()?;
         let mut depth = 0;
         loop {
             let level = &mut self.levels[depth];
@@ -797,9 +981,12 @@ impl<D: InPlace, H: InPlaceHeuristic<D>> RootSearch<D> for InPlaceWorker<'_, D, 
                 continue;
             }
             if domain.is_goal(state) {
-                // The path from the root, replayed: the ops of the levels
-                // above the root, then this one.
-                let ops = below[1..].iter().filter_map(|l| l.op_in).chain([op]);
+                // The path from the root, replayed: the ops to level 0, the
+                // ops of the levels above it, then this one.
+                let ops = self.prefix.iter().copied();
+                let ops = ops
+                    .chain(below[1..].iter().filter_map(|l| l.op_in))
+                    .chain([op]);
                 let mut at = root.state.clone();
                 let path = ops
                     .map(|op| {
@@ -821,7 +1008,40 @@ impl<D: InPlace, H: InPlaceHeuristic<D>> RootSearch<D> for InPlaceWorker<'_, D, 
             if self.counters.account(shared) {
                 return None;
             }
+            if self.counters.donate_now(shared) {
+                Self::donate(&mut self.levels, &self.prefix, index, depth, shared);
+            }
         }
+    }
+
+    /// Hands the unsearched ops of the shallowest of `levels` at least
+    /// [`DONATE_ABOVE`] above `depth` to a waiting thread, if it has any;
+    /// `prefix` reaches level 0 from root `index`.
+    fn donate(
+        levels: &mut [Level<D, H>],
+        prefix: &[D::Op],
+        index: u32,
+        depth: usize,
+        shared: &Shared<D, InPlacePiece<D, H>>,
+    ) {
+        let Some(deepest) = depth.checked_sub(DONATE_ABOVE) else {
+            return;
+        };
+        let Some(at) = (0..=deepest).find(|&at| levels[at].next < levels[at].ops.len()) else {
+            return;
+        };
+        let mut path = prefix.to_vec();
+        path.extend(levels[1..=at].iter().filter_map(|l| l.op_in));
+        let level = &mut levels[at];
+        let piece = InPlacePiece {
+            path,
+            ops: level.ops.split_off(level.next),
+            g: level.g,
+            h: level.h,
+            detail: level.detail.clone(),
+            automaton: level.automaton,
+        };
+        shared.pool.give(index, piece);
     }
 }
 
@@ -856,6 +1076,7 @@ pub fn ida<D: Domain, H: Heuristic<D>>(
         domain,
         heuristic,
         frames: Vec::new(),
+        prefix: Vec::new(),
         counters: Counters::new(options),
     })
 }
@@ -896,6 +1117,7 @@ pub fn ida_in_place<D: InPlace, H: InPlaceHeuristic<D>>(
             pruning: pruning.as_deref(),
             state: None,
             levels: Vec::new(),
+            prefix: Vec::new(),
             counters: Counters::new(options),
         }
     })
@@ -987,13 +1209,15 @@ where
     let automata = at_roots.map(|f| f(&split)).unwrap_or_default();
     let mut segments = Segments::new(config.checkpoint.is_some(), config.segment_seconds, roots);
     let mut worker_expanded = vec![0u64; threads];
+    let mut donations = 0u64;
     let mut iteration_started = Instant::now();
     let status = loop {
         let bound = iterations.bound;
         let from = iterations.done;
         let end = segments.end(from, roots);
-        let shared = Shared::<D> {
+        let shared = Shared::<D, W::Piece> {
             next_root: AtomicUsize::new(from),
+            pool: Pool::new(threads),
             stop: AtomicBool::new(false),
             expanded: AtomicU64::new(stats.expanded),
             generated: AtomicU64::new(0),
@@ -1011,6 +1235,16 @@ where
                     let (split, make, automata) = (&split, &worker, &automata);
                     scope.spawn(move || {
                         let mut worker = make();
+                        let report = |root: u32, found: Option<Found<D>>| {
+                            if let Some(found) = found {
+                                shared.stop.store(true, Ordering::Relaxed);
+                                // A poisoned lock means another worker
+                                // panicked; its panic is re-raised at join.
+                                if let Ok(mut slot) = shared.found.lock() {
+                                    slot.get_or_insert((root, found));
+                                }
+                            }
+                        };
                         while !shared.stop.load(Ordering::Relaxed) {
                             let i = shared.next_root.fetch_add(1, Ordering::Relaxed);
                             let Some(&root) = segment.get(i) else {
@@ -1022,16 +1256,16 @@ where
                             if automaton == PRUNED {
                                 continue;
                             }
-                            if let Some(found) =
-                                worker.search(node, parent, bound, shared, automaton)
-                            {
-                                shared.stop.store(true, Ordering::Relaxed);
-                                // A poisoned lock means another worker
-                                // panicked; its panic is re-raised at join.
-                                if let Ok(mut slot) = shared.found.lock() {
-                                    slot.get_or_insert((root, found));
-                                }
-                            }
+                            report(
+                                root,
+                                worker.search(root, node, parent, bound, shared, automaton),
+                            );
+                        }
+                        // The roots are taken: help the threads still busy.
+                        let stop = || shared.stop.load(Ordering::Relaxed);
+                        while let Some((root, piece)) = shared.pool.wait(stop) {
+                            let node = &split.nodes[root as usize];
+                            report(root, worker.resume(root, node, piece, bound, shared));
                         }
                         let counted = worker.counters();
                         shared
@@ -1067,6 +1301,7 @@ where
         });
         stats.expanded = shared.expanded.load(Ordering::Relaxed);
         stats.generated += shared.generated.load(Ordering::Relaxed);
+        donations += shared.pool.given() as u64;
         let found = shared.found.into_inner().ok().flatten();
         if let Some((root, (below, cost))) = found {
             let (mut states, mut moves) = split.path_to(root);
@@ -1107,6 +1342,7 @@ where
             next,
             seconds = iteration_started.elapsed().as_secs_f64(),
             expanded = stats.expanded,
+            donations,
             "IDA* iteration done"
         );
         iterations.completed(next, &stats, started)?;
@@ -1114,6 +1350,7 @@ where
         iteration_started = Instant::now();
     };
     iterations.finish(&mut stats, started, &worker_expanded);
+    stats.donations = (threads > 1).then_some(donations);
     Ok(Outcome { status, stats })
 }
 

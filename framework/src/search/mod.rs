@@ -5,6 +5,7 @@
 
 pub mod astar;
 pub mod beam;
+pub(crate) mod donation;
 #[cfg(feature = "gpu")]
 pub mod gpu;
 pub mod hda;
