@@ -7,7 +7,7 @@
 //! f-bound, threads taking roots from a shared counter, which balances
 //! subtrees of very different sizes; once the roots are taken, a thread
 //! with nothing left takes the unsearched part of a busy thread's
-//! shallowest level ([`crate::search::donation`]), so that the threads end
+//! shallowest level (see `search/donation.rs`), so that the threads end
 //! the iteration together. The bound is raised to the smallest f
 //! that exceeded it. The first goal found in an iteration is optimal with
 //! an admissible heuristic (every solution cheaper than the bound was
