@@ -15,6 +15,9 @@
 # Prints a table last. `scripts/ida-side-by-side.sh cpu` runs 1 and 2,
 # `… gpu` runs 3 and 4 (a device command is held to 10 minutes); no
 # argument runs all. Databases already built are kept.
+# `… cores` runs only frontier's part of 1 and 2 on Korf–Felner #1 (no peer):
+# ida-1, then ida on every core with this build and, if carried, with
+# $dev/frontier-before (an earlier build, for a same-host comparison).
 set -uo pipefail
 part=${1:-all}
 dev=${DEV:-target/device}
@@ -31,7 +34,9 @@ nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | head -1
 rows=()
 row() { rows+=("$(printf '%-44s %s' "$1" "$2")"); echo "$1 | $2"; }
 
+
 # Databases: the peer builds its four, one process each, while ours build.
+if [ "$part" != cores ]; then
 start=$(date +%s)
 (
   cd "$dev/peer" || exit 1
@@ -48,13 +53,15 @@ peer_build=$!
 wait "$peer_build"
 ls -la "$dev/peer/databases/" | grep dat
 echo "databases ready in $(( $(date +%s) - start )) s"
+fi
 
 # frontier: one JSON row -> "status cost expanded seconds rate [iterations]".
 ours() {
   "$@" --quiet --json 2>&1 | grep '^{' | python3 -c "import json,sys
 r=json.loads(sys.stdin.readline()); s=r['stats']
 it=' '.join('%d:%d' % (i['bound'], i['expanded']) for i in s.get('iterations', [])[-3:])
-print('%s %s %d exp %.2f s %.2f M/s [%s]' % (r['status'], r.get('cost'), s['expanded'], s['seconds'], s['expanded']/max(s['seconds'],1e-9)/1e6, it))"
+lb=s.get('load_balance'); extra='' if lb is None else ' lb %.2f, %s donated' % (lb, s.get('donations'))
+print('%s %s %d exp %.2f s %.2f M/s [%s]%s' % (r['status'], r.get('cost'), s['expanded'], s['seconds'], s['expanded']/max(s['seconds'],1e-9)/1e6, it, extra))"
 }
 
 # The peer: its iteration lines (" bound, nodes so far") timed as they come;
@@ -79,6 +86,19 @@ elif len(pts) >= 2:
 else:
     print('no rate: %d iteration lines' % len(pts))"
 }
+
+if [ "$part" = cores ]; then
+  "$bin" --quiet solve tiles "$(kf 1)" --heuristic 6-6-6-6 --reflect --max-expanded 1 >/dev/null 2>&1
+  row "KF #1 ida-1" "$(ours "$bin" solve tiles "$(kf 1)" --heuristic 6-6-6-6 --reflect --executor ida --threads 1 --max-seconds "$seconds")"
+  for build in "$bin" "$dev/frontier-before"; do
+    [ -x "$build" ] || continue
+    name=$(basename "$build")
+    row "KF #1 ida-$cores $name" "$(ours "$build" solve tiles "$(kf 1)" --heuristic 6-6-6-6 --reflect --executor ida --threads "$cores" --max-seconds 120)"
+    row "KF #1 ida-$cores pruning $depth $name" "$(ours "$build" solve tiles "$(kf 1)" --heuristic 6-6-6-6 --reflect --executor ida --threads "$cores" --move-pruning "$depth" --max-seconds 120)"
+  done
+  printf '%s\n' "${rows[@]}"
+  exit 0
+fi
 
 if [ "$part" != gpu ]; then
 echo "== 1. one core each"
