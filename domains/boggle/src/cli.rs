@@ -1093,9 +1093,14 @@ impl ProveSettings {
         }
         let proof = pool
             .install(|| match results {
-                Some(path) => {
-                    crate::prove::prove_logged(trie, &settings, &progress, path, self.resume)
-                }
+                Some(path) => crate::prove::prove_logged(
+                    trie,
+                    &settings,
+                    &progress,
+                    path,
+                    self.resume,
+                    crate::prove::PART_SECONDS,
+                ),
                 None => crate::prove(trie, &settings, &progress),
             })
             .map_err(boggle_error)?;

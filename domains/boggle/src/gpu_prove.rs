@@ -335,6 +335,7 @@ impl Consumer<'_, '_> {
                 pieces: &mut pieces,
                 items: &mut items,
                 forced: 0,
+                parts: None,
             };
             self.complete &= below.walk(&mut self.worker, masks, letters);
         }

@@ -37,7 +37,7 @@ use rayon::prelude::*;
 use crate::orderly::{split_order, OrderlyBound, OrderlyBuilder, OrderlyTree, MAX_ORDERLY_CELLS};
 
 use crate::board::Shape;
-use crate::results::{ClassResult, ResultsHeader, ResultsLog};
+use crate::results::{ClassResult, PartResult, ResultsHeader, ResultsLog};
 use crate::trie::{Node, Trie, LETTER_BITS};
 use crate::{BoggleError, Scorer};
 
@@ -659,6 +659,11 @@ pub(crate) struct ClassOutcome {
     complete: bool,
     bound: u32,
     seconds: f64,
+    /// Whether the first position was searched letter by letter, skipping
+    /// the letters of earlier runs' parts (which then count toward the
+    /// class); a class walked whole (not forced at its root, say under
+    /// another switchover) searched those letters again.
+    parts_skipped: bool,
 }
 
 /// Finds every board of `settings.shape` scoring at least the target, by
@@ -675,18 +680,34 @@ pub fn prove(
     prove_split(trie, settings, progress, None, None)
 }
 
+/// How long a class runs before its finished first-position letters are
+/// appended to the results file as parts (see [`crate::results`]): long
+/// enough that a file holds parts for the few heavy classes only (the 4×4
+/// slice's class mean is 7.6 s), short against a run (ten minutes on a
+/// lent machine), so that a class longer than any run still finishes.
+pub const PART_SECONDS: f64 = 60.0;
+
 /// [`prove`], appending each finished top-level class to the results
 /// file `path` (see [`crate::results`]): a new file, or with `resume` one
 /// of the same proof, whose classes are skipped and whose boards are the
-/// proof's too.
+/// proof's too. A class that has run `part_seconds` appends its finished
+/// first-position letters as parts, which a resumed proof skips (not with
+/// a certificate, which needs every piece of a class from one run).
 pub fn prove_logged(
     trie: &Trie,
     settings: &ProofSettings,
     progress: &(dyn Fn(u64, u64) + Sync),
     path: &Path,
     resume: bool,
+    part_seconds: f64,
 ) -> Result<Proof, BoggleError> {
-    prove_split(trie, settings, progress, None, Some((path, resume)))
+    prove_split(
+        trie,
+        settings,
+        progress,
+        None,
+        Some((path, resume, part_seconds)),
+    )
 }
 
 /// [`prove`], handing the subclasses at `split`'s depth over to its sink
@@ -697,7 +718,7 @@ pub(crate) fn prove_split(
     settings: &ProofSettings,
     progress: &(dyn Fn(u64, u64) + Sync),
     split: Option<&Split>,
-    results: Option<(&Path, bool)>,
+    results: Option<(&Path, bool, f64)>,
 ) -> Result<Proof, BoggleError> {
     let shape = &settings.shape;
     if shape.cells() == 0 || shape.cells() > MAX_ORDERLY_CELLS {
@@ -721,8 +742,9 @@ pub(crate) fn prove_split(
         .collect();
     let classes_total = classes.len() as u64;
     // Opened once the classes are counted: the header names their number.
+    let part_seconds = results.map_or(f64::INFINITY, |(_, _, seconds)| seconds);
     let log = results
-        .map(|(path, resume)| {
+        .map(|(path, resume, _)| {
             let header = ResultsHeader::new(
                 trie,
                 shape,
@@ -778,8 +800,34 @@ pub(crate) fn prove_split(
                     return ClassOutcome::default();
                 }
                 let class_started = Instant::now();
-                let mut outcome = search_class(worker, settings, class, started, &stop, split);
+                // A certificate needs every piece of the class: no parts.
+                let log_parts = log.filter(|_| !settings.certificate);
+                let earlier = log_parts.map_or(&[][..], |log| log.parts_of(*index));
+                let parts = log_parts.map(|log| Parts {
+                    log,
+                    index: *index,
+                    skip: earlier
+                        .iter()
+                        .flat_map(|p| &p.letters)
+                        .fold(0, |mask, &l| mask | 1 << l),
+                    after: part_seconds,
+                    class_started,
+                    letters: Vec::new(),
+                    since: class_started,
+                    subclasses_from: 0,
+                    boards_from: 0,
+                    error: &log_error,
+                });
+                let mut outcome =
+                    search_class(worker, settings, class, started, &stop, split, parts);
                 outcome.seconds = class_started.elapsed().as_secs_f64();
+                if outcome.complete && outcome.parts_skipped {
+                    for part in earlier {
+                        outcome.seconds += part.seconds;
+                        outcome.subclasses += part.subclasses;
+                        outcome.boards.extend(part.boards.iter().cloned());
+                    }
+                }
                 if let Some(log) = log.filter(|_| outcome.complete) {
                     let appended = log.append(&ClassResult {
                         index: *index,
@@ -867,6 +915,7 @@ fn search_class(
     started: Instant,
     stop: &AtomicBool,
     split: Option<&Split>,
+    parts: Option<Parts>,
 ) -> ClassOutcome {
     let shape = &settings.shape;
     let masks: Vec<u32> = (0..shape.cells())
@@ -888,6 +937,7 @@ fn search_class(
             stop,
             split: split.map(|s| s.depth),
             forced: 0,
+            parts,
             outcome: &mut outcome,
             pieces: &mut pieces,
             items: &mut items,
@@ -919,6 +969,29 @@ pub(crate) struct Below<'a> {
     pub(crate) items: &'a mut Vec<u8>,
     /// Positions forced in the tree being walked (see [`Below::force`]).
     pub(crate) forced: usize,
+    /// Where the class records its finished first-position letters.
+    pub(crate) parts: Option<Parts<'a>>,
+}
+
+/// A class's parts: the letters of its first position (in split order)
+/// that earlier runs finished, and the record of those this run finishes
+/// (see [`crate::results`]).
+pub(crate) struct Parts<'a> {
+    log: &'a ResultsLog,
+    index: u64,
+    /// Letters earlier runs finished (bit per letter): skipped.
+    skip: u32,
+    /// Seconds into the class after which finished letters are recorded.
+    after: f64,
+    class_started: Instant,
+    /// Letters finished and not recorded yet, since `since`, from
+    /// `subclasses_from` subclasses and `boards_from` boards on.
+    letters: Vec<u8>,
+    since: Instant,
+    subclasses_from: u64,
+    boards_from: usize,
+    /// The proof's first failure to append; one stops the proof.
+    error: &'a std::sync::Mutex<Option<BoggleError>>,
 }
 
 impl Below<'_> {
@@ -978,10 +1051,19 @@ impl Below<'_> {
             pending &= pending - 1;
             incremental[letter as usize] = worker.bound.fix(&worker.tree, depth + 1, letter);
         }
+        self.outcome.parts_skipped |= depth == 0 && self.parts.is_some();
         let mut pending = masks[depth];
         while pending != 0 {
             let letter = pending.trailing_zeros() as u8;
             pending &= pending - 1;
+            if depth == 0
+                && self
+                    .parts
+                    .as_ref()
+                    .is_some_and(|p| p.skip >> letter & 1 == 1)
+            {
+                continue;
+            }
             self.outcome.subclasses += 1;
             if out_of_time(self.settings, self.started, self.stop) {
                 return false;
@@ -1008,11 +1090,43 @@ impl Below<'_> {
                 });
             }
             prefix.pop();
-            if !complete {
+            if !complete || (depth == 0 && !self.finished_letter(letter)) {
                 return false;
             }
         }
         true
+    }
+
+    /// Notes that the first position's `letter` is done, and appends the
+    /// letters done since the last part once the class has run long
+    /// enough. False if the append failed (the proof stops).
+    fn finished_letter(&mut self, letter: u8) -> bool {
+        let Some(parts) = self.parts.as_mut() else {
+            return true;
+        };
+        parts.letters.push(letter);
+        if parts.class_started.elapsed().as_secs_f64() < parts.after {
+            return true;
+        }
+        let part = PartResult {
+            index: parts.index,
+            letters: std::mem::take(&mut parts.letters),
+            seconds: parts.since.elapsed().as_secs_f64(),
+            subclasses: self.outcome.subclasses - parts.subclasses_from,
+            boards: self.outcome.boards[parts.boards_from..].to_vec(),
+        };
+        parts.since = Instant::now();
+        parts.subclasses_from = self.outcome.subclasses;
+        parts.boards_from = self.outcome.boards.len();
+        match parts.log.append_part(&part) {
+            Ok(()) => true,
+            Err(e) => {
+                self.stop.store(true, Ordering::Relaxed);
+                let mut first = parts.error.lock().unwrap_or_else(|e| e.into_inner());
+                first.get_or_insert(e);
+                false
+            }
+        }
     }
 
     /// Walks every subclass below the one whose first positions in split
@@ -1257,6 +1371,7 @@ mod tests {
                         pieces: &mut pieces,
                         items: &mut items,
                         forced: 0,
+                        parts: None,
                     };
                     assert!(walk.walk(&mut worker, &handover.masks, letters));
                     walked += 1;

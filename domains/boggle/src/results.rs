@@ -29,8 +29,21 @@
 //! one `write` call and the file is locked while a proof appends to it, so
 //! a run killed mid-write leaves at most a last line without its newline,
 //! which `--resume` cuts off (that class is searched again).
+//!
+//! A class can take longer than a run. Once one has run for a while (see
+//! [`crate::prove::PART_SECONDS`]), its progress is appended as `part`
+//! lines: the class index, the letters of its first position (in split
+//! order) whose subclasses are done, their seconds and subclasses, and
+//! their boards. `--resume` skips those letters and adds the parts to the
+//! class when it finishes, so a class longer than any one run still ends.
+//! A class line supersedes its parts; `merge` reads only class lines.
+//!
+//! ```text
+//! part 300300 aei 61.240 80531174
+//! part 300300 o 20.004 30112931
+//! ```
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 use std::fmt::Write as _;
 use std::io::Write as _;
 use std::path::{Path, PathBuf};
@@ -140,12 +153,46 @@ impl ClassResult {
             "class {} {:.3} {}\n",
             self.index, self.seconds, self.subclasses
         );
-        for (letters, score) in &self.boards {
-            let letters: String = letters.iter().map(|&l| char::from(b'a' + l)).collect();
-            // Writing to a String cannot fail.
-            let _ = writeln!(out, "board {letters} {score}");
-        }
+        board_lines(&mut out, &self.boards);
         out
+    }
+}
+
+/// The finished part of a class not finished yet: the subclasses below
+/// some letters of its first position (in split order).
+#[derive(Clone, Debug, PartialEq)]
+pub struct PartResult {
+    /// The class's index among the top-level classes up to symmetry.
+    pub index: u64,
+    /// The first position's letters (0 = a) whose subclasses are done.
+    pub letters: Vec<u8>,
+    /// Seconds they took.
+    pub seconds: f64,
+    /// Subclasses bounded below them.
+    pub subclasses: u64,
+    /// Boards at or above the target below them.
+    pub boards: Vec<(Vec<u8>, u32)>,
+}
+
+impl PartResult {
+    /// Its lines in a results file.
+    pub(crate) fn text(&self) -> String {
+        let letters: String = self.letters.iter().map(|&l| char::from(b'a' + l)).collect();
+        let mut out = format!(
+            "part {} {letters} {:.3} {}\n",
+            self.index, self.seconds, self.subclasses
+        );
+        board_lines(&mut out, &self.boards);
+        out
+    }
+}
+
+/// `board` lines, one a board.
+fn board_lines(out: &mut String, boards: &[(Vec<u8>, u32)]) {
+    for (letters, score) in boards {
+        let letters: String = letters.iter().map(|&l| char::from(b'a' + l)).collect();
+        // Writing to a String cannot fail.
+        let _ = writeln!(out, "board {letters} {score}");
     }
 }
 
@@ -156,6 +203,9 @@ pub struct ResultsFile {
     pub header: ResultsHeader,
     /// Its classes, in the order they finished.
     pub classes: Vec<ClassResult>,
+    /// Parts of classes, in the order they finished (also those of classes
+    /// finished later).
+    pub parts: Vec<PartResult>,
     /// Bytes up to the end of its last complete line.
     complete_bytes: usize,
 }
@@ -212,32 +262,59 @@ pub fn parse(name: &str, text: &str) -> Result<ResultsFile, BoggleError> {
         share,
     };
     let mut results: Vec<ClassResult> = Vec::new();
+    let mut parts: Vec<PartResult> = Vec::new();
+    // Whether the last class or part line was a part's: its boards follow.
+    let mut in_part = false;
     for (n, line) in lines {
         let fields: Vec<&str> = line.split(' ').collect();
+        let index = |text: &str| {
+            text.parse()
+                .ok()
+                .filter(|&i: &u64| i < classes)
+                .ok_or_else(|| bad(n, "a class index past the class count"))
+        };
+        let seconds = |text: &str| {
+            text.parse()
+                .ok()
+                .filter(|s: &f64| s.is_finite() && *s >= 0.0)
+                .ok_or_else(|| bad(n, "seconds is not a time"))
+        };
+        let subclasses = |text: &str| {
+            text.parse()
+                .map_err(|_| bad(n, "subclasses is not a number"))
+        };
         match fields.as_slice() {
-            ["class", index, seconds, subclasses] => {
-                let index: u64 = index
-                    .parse()
-                    .ok()
-                    .filter(|&i| i < classes)
-                    .ok_or_else(|| bad(n, "a class index past the class count"))?;
+            ["class", i, s, sub] => {
                 results.push(ClassResult {
-                    index,
-                    seconds: seconds
-                        .parse()
-                        .ok()
-                        .filter(|s: &f64| s.is_finite() && *s >= 0.0)
-                        .ok_or_else(|| bad(n, "seconds is not a time"))?,
-                    subclasses: subclasses
-                        .parse()
-                        .map_err(|_| bad(n, "subclasses is not a number"))?,
+                    index: index(i)?,
+                    seconds: seconds(s)?,
+                    subclasses: subclasses(sub)?,
                     boards: Vec::new(),
                 });
+                in_part = false;
+            }
+            ["part", i, letters, s, sub] => {
+                let letters = letters
+                    .bytes()
+                    .map(|b| b.is_ascii_lowercase().then(|| b - b'a'))
+                    .collect::<Option<Vec<u8>>>()
+                    .filter(|l| !l.is_empty())
+                    .ok_or_else(|| bad(n, "a part's letters are a-z"))?;
+                parts.push(PartResult {
+                    index: index(i)?,
+                    letters,
+                    seconds: seconds(s)?,
+                    subclasses: subclasses(sub)?,
+                    boards: Vec::new(),
+                });
+                in_part = true;
             }
             ["board", letters, score] => {
-                let class = results
-                    .last_mut()
-                    .ok_or_else(|| bad(n, "a board before any class"))?;
+                let class = match in_part {
+                    true => parts.last_mut().map(|p| &mut p.boards),
+                    false => results.last_mut().map(|c| &mut c.boards),
+                }
+                .ok_or_else(|| bad(n, "a board before any class"))?;
                 let letters = letters
                     .bytes()
                     .map(|b| b.is_ascii_lowercase().then(|| b - b'a'))
@@ -247,14 +324,15 @@ pub fn parse(name: &str, text: &str) -> Result<ResultsFile, BoggleError> {
                 let score = score
                     .parse()
                     .map_err(|_| bad(n, "a score is not a number"))?;
-                class.boards.push((letters, score));
+                class.push((letters, score));
             }
-            _ => return Err(bad(n, "expected 'class …' or 'board …'")),
+            _ => return Err(bad(n, "expected 'class …', 'part …' or 'board …'")),
         }
     }
     Ok(ResultsFile {
         header,
         classes: results,
+        parts,
         complete_bytes,
     })
 }
@@ -266,6 +344,8 @@ pub struct ResultsLog {
     /// Classes finished by earlier runs.
     previous: Vec<ClassResult>,
     done: HashSet<u64>,
+    /// Parts of classes that earlier runs began and did not finish.
+    parts: HashMap<u64, Vec<PartResult>>,
 }
 
 impl ResultsLog {
@@ -302,6 +382,7 @@ impl ResultsLog {
             file: Mutex::new(file),
             previous: Vec::new(),
             done: HashSet::new(),
+            parts: HashMap::new(),
         })
     }
 
@@ -356,12 +437,17 @@ impl ResultsLog {
         }
         file.set_len(read.complete_bytes as u64).map_err(io)?;
         std::io::Seek::seek(&mut file, std::io::SeekFrom::End(0)).map_err(io)?;
-        let done = read.classes.iter().map(|c| c.index).collect();
+        let done: HashSet<u64> = read.classes.iter().map(|c| c.index).collect();
+        let mut parts: HashMap<u64, Vec<PartResult>> = HashMap::new();
+        for part in read.parts.into_iter().filter(|p| !done.contains(&p.index)) {
+            parts.entry(part.index).or_default().push(part);
+        }
         Ok(ResultsLog {
             path: path.to_path_buf(),
             file: Mutex::new(file),
             previous: read.classes,
             done,
+            parts,
         })
     }
 
@@ -375,10 +461,25 @@ impl ResultsLog {
         &self.previous
     }
 
+    /// The parts of class `index` that earlier runs finished (the class
+    /// itself unfinished).
+    pub fn parts_of(&self, index: u64) -> &[PartResult] {
+        self.parts.get(&index).map_or(&[], Vec::as_slice)
+    }
+
     /// Appends a finished class (one write, so a crash cannot split it).
     pub fn append(&self, class: &ClassResult) -> Result<(), BoggleError> {
+        self.write(&class.text())
+    }
+
+    /// Appends the finished part of a class (one write).
+    pub fn append_part(&self, part: &PartResult) -> Result<(), BoggleError> {
+        self.write(&part.text())
+    }
+
+    fn write(&self, text: &str) -> Result<(), BoggleError> {
         let mut file = self.file.lock().unwrap_or_else(|e| e.into_inner());
-        file.write_all(class.text().as_bytes())
+        file.write_all(text.as_bytes())
             .map_err(|source| BoggleError::Io {
                 path: self.path.clone(),
                 source,

@@ -983,3 +983,121 @@ fn gpu_proofs_equal_cpu_proofs() {
         }
     }
 }
+
+/// A class longer than a run: once it has run `part_seconds`, its finished
+/// first-position letters are appended as parts; a resumed proof skips
+/// them and adds them to the class (a part's count edited by hand shows up
+/// in its class: it was read, not searched again); the boards and
+/// subclasses equal a proof run whole.
+#[test]
+fn classes_resumed_from_their_parts_equal_classes_run_whole() {
+    use frontier_boggle::prove::{prove, prove_logged, Buckets, ProofSettings};
+    use frontier_boggle::results::parse;
+    let (_, trie) = enable2k();
+    let shape = Shape::new(3, 2);
+    let (expected, target) = boards_by_enumeration(&trie, &shape, "eprst");
+    let settings = ProofSettings {
+        shape,
+        target,
+        buckets: Buckets::parse("ep rst").unwrap(),
+        max_seconds: None,
+        certificate: false,
+        sample: None,
+        share: None,
+        // Forced at the root, so that a class is searched letter by letter
+        // of its first position.
+        switchover: Some(target),
+    };
+    let whole = prove(&trie, &settings, &|_, _| {}).unwrap();
+    assert_eq!(whole.boards, expected);
+    let dir = std::env::temp_dir().join(format!("frontier-boggle-parts-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let (all_parts, cut) = (dir.join("all-parts.txt"), dir.join("cut.txt"));
+    let logged = prove_logged(&trie, &settings, &|_, _| {}, &all_parts, false, 0.0).unwrap();
+    assert_eq!(logged.boards, whole.boards);
+    assert_eq!(logged.subclasses, whole.subclasses);
+    let text = std::fs::read_to_string(&all_parts).unwrap();
+    let read = parse("all-parts", &text).unwrap();
+    assert!(read.parts.len() > read.classes.len(), "classes in parts");
+
+    // Records: a class or part line with the board lines after it.
+    let body = text.find("\nclass ").min(text.find("\npart ")).unwrap() + 1;
+    let mut records: Vec<String> = Vec::new();
+    for line in text[body..].lines() {
+        match line.starts_with("board ") {
+            true => records.last_mut().unwrap().push_str(&format!("{line}\n")),
+            false => records.push(format!("{line}\n")),
+        }
+    }
+    // Every other class with more than one part is cut after its first
+    // part (its class line and later parts gone, as in a run stopped
+    // mid-class), that part's subclass count raised by 1,000.
+    let index = |record: &str| record.split(' ').nth(1).unwrap().to_string();
+    let parts_of = |i: &str| {
+        read.parts
+            .iter()
+            .filter(|p| p.index.to_string() == i)
+            .count()
+    };
+    let mut cut_classes = std::collections::HashSet::new();
+    for class in read.classes.iter().step_by(2) {
+        if parts_of(&class.index.to_string()) > 1 {
+            cut_classes.insert(class.index.to_string());
+        }
+    }
+    assert!(!cut_classes.is_empty(), "no class has two parts");
+    let mut kept = text[..body].to_string();
+    let mut first_seen = std::collections::HashSet::new();
+    for record in &records {
+        let i = index(record);
+        if !cut_classes.contains(&i) {
+            kept.push_str(record);
+        } else if record.starts_with("part ") && first_seen.insert(i) {
+            let mut fields: Vec<String> = record
+                .lines()
+                .next()
+                .unwrap()
+                .split(' ')
+                .map(String::from)
+                .collect();
+            fields[4] = (fields[4].parse::<u64>().unwrap() + 1000).to_string();
+            kept.push_str(&format!("{}\n", fields.join(" ")));
+            for board in record.lines().skip(1) {
+                kept.push_str(&format!("{board}\n"));
+            }
+        }
+    }
+    std::fs::write(&cut, kept).unwrap();
+    let resumed = prove_logged(&trie, &settings, &|_, _| {}, &cut, true, 0.0).unwrap();
+    assert!(resumed.complete);
+    assert_eq!(resumed.classes, cut_classes.len() as u64);
+    assert_eq!(resumed.boards, whole.boards);
+    let after = parse("cut", &std::fs::read_to_string(&cut).unwrap()).unwrap();
+    for class in &after.classes {
+        let original = read
+            .classes
+            .iter()
+            .find(|c| c.index == class.index)
+            .unwrap();
+        let raised = cut_classes.contains(&class.index.to_string());
+        assert_eq!(
+            class.subclasses,
+            original.subclasses + if raised { 1000 } else { 0 },
+            "class {}",
+            class.index
+        );
+        let mut boards = class.boards.clone();
+        let mut expected = original.boards.clone();
+        boards.sort();
+        expected.sort();
+        assert_eq!(boards, expected, "class {}", class.index);
+    }
+    assert_eq!(after.classes.len(), read.classes.len());
+
+    // A part's letters are a-z.
+    let bad = text[..body].to_string() + "part 3 aB 1.0 2\n";
+    let err = parse("bad", &bad).unwrap_err().to_string();
+    assert!(err.contains("a part's letters are a-z"), "{err}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
