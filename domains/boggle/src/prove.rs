@@ -789,65 +789,86 @@ pub(crate) fn prove_split(
     let done = AtomicU64::new(0);
     let stop = AtomicBool::new(false);
     let total = classes.len() as u64;
+    // One worker (tree and buffers) a thread, reused from class to class.
+    // Each class is its own rayon job (`with_max_len(1)`): in longer
+    // ranges a thread held the classes queued behind a heavy one while
+    // others idled, and a run's time limit then dropped light classes
+    // that had never started.
+    let workers: Vec<std::sync::Mutex<Option<Worker>>> = (0..rayon::current_num_threads())
+        .map(|_| std::sync::Mutex::new(None))
+        .collect();
     let outcomes: Vec<ClassOutcome> = classes
         .par_iter()
-        .map_init(
-            || Worker::new(&builder, trie, shape.cells()),
-            |worker, (index, class)| {
-                // The limit is checked before each class as well as inside
-                // the walk, so a short limit stops even a proof of small classes.
-                if out_of_time(settings, started, &stop) {
-                    return ClassOutcome::default();
+        .with_max_len(1)
+        .map(|(index, class)| {
+            let thread = rayon::current_thread_index().unwrap_or(0) % workers.len();
+            let make = || Worker::new(&builder, trie, shape.cells());
+            // A thread's own slot is free unless a class's search ever runs
+            // rayon jobs inside it (it does not today); then a spare worker
+            // serves. A poisoned slot (a panic, re-raised by rayon) is
+            // reused as it stands.
+            let mut slot = match workers[thread].try_lock() {
+                Ok(slot) => Some(slot),
+                Err(std::sync::TryLockError::Poisoned(e)) => Some(e.into_inner()),
+                Err(std::sync::TryLockError::WouldBlock) => None,
+            };
+            let mut spare = None;
+            let worker = match slot.as_mut() {
+                Some(slot) => slot.get_or_insert_with(make),
+                None => spare.insert(make()),
+            };
+            // The limit is checked before each class as well as inside
+            // the walk, so a short limit stops even a proof of small classes.
+            if out_of_time(settings, started, &stop) {
+                return ClassOutcome::default();
+            }
+            let class_started = Instant::now();
+            // A certificate needs every piece of the class: no parts.
+            let log_parts = log.filter(|_| !settings.certificate);
+            let earlier = log_parts.map_or(&[][..], |log| log.parts_of(*index));
+            let parts = log_parts.map(|log| Parts {
+                log,
+                index: *index,
+                skip: earlier
+                    .iter()
+                    .flat_map(|p| &p.letters)
+                    .fold(0, |mask, &l| mask | 1 << l),
+                after: part_seconds,
+                class_started,
+                letters: Vec::new(),
+                since: class_started,
+                subclasses_from: 0,
+                boards_from: 0,
+                error: &log_error,
+            });
+            let mut outcome = search_class(worker, settings, class, started, &stop, split, parts);
+            outcome.seconds = class_started.elapsed().as_secs_f64();
+            if outcome.complete && outcome.parts_skipped {
+                for part in earlier {
+                    outcome.seconds += part.seconds;
+                    outcome.subclasses += part.subclasses;
+                    outcome.boards.extend(part.boards.iter().cloned());
                 }
-                let class_started = Instant::now();
-                // A certificate needs every piece of the class: no parts.
-                let log_parts = log.filter(|_| !settings.certificate);
-                let earlier = log_parts.map_or(&[][..], |log| log.parts_of(*index));
-                let parts = log_parts.map(|log| Parts {
-                    log,
+            }
+            if let Some(log) = log.filter(|_| outcome.complete) {
+                let appended = log.append(&ClassResult {
                     index: *index,
-                    skip: earlier
-                        .iter()
-                        .flat_map(|p| &p.letters)
-                        .fold(0, |mask, &l| mask | 1 << l),
-                    after: part_seconds,
-                    class_started,
-                    letters: Vec::new(),
-                    since: class_started,
-                    subclasses_from: 0,
-                    boards_from: 0,
-                    error: &log_error,
+                    seconds: outcome.seconds,
+                    subclasses: outcome.subclasses,
+                    boards: outcome.boards.clone(),
                 });
-                let mut outcome =
-                    search_class(worker, settings, class, started, &stop, split, parts);
-                outcome.seconds = class_started.elapsed().as_secs_f64();
-                if outcome.complete && outcome.parts_skipped {
-                    for part in earlier {
-                        outcome.seconds += part.seconds;
-                        outcome.subclasses += part.subclasses;
-                        outcome.boards.extend(part.boards.iter().cloned());
-                    }
+                if let Err(e) = appended {
+                    stop.store(true, Ordering::Relaxed);
+                    let mut first = log_error.lock().unwrap_or_else(|e| e.into_inner());
+                    first.get_or_insert(e);
+                    // Not written: the class counts as not searched.
+                    outcome.complete = false;
                 }
-                if let Some(log) = log.filter(|_| outcome.complete) {
-                    let appended = log.append(&ClassResult {
-                        index: *index,
-                        seconds: outcome.seconds,
-                        subclasses: outcome.subclasses,
-                        boards: outcome.boards.clone(),
-                    });
-                    if let Err(e) = appended {
-                        stop.store(true, Ordering::Relaxed);
-                        let mut first = log_error.lock().unwrap_or_else(|e| e.into_inner());
-                        first.get_or_insert(e);
-                        // Not written: the class counts as not searched.
-                        outcome.complete = false;
-                    }
-                }
-                let n = done.fetch_add(1, Ordering::Relaxed) + 1;
-                progress(n, total);
-                outcome
-            },
-        )
+            }
+            let n = done.fetch_add(1, Ordering::Relaxed) + 1;
+            progress(n, total);
+            outcome
+        })
         .collect();
     let mut proof = Proof {
         shape: shape.clone(),
