@@ -95,15 +95,30 @@ impl Heuristic<Grid> for Jittery {
     }
 }
 
-impl frontier_core::InPlaceHeuristic<Grid> for Jittery {
-    type Detail = ();
-    fn root(&self, grid: &Grid, cell: &Cell, _: &mut ()) -> Cost {
-        self.h(grid, cell)
-    }
-    fn after(&self, grid: &Grid, cell: &Cell, _: Step, _: &(), _: Cost, _: &mut ()) -> Cost {
-        self.h(grid, cell)
-    }
+/// The in-place interface for a heuristic with no detail: every state's
+/// bound computed afresh.
+macro_rules! in_place_from_h {
+    ($heuristic:ty) => {
+        impl frontier_core::InPlaceHeuristic<Grid> for $heuristic {
+            type Detail = ();
+            fn root(&self, grid: &Grid, cell: &Cell, _: &mut ()) -> Cost {
+                self.h(grid, cell)
+            }
+            fn after(
+                &self,
+                grid: &Grid,
+                cell: &Cell,
+                _: Step,
+                _: &(),
+                _: Cost,
+                _: &mut (),
+            ) -> Cost {
+                self.h(grid, cell)
+            }
+        }
+    };
 }
+in_place_from_h!(Jittery);
 
 /// Also with move pruning, which needs only admissibility.
 #[test]
@@ -585,16 +600,8 @@ fn an_uncounted_context_prunes_nothing() {
         .contains(&frontier_core::search::move_pruning::PRUNED));
 }
 
-/// In place too, for donation on both paths.
-impl frontier_core::InPlaceHeuristic<Grid> for HalfManhattan {
-    type Detail = ();
-    fn root(&self, grid: &Grid, cell: &Cell, _: &mut ()) -> Cost {
-        self.h(grid, cell)
-    }
-    fn after(&self, grid: &Grid, cell: &Cell, _: Step, _: &(), _: Cost, _: &mut ()) -> Cost {
-        self.h(grid, cell)
-    }
-}
+// In place too, for donation on both paths.
+in_place_from_h!(HalfManhattan);
 
 /// Threads whose roots run out take pieces of busy threads' subtrees: the
 /// iterations search the same nodes as one thread does (counts per
