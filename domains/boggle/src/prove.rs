@@ -507,6 +507,9 @@ pub struct Proof {
     pub complete: bool,
     /// Seconds each class searched took on its thread, in class order.
     pub class_seconds: Vec<f64>,
+    /// Seconds of each class finished by earlier runs (a results file
+    /// resumed), as that file gives them.
+    pub resumed_seconds: Vec<f64>,
     /// The letters of each class searched, in the order of
     /// `class_seconds`: one set per cell, row-major, split by spaces (the
     /// form other provers take a class in, for side-by-side timing).
@@ -520,24 +523,23 @@ pub struct Proof {
 
 impl Proof {
     /// The whole proof's time on one core, projected from the classes
-    /// searched (a sample): the mean class time times every class, in
-    /// core-hours, with its standard error. Each class is timed on its own
-    /// thread, so a slow class costs what it costs and no more (a wall
-    /// time times threads would charge every thread for the slowest).
-    /// None when the time limit cut the proof: the classes left out would
-    /// be the slow ones.
+    /// searched (a sample; with a resumed results file, the earlier runs'
+    /// classes too: a run that finishes a share's last classes projects
+    /// from the whole share, not from its heavy tail): the mean class time
+    /// times every class, in core-hours, with its standard error. Each
+    /// class is timed on its own thread, so a slow class costs what it
+    /// costs and no more (a wall time times threads would charge every
+    /// thread for the slowest). None when the time limit cut the proof:
+    /// the classes left out would be the slow ones.
     pub fn projected_core_hours(&self) -> Option<(f64, f64)> {
-        let n = self.class_seconds.len();
+        let seconds = || self.class_seconds.iter().chain(&self.resumed_seconds);
+        let n = self.class_seconds.len() + self.resumed_seconds.len();
         if n == 0 || !self.complete {
             return None;
         }
-        let mean = self.class_seconds.iter().sum::<f64>() / n as f64;
+        let mean = seconds().sum::<f64>() / n as f64;
         let variance = if n > 1 {
-            self.class_seconds
-                .iter()
-                .map(|s| (s - mean) * (s - mean))
-                .sum::<f64>()
-                / (n - 1) as f64
+            seconds().map(|s| (s - mean) * (s - mean)).sum::<f64>() / (n - 1) as f64
         } else {
             0.0
         };
@@ -888,6 +890,7 @@ pub(crate) fn prove_split(
         certificate: Vec::new(),
         complete: true,
         class_seconds: Vec::new(),
+        resumed_seconds: Vec::new(),
         class_letters: Vec::new(),
         seconds: 0.0,
         setup_seconds,
@@ -900,6 +903,7 @@ pub(crate) fn prove_split(
         proof.classes_resumed = log.previous().len() as u64;
         for class in log.previous() {
             boards.extend(class.boards.iter().cloned());
+            proof.resumed_seconds.push(class.seconds);
         }
     }
     for (outcome, (_, class)) in outcomes.into_iter().zip(&classes) {
