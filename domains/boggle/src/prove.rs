@@ -828,21 +828,8 @@ pub(crate) fn prove_split(
             // A certificate needs every piece of the class: no parts.
             let log_parts = log.filter(|_| !settings.certificate);
             let earlier = log_parts.map_or(&[][..], |log| log.parts_of(*index));
-            let parts = log_parts.map(|log| Parts {
-                log,
-                index: *index,
-                skip: earlier
-                    .iter()
-                    .flat_map(|p| &p.letters)
-                    .fold(0, |mask, &l| mask | 1 << l),
-                after: part_seconds,
-                class_started,
-                letters: Vec::new(),
-                since: class_started,
-                subclasses_from: 0,
-                boards_from: 0,
-                error: &log_error,
-            });
+            let parts =
+                log_parts.map(|log| Parts::new(log, *index, earlier, part_seconds, &log_error));
             let mut outcome = search_class(worker, settings, class, started, &stop, split, parts);
             outcome.seconds = class_started.elapsed().as_secs_f64();
             if outcome.complete && outcome.parts_skipped {
@@ -1017,6 +1004,36 @@ pub(crate) struct Parts<'a> {
     boards_from: usize,
     /// The proof's first failure to append; one stops the proof.
     error: &'a std::sync::Mutex<Option<BoggleError>>,
+}
+
+impl<'a> Parts<'a> {
+    /// The parts of class `index`, starting now: `earlier` (from `log`)
+    /// skipped, finished letters appended to `log` once the class has run
+    /// `after` seconds, the first failure to append kept in `error`.
+    fn new(
+        log: &'a ResultsLog,
+        index: u64,
+        earlier: &[PartResult],
+        after: f64,
+        error: &'a std::sync::Mutex<Option<BoggleError>>,
+    ) -> Parts<'a> {
+        let now = Instant::now();
+        Parts {
+            log,
+            index,
+            skip: earlier
+                .iter()
+                .flat_map(|p| &p.letters)
+                .fold(0, |mask, &l| mask | 1 << l),
+            after,
+            class_started: now,
+            letters: Vec::new(),
+            since: now,
+            subclasses_from: 0,
+            boards_from: 0,
+            error,
+        }
+    }
 }
 
 impl Below<'_> {
