@@ -539,6 +539,12 @@ impl Counters {
 /// are too small to be worth handing over.
 const DONATE_ABOVE: usize = 2;
 
+/// The level a thread at `depth` donates from: the shallowest at least
+/// [`DONATE_ABOVE`] above it that still has unsearched work (`open`).
+fn donor_level(depth: usize, open: impl Fn(usize) -> bool) -> Option<usize> {
+    (0..=depth.checked_sub(DONATE_ABOVE)?).find(|&at| open(at))
+}
+
 /// One thread's depth-first search below one root at a time: through
 /// [`Domain::expand`] ([`Worker`]) or moves applied in place
 /// ([`InPlaceWorker`]). The iterations, segments, checkpoints and threads
@@ -712,13 +718,7 @@ impl<D: Domain, H: Heuristic<D>> Worker<'_, D, H> {
                 continue;
             }
             if self.domain.is_goal(&edge.state) {
-                // Frames above frame 0 always hold the move that made them.
-                let mut path = self.prefix.clone();
-                path.extend(
-                    below[1..]
-                        .iter()
-                        .filter_map(|f| Some((f.state.clone(), f.mv.clone()?))),
-                );
+                let mut path = Self::path_through(&self.prefix, &below[1..]);
                 path.push((edge.state.clone(), edge.mv.clone()));
                 return Some((path, g));
             }
@@ -755,22 +755,13 @@ impl<D: Domain, H: Heuristic<D>> Worker<'_, D, H> {
     /// Hands the unsearched children of the shallowest frame at least
     /// [`DONATE_ABOVE`] above `depth` to a waiting thread, if it has any.
     fn donate(&mut self, index: u32, depth: usize, shared: &Shared<D, Piece<D>>) {
-        let Some(deepest) = depth.checked_sub(DONATE_ABOVE) else {
-            return;
-        };
-        let Some(at) =
-            (0..=deepest).find(|&at| self.frames[at].next < self.frames[at].children.len())
-        else {
+        let frames = &mut self.frames;
+        let Some(at) = donor_level(depth, |at| frames[at].next < frames[at].children.len()) else {
             return;
         };
         let frame = &mut self.frames[at];
         let children = frame.children.split_off(frame.next);
-        let mut path = self.prefix.clone();
-        path.extend(
-            self.frames[1..=at]
-                .iter()
-                .filter_map(|f| Some((f.state.clone(), f.mv.clone()?))),
-        );
+        let path = Self::path_through(&self.prefix, &self.frames[1..=at]);
         let frame = &self.frames[at];
         let piece = Piece {
             path,
@@ -780,6 +771,22 @@ impl<D: Domain, H: Heuristic<D>> Worker<'_, D, H> {
             children,
         };
         shared.pool.give(index, piece);
+    }
+
+    /// The states and moves from the subtree root through `frames` (frames
+    /// above frame 0, in order), after `prefix` (the way to frame 0).
+    fn path_through(
+        prefix: &[(D::State, D::Move)],
+        frames: &[Frame<D>],
+    ) -> Vec<(D::State, D::Move)> {
+        let mut path = prefix.to_vec();
+        // Frames above frame 0 always hold the move that made them.
+        path.extend(
+            frames
+                .iter()
+                .filter_map(|f| Some((f.state.clone(), f.mv.clone()?))),
+        );
+        path
     }
 
     /// Generates the children of frame `depth`, leaving out the state of
@@ -871,12 +878,7 @@ impl<D: InPlace, H: InPlaceHeuristic<D>> RootSearch<D> for InPlaceWorker<'_, D, 
             return settled;
         }
         let (domain, heuristic) = (self.domain, self.heuristic);
-        let state = self.state.get_or_insert_with(|| root.state.clone());
-        state.clone_from(&root.state);
-        if self.levels.is_empty() {
-            self.levels.push(Level::new());
-        }
-        let first = &mut self.levels[0];
+        let (state, first) = self.restart(&root.state);
         first.g = root.g;
         first.op_in = None;
         first.next = 0;
@@ -911,15 +913,10 @@ impl<D: InPlace, H: InPlaceHeuristic<D>> RootSearch<D> for InPlaceWorker<'_, D, 
         shared: &Shared<D, Self::Piece>,
     ) -> Option<Found<D>> {
         let domain = self.domain;
-        let state = self.state.get_or_insert_with(|| root.state.clone());
-        state.clone_from(&root.state);
+        let (state, first) = self.restart(&root.state);
         for &op in &piece.path {
             domain.apply(state, op);
         }
-        if self.levels.is_empty() {
-            self.levels.push(Level::new());
-        }
-        let first = &mut self.levels[0];
         first.ops = piece.ops;
         first.next = 0;
         first.op_in = None;
@@ -933,6 +930,28 @@ impl<D: InPlace, H: InPlaceHeuristic<D>> RootSearch<D> for InPlaceWorker<'_, D, 
 }
 
 impl<D: InPlace, H: InPlaceHeuristic<D>> InPlaceWorker<'_, D, H> {
+    /// The state, set to `root`, and level 0 (for the caller to fill in).
+    fn restart(&mut self, root: &D::State) -> (&mut D::State, &mut Level<D, H>) {
+        let state = self.state.get_or_insert_with(|| root.clone());
+        state.clone_from(root);
+        if self.levels.is_empty() {
+            self.levels.push(Level::new());
+        }
+        (state, &mut self.levels[0])
+    }
+
+    /// The ops from the subtree root through `levels` (levels above level
+    /// 0, in order), after `prefix` (the way to level 0).
+    fn ops_through<'l>(
+        prefix: &'l [D::Op],
+        levels: &'l [Level<D, H>],
+    ) -> impl Iterator<Item = D::Op> + 'l {
+        prefix
+            .iter()
+            .copied()
+            .chain(levels.iter().filter_map(|l| l.op_in))
+    }
+
     /// The depth-first search below level 0, whose ops are listed and
     /// whose state is `self.state`.
     fn descend(
@@ -983,10 +1002,7 @@ impl<D: InPlace, H: InPlaceHeuristic<D>> InPlaceWorker<'_, D, H> {
             if domain.is_goal(state) {
                 // The path from the root, replayed: the ops to level 0, the
                 // ops of the levels above it, then this one.
-                let ops = self.prefix.iter().copied();
-                let ops = ops
-                    .chain(below[1..].iter().filter_map(|l| l.op_in))
-                    .chain([op]);
+                let ops = Self::ops_through(&self.prefix, &below[1..]).chain([op]);
                 let mut at = root.state.clone();
                 let path = ops
                     .map(|op| {
@@ -1024,14 +1040,10 @@ impl<D: InPlace, H: InPlaceHeuristic<D>> InPlaceWorker<'_, D, H> {
         depth: usize,
         shared: &Shared<D, InPlacePiece<D, H>>,
     ) {
-        let Some(deepest) = depth.checked_sub(DONATE_ABOVE) else {
+        let Some(at) = donor_level(depth, |at| levels[at].next < levels[at].ops.len()) else {
             return;
         };
-        let Some(at) = (0..=deepest).find(|&at| levels[at].next < levels[at].ops.len()) else {
-            return;
-        };
-        let mut path = prefix.to_vec();
-        path.extend(levels[1..=at].iter().filter_map(|l| l.op_in));
+        let path = Self::ops_through(prefix, &levels[1..=at]).collect();
         let level = &mut levels[at];
         let piece = InPlacePiece {
             path,
