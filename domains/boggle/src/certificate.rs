@@ -214,10 +214,7 @@ pub fn parse(text: &str) -> Result<Certificate, BoggleError> {
             Some((forced, rest)) if magic != MAGIC_1 => (forced.len(), format!("{forced}{rest}")),
             _ => (0, head.to_string()),
         };
-        let letters = head
-            .bytes()
-            .map(|b| b.is_ascii_lowercase().then(|| b - b'a'))
-            .collect::<Option<Vec<u8>>>()
+        let letters = crate::prove::letter_values(&head)
             .filter(|l| l.len() <= shape.cells())
             .ok_or_else(|| {
                 bad(

@@ -329,6 +329,13 @@ pub(crate) fn letter_text(letters: &[u8]) -> String {
     letters.iter().map(|&l| char::from(b'a' + l)).collect()
 }
 
+/// The letters (0 = a) of `text`, which holds a-z only; `None` otherwise.
+pub(crate) fn letter_values(text: &str) -> Option<Vec<u8>> {
+    text.bytes()
+        .map(|b| b.is_ascii_lowercase().then(|| b - b'a'))
+        .collect()
+}
+
 /// Lays letters given in split order out on the board's cells.
 pub(crate) fn place_in_order(order: &[usize], letters: &[u8], board: &mut [u8]) {
     for (&cell, &letter) in order.iter().zip(letters) {

@@ -52,7 +52,7 @@ use std::sync::Mutex;
 use crate::board::Shape;
 use crate::certificate::dictionary_fingerprint;
 use crate::header::HeaderLines;
-use crate::prove::{boards_up_to_symmetry, Buckets};
+use crate::prove::{boards_up_to_symmetry, letter_text, letter_values, Buckets};
 use crate::{BoggleError, Trie};
 
 const MAGIC: &str = "frontier-boggle-results 1";
@@ -177,10 +177,12 @@ pub struct PartResult {
 impl PartResult {
     /// Its lines in a results file.
     pub(crate) fn text(&self) -> String {
-        let letters: String = self.letters.iter().map(|&l| char::from(b'a' + l)).collect();
         let mut out = format!(
-            "part {} {letters} {:.3} {}\n",
-            self.index, self.seconds, self.subclasses
+            "part {} {} {:.3} {}\n",
+            self.index,
+            letter_text(&self.letters),
+            self.seconds,
+            self.subclasses
         );
         board_lines(&mut out, &self.boards);
         out
@@ -190,9 +192,8 @@ impl PartResult {
 /// `board` lines, one a board.
 fn board_lines(out: &mut String, boards: &[(Vec<u8>, u32)]) {
     for (letters, score) in boards {
-        let letters: String = letters.iter().map(|&l| char::from(b'a' + l)).collect();
         // Writing to a String cannot fail.
-        let _ = writeln!(out, "board {letters} {score}");
+        let _ = writeln!(out, "board {} {score}", letter_text(letters));
     }
 }
 
@@ -294,10 +295,7 @@ pub fn parse(name: &str, text: &str) -> Result<ResultsFile, BoggleError> {
                 in_part = false;
             }
             ["part", i, letters, s, sub] => {
-                let letters = letters
-                    .bytes()
-                    .map(|b| b.is_ascii_lowercase().then(|| b - b'a'))
-                    .collect::<Option<Vec<u8>>>()
+                let letters = letter_values(letters)
                     .filter(|l| !l.is_empty())
                     .ok_or_else(|| bad(n, "a part's letters are a-z"))?;
                 parts.push(PartResult {
@@ -315,10 +313,7 @@ pub fn parse(name: &str, text: &str) -> Result<ResultsFile, BoggleError> {
                     false => results.last_mut().map(|c| &mut c.boards),
                 }
                 .ok_or_else(|| bad(n, "a board before any class"))?;
-                let letters = letters
-                    .bytes()
-                    .map(|b| b.is_ascii_lowercase().then(|| b - b'a'))
-                    .collect::<Option<Vec<u8>>>()
+                let letters = letter_values(letters)
                     .filter(|l| l.len() == shape.0 * shape.1)
                     .ok_or_else(|| bad(n, "a board is one letter a-z per cell"))?;
                 let score = score
