@@ -54,7 +54,7 @@ impl Plugin for GridCli {
             })?;
         // The runner has refused any partition but `hash` (PARTITIONS).
         let outcome = executor.run_gpu(&grid, &Manhattan, &StdHasher, options)?;
-        Ok(report::<Grid>(
+        report::<Grid>(
             Self::NAME,
             &grid,
             instance,
@@ -62,6 +62,6 @@ impl Plugin for GridCli {
             options,
             outcome,
             |m| format!("{m:?}"),
-        ))
+        )
     }
 }

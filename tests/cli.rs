@@ -1928,6 +1928,85 @@ fn shortcuts_shorten_greedy_solutions_from_flags_and_configs() {
     );
 }
 
+/// Greedy solutions re-solved in windows (`--window L`, RON `window`, a
+/// grid key): never dearer than without, wider windows never dearer than
+/// narrow ones, shorter on some instance; a window as long as a pancake
+/// path finds A*'s optimum; bad values and executors refused.
+#[test]
+fn windows_re_solve_greedy_solutions_from_flags_and_configs() {
+    let boards = [
+        "14 13 15 7 11 12 9 5 6 0 2 1 4 8 10 3",
+        "13 5 4 10 9 12 8 14 2 3 7 1 0 15 11 6",
+        "14 7 8 2 13 11 10 4 9 12 5 0 3 6 1 15",
+    ];
+    let path = write_config(
+        "window.ron",
+        &format!(
+            "Experiment(\n    domain: Tiles(goal: Korf, heuristic: \"manhattan\"),\n    instances: Inline({boards:?}),\n    weight: \"greedy\",\n    grid: {{\"window\": [8, 20]}},\n)\n"
+        ),
+    );
+    let rows = json_lines(
+        &frontier(&["run", "--json", path.to_str().unwrap()]),
+        "windows",
+    );
+    assert_eq!(rows.len(), 6);
+    let mut shorter = 0;
+    for (board, pair) in boards.iter().zip(rows.chunks(2)) {
+        let out = frontier(&[
+            "solve", "tiles", board, "--goal", "korf", "--json", "--weight", "greedy",
+        ]);
+        let plain = json_lines(&out, board)[0]["cost"].as_u64().unwrap();
+        for row in pair {
+            let executor = row["executor"].as_str().unwrap();
+            assert!(executor.starts_with("astar-greedy-win"), "{executor}");
+            let cost = row["cost"].as_u64().unwrap();
+            assert!(cost <= plain, "{row}");
+            assert_eq!(row["path"].as_array().map(Vec::len), Some(cost as usize));
+            assert!(row["lower_bound"].as_u64().unwrap() <= cost);
+        }
+        let wide = pair[1]["cost"].as_u64().unwrap();
+        assert!(wide <= pair[0]["cost"].as_u64().unwrap());
+        shorter += usize::from(wide < plain);
+    }
+    assert!(shorter >= 2, "windows of 20 shortened {shorter} of 3 paths");
+    // A pancake stack: greedy, then one window over the whole path.
+    let stack = "7 3 9 1 12 5 10 2 11 4 8 6";
+    let cost_of = |args: &[&str]| {
+        let mut all = vec!["solve", "pancake", stack, "--json"];
+        all.extend_from_slice(args);
+        json_lines(&frontier(&all), stack)[0]["cost"]
+            .as_u64()
+            .unwrap()
+    };
+    let optimum = cost_of(&[]);
+    let greedy = cost_of(&["--weight", "greedy"]);
+    assert!(greedy > optimum, "greedy {greedy}, optimum {optimum}");
+    let whole = greedy.to_string();
+    assert_eq!(
+        cost_of(&["--weight", "greedy", "--window", &whole]),
+        optimum
+    );
+    for (args, says) in [
+        (vec!["--window", "0"], "window must be a cost from 1"),
+        (
+            vec!["--executor", "ida", "--window", "4"],
+            "--window applies to --executor astar, hda",
+        ),
+    ] {
+        let mut all = vec!["solve", "tiles", boards[0], "--goal", "korf"];
+        all.extend(args);
+        fails_with(&frontier(&all), says);
+    }
+    let zero = write_config(
+        "window-zero.ron",
+        "Experiment(domain: Pancake(), instances: Inline([\"3 1 2 5 4\"]), weight: \"greedy\", window: Some(0))\n",
+    );
+    fails_with(
+        &frontier(&["run", zero.to_str().unwrap()]),
+        "window must be a cost from 1",
+    );
+}
+
 /// `frontier plot` draws cost and bound against time from the JSON lines of
 /// an anytime run, and no such chart from rows without improvements.
 #[test]

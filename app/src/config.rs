@@ -79,6 +79,10 @@ pub struct Experiment {
     /// between states of its path (`frontier_core::search::shortcut`).
     #[serde(default)]
     pub shortcut: Option<u32>,
+    /// Re-solve each solution's path afterwards in windows of up to this
+    /// cost, each optimally (`frontier_core::search::windows`).
+    #[serde(default)]
+    pub window: Option<u32>,
 }
 
 /// The most runs `repeat` asks of each row: more is a typo, not an
@@ -235,6 +239,7 @@ impl Experiment {
                 anytime: self.anytime,
                 beam: self.beam,
                 shortcut: self.shortcut,
+                window: self.window,
             },
             grid: &self.grid,
             repeat: self.repeat,

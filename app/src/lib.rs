@@ -387,6 +387,13 @@ struct SearchFlags {
     /// between (the row's time includes it).
     #[arg(long, global = true, value_name = "R")]
     shortcut: Option<u32>,
+    /// astar, hda, gpu and mpi-hda: after the search (and --shortcut), re-solve the
+    /// solution's path in windows of up to cost L (each starting half a
+    /// window after the last), each by IDA* between its two ends guided by
+    /// the domain's estimate between states (tiles, pancake, grid); a window
+    /// gives up after 4 M expansions (the row's time includes it).
+    #[arg(long, global = true, value_name = "L")]
+    window: Option<u32>,
     /// Stop after this many expansions.
     #[arg(long, global = true)]
     max_expanded: Option<u64>,
@@ -453,6 +460,10 @@ impl SearchFlags {
             (
                 Param::Shortcut,
                 self.shortcut.map(|r| ParamValue::Count(u64::from(r))),
+            ),
+            (
+                Param::Window,
+                self.window.map(|l| ParamValue::Count(u64::from(l))),
             ),
         ];
         let mut order = Order::default();

@@ -267,9 +267,12 @@ pub fn read_file(path: &Path) -> Result<String, CliError> {
 }
 
 /// Turns an executor outcome on `searched` into a report row; moves are
-/// printed with `describe`. With `options.order.shortcut`, the solution is
-/// shortened first ([`frontier_core::search::shortcut`]: the new path is
-/// replayed step by step, and its time counts in the row's).
+/// printed with `describe`. With `options.order.shortcut` and
+/// `options.order.window`, the solution is shortened first, shortcuts
+/// before windows ([`frontier_core::search::shortcut`],
+/// [`frontier_core::search::windows`]: the new path is replayed step by
+/// step, and its time counts in the row's). Refuses a window on a domain
+/// with no estimate between states ([`Domain::estimate_between`]).
 pub fn report<D: Domain>(
     domain: &'static str,
     searched: &D,
@@ -278,14 +281,38 @@ pub fn report<D: Domain>(
     options: &SearchOptions,
     mut outcome: DomainOutcome<D>,
     describe: impl Fn(&D::Move) -> String,
-) -> InstanceReport {
+) -> Result<InstanceReport, CliError> {
+    // The weight the last solution was found at: an improvement made
+    // after the search is recorded at it.
+    let weight = outcome
+        .stats
+        .improvements
+        .last()
+        .map_or(options.order.weight.value(), |i| i.weight);
     if let Some(radius) = options.order.shortcut {
-        let weight = outcome
-            .stats
-            .improvements
-            .last()
-            .map_or(options.order.weight.value(), |i| i.weight);
         frontier_core::search::shortcut::shorten_outcome(searched, &mut outcome, radius, weight);
+    }
+    if let Some(length) = options.order.window {
+        let start = searched.start();
+        if searched.estimate_between(&start, &start).is_none() {
+            return Err(CliError::Input(format!(
+                "window: {domain} has no estimate of the cost between two states, which \
+                 re-solving a window needs (tiles, pancake and grid have one)"
+            )));
+        }
+        frontier_core::search::shortcut::improve_outcome(
+            searched,
+            &mut outcome,
+            weight,
+            |states| {
+                frontier_core::search::windows::resolve(
+                    searched,
+                    states,
+                    length,
+                    frontier_core::search::windows::WINDOW_EXPANSIONS,
+                )
+            },
+        );
     }
     let proven = |cost| outcome.stats.lower_bound.is_none_or(|lower| lower >= cost);
     let (status, cost, path) = match &outcome.status {
@@ -297,7 +324,7 @@ pub fn report<D: Domain>(
         Status::NoSolution => ("no solution".to_string(), None, Vec::new()),
         Status::LimitReached(limit) => (limit.to_string(), None, Vec::new()),
     };
-    InstanceReport {
+    Ok(InstanceReport {
         domain,
         instance: instance.id.clone(),
         executor: executor.name(),
@@ -309,7 +336,7 @@ pub fn report<D: Domain>(
         lower_bound: outcome.stats.lower_bound,
         stats: outcome.stats,
         ..InstanceReport::new(domain, instance, executor)
-    }
+    })
 }
 
 /// What a domain's own command may need to know of the global flags.

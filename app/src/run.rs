@@ -28,7 +28,7 @@ pub struct RunOptions {
 pub struct Planned {
     /// The executor and its parameters.
     pub executor: ExecutorConfig,
-    /// Weight, anytime, beam, shortcut.
+    /// Weight, anytime, beam, shortcut, window.
     pub order: Order,
 }
 
@@ -51,12 +51,16 @@ impl Planned {
         if let Some(radius) = order.shortcut {
             frontier_core::search::order::shortcut_radius(u64::from(radius))?;
         }
+        if let Some(length) = order.window {
+            frontier_core::search::order::window_length(u64::from(length))?;
+        }
         let default = Order::default();
         let set = [
             (Param::Weight, order.weight != default.weight),
             (Param::Anytime, order.anytime),
             (Param::Beam, order.beam.is_some()),
             (Param::Shortcut, order.shortcut.is_some()),
+            (Param::Window, order.window.is_some()),
         ];
         if let Some((param, _)) = set
             .iter()
@@ -291,7 +295,7 @@ fn variants<C: Plugin>(config: &C, plan: &Plan<'_>) -> Result<Vec<Variant<C>>, C
                 check_partition::<C>(&variant.executor)?;
                 if variant.order != Order::default() && !C::BEST_FIRST {
                     return Err(CliError::Input(format!(
-                        "{} solves with its own method: weight, anytime, beam and shortcut \
+                        "{} solves with its own method: weight, anytime, beam, shortcut and window \
                          apply to domains searched by the best-first executors (tiles, pancake)",
                         C::NAME
                     )));

@@ -56,6 +56,17 @@ pub trait Domain: Send + Sync {
     fn expand(&self, state: &Self::State, out: &mut Vec<Edge<Self::State, Self::Move>>);
     /// Whether `state` is a goal.
     fn is_goal(&self, state: &Self::State) -> bool;
+
+    /// A lower bound on the cheapest path from `from` to `to`, for any two
+    /// states, if the domain has one (the default: none). It must never
+    /// exceed the true cost. With it a finished path can be re-solved a
+    /// stretch at a time toward states of its own
+    /// ([`crate::search::windows`]), where a [`Heuristic`] only knows the
+    /// way to the goal.
+    fn estimate_between(&self, from: &Self::State, to: &Self::State) -> Option<Cost> {
+        let _ = (from, to);
+        None
+    }
 }
 
 /// An admissible lower bound on the cost from a state to the nearest goal.

@@ -40,10 +40,14 @@ pub enum Param {
     /// search (a [`crate::search::Order`] option; see
     /// [`crate::search::shortcut`]).
     Shortcut,
+    /// Windows of this cost re-solved on the solution's path, after the
+    /// search (a [`crate::search::Order`] option; see
+    /// [`crate::search::windows`]).
+    Window,
 }
 
 /// Every parameter, in the order `--help` lists their flags.
-pub const PARAMS: [Param; 12] = [
+pub const PARAMS: [Param; 13] = [
     Param::Threads,
     Param::Gpus,
     Param::Partition,
@@ -56,6 +60,7 @@ pub const PARAMS: [Param; 12] = [
     Param::Anytime,
     Param::Beam,
     Param::Shortcut,
+    Param::Window,
 ];
 
 impl Param {
@@ -74,6 +79,7 @@ impl Param {
             Param::Anytime => "anytime",
             Param::Beam => "beam",
             Param::Shortcut => "shortcut",
+            Param::Window => "window",
         }
     }
 
@@ -83,7 +89,7 @@ impl Param {
     pub fn is_order(self) -> bool {
         matches!(
             self,
-            Param::Weight | Param::Anytime | Param::Beam | Param::Shortcut
+            Param::Weight | Param::Anytime | Param::Beam | Param::Shortcut | Param::Window
         )
     }
 
@@ -112,6 +118,9 @@ impl Param {
             }
             Param::Shortcut => {
                 order.shortcut = Some(crate::search::order::shortcut_radius(count(key, value)?)?)
+            }
+            Param::Window => {
+                order.window = Some(crate::search::order::window_length(count(key, value)?)?)
             }
             _ => return Ok(false),
         }
@@ -166,13 +175,19 @@ pub struct ExecutorInfo {
 }
 
 /// The [`Order`] options, which the best-first executors take.
-const ORDER: &[Param] = &[Param::Weight, Param::Anytime, Param::Beam, Param::Shortcut];
+const ORDER: &[Param] = &[
+    Param::Weight,
+    Param::Anytime,
+    Param::Beam,
+    Param::Shortcut,
+    Param::Window,
+];
 
 /// Every executor this build has, in the order `--help` lists them.
 pub const EXECUTORS: &[ExecutorInfo] = &[
     ExecutorInfo {
         kind: "astar",
-        about: "Sequential A* on one core (--weight, --anytime, --beam, --shortcut).",
+        about: "Sequential A* on one core (--weight, --anytime, --beam, --shortcut, --window).",
         params: ORDER,
         counted: false,
         default: || ExecutorConfig::Astar,
@@ -180,7 +195,7 @@ pub const EXECUTORS: &[ExecutorInfo] = &[
     ExecutorInfo {
         kind: "hda",
         about: "Hash-distributed A* on threads (--threads, --partition, --weight, --anytime, \
-                --beam, --shortcut).",
+                --beam, --shortcut, --window).",
         params: &[
             Param::Threads,
             Param::Partition,
@@ -188,6 +203,7 @@ pub const EXECUTORS: &[ExecutorInfo] = &[
             Param::Anytime,
             Param::Beam,
             Param::Shortcut,
+            Param::Window,
         ],
         counted: true,
         default: || ExecutorConfig::Hda(Default::default()),
@@ -204,7 +220,7 @@ pub const EXECUTORS: &[ExecutorInfo] = &[
     ExecutorInfo {
         kind: "gpu",
         about: "GA* on the GPU (domains with a GPU plugin; --weight W or greedy, --anytime, \
-                --beam B, --shortcut R).",
+                --beam B, --shortcut R, --window L).",
         params: &[
             Param::Heaps,
             Param::PartialExpansion,
@@ -212,6 +228,7 @@ pub const EXECUTORS: &[ExecutorInfo] = &[
             Param::Weight,
             Param::Anytime,
             Param::Shortcut,
+            Param::Window,
         ],
         counted: false,
         default: || ExecutorConfig::Gpu(Default::default()),
@@ -247,12 +264,13 @@ pub const EXECUTORS: &[ExecutorInfo] = &[
         kind: "mpi-hda",
         about: "HDA* over the processes of an MPI job, one worker per rank \
                 (`mpirun -np N frontier solve ... --executor mpi-hda`; --partition, \
-                --weight, --anytime, --shortcut; a build with `--features mpi`).",
+                --weight, --anytime, --shortcut, --window; a build with `--features mpi`).",
         params: &[
             Param::Partition,
             Param::Weight,
             Param::Anytime,
             Param::Shortcut,
+            Param::Window,
         ],
         counted: true,
         default: || ExecutorConfig::MpiHda(Default::default()),
@@ -451,7 +469,9 @@ mod tests {
                 [ParamValue::Flag(false), ParamValue::Flag(true)]
             }
             Param::Weight => [ParamValue::Number(1.5), ParamValue::Text("greedy".into())],
-            Param::Beam | Param::Shortcut => [ParamValue::Count(3), ParamValue::Count(7)],
+            Param::Beam | Param::Shortcut | Param::Window => {
+                [ParamValue::Count(3), ParamValue::Count(7)]
+            }
         }
     }
 

@@ -230,6 +230,12 @@ impl Domain for Grid {
     fn is_goal(&self, cell: &Cell) -> bool {
         *cell == self.goal
     }
+
+    /// Manhattan distance: every step moves one row or column and costs
+    /// at least 1.
+    fn estimate_between(&self, &(r, c): &Cell, &(tr, tc): &Cell) -> Option<Cost> {
+        Some(Cost::from(r.abs_diff(tr)) + Cost::from(c.abs_diff(tc)))
+    }
 }
 
 /// The maze's moves in place, for [`crate::search::ida::ida_in_place`]: a

@@ -40,6 +40,7 @@ fn weighted(weight: &str, anytime: bool) -> Order {
         anytime,
         beam: None,
         shortcut: None,
+        window: None,
     }
 }
 

@@ -73,7 +73,7 @@ impl Plugin for PancakeCli {
                 });
             }
         }
-        Ok(report::<Pancake>(
+        report::<Pancake>(
             Self::NAME,
             &stack,
             instance,
@@ -81,6 +81,6 @@ impl Plugin for PancakeCli {
             options,
             outcome,
             |k| k.to_string(),
-        ))
+        )
     }
 }

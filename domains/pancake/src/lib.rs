@@ -174,6 +174,29 @@ impl Domain for Pancake {
             .enumerate()
             .all(|(i, &p)| usize::from(p) == i + 1)
     }
+
+    /// The gap heuristic toward `to`: pancakes renamed by their place in
+    /// `to` (the plate last), the pairs of neighbours that are not
+    /// neighbours in `to` counted. A flip changes one pair, so none is
+    /// mended for less than a flip. Stacks of different heights (no path)
+    /// get none.
+    fn estimate_between(&self, from: &Stack, to: &Stack) -> Option<Cost> {
+        let n = from.0.len();
+        if to.0.len() != n {
+            return None;
+        }
+        // Place of each pancake in `to`, counted from 1; the plate is n + 1.
+        let mut place = [0u8; 256];
+        for (i, &p) in to.0.iter().enumerate() {
+            place[usize::from(p)] = i as u8 + 1;
+        }
+        let renamed = |i: usize| {
+            from.0
+                .get(i)
+                .map_or(n as u8 + 1, |&p| place[usize::from(p)])
+        };
+        Some((0..n).filter(|&i| gap(renamed(i), renamed(i + 1))).count() as Cost)
+    }
 }
 
 /// Flips in place, for `ida_in_place`: a flip undoes itself, and the flip

@@ -479,6 +479,7 @@ fn orders_beyond_astar_keep_their_bounds_against_breadth_first_distances() {
                     anytime,
                     beam,
                     shortcut: None,
+                    window: None,
                 },
                 ..SearchOptions::default()
             };
@@ -536,6 +537,7 @@ fn the_gpu_beam_bounds_astars_optimum_on_random_10_stacks() {
                 order: Order {
                     beam: Some(width),
                     shortcut: None,
+                    window: None,
                     weight: Weight::parse(weight).unwrap(),
                     anytime: false,
                 },
@@ -658,6 +660,7 @@ fn anytime_gpu_gastar_ends_at_the_optimum_and_bounds_it_on_the_way() {
                     anytime: true,
                     beam: None,
                     shortcut: None,
+                    window: None,
                 },
                 limits: Limits {
                     max_expanded: limit,

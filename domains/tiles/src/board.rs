@@ -462,6 +462,22 @@ impl Domain for Tiles {
     fn is_goal(&self, state: &TileState) -> bool {
         state.cells == self.goal.cells
     }
+
+    /// Manhattan distance between the two boards: each move slides one
+    /// tile one cell, so no path is shorter than the tiles' distances.
+    fn estimate_between(&self, from: &TileState, to: &TileState) -> Option<Cost> {
+        let cells = self.board.cells();
+        let target = to.positions(cells);
+        let mut sum = 0;
+        for (cell, &tile) in from.cells[..cells].iter().enumerate() {
+            if tile != 0 {
+                let (r, c) = self.board.coords(cell as u8);
+                let (tr, tc) = self.board.coords(target[usize::from(tile)]);
+                sum += Cost::from(r.abs_diff(tr) + c.abs_diff(tc));
+            }
+        }
+        Some(sum)
+    }
 }
 
 /// The blank slides in place and back, for `ida_in_place`. The move that

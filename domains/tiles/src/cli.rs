@@ -448,7 +448,7 @@ fn finish(
             }
         })?;
     }
-    Ok(report::<Tiles>(
+    report::<Tiles>(
         TilesCli::NAME,
         puzzle,
         instance,
@@ -456,7 +456,7 @@ fn finish(
         options,
         outcome,
         |d| d.letter().to_string(),
-    ))
+    )
 }
 
 /// Replays a solution: every move legal, the goal reached, one move per unit of cost.

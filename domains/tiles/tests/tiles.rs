@@ -294,6 +294,61 @@ fn astar_returns_exact_distances_on_random_8_puzzles_and_replays() {
     }
 }
 
+/// Greedy 8-puzzle solutions re-solved in windows: never dearer, never
+/// below the exact distance, replayed; a window as long as the whole path
+/// gives the exact distance; the estimate between two boards never exceeds
+/// their distance.
+#[test]
+fn windows_re_solve_greedy_8_puzzle_paths_and_a_whole_window_is_optimal() {
+    use frontier_core::search::{replay, windows, Order, Weight};
+    let board = Board::new(3, 3).unwrap();
+    let goal = Goal::Standard;
+    let truth = all_distances(&board, goal);
+    let h = Manhattan::new(&board, goal);
+    let greedy = SearchOptions {
+        order: Order {
+            weight: Weight::Greedy,
+            ..Order::default()
+        },
+        ..SearchOptions::default()
+    };
+    let mut rng = Rng(43);
+    let states: Vec<&[u8; frontier_tiles::MAX_CELLS]> = truth.keys().collect();
+    let mut improved = 0;
+    for _ in 0..60 {
+        let cells = states[rng.below(states.len())];
+        let puzzle = Tiles::new(board.clone(), state_from(cells, &board), goal).unwrap();
+        let optimum = truth[cells];
+        let estimate = puzzle.estimate_between(&puzzle.start(), puzzle.goal_state());
+        assert!(estimate.unwrap() <= optimum);
+        let outcome = astar(&puzzle, &h, &greedy).unwrap();
+        let path = outcome.solution().expect("reachable").clone();
+        for length in [6, 12] {
+            let (states, done) = windows::resolve(
+                &puzzle,
+                path.states.clone(),
+                length,
+                windows::WINDOW_EXPANSIONS,
+            );
+            let cost = replay(&puzzle, states).unwrap().cost;
+            assert!(cost <= path.cost && cost >= optimum, "window {length}");
+            assert_eq!(cost, done.after);
+        }
+        let (whole, _) = windows::resolve(
+            &puzzle,
+            path.states.clone(),
+            path.cost,
+            windows::WINDOW_EXPANSIONS,
+        );
+        assert_eq!(replay(&puzzle, whole).unwrap().cost, optimum);
+        improved += usize::from(path.cost > optimum);
+    }
+    assert!(
+        improved >= 10,
+        "only {improved} greedy paths were not optimal"
+    );
+}
+
 #[test]
 fn malformed_and_unsolvable_instances_are_rejected_with_a_reason() {
     let cases = [

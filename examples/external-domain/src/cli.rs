@@ -79,7 +79,7 @@ impl Plugin for TopSpinCli {
                 });
             }
         }
-        Ok(report::<TopSpin>(
+        report::<TopSpin>(
             Self::NAME,
             &puzzle,
             instance,
@@ -87,6 +87,6 @@ impl Plugin for TopSpinCli {
             options,
             outcome,
             |at| at.to_string(),
-        ))
+        )
     }
 }

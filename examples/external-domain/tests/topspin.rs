@@ -105,6 +105,14 @@ fn the_registered_domain_solves_runs_experiments_and_plots() {
     let tiles = frontier_topspin(&["--quiet", "solve", "tiles", "1 2 3 4 5 6 0 7 8"]);
     assert!(tiles.status.success(), "{tiles:?}");
 
+    // TopSpin has no estimate between two states: windows are refused.
+    let windows = frontier_topspin(&["solve", "topspin", "3 2 1 0 4 5 6 7", "--window", "8"]);
+    assert!(!windows.status.success());
+    assert!(
+        String::from_utf8_lossy(&windows.stderr).contains("no estimate of the cost between"),
+        "{windows:?}"
+    );
+
     let bad = frontier_topspin(&["solve", "topspin", "3 0 1 1"]);
     assert!(!bad.status.success());
     assert!(String::from_utf8_lossy(&bad.stderr).contains("not a permutation"));

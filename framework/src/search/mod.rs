@@ -15,6 +15,7 @@ pub mod mpi;
 pub mod order;
 pub mod shortcut;
 pub mod walk;
+pub mod windows;
 
 use std::sync::Arc;
 use std::time::{Duration, Instant};

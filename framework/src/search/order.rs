@@ -261,11 +261,22 @@ impl<'de> Deserialize<'de> for Weight {
 /// A shortcut radius as given ([`Order::shortcut`]): a cost from 1 up, the
 /// one check for flags, grids and configs alike.
 pub fn shortcut_radius(given: u64) -> Result<u32, crate::Error> {
+    positive_cost("shortcut", given)
+}
+
+/// A window length as given ([`Order::window`]): a cost from 1 up, the
+/// one check for flags, grids and configs alike.
+pub fn window_length(given: u64) -> Result<u32, crate::Error> {
+    positive_cost("window", given)
+}
+
+/// `given` as a cost from 1 up, or an error naming option `key`.
+fn positive_cost(key: &str, given: u64) -> Result<u32, crate::Error> {
     match u32::try_from(given) {
-        Ok(0) | Err(_) => Err(crate::Error::BadConfig(
-            "shortcut must be a cost from 1 to 4294967295 (leave it out for none)".into(),
-        )),
-        Ok(radius) => Ok(radius),
+        Ok(0) | Err(_) => Err(crate::Error::BadConfig(format!(
+            "{key} must be a cost from 1 to 4294967295 (leave it out for none)"
+        ))),
+        Ok(cost) => Ok(cost),
     }
 }
 
@@ -287,20 +298,27 @@ pub struct Order {
     /// Applied where a best-first domain turns an outcome into its row
     /// (`frontier_app::plugin::report`); the executors ignore it.
     pub shortcut: Option<u32>,
+    /// After the search (and the shortcuts), re-solve the solution's path
+    /// in windows of up to this cost, each optimally between its two ends
+    /// ([`crate::search::windows`]; domains with
+    /// [`crate::Domain::estimate_between`]). Applied where the shortcuts
+    /// are; the executors ignore it.
+    pub window: Option<u32>,
 }
 
 impl Order {
-    /// A\*: one optimal solution (a shortcut, applied after the search,
-    /// changes nothing of it: it leaves optimal solutions alone).
+    /// A\*: one optimal solution (a shortcut or window, applied after the
+    /// search, changes nothing of it: both leave optimal solutions alone).
     pub fn is_optimal(&self) -> bool {
         Order {
             shortcut: None,
+            window: None,
             ..*self
         } == Order::default()
     }
 
     /// Added to an executor's row name: `-w1.5`, `-greedy`, `-anytime`,
-    /// `-beam1000`, `-sc12`; empty for A\*.
+    /// `-beam1000`, `-sc12`, `-win40`; empty for A\*.
     pub fn suffix(&self) -> String {
         let mut suffix = String::new();
         if let Some(width) = self.beam {
@@ -316,6 +334,9 @@ impl Order {
         }
         if let Some(radius) = self.shortcut {
             suffix += &format!("-sc{radius}");
+        }
+        if let Some(length) = self.window {
+            suffix += &format!("-win{length}");
         }
         suffix
     }
@@ -481,6 +502,7 @@ mod tests {
             anytime: true,
             beam: None,
             shortcut: None,
+            window: None,
         };
         assert_eq!(order.suffix(), "-w1.5-anytime");
         let shortened = Order {
@@ -488,9 +510,15 @@ mod tests {
             ..order
         };
         assert_eq!(shortened.suffix(), "-w1.5-anytime-sc12");
-        // A shortcut leaves optimal solutions alone: A* stays A*.
+        let windowed = Order {
+            window: Some(40),
+            ..shortened
+        };
+        assert_eq!(windowed.suffix(), "-w1.5-anytime-sc12-win40");
+        // A shortcut or window leaves optimal solutions alone: A* stays A*.
         let astar = Order {
             shortcut: Some(12),
+            window: Some(40),
             ..Order::default()
         };
         assert!(astar.is_optimal() && !shortened.is_optimal());

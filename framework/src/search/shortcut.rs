@@ -52,11 +52,11 @@ pub struct Shortened {
 
 /// One shortcut: from path state `from` to the later path state `to`, the
 /// states strictly between (in order), `saving` cheaper than the path.
-struct Shortcut<S> {
-    from: usize,
-    to: usize,
-    saving: Cost,
-    between: Vec<S>,
+pub(super) struct Shortcut<S> {
+    pub(super) from: usize,
+    pub(super) to: usize,
+    pub(super) saving: Cost,
+    pub(super) between: Vec<S>,
 }
 
 /// Shortens the path `states` (start first) as the module docs say, with
@@ -64,8 +64,22 @@ struct Shortcut<S> {
 /// `states` must be a path of the domain: each step an edge.
 pub fn shorten<D: Domain>(
     domain: &D,
-    mut states: Vec<D::State>,
+    states: Vec<D::State>,
     radius: Cost,
+) -> (Vec<D::State>, Shortened) {
+    take_shortcuts(domain, states, |states, prefix, expanded| {
+        best_shortcuts(domain, states, prefix, radius, expanded)
+    })
+}
+
+/// Shortens the path `states` by the shortcuts `find` returns for it (given
+/// the path, its prefix costs and the expansion count to add to), the best
+/// disjoint ones each pass, until a pass takes none; returns the new path
+/// and what was done. `states` must be a path of the domain.
+pub(super) fn take_shortcuts<D: Domain>(
+    domain: &D,
+    mut states: Vec<D::State>,
+    mut find: impl FnMut(&[D::State], &[Cost], &mut u64) -> Vec<Shortcut<D::State>>,
 ) -> (Vec<D::State>, Shortened) {
     let mut done = Shortened::default();
     loop {
@@ -81,7 +95,7 @@ pub fn shorten<D: Domain>(
         done.passes += 1;
         // A state twice on the path is a loop: both balls hold it at cost
         // 0, a shortcut that saves the whole loop.
-        let found = best_shortcuts(domain, &states, &prefix, radius, &mut done.expanded);
+        let found = find(&states, &prefix, &mut done.expanded);
         let chosen = disjoint(found);
         if chosen.is_empty() {
             break;
@@ -107,15 +121,30 @@ pub fn shorten<D: Domain>(
     (states, done)
 }
 
-/// Shortens the solution of `outcome`, if it has one and it is not proven
-/// optimal, with balls of `radius` (see [`shorten`]); the time taken is
-/// added to the outcome's seconds, and a shorter solution is recorded as
-/// one more [`Improvement`]. Returns what was done (None: nothing to do).
+/// Shortens the solution of `outcome` with balls of `radius` (see
+/// [`shorten`]), as [`improve_outcome`] says.
 pub fn shorten_outcome<D: Domain>(
     domain: &D,
     outcome: &mut DomainOutcome<D>,
     radius: Cost,
     weight: f64,
+) -> Option<Shortened> {
+    improve_outcome(domain, outcome, weight, |states| {
+        shorten(domain, states, radius)
+    })
+}
+
+/// Replaces the solution of `outcome`, if it has one and it is not proven
+/// optimal, by what `improve` makes of its path, if that replays as a
+/// cheaper path between the same ends; the time taken is added to the
+/// outcome's seconds, and a cheaper solution is recorded as one more
+/// [`Improvement`] (at `weight`). Returns what was done (None: nothing to
+/// do).
+pub fn improve_outcome<D: Domain>(
+    domain: &D,
+    outcome: &mut DomainOutcome<D>,
+    weight: f64,
+    improve: impl FnOnce(Vec<D::State>) -> (Vec<D::State>, Shortened),
 ) -> Option<Shortened> {
     let Status::Solved(solution) = &mut outcome.status else {
         return None;
@@ -125,7 +154,7 @@ pub fn shorten_outcome<D: Domain>(
         return None;
     }
     let started = Instant::now();
-    let (states, done) = shorten(domain, solution.states.clone(), radius);
+    let (states, done) = improve(solution.states.clone());
     let checked = replay(domain, states);
     let stats = &mut outcome.stats;
     stats.seconds += started.elapsed().as_secs_f64();
@@ -393,7 +422,7 @@ fn rethread<D: Domain>(domain: &D, states: Vec<D::State>) -> Option<Vec<D::State
 }
 
 /// The cheapest edge from `from` to `to`, if any (`edges` is scratch).
-fn cheapest_edge<'e, D: Domain>(
+pub(super) fn cheapest_edge<'e, D: Domain>(
     domain: &D,
     from: &D::State,
     to: &D::State,
