@@ -6,6 +6,8 @@
 #   scripts/deepcubea-kind.sh 35-sc anytime GA* then shortcuts (configs/deepcubea-35-anytime-shortcut.ron)
 #   scripts/deepcubea-kind.sh 48-sc anytime GA* then shortcuts (configs/deepcubea-48-anytime-shortcut.ron)
 #   scripts/deepcubea-kind.sh 48   anytime GA* (configs/deepcubea-48-anytime.ron)
+#   scripts/deepcubea-kind.sh 35-win anytime GA* then windows (configs/deepcubea-35-anytime-window.ron)
+#   scripts/deepcubea-kind.sh 48-win anytime GA* then windows (configs/deepcubea-48-anytime-window.ron)
 #   scripts/deepcubea-kind.sh 35-6 anytime GA*, 6-tile databases (configs/deepcubea-35-anytime-6.ron;
 #                                    building them takes the host's 16 cores about 10 minutes)
 #   scripts/deepcubea-kind.sh tests  the GPU pancake tests of weighted and anytime GA*
@@ -25,10 +27,12 @@ for part in "$@"; do
     35-sc) configs+=(deepcubea-35-anytime-shortcut) ;;
     48-sc) configs+=(deepcubea-48-anytime-shortcut) ;;
     35-6) configs+=(deepcubea-35-anytime-6) ;;
+    35-win) configs+=(deepcubea-35-anytime-window) ;;
+    48-win) configs+=(deepcubea-48-anytime-window) ;;
     tests) FRONTIER_REQUIRE_GPU=1 target/device/pancake-test gpu_gastar 2>&1 |
              grep -E "^test |panicked|test result" ;;
     35-anytime) configs+=(deepcubea-35-anytime) ;;
-    *) echo "unknown part $part (tests, 24, 35, 35-anytime, 35-sc, 35-6, 48 or 48-sc)"; exit 2 ;;
+    *) echo "unknown part $part (tests, 24, 35, 35-anytime, 35-sc, 35-win, 35-6, 48, 48-sc or 48-win)"; exit 2 ;;
   esac
 done
 for c in "${configs[@]}"; do
