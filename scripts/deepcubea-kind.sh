@@ -37,10 +37,11 @@ for part in "$@"; do
 done
 for c in "${configs[@]}"; do
   start=$(date +%s)
-  target/device/frontier --quiet run "configs/$c.ron" --output "$out/$c.csv" --overwrite \
-    > "$out/$c.txt" 2>&1
+  # JSON=1: the rows as JSON lines in $c.txt (with each row's anytime trace).
+  target/device/frontier --quiet ${JSON:+--json} run "configs/$c.ron" --output "$out/$c.csv" \
+    --overwrite > "$out/$c.txt" 2>&1
   echo "== $c: $(( $(date +%s) - start )) s in all (databases included)"
-  tail -n 2 "$out/$c.txt"
+  [ -n "${JSON:-}" ] || tail -n 2 "$out/$c.txt"
 done
 echo "== config row: rows solved mean-cost mean-lower optimal mean-s max-s"
 for c in "${configs[@]}"; do

@@ -218,6 +218,30 @@ impl Weight {
             }
         }
     }
+
+    /// A weight strictly between `self` (a run that found its solution)
+    /// and the lower `failed` (a run that ran out of its budget), halfway
+    /// on a grid of fortieths; None where no fortieth lies strictly
+    /// between, or `self` is greedy (no halfway to infinity).
+    pub fn halfway_to(self, failed: Weight) -> Option<Weight> {
+        let (Weight::Ratio { num: a, den: da }, Weight::Ratio { num: b, den: db }) = (self, failed)
+        else {
+            return None;
+        };
+        // In fortieths, rounded to nearest: (a/da + b/db) / 2 · 40.
+        let (a, da, b, db) = (u64::from(a), u64::from(da), u64::from(b), u64::from(db));
+        let twice = 40 * (a * db + b * da);
+        let mid = (twice + da * db) / (2 * da * db);
+        // Strictly between: above `failed`, below `self` (cross-multiplied).
+        let above = mid * db > 40 * b;
+        let below = mid * da < 40 * a;
+        if !(above && below) {
+            return None;
+        }
+        u32::try_from(mid)
+            .ok()
+            .and_then(|mid| Weight::ratio(mid, 40).ok())
+    }
 }
 
 impl std::fmt::Display for Weight {
@@ -492,6 +516,29 @@ mod tests {
             steps += 1;
         }
         assert!((3..12).contains(&steps), "{steps}");
+    }
+
+    #[test]
+    fn halfway_weights_lie_strictly_between_on_fortieths() {
+        let w = |t: &str| Weight::parse(t).unwrap();
+        assert_eq!(w("1.55").halfway_to(w("1.4")), Some(w("1.475")));
+        assert_eq!(w("2").halfway_to(w("1.75")), Some(w("1.875")));
+        // 1.5 and 1.45: 59/40 rounds to 1.475, strictly between.
+        assert_eq!(w("1.5").halfway_to(w("1.45")), Some(w("1.475")));
+        // No fortieth strictly between 1.5 and 1.475, nor in reverse order.
+        assert_eq!(w("1.5").halfway_to(w("1.475")), None);
+        assert_eq!(w("1.4").halfway_to(w("1.55")), None);
+        assert_eq!(Weight::Greedy.halfway_to(w("3")), None);
+        assert_eq!(w("3").halfway_to(Weight::Greedy), None);
+        // Repeated halving toward a failed weight ends.
+        let (mut ok, failed) = (w("1.55"), w("1.4"));
+        let mut steps = 0;
+        while let Some(next) = ok.halfway_to(failed) {
+            assert!(next.value() < ok.value() && next.value() > failed.value());
+            ok = next;
+            steps += 1;
+        }
+        assert!((1..=6).contains(&steps), "{steps}");
     }
 
     #[test]

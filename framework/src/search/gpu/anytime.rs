@@ -12,6 +12,22 @@
 //! kernels per weight and no re-key kernel, and RWA* is reported to match or
 //! beat ARA* for that reason.
 //!
+//! Runs that do not end. A run under a lower weight can take far longer
+//! than the one before, or fill the GPU's node arena, and a run that
+//! ends that way finds nothing: on hard 35- and 48-puzzles the schedule's
+//! next step (1.55 → 1.4) used the whole remaining time, or stopped the
+//! search at a full arena with most of the time unused. So every run after
+//! the first gets a budget of [`RETRY_FACTOR`] times the expansions of the
+//! last run that improved (at least [`RETRY_FLOOR`]); a run cut by its
+//! budget or by memory is retried halfway between the last weight that
+//! improved and the one that failed ([`Weight::halfway_to`], in
+//! fortieths), and later steps stay above the highest weight that failed.
+//! Where no fortieth lies between, the failed weight runs once more with
+//! whatever the caller's limits leave (and if it improves, the schedule
+//! goes on from there as at the start). A cut run only loses time: it
+//! changes no solution and reports no bound of its own unless the run
+//! computes one (see below).
+//!
 //! Soundness. A run prunes only children with f ≥ C, which (h admissible)
 //! lead to no goal below C. It goes on while anything is open until it
 //! finds a goal of its own, which is cheaper than C; from then on it is one
@@ -30,9 +46,21 @@ use super::{GpuPlugin, MultiGpuSession};
 use crate::domain::{Cost, PackedState};
 use crate::search::{
     DomainOutcome, Improvement, Limit, Limits, Order, Outcome, SearchOptions, Solution, Status,
+    Weight,
 };
 use crate::stats::SearchStats;
 use crate::Error;
+
+/// A run after the first may expand this many times the nodes of the last
+/// run that improved before it is cut and retried at a higher weight (see
+/// the module docs): a lower weight's run that takes ten times longer is
+/// common, one that takes sixteen times usually fails anyway.
+pub const RETRY_FACTOR: u64 = 16;
+
+/// The least expansions a budget is computed from: the first runs find
+/// their goals in a few thousand, where a budget that small would cut
+/// every next run at once.
+pub const RETRY_FLOOR: u64 = 1 << 20;
 
 /// Runs weighted GA* with restarts under `options.order.weight` and then
 /// lower weights, until the optimum is proven or a limit of `options`
@@ -56,8 +84,15 @@ where
     let mut lower: Cost = 0;
     let mut totals = SearchStats::default();
     let mut improvements = Vec::new();
+    // The weight of the last run that improved and its expansions; the
+    // highest weight whose run was cut (see the module docs); whether the
+    // run now is the last try, with no budget of its own.
+    let mut improved_at = weight;
+    let mut improved_expanded: u64 = 0;
+    let mut failed: Option<Weight> = None;
+    let mut last_try = false;
     let status = loop {
-        let limits = match remaining(&options.limits, totals.expanded, started) {
+        let mut limits = match remaining(&options.limits, totals.expanded, started) {
             Ok(limits) => limits,
             Err(limit) => {
                 break best
@@ -65,6 +100,11 @@ where
                     .map_or(Status::LimitReached(limit), Status::Solved)
             }
         };
+        let budgeted = best.is_some() && !last_try;
+        if budgeted {
+            let budget = RETRY_FACTOR.saturating_mul(improved_expanded.max(RETRY_FLOOR));
+            limits.max_expanded = Some(limits.max_expanded.map_or(budget, |m| m.min(budget)));
+        }
         let ceiling = best.as_ref().map_or(Cost::MAX, |b| b.cost);
         let run_options = SearchOptions {
             limits,
@@ -76,6 +116,7 @@ where
         };
         let (outcome, least) =
             session.run(domain, plugin, partition, &run_options, weight, ceiling)?;
+        let run_expanded = outcome.stats.expanded;
         add(&mut totals, outcome.stats);
         if let Some(least) = least {
             lower = lower.max(least);
@@ -90,6 +131,12 @@ where
                     weight: weight.value(),
                 });
                 best = Some(solution);
+                improved_at = weight;
+                improved_expanded = run_expanded;
+                // The last try got through: the schedule goes on from here.
+                if last_try {
+                    (last_try, failed) = (false, None);
+                }
             }
             // Children at the ceiling are pruned: no goal of a run costs more.
             Status::Solved(_) => {}
@@ -97,6 +144,19 @@ where
             Status::NoSolution if best.is_none() => break Status::NoSolution,
             // Nothing below the ceiling is left: the incumbent is optimal.
             Status::NoSolution => lower = ceiling,
+            // Cut by its budget or a full arena: retry at a higher weight
+            // (the caller's own limits end the loop at its top).
+            Status::LimitReached(Limit::Expansions | Limit::Memory) if budgeted => {
+                failed = Some(weight);
+                weight = match improved_at.halfway_to(weight) {
+                    Some(halfway) => halfway,
+                    None => {
+                        last_try = true;
+                        weight
+                    }
+                };
+                continue;
+            }
             Status::LimitReached(limit) => {
                 break best
                     .take()
@@ -113,7 +173,18 @@ where
         if lower >= cost {
             break best.take().map_or(Status::NoSolution, Status::Solved);
         }
-        weight = weight.lowered_for_restarts();
+        let lowered = weight.lowered_for_restarts();
+        weight = match failed {
+            // Never again as low as a weight that failed: halfway to it.
+            Some(failed) if lowered.value() <= failed.value() => match weight.halfway_to(failed) {
+                Some(halfway) => halfway,
+                None => {
+                    last_try = true;
+                    failed
+                }
+            },
+            _ => lowered,
+        };
     };
     totals.finish(started.elapsed().as_secs_f64());
     if let Status::Solved(solution) = &status {
