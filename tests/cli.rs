@@ -1857,39 +1857,43 @@ fn weights_anytime_and_beams_run_from_configs_grids_and_flags() {
     );
 }
 
-/// Greedy solutions shortened by shortcuts (`--shortcut R`, RON
-/// `shortcut`, a grid key): never dearer than without, dearer than the
-/// optimum only where the row says so, shorter on some instance, with the
-/// shortening in the anytime trace; bad values and executors refused.
-#[test]
-fn shortcuts_shorten_greedy_solutions_from_flags_and_configs() {
-    // Korf's #1-#4 with Manhattan distance: greedy paths take detours.
-    let boards = [
-        "14 13 15 7 11 12 9 5 6 0 2 1 4 8 10 3",
-        "13 5 4 10 9 12 8 14 2 3 7 1 0 15 11 6",
-        "14 7 8 2 13 11 10 4 9 12 5 0 3 6 1 15",
-        "5 12 10 7 15 11 14 0 8 2 1 13 3 4 9 6",
-    ];
+/// Korf's #1-#4 with Manhattan distance: greedy paths take detours.
+const GREEDY_DETOURS: [&str; 4] = [
+    "14 13 15 7 11 12 9 5 6 0 2 1 4 8 10 3",
+    "13 5 4 10 9 12 8 14 2 3 7 1 0 15 11 6",
+    "14 7 8 2 13 11 10 4 9 12 5 0 3 6 1 15",
+    "5 12 10 7 15 11 14 0 8 2 1 13 3 4 9 6",
+];
+
+/// Runs greedy A* on [`GREEDY_DETOURS`] with the post-search option `key`
+/// (`shortcut`, `window`) at a narrow and a wide value, as a grid of a RON
+/// config, and checks every row: named `astar-greedy-<suffix>…`, never
+/// dearer than plain greedy, its path as long as its cost, its bound below
+/// it, a shortening last in its anytime trace, the wide value never dearer
+/// than the narrow one; then that bad values and executors are refused,
+/// by flag and by config. Returns on how many boards the wide value
+/// shortened the path.
+fn post_search_option_rows(key: &str, suffix: &str, narrow: u32, wide: u32) -> usize {
     let path = write_config(
-        "shortcut.ron",
+        &format!("{key}.ron"),
         &format!(
-            "Experiment(\n    domain: Tiles(goal: Korf, heuristic: \"manhattan\"),\n    instances: Inline({boards:?}),\n    weight: \"greedy\",\n    grid: {{\"shortcut\": [2, 8]}},\n)\n"
+            "Experiment(\n    domain: Tiles(goal: Korf, heuristic: \"manhattan\"),\n    instances: Inline({GREEDY_DETOURS:?}),\n    weight: \"greedy\",\n    grid: {{\"{key}\": [{narrow}, {wide}]}},\n)\n"
         ),
     );
-    let rows = json_lines(
-        &frontier(&["run", "--json", path.to_str().unwrap()]),
-        "shortcuts",
-    );
-    assert_eq!(rows.len(), 8);
+    let rows = json_lines(&frontier(&["run", "--json", path.to_str().unwrap()]), key);
+    assert_eq!(rows.len(), 2 * GREEDY_DETOURS.len());
     let mut shorter = 0;
-    for (board, pair) in boards.iter().zip(rows.chunks(2)) {
+    for (board, pair) in GREEDY_DETOURS.iter().zip(rows.chunks(2)) {
         let out = frontier(&[
             "solve", "tiles", board, "--goal", "korf", "--json", "--weight", "greedy",
         ]);
         let plain = json_lines(&out, board)[0]["cost"].as_u64().unwrap();
         for row in pair {
             let executor = row["executor"].as_str().unwrap();
-            assert!(executor.starts_with("astar-greedy-sc"), "{executor}");
+            assert!(
+                executor.starts_with(&format!("astar-greedy-{suffix}")),
+                "{executor}"
+            );
             let cost = row["cost"].as_u64().unwrap();
             assert!(cost <= plain, "{row}");
             assert_eq!(row["path"].as_array().map(Vec::len), Some(cost as usize));
@@ -1903,73 +1907,47 @@ fn shortcuts_shorten_greedy_solutions_from_flags_and_configs() {
         assert!(wide <= pair[0]["cost"].as_u64().unwrap());
         shorter += usize::from(wide < plain);
     }
+    let flag = format!("--{key}");
+    let says = format!("{key} must be a cost from 1");
+    for (args, says) in [
+        (vec![flag.as_str(), "0"], says.clone()),
+        (
+            vec!["--executor", "ida", flag.as_str(), "4"],
+            format!("{flag} applies to --executor astar, hda"),
+        ),
+    ] {
+        let mut all = vec!["solve", "tiles", GREEDY_DETOURS[0], "--goal", "korf"];
+        all.extend(args);
+        fails_with(&frontier(&all), &says);
+    }
+    let zero = write_config(
+        &format!("{key}-zero.ron"),
+        &format!("Experiment(domain: Pancake(), instances: Inline([\"3 1 2 5 4\"]), weight: \"greedy\", {key}: Some(0))\n"),
+    );
+    fails_with(&frontier(&["run", zero.to_str().unwrap()]), &says);
+    shorter
+}
+
+/// Greedy solutions shortened by shortcuts (`--shortcut R`, RON
+/// `shortcut`, a grid key): see [`post_search_option_rows`]; shortcuts of
+/// 8 shorten at least two of the four.
+#[test]
+fn shortcuts_shorten_greedy_solutions_from_flags_and_configs() {
+    let shorter = post_search_option_rows("shortcut", "sc", 2, 8);
     assert!(
         shorter >= 2,
         "shortcuts of 8 shortened {shorter} of 4 paths"
     );
-    for (args, says) in [
-        (vec!["--shortcut", "0"], "shortcut must be a cost from 1"),
-        (
-            vec!["--executor", "ida", "--shortcut", "4"],
-            "--shortcut applies to --executor astar, hda",
-        ),
-    ] {
-        let mut all = vec!["solve", "tiles", boards[0], "--goal", "korf"];
-        all.extend(args);
-        fails_with(&frontier(&all), says);
-    }
-    let zero = write_config(
-        "shortcut-zero.ron",
-        "Experiment(domain: Pancake(), instances: Inline([\"3 1 2 5 4\"]), weight: \"greedy\", shortcut: Some(0))\n",
-    );
-    fails_with(
-        &frontier(&["run", zero.to_str().unwrap()]),
-        "shortcut must be a cost from 1",
-    );
 }
 
 /// Greedy solutions re-solved in windows (`--window L`, RON `window`, a
-/// grid key): never dearer than without, wider windows never dearer than
-/// narrow ones, shorter on some instance; a window as long as a pancake
-/// path finds A*'s optimum; bad values and executors refused.
+/// grid key): see [`post_search_option_rows`]; windows of 20 shorten at
+/// least two of the four; a window as long as a pancake path finds A*'s
+/// optimum.
 #[test]
 fn windows_re_solve_greedy_solutions_from_flags_and_configs() {
-    let boards = [
-        "14 13 15 7 11 12 9 5 6 0 2 1 4 8 10 3",
-        "13 5 4 10 9 12 8 14 2 3 7 1 0 15 11 6",
-        "14 7 8 2 13 11 10 4 9 12 5 0 3 6 1 15",
-    ];
-    let path = write_config(
-        "window.ron",
-        &format!(
-            "Experiment(\n    domain: Tiles(goal: Korf, heuristic: \"manhattan\"),\n    instances: Inline({boards:?}),\n    weight: \"greedy\",\n    grid: {{\"window\": [8, 20]}},\n)\n"
-        ),
-    );
-    let rows = json_lines(
-        &frontier(&["run", "--json", path.to_str().unwrap()]),
-        "windows",
-    );
-    assert_eq!(rows.len(), 6);
-    let mut shorter = 0;
-    for (board, pair) in boards.iter().zip(rows.chunks(2)) {
-        let out = frontier(&[
-            "solve", "tiles", board, "--goal", "korf", "--json", "--weight", "greedy",
-        ]);
-        let plain = json_lines(&out, board)[0]["cost"].as_u64().unwrap();
-        for row in pair {
-            let executor = row["executor"].as_str().unwrap();
-            assert!(executor.starts_with("astar-greedy-win"), "{executor}");
-            let cost = row["cost"].as_u64().unwrap();
-            assert!(cost <= plain, "{row}");
-            assert_eq!(row["path"].as_array().map(Vec::len), Some(cost as usize));
-            assert!(row["lower_bound"].as_u64().unwrap() <= cost);
-        }
-        let wide = pair[1]["cost"].as_u64().unwrap();
-        assert!(wide <= pair[0]["cost"].as_u64().unwrap());
-        shorter += usize::from(wide < plain);
-    }
-    assert!(shorter >= 2, "windows of 20 shortened {shorter} of 3 paths");
-    // A pancake stack: greedy, then one window over the whole path.
+    let shorter = post_search_option_rows("window", "win", 8, 20);
+    assert!(shorter >= 2, "windows of 20 shortened {shorter} of 4 paths");
     let stack = "7 3 9 1 12 5 10 2 11 4 8 6";
     let cost_of = |args: &[&str]| {
         let mut all = vec!["solve", "pancake", stack, "--json"];
@@ -1985,25 +1963,6 @@ fn windows_re_solve_greedy_solutions_from_flags_and_configs() {
     assert_eq!(
         cost_of(&["--weight", "greedy", "--window", &whole]),
         optimum
-    );
-    for (args, says) in [
-        (vec!["--window", "0"], "window must be a cost from 1"),
-        (
-            vec!["--executor", "ida", "--window", "4"],
-            "--window applies to --executor astar, hda",
-        ),
-    ] {
-        let mut all = vec!["solve", "tiles", boards[0], "--goal", "korf"];
-        all.extend(args);
-        fails_with(&frontier(&all), says);
-    }
-    let zero = write_config(
-        "window-zero.ron",
-        "Experiment(domain: Pancake(), instances: Inline([\"3 1 2 5 4\"]), weight: \"greedy\", window: Some(0))\n",
-    );
-    fails_with(
-        &frontier(&["run", zero.to_str().unwrap()]),
-        "window must be a cost from 1",
     );
 }
 

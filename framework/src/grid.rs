@@ -238,6 +238,26 @@ impl Domain for Grid {
     }
 }
 
+/// The states of `moves` (letters U, D, L, R, one step each) from the
+/// grid's start; for tests of what is done with a path.
+#[cfg(test)]
+pub(crate) fn states_of(grid: &Grid, moves: &str) -> Vec<Cell> {
+    let mut states = vec![grid.start()];
+    let mut edges = Vec::new();
+    for m in moves.chars() {
+        edges.clear();
+        // Some: the path starts with the start state.
+        grid.expand(states.last().unwrap(), &mut edges);
+        let next = edges
+            .iter()
+            .find(|e| format!("{:?}", e.mv).starts_with(m))
+            .unwrap_or_else(|| panic!("no move {m}"))
+            .state;
+        states.push(next);
+    }
+    states
+}
+
 /// The maze's moves in place, for [`crate::search::ida::ida_in_place`]: a
 /// step moves the one cell; the step back is left out, as IDA*'s `expand`
 /// path leaves out the parent.

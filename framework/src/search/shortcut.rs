@@ -465,19 +465,7 @@ mod tests {
         // Right along the top and down the right side, then back left:
         // 12 steps where the left side's 4 do.
         let grid = Grid::parse("S....\n.....\n.....\n.....\nG....").unwrap();
-        let moves = "RRRRDDDDLLLL";
-        let mut states = vec![grid.start()];
-        let mut edges = Vec::new();
-        for m in moves.chars() {
-            edges.clear();
-            grid.expand(states.last().unwrap(), &mut edges);
-            let next = edges
-                .iter()
-                .find(|e| format!("{:?}", e.mv).starts_with(m))
-                .unwrap_or_else(|| panic!("no move {m}"))
-                .state;
-            states.push(next);
-        }
+        let states = crate::grid::states_of(&grid, "RRRRDDDDLLLL");
         assert!(grid.is_goal(states.last().unwrap()));
         let (short, done) = shorten(&grid, states.clone(), 4);
         assert_eq!((done.before, done.after), (12, 4), "{done:?}");

@@ -193,7 +193,13 @@ impl<'d, D: Domain> WindowSearch<'d, D> {
         while bound < below {
             match self.iteration(from, to, bound) {
                 Probe::Found(cost) => {
-                    let between = self.path[1..self.path.len() - 1].to_vec();
+                    // Nothing between where the two ends are one state (a
+                    // loop on the path).
+                    let between = self
+                        .path
+                        .get(1..self.path.len().saturating_sub(1))
+                        .map(<[D::State]>::to_vec)
+                        .unwrap_or_default();
                     return Some((between, cost));
                 }
                 Probe::Above(next) => bound = next,
@@ -266,25 +272,8 @@ impl<'d, D: Domain> WindowSearch<'d, D> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::grid::Grid;
+    use crate::grid::{states_of, Grid};
     use crate::search::replay;
-
-    /// The states of `moves` (letters U, D, L, R) from the grid's start.
-    fn walk_of(grid: &Grid, moves: &str) -> Vec<crate::grid::Cell> {
-        let mut states = vec![grid.start()];
-        let mut edges = Vec::new();
-        for m in moves.chars() {
-            edges.clear();
-            grid.expand(states.last().unwrap(), &mut edges);
-            let next = edges
-                .iter()
-                .find(|e| format!("{:?}", e.mv).starts_with(m))
-                .unwrap_or_else(|| panic!("no move {m}"))
-                .state;
-            states.push(next);
-        }
-        states
-    }
 
     /// A detour round three sides of an open grid: every window shorter
     /// than the detour is already a cheapest way (nothing changes), one
@@ -292,7 +281,7 @@ mod tests {
     #[test]
     fn a_window_that_spans_a_detour_replaces_it() {
         let grid = Grid::parse("S....\n.....\n.....\n.....\nG....").unwrap();
-        let states = walk_of(&grid, "RRRRDDDDLLLL");
+        let states = states_of(&grid, "RRRRDDDDLLLL");
         assert!(grid.is_goal(states.last().unwrap()));
         // Windows of 4: any 4 steps of this path are a cheapest way.
         let (same, done) = resolve(&grid, states.clone(), 4, WINDOW_EXPANSIONS);
@@ -306,6 +295,12 @@ mod tests {
         // A cap of one expansion gives up on every window: no change.
         let (capped, done) = resolve(&grid, states.clone(), 12, 1);
         assert_eq!((capped, done.after), (states, 12));
+        // A loop (down and back up): the first window's two ends are one
+        // state, and the loop is cut out.
+        let looped = states_of(&grid, "DUDDDD");
+        let (straight, done) = resolve(&grid, looped, 2, WINDOW_EXPANSIONS);
+        assert_eq!((done.before, done.after), (6, 4), "{done:?}");
+        assert_eq!(straight, states_of(&grid, "DDDD"));
     }
 
     /// Windows are measured in cost, not steps: straight down through a
@@ -313,7 +308,7 @@ mod tests {
     #[test]
     fn windows_weigh_costs_not_steps() {
         let grid = Grid::parse("S11\n951\nG11").unwrap();
-        let states = walk_of(&grid, "DD");
+        let states = states_of(&grid, "DD");
         let (_, done) = resolve(&grid, states.clone(), 5, WINDOW_EXPANSIONS);
         assert_eq!((done.before, done.after), (10, 10), "{done:?}");
         let (round, done) = resolve(&grid, states, 10, WINDOW_EXPANSIONS);
