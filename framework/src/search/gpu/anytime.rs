@@ -1,9 +1,9 @@
 //! Anytime GA* on one GPU: Restarting Weighted A* (Richter, Thayer and
 //! Ruml, ICAPS 2010). Each run is weighted GA* from the start state under
 //! the next weight of [`crate::search::Weight::lowered_for_restarts`]'s
-//! schedule (1.4, 1.3, 1.2, 1.15, 1.1, 1.05, then 1), pruning every child
-//! whose f = g + h reaches the best cost C found so far; the last run, at
-//! w = 1, is GA* itself and proves the optimum.
+//! schedule (from 2: 1.75, 1.55, 1.4, 1.3, 1.2, 1.15, 1.1, 1.05, then 1),
+//! pruning every child whose f = g + h reaches the best cost C found so
+//! far; the last run, at w = 1, is GA* itself and proves the optimum.
 //!
 //! Why restarts rather than ARA*'s re-keyed open list (what `astar` does):
 //! the GPU's open list is thousands of heaps in device memory, and a run
