@@ -4,8 +4,9 @@
 #   frontier, frontier-nopf   this build, and the same without prefetching
 #   pancake-test              the pancake test binary (GPU = CPU with move pruning)
 #   peer/                     domsleee/15puzzle, built in /tmp from its public
-#                             repository (see docs/RESULTS.md for the build and
-#                             its one change: the walking-distance term off)
+#                             repository by scripts/peers/build-15puzzle.sh
+#                             (its changes: the walking-distance term off, one
+#                             include), with its boards and database specs
 # Measures, one core each, the same Korf–Felner instances (standard goal),
 # the same 6-6-6-6 partition, reflection on both sides:
 #   1. ida-1 against the dedicated solver, nodes/s (and the 15-puzzle, 5-5-5);
