@@ -185,17 +185,19 @@ impl Domain for Pancake {
         if to.0.len() != n {
             return None;
         }
-        // Place of each pancake in `to`, counted from 1; the plate is n + 1.
-        let mut place = [0u8; 256];
+        // Place of each pancake in `to`, counted from 1; the plate is n + 1
+        // (up to 256: wider than a pancake's size).
+        let mut place = [0u16; 256];
         for (i, &p) in to.0.iter().enumerate() {
-            place[usize::from(p)] = i as u8 + 1;
+            place[usize::from(p)] = i as u16 + 1;
         }
         let renamed = |i: usize| {
             from.0
                 .get(i)
-                .map_or(n as u8 + 1, |&p| place[usize::from(p)])
+                .map_or(n as u16 + 1, |&p| place[usize::from(p)])
         };
-        Some((0..n).filter(|&i| gap(renamed(i), renamed(i + 1))).count() as Cost)
+        let gaps = (0..n).filter(|&i| renamed(i).abs_diff(renamed(i + 1)) > 1);
+        Some(gaps.count() as Cost)
     }
 }
 

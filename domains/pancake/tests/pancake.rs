@@ -68,6 +68,42 @@ fn astar_with_the_gap_heuristic_equals_breadth_first_search_up_to_9_pancakes() {
     }
 }
 
+/// The estimate between two stacks never exceeds their distance (the
+/// distance from `a` to `b` is that of `a` renamed by places in `b` to the
+/// sorted stack), and toward the sorted stack it is the gap heuristic.
+#[test]
+fn the_estimate_between_two_stacks_is_a_lower_bound_and_the_gap_toward_the_goal() {
+    let n = 7;
+    let dist = all_distances(n);
+    let key = |s: &[u8]| s.iter().fold(0u64, |k, &p| k << 4 | u64::from(p));
+    let mut rng = SplitMix64::new(17);
+    let sorted = Stack((1..=n as u8).collect());
+    let mut tight = 0;
+    for _ in 0..300 {
+        let a = Pancake::random(n, &mut rng).unwrap();
+        let b = Pancake::random(n, &mut rng).unwrap();
+        let (sa, sb) = (a.start(), b.start());
+        let mut place = [0u8; 16];
+        for (i, &p) in sb.0.iter().enumerate() {
+            place[usize::from(p)] = i as u8 + 1;
+        }
+        let renamed: Vec<u8> = sa.0.iter().map(|&p| place[usize::from(p)]).collect();
+        let distance = u32::from(dist[&key(&renamed)]);
+        let estimate = a.estimate_between(&sa, &sb).unwrap();
+        assert!(estimate <= distance, "{:?} to {:?}", sa.0, sb.0);
+        tight += usize::from(estimate == distance);
+        assert_eq!(a.estimate_between(&sa, &sorted), Some(Gap.h(&a, &sa)));
+    }
+    assert!(tight > 50, "only {tight} of 300 estimates were exact");
+    let short = Stack(vec![1, 2]);
+    assert_eq!(
+        Pancake::random(n, &mut rng)
+            .unwrap()
+            .estimate_between(&sorted, &short),
+        None
+    );
+}
+
 #[test]
 fn the_incremental_gap_equals_the_full_count_after_every_flip() {
     let mut rng = SplitMix64::new(3);
