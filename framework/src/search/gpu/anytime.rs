@@ -79,19 +79,13 @@ where
     Q: GpuPartitioner<D>,
 {
     let started = Instant::now();
-    let mut weight = options.order.weight;
     let mut best: Option<Solution<D::State, D::Move>> = None;
     let mut lower: Cost = 0;
     let mut totals = SearchStats::default();
     let mut improvements = Vec::new();
-    // The weight of the last run that improved and its expansions; the
-    // highest weight whose run was cut (see the module docs); whether the
-    // run now is the last try, with no budget of its own.
-    let mut improved_at = weight;
-    let mut improved_expanded: u64 = 0;
-    let mut failed: Option<Weight> = None;
-    let mut last_try = false;
+    let mut schedule = Schedule::new(options.order.weight);
     let status = loop {
+        let weight = schedule.weight;
         let mut limits = match remaining(&options.limits, totals.expanded, started) {
             Ok(limits) => limits,
             Err(limit) => {
@@ -100,9 +94,8 @@ where
                     .map_or(Status::LimitReached(limit), Status::Solved)
             }
         };
-        let budgeted = best.is_some() && !last_try;
-        if budgeted {
-            let budget = RETRY_FACTOR.saturating_mul(improved_expanded.max(RETRY_FLOOR));
+        let budget = schedule.budget(best.is_some());
+        if let Some(budget) = budget {
             limits.max_expanded = Some(limits.max_expanded.map_or(budget, |m| m.min(budget)));
         }
         let ceiling = best.as_ref().map_or(Cost::MAX, |b| b.cost);
@@ -131,12 +124,7 @@ where
                     weight: weight.value(),
                 });
                 best = Some(solution);
-                improved_at = weight;
-                improved_expanded = run_expanded;
-                // The last try got through: the schedule goes on from here.
-                if last_try {
-                    (last_try, failed) = (false, None);
-                }
+                schedule.improved(run_expanded);
             }
             // Children at the ceiling are pruned: no goal of a run costs more.
             Status::Solved(_) => {}
@@ -146,15 +134,8 @@ where
             Status::NoSolution => lower = ceiling,
             // Cut by its budget or a full arena: retry at a higher weight
             // (the caller's own limits end the loop at its top).
-            Status::LimitReached(Limit::Expansions | Limit::Memory) if budgeted => {
-                failed = Some(weight);
-                weight = match improved_at.halfway_to(weight) {
-                    Some(halfway) => halfway,
-                    None => {
-                        last_try = true;
-                        weight
-                    }
-                };
+            Status::LimitReached(Limit::Expansions | Limit::Memory) if budget.is_some() => {
+                schedule.cut();
                 continue;
             }
             Status::LimitReached(limit) => {
@@ -173,18 +154,7 @@ where
         if lower >= cost {
             break best.take().map_or(Status::NoSolution, Status::Solved);
         }
-        let lowered = weight.lowered_for_restarts();
-        weight = match failed {
-            // Never again as low as a weight that failed: halfway to it.
-            Some(failed) if lowered.value() <= failed.value() => match weight.halfway_to(failed) {
-                Some(halfway) => halfway,
-                None => {
-                    last_try = true;
-                    failed
-                }
-            },
-            _ => lowered,
-        };
+        schedule.lower();
     };
     totals.finish(started.elapsed().as_secs_f64());
     if let Status::Solved(solution) = &status {
@@ -195,6 +165,83 @@ where
         status,
         stats: totals,
     })
+}
+
+/// Which weight runs next, and with what budget (see the module docs): the
+/// restart schedule with its retries, apart from the GPU so that it can be
+/// followed step by step.
+#[derive(Clone, Copy, Debug, PartialEq)]
+struct Schedule {
+    /// The weight of the next run.
+    weight: Weight,
+    /// The weight of the last run that improved (the first weight until one
+    /// has).
+    improved_at: Weight,
+    /// The expansions of that run.
+    improved_expanded: u64,
+    /// The highest weight whose run was cut since the last try.
+    failed: Option<Weight>,
+    /// The next run is the last try at a failed weight: no budget.
+    last_try: bool,
+}
+
+impl Schedule {
+    fn new(first: Weight) -> Schedule {
+        Schedule {
+            weight: first,
+            improved_at: first,
+            improved_expanded: 0,
+            failed: None,
+            last_try: false,
+        }
+    }
+
+    /// The expansions the next run may make of its own (None: only the
+    /// caller's limits), given whether a solution is known yet.
+    fn budget(&self, solved: bool) -> Option<u64> {
+        (solved && !self.last_try)
+            .then(|| RETRY_FACTOR.saturating_mul(self.improved_expanded.max(RETRY_FLOOR)))
+    }
+
+    /// The run at `self.weight` improved after `expanded` expansions; a
+    /// last try that got through lets the schedule go on from here.
+    fn improved(&mut self, expanded: u64) {
+        self.improved_at = self.weight;
+        self.improved_expanded = expanded;
+        if self.last_try {
+            (self.last_try, self.failed) = (false, None);
+        }
+    }
+
+    /// The run at `self.weight` was cut by its budget or by memory: retry
+    /// halfway back toward the last weight that improved, or, with no
+    /// fortieth between, once more at this weight with no budget.
+    fn cut(&mut self) {
+        self.failed = Some(self.weight);
+        match self.improved_at.halfway_to(self.weight) {
+            Some(halfway) => self.weight = halfway,
+            None => self.last_try = true,
+        }
+    }
+
+    /// After a run that ended (improved or not): the schedule's next
+    /// weight, but never as low as one that failed (halfway to it instead,
+    /// or a last try at it).
+    fn lower(&mut self) {
+        let lowered = self.weight.lowered_for_restarts();
+        self.weight = match self.failed {
+            Some(failed) if lowered.value() <= failed.value() => {
+                match self.weight.halfway_to(failed) {
+                    Some(halfway) => halfway,
+                    None => {
+                        self.last_try = true;
+                        failed
+                    }
+                }
+            }
+            _ => lowered,
+        };
+    }
 }
 
 /// What is left of `limits` after `expanded` expansions and the time since
@@ -223,4 +270,80 @@ fn add(totals: &mut SearchStats, run: SearchStats) {
     totals.peak_closed = totals.peak_closed.max(run.peak_closed);
     totals.peak_bytes = totals.peak_bytes.max(run.peak_bytes);
     totals.bytes_per_node = run.bytes_per_node;
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn w(text: &str) -> Weight {
+        Weight::parse(text).unwrap()
+    }
+
+    /// The schedule step by step: no budget before a solution, budgets from
+    /// the last improving run, a cut run retried halfway back, never again
+    /// as low as a failed weight, a last try without a budget where no
+    /// fortieth is left, and the plain schedule again once that try
+    /// improves.
+    #[test]
+    fn cut_runs_are_retried_halfway_and_end_in_a_last_try() {
+        let mut s = Schedule::new(w("2"));
+        assert_eq!(s.budget(false), None);
+        s.improved(1000);
+        assert_eq!(s.budget(true), Some(RETRY_FACTOR * RETRY_FLOOR));
+        s.lower();
+        assert_eq!(s.weight, w("1.75"));
+        s.improved(50_000_000);
+        assert_eq!(s.budget(true), Some(RETRY_FACTOR * 50_000_000));
+        s.lower();
+        assert_eq!(s.weight, w("1.55"));
+        // 1.55 runs out of its budget: back to 1.65, halfway to 1.75.
+        s.cut();
+        assert_eq!((s.weight, s.failed), (w("1.65"), Some(w("1.55"))));
+        s.improved(60_000_000);
+        // The schedule's next step (1.45) is below the failed 1.55: halfway.
+        s.lower();
+        assert_eq!(s.weight, w("1.6"));
+        s.cut();
+        assert_eq!(s.weight, w("1.625"));
+        // No fortieth between 1.65 and 1.625: the last try, unbudgeted.
+        s.cut();
+        assert_eq!(s.weight, w("1.625"));
+        assert!(s.last_try);
+        assert_eq!(s.budget(true), None);
+        // It improves: the schedule goes on below it.
+        s.improved(900_000_000);
+        assert!(!s.last_try && s.failed.is_none());
+        s.lower();
+        assert_eq!(s.weight, w("1.625").lowered_for_restarts());
+        assert!(s.weight.value() < 1.625);
+    }
+
+    /// Followed to the end with every run improving, the schedule reaches
+    /// w = 1 (which proves the optimum); with every run after the first cut,
+    /// it ends in a last try above the first cut weight.
+    #[test]
+    fn the_schedule_reaches_one_or_a_last_try() {
+        let mut s = Schedule::new(w("3"));
+        for _ in 0..40 {
+            s.improved(1);
+            if s.weight.is_one() {
+                break;
+            }
+            s.lower();
+        }
+        assert!(s.weight.is_one());
+        let mut s = Schedule::new(w("2"));
+        s.improved(1);
+        s.lower();
+        let first_cut = s.weight;
+        for _ in 0..40 {
+            if s.last_try {
+                break;
+            }
+            s.cut();
+        }
+        assert!(s.last_try);
+        assert!(s.weight.value() >= first_cut.value() && s.weight.value() < 2.0);
+    }
 }
