@@ -8,6 +8,10 @@
 #   scripts/deepcubea-kind.sh 48   anytime GA* (configs/deepcubea-48-anytime.ron)
 #   scripts/deepcubea-kind.sh 35-win anytime GA* then windows (configs/deepcubea-35-anytime-window.ron)
 #   scripts/deepcubea-kind.sh 48-win anytime GA* then windows (configs/deepcubea-48-anytime-window.ron)
+#   scripts/deepcubea-kind.sh pareto-35  the Pareto table's GPU rows: every weight and beams
+#                                        (configs/order-pareto-35-gpu.ron, order-beam-35-gpu.ron)
+#   scripts/deepcubea-kind.sh pareto-48  the same on the 48-puzzle (its databases take the
+#                                        host's cores about 3 minutes the first time)
 #   scripts/deepcubea-kind.sh 35-6 anytime GA*, 6-tile databases (configs/deepcubea-35-anytime-6.ron;
 #                                    building them takes the host's 16 cores about 10 minutes)
 #   scripts/deepcubea-kind.sh tests  the GPU pancake tests of weighted and anytime GA*
@@ -29,10 +33,12 @@ for part in "$@"; do
     35-6) configs+=(deepcubea-35-anytime-6) ;;
     35-win) configs+=(deepcubea-35-anytime-window) ;;
     48-win) configs+=(deepcubea-48-anytime-window) ;;
+    pareto-35) configs+=(order-pareto-35-gpu order-beam-35-gpu) ;;
+    pareto-48) configs+=(order-pareto-48-gpu order-beam-48-gpu) ;;
     tests) FRONTIER_REQUIRE_GPU=1 target/device/pancake-test gpu_gastar 2>&1 |
              grep -E "^test |panicked|test result" ;;
     35-anytime) configs+=(deepcubea-35-anytime) ;;
-    *) echo "unknown part $part (tests, 24, 35, 35-anytime, 35-sc, 35-win, 35-6, 48, 48-sc or 48-win)"; exit 2 ;;
+    *) echo "unknown part $part (tests, 24, 35, 35-anytime, 35-sc, 35-win, 35-6, 48, 48-sc, 48-win, pareto-35 or pareto-48)"; exit 2 ;;
   esac
 done
 for c in "${configs[@]}"; do
