@@ -93,8 +93,9 @@ pub(super) fn take_shortcuts<D: Domain>(
         }
         done.after = cost;
         done.passes += 1;
-        // A state twice on the path is a loop: both balls hold it at cost
-        // 0, a shortcut that saves the whole loop.
+        // A state twice on the path is a loop: a finder may return it as a
+        // shortcut with nothing between (balls hold it at cost 0 in both,
+        // a window's search ends where it starts), saving the whole loop.
         let found = find(&states, &prefix, &mut done.expanded);
         let chosen = disjoint(found);
         if chosen.is_empty() {
@@ -422,7 +423,7 @@ fn rethread<D: Domain>(domain: &D, states: Vec<D::State>) -> Option<Vec<D::State
 }
 
 /// The cheapest edge from `from` to `to`, if any (`edges` is scratch).
-pub(super) fn cheapest_edge<'e, D: Domain>(
+fn cheapest_edge<'e, D: Domain>(
     domain: &D,
     from: &D::State,
     to: &D::State,
