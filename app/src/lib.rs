@@ -390,7 +390,7 @@ struct SearchFlags {
     /// astar, hda, gpu and mpi-hda: after the search (and --shortcut), re-solve the
     /// solution's path in windows of up to cost L (each starting half a
     /// window after the last), each by IDA* between its two ends guided by
-    /// the domain's estimate between states (tiles, pancake, grid); a window
+    /// the domain's estimate between states (tiles, pancake); a window
     /// gives up after 4 M expansions (the row's time includes it).
     #[arg(long, global = true, value_name = "L")]
     window: Option<u32>,

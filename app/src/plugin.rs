@@ -297,7 +297,7 @@ pub fn report<D: Domain>(
         if searched.estimate_between(&start, &start).is_none() {
             return Err(CliError::Input(format!(
                 "window: {domain} has no estimate of the cost between two states, which \
-                 re-solving a window needs (tiles, pancake and grid have one)"
+                 re-solving a window needs (tiles and pancake have one)"
             )));
         }
         frontier_core::search::shortcut::improve_outcome(
