@@ -208,6 +208,28 @@ pub trait InPlaceHeuristic<D: InPlace>: Heuristic<D> {
         parent_h: Cost,
         child: &mut Self::Detail,
     ) -> Cost;
+
+    /// As [`InPlaceHeuristic::after`], for a caller that needs the bound
+    /// exactly only when it is below `cap`: where the bound `h` is at
+    /// least `cap`, any `v` with `cap <= v <= h` may be returned instead,
+    /// and `child` may be left part-written (the caller prunes the state
+    /// and never reads it). A heuristic that is a maximum of parts can
+    /// stop at the first part that reaches `cap`. The default is exact.
+    #[allow(clippy::too_many_arguments)]
+    #[inline]
+    fn after_below(
+        &self,
+        domain: &D,
+        state: &D::State,
+        op: D::Op,
+        parent: &Self::Detail,
+        parent_h: Cost,
+        child: &mut Self::Detail,
+        cap: Cost,
+    ) -> Cost {
+        let _ = cap;
+        self.after(domain, state, op, parent, parent_h, child)
+    }
 }
 
 /// The heuristic that knows nothing: turns A* into Dijkstra's algorithm.

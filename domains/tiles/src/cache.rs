@@ -81,7 +81,9 @@ fn read_valid(
     if stored != checksum(table) {
         return Err("checksum mismatch".into());
     }
-    Ok(table.to_vec())
+    let mut out = crate::pdb::huge_with_capacity(table.len());
+    out.extend_from_slice(table);
+    Ok(out)
 }
 
 /// Loads the database of `pattern` from `dir`, or builds it with `threads`

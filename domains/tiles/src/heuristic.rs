@@ -380,6 +380,10 @@ impl AdditivePdb {
     /// One move: the tile the blank passed moved from the blank's new cell
     /// to its old one (`from`). Only that tile's database is updated,
     /// directly and reflected.
+    ///
+    /// The bound is the larger of the two sums: where the direct sum alone
+    /// reaches `cap`, the reflected side is not looked up (its detail is
+    /// left stale), as [`InPlaceHeuristic::after_below`] allows.
     #[inline]
     fn after_move(
         &self,
@@ -387,6 +391,7 @@ impl AdditivePdb {
         from: u8,
         parent: &TilesDetail,
         child: &mut TilesDetail,
+        cap: Cost,
     ) -> Cost {
         let tile = state.cells[usize::from(from)];
         let k = self.dbs.len();
@@ -398,6 +403,9 @@ impl AdditivePdb {
             tile_at: |cell: u8| state.cells[usize::from(cell)],
         };
         self.step(step, &self.digits, &mut child.direct);
+        if child.direct.sum >= cap {
+            return child.direct.sum;
+        }
         if let Some(r) = &self.reflection {
             child.reflected.copy_from(&parent.reflected, k);
             // The reflection's cell map is its own inverse, so reflected
@@ -438,6 +446,20 @@ impl InPlaceHeuristic<Tiles> for TilesHeuristic {
         parent_h: Cost,
         child: &mut TilesDetail,
     ) -> Cost {
+        self.after_below(puzzle, state, dir, parent, parent_h, child, Cost::MAX)
+    }
+
+    #[inline]
+    fn after_below(
+        &self,
+        puzzle: &Tiles,
+        state: &TileState,
+        dir: Dir,
+        parent: &TilesDetail,
+        parent_h: Cost,
+        child: &mut TilesDetail,
+        cap: Cost,
+    ) -> Cost {
         // The cell the blank left, where the moved tile now is.
         let Some(from) = puzzle.board().neighbour(state.blank, dir.opposite()) else {
             return self.h(puzzle, state);
@@ -448,7 +470,7 @@ impl InPlaceHeuristic<Tiles> for TilesHeuristic {
                 parent_h + Cost::from(row[usize::from(from)])
                     - Cost::from(row[usize::from(state.blank)])
             }
-            TilesHeuristic::Pdb(p) => p.after_move(state, from, parent, child),
+            TilesHeuristic::Pdb(p) => p.after_move(state, from, parent, child, cap),
         }
     }
 }

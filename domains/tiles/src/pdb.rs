@@ -347,19 +347,41 @@ fn prefetch<T>(value: &T) {
 /// offers them on request: random access to gigabyte tables otherwise
 /// spends most of its time on TLB misses.
 fn huge_vec<T>(len: usize, make: impl Fn() -> T) -> Vec<T> {
-    let mut v: Vec<T> = Vec::with_capacity(len);
+    let mut v = huge_with_capacity(len);
+    v.resize_with(len, make);
+    v
+}
+
+/// An empty vector with room for `len` values, whose pages the OS is asked
+/// to back with transparent huge pages before anything touches them (on a
+/// machine whose setting is `madvise`, the common default, nothing else
+/// gets them: a table read from a file into a plain vector took a TLB miss
+/// on nearly every lookup).
+pub(crate) fn huge_with_capacity<T>(len: usize) -> Vec<T> {
+    let v: Vec<T> = Vec::with_capacity(len);
     #[cfg(target_os = "linux")]
     {
+        const PAGE: usize = 4096;
         let bytes = len * std::mem::size_of::<T>();
-        if bytes >= 1 << 21 {
-            // SAFETY: the range is this vector's own allocation; MADV_HUGEPAGE
-            // only changes how the kernel backs it, never its contents.
+        // `madvise` refuses a start that is not page-aligned, and the
+        // allocator's large blocks begin just past a page boundary: advise
+        // from the next boundary on (huge pages cover whole 2 MiB extents
+        // inside the range anyway).
+        let start = v.as_ptr() as usize;
+        let skip = start.next_multiple_of(PAGE) - start;
+        if bytes >= (1 << 21) + skip {
+            // SAFETY: the range lies inside this vector's own allocation;
+            // MADV_HUGEPAGE only changes how the kernel backs it, never its
+            // contents, and a refusal leaves it as it was.
             unsafe {
-                libc::madvise(v.as_mut_ptr().cast(), bytes, libc::MADV_HUGEPAGE);
+                libc::madvise(
+                    (start + skip) as *mut libc::c_void,
+                    bytes - skip,
+                    libc::MADV_HUGEPAGE,
+                );
             }
         }
     }
-    v.resize_with(len, make);
     v
 }
 

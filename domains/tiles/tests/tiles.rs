@@ -1023,8 +1023,30 @@ fn in_place_ida_equals_ida_and_its_bounds_equal_h() {
                     let op = ops[rng.below(ops.len())];
                     puzzle.apply(&mut state, op);
                     let mut next = Default::default();
-                    bound = h.after(&puzzle, &state, op, &detail, bound, &mut next);
+                    let parent_h = bound;
+                    bound = h.after(&puzzle, &state, op, &detail, parent_h, &mut next);
                     assert_eq!(bound, h.h(&puzzle, &state), "{h:?} after {op:?}");
+                    // Capped: exact below the cap, else between it and h.
+                    for cap in [0, bound.saturating_sub(3), bound, bound + 1] {
+                        let mut scratch = Default::default();
+                        let v = h.after_below(
+                            &puzzle,
+                            &state,
+                            op,
+                            &detail,
+                            parent_h,
+                            &mut scratch,
+                            cap,
+                        );
+                        if bound < cap {
+                            assert_eq!(v, bound, "{h:?} under cap {cap}");
+                        } else {
+                            assert!(
+                                (cap..=bound).contains(&v),
+                                "{h:?}: {v} for cap {cap}, h {bound}"
+                            );
+                        }
+                    }
                     detail = next;
                     last = Some(op);
                 }

@@ -992,7 +992,19 @@ impl<D: InPlace, H: InPlaceHeuristic<D>> InPlaceWorker<'_, D, H> {
             let (below, above) = self.levels.split_at_mut(depth + 1);
             let (level, child) = (&below[depth], &mut above[0]);
             let g = level.g.saturating_add(cost);
-            let h = heuristic.after(domain, state, op, &level.detail, level.h, &mut child.detail);
+            // A bound at or above `cap` leaves this child pruned and the
+            // next bound as it is, whatever its exact value: `next_bound`
+            // only ever holds an f above `bound`.
+            let cap = self.counters.next_bound.saturating_sub(g);
+            let h = heuristic.after_below(
+                domain,
+                state,
+                op,
+                &level.detail,
+                level.h,
+                &mut child.detail,
+                cap,
+            );
             let f = g.saturating_add(h);
             if f > bound {
                 self.counters.next_bound = self.counters.next_bound.min(f);
