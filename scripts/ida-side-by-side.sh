@@ -2,6 +2,7 @@
 # Issue 44 on the GPU machine; builds nothing. Everything it runs is carried
 # in $DEV (default target/device):
 #   frontier, frontier-nopf   this build, and the same without prefetching
+#   frontier-before           an earlier build (optional: ida-1 on KF #1 beside this one)
 #   pancake-test              the pancake test binary (GPU = CPU with move pruning)
 #   peer/                     domsleee/15puzzle, built in /tmp from its public
 #                             repository by scripts/peers/build-15puzzle.sh
@@ -107,6 +108,9 @@ for id in 1 2 3 4; do
   row "KF #$id ida-1 frontier" "$(ours "$bin" solve tiles "$(kf "$id")" --heuristic 6-6-6-6 --reflect --executor ida --threads 1 --max-seconds "$seconds")"
   row "KF #$id dedicated (domsleee)" "$(peer "kf$id" 6666-reg "$seconds")"
 done
+if [ -x "$dev/frontier-before" ]; then
+  row "KF #1 ida-1 frontier-before" "$(ours "$dev/frontier-before" solve tiles "$(kf 1)" --heuristic 6-6-6-6 --reflect --executor ida --threads 1 --max-seconds "$seconds")"
+fi
 if [ -x "$dev/frontier-nopf" ]; then
   row "KF #1 ida-1 frontier, no prefetch" "$(ours "$dev/frontier-nopf" solve tiles "$(kf 1)" --heuristic 6-6-6-6 --reflect --executor ida --threads 1 --max-seconds "$seconds")"
 fi
