@@ -330,12 +330,22 @@ where
         let below_before = s.clone_htod(&host_below).map_err(oom)?;
         let at_before = s.clone_htod(&host_at).map_err(oom)?;
         let kept = (below_all + room_at) as u32;
+        // Every layer stays on the device for the replay, so a long path
+        // at a wide beam can fill it: that ends the search at a memory
+        // limit, with its lower bound, as a full arena ends GA*; it is
+        // not an error of the run.
+        let room = kept.max(1) as usize;
+        let (Ok(states), Ok(g), Ok(parent)) = (
+            s.alloc_zeros::<u32>(room * words),
+            s.alloc_zeros::<u32>(room),
+            s.alloc_zeros::<u32>(room),
+        ) else {
+            break End::Limit(Limit::Memory);
+        };
         let mut next = Layer {
-            states: s
-                .alloc_zeros::<u32>(kept.max(1) as usize * words)
-                .map_err(oom)?,
-            g: s.alloc_zeros::<u32>(kept.max(1) as usize).map_err(oom)?,
-            parent: s.alloc_zeros::<u32>(kept.max(1) as usize).map_err(oom)?,
+            states,
+            g,
+            parent,
             len: kept,
         };
         let (below_all, room_at) = (below_all as u32, room_at as u32);
