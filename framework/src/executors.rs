@@ -236,12 +236,17 @@ pub const EXECUTORS: &[ExecutorInfo] = &[
     #[cfg(feature = "gpu")]
     ExecutorInfo {
         kind: "multi-gpu",
-        about: "HDA* over several GPUs of this host (--gpus, --partition).",
+        about: "HDA* over several GPUs of this host (--gpus, --partition; --weight W or \
+                greedy, --anytime, --shortcut R, --window L).",
         params: &[
             Param::Gpus,
             Param::Partition,
             Param::Heaps,
             Param::PartialExpansion,
+            Param::Weight,
+            Param::Anytime,
+            Param::Shortcut,
+            Param::Window,
         ],
         counted: true,
         default: || ExecutorConfig::MultiGpu(Default::default()),

@@ -673,6 +673,67 @@ fn weighted_gpu_gastar_keeps_its_bounds_on_random_14_stacks() {
     }
 }
 
+/// Weighted, greedy and anytime GA* over two shards (`multi-gpu` on one
+/// device twice: the same exchange of children as on two GPUs) against A*
+/// on random 14-stacks: costs within w of the optimum, lower bounds at or
+/// below it (children still in flight between shards at the end count),
+/// anytime ends at the optimum, paths sort.
+#[test]
+fn weighted_and_anytime_multi_gpu_keep_their_bounds_on_random_14_stacks() {
+    if !frontier_core::gpu::usable_or_skip(
+        "weighted_and_anytime_multi_gpu_keep_their_bounds_on_random_14_stacks",
+    ) {
+        return;
+    }
+    use frontier_core::search::gpu::{MultiGpuConfig, MultiGpuSession, PackedHasher};
+    use frontier_core::search::{Order, Weight};
+    let mut rng = SplitMix64::new(1414);
+    let stacks: Vec<Pancake> = (0..8)
+        .map(|_| Pancake::random(14, &mut rng).unwrap())
+        .collect();
+    let config = MultiGpuConfig {
+        devices: vec![0, 0],
+        heaps: 4096,
+        memory_fraction: 0.1,
+        ..MultiGpuConfig::default()
+    };
+    let mut session = MultiGpuSession::new(&stacks[0], &Gap, &PackedHasher, &config).unwrap();
+    for stack in &stacks {
+        let optimum = optimum(stack);
+        for (w, anytime) in [("1.5", false), ("2", false), ("greedy", false), ("2", true)] {
+            let weight = Weight::parse(w).unwrap();
+            let options = SearchOptions {
+                order: Order {
+                    weight,
+                    anytime,
+                    ..Order::default()
+                },
+                ..SearchOptions::default()
+            };
+            let outcome = session.solve(stack, &Gap, &PackedHasher, &options).unwrap();
+            let solution = outcome.solution().expect("GA* sorts every stack");
+            let lower = outcome.stats.lower_bound.unwrap();
+            let what = format!("{} w {w} anytime {anytime} on 2 shards", stack.text());
+            assert!(
+                lower <= optimum && optimum <= solution.cost,
+                "{what}: {lower}"
+            );
+            if anytime {
+                assert_eq!((solution.cost, lower), (optimum, optimum), "{what}");
+            } else if weight != Weight::Greedy {
+                assert!(
+                    f64::from(solution.cost) <= weight.value() * f64::from(optimum),
+                    "{what}"
+                );
+            }
+            assert!(
+                stack.is_goal(&stack.replay(&solution.moves).unwrap()),
+                "{what}"
+            );
+        }
+    }
+}
+
 /// Anytime GA* on the GPU (restarting weighted A*) against A* on random
 /// 14-stacks: run to its end it proves the optimum; every improvement costs
 /// less than the one before and brackets the optimum with its bound; cut

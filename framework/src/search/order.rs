@@ -372,7 +372,7 @@ impl Order {
         } else {
             Err(crate::Error::BadConfig(format!(
                 "{executor} searches for the optimum only: weight, greedy, anytime and beam \
-                 are options of astar, hda and gpu"
+                 are options of astar, hda, gpu, multi-gpu and mpi-hda (beams: astar, hda, gpu)"
             )))
         }
     }
@@ -385,7 +385,8 @@ impl Order {
         } else {
             Err(crate::Error::BadConfig(format!(
                 "{executor} runs A*'s order only so far: weight, greedy, anytime and beam \
-                 run on astar and hda, weights, anytime and beams on gpu, weights and anytime on mpi-hda"
+                 run on astar and hda, weights, anytime and beams on gpu, weights and anytime on \
+                 multi-gpu and mpi-hda"
             )))
         }
     }

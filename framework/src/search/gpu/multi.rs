@@ -295,12 +295,13 @@ impl MultiGpuSession {
                     .into(),
             ));
         }
+        // Weights hold across shards as on one: every shard orders its heap
+        // by den·g + num·h, the incumbent is shared at each round's
+        // reports, children sent to another shard are in its heap before
+        // `decide` reads the lowest key, and the search ends only once no
+        // shard holds a key below den·C; `least_f` takes every shard's
+        // open and pruned nodes.
         let weight = order.weight;
-        if (!weight.is_one() || order.anytime) && self.shards.len() > 1 {
-            return Err(Error::BadConfig(
-                "weighted, greedy and anytime GA* run on one GPU so far (the gpu executor)".into(),
-            ));
-        }
         if order.anytime {
             return super::anytime::restarting(self, domain, plugin, partition, options);
         }
@@ -416,7 +417,8 @@ impl MultiGpuSession {
         // `order` and gastar.cu), unless children were dropped for memory.
         // Plain GA* proves its optimum without it: no extra kernel then.
         let wanted = !weight.is_one() || ceiling != Cost::MAX;
-        let least = if !wanted || matches!(finish, Finish::Limit(Limit::Memory)) {
+        let dropped = finals.iter().any(|ctrl| ctrl[CTRL_OVERFLOW] != 0);
+        let least = if !wanted || dropped || matches!(finish, Finish::Limit(Limit::Memory)) {
             None
         } else {
             let mut least = match &status {
@@ -737,6 +739,17 @@ fn drive(
             }
         }
         if let Some(finish) = decision.finish {
+            // Children sent in this last round wait in their owners'
+            // inboxes, not on a heap: a run that reports a lower bound
+            // (weighted, or under a ceiling) puts them there first, so
+            // `least_f` sees every open node. A heap that overflows now
+            // shows in the control words `run` reads.
+            let bounded = !shard.weight.is_one() || shard.ceiling != Cost::MAX;
+            if gpus > 1 && bounded {
+                let incoming = incoming_for(&reports, me, parity);
+                shard.insert(parity, iteration, &incoming)?;
+                shard.read_ctrl(&mut ctrl)?;
+            }
             tracing::info!(
                 gpu = me,
                 iterations = iteration,
