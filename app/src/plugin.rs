@@ -271,8 +271,10 @@ pub fn read_file(path: &Path) -> Result<String, CliError> {
 /// `options.order.window`, the solution is shortened first, shortcuts
 /// before windows ([`frontier_core::search::shortcut`],
 /// [`frontier_core::search::windows`]: the new path is replayed step by
-/// step, and its time counts in the row's). Refuses a window on a domain
-/// with no estimate between states ([`Domain::estimate_between`]).
+/// step, and its time counts in the row's). The executors refuse a window
+/// on a domain with no estimate between states before they search
+/// ([`frontier_core::search::Order::check_domain`]); the same refusal here
+/// covers a domain that calls a search function directly.
 pub fn report<D: Domain>(
     domain: &'static str,
     searched: &D,

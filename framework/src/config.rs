@@ -128,6 +128,7 @@ impl ExecutorConfig {
         partitioner: &P,
         options: &SearchOptions,
     ) -> Result<DomainOutcome<D>, Error> {
+        options.order.check_domain(domain)?;
         match self {
             ExecutorConfig::Astar => astar(domain, heuristic, options),
             ExecutorConfig::Hda(config) => hda(domain, heuristic, partitioner, config, options),
@@ -166,6 +167,7 @@ impl ExecutorConfig {
         H: Heuristic<D> + crate::search::gpu::GpuPlugin<D>,
         P: Partitioner<D>,
     {
+        options.order.check_domain(domain)?;
         match self {
             ExecutorConfig::Gpu(config) if options.order.beam.is_some() => {
                 let ga_only = crate::search::gpu::GastarConfig {
@@ -236,6 +238,7 @@ impl ExecutorConfig {
         H: Heuristic<D> + crate::search::gpu::GpuPlugin<D>,
         Q: crate::search::gpu::GpuPartitioner<D>,
     {
+        options.order.check_domain(domain)?;
         match self {
             ExecutorConfig::MultiGpu(config) => {
                 crate::search::gpu::multi_gpu(domain, heuristic, partition, config, options)
@@ -261,6 +264,7 @@ impl ExecutorConfig {
         D: crate::InPlace,
         H: crate::InPlaceHeuristic<D>,
     {
+        options.order.check_domain(domain)?;
         match self {
             ExecutorConfig::Ida(config) => {
                 crate::search::ida::ida_in_place(domain, heuristic, config, options)
@@ -284,6 +288,7 @@ impl ExecutorConfig {
         D: crate::InPlace + crate::PackedState,
         H: crate::InPlaceHeuristic<D> + crate::search::gpu::GpuPlugin<D>,
     {
+        options.order.check_domain(domain)?;
         match self {
             ExecutorConfig::GpuIda(config) => {
                 crate::search::gpu::gpu_ida_in_place(domain, heuristic, config, options)
@@ -307,11 +312,63 @@ impl ExecutorConfig {
         H: Heuristic<D>,
         P: Partitioner<D>,
     {
+        options.order.check_domain(domain)?;
         match self {
             ExecutorConfig::MpiHda(config) => {
                 crate::search::mpi_hda(domain, heuristic, partitioner, config, options)
             }
             _ => self.run(domain, heuristic, partitioner, options),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::domain::{Blind, Edge};
+    use crate::search::Order;
+
+    /// A domain with no estimate between states, whose search must never
+    /// start: expanding it fails the test.
+    struct Untouchable;
+
+    impl Domain for Untouchable {
+        type State = u32;
+        type Move = ();
+        fn start(&self) -> u32 {
+            0
+        }
+        fn expand(&self, _: &u32, _: &mut Vec<Edge<u32, ()>>) {
+            panic!("the search ran before the window was refused");
+        }
+        fn is_goal(&self, _: &u32) -> bool {
+            false
+        }
+    }
+
+    /// A window on a domain without `estimate_between` is refused before
+    /// the search, on every executor `run` dispatches.
+    #[test]
+    fn a_window_without_an_estimate_is_refused_before_the_search() {
+        let options = SearchOptions {
+            order: Order {
+                window: Some(8),
+                ..Order::default()
+            },
+            ..SearchOptions::default()
+        };
+        for kind in ["astar", "hda", "ida"] {
+            let executor = ExecutorConfig::by_kind(kind).unwrap();
+            let partition = crate::domain::StdHasher;
+            match executor.run(&Untouchable, &Blind, &partition, &options) {
+                Err(Error::BadConfig(message)) => {
+                    assert!(
+                        message.contains("no estimate of the cost"),
+                        "{kind}: {message}"
+                    )
+                }
+                other => panic!("{kind}: {:?}", other.map(|o| o.status)),
+            }
         }
     }
 }

@@ -377,6 +377,23 @@ impl Order {
         }
     }
 
+    /// Refuses, before any search, what `domain` cannot do after one: a
+    /// window needs [`crate::Domain::estimate_between`] to re-solve its
+    /// stretches of the path.
+    pub fn check_domain<D: crate::Domain>(&self, domain: &D) -> Result<(), crate::Error> {
+        if self.window.is_some() {
+            let start = domain.start();
+            if domain.estimate_between(&start, &start).is_none() {
+                return Err(crate::Error::BadConfig(
+                    "window: this domain has no estimate of the cost between two states \
+                     (Domain::estimate_between), which re-solving a window needs"
+                        .into(),
+                ));
+            }
+        }
+        Ok(())
+    }
+
     /// Refuses anything but A\*'s order on a best-first executor that
     /// does not run the others yet.
     pub fn not_yet(&self, executor: &str) -> Result<(), crate::Error> {
