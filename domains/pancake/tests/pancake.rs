@@ -624,6 +624,36 @@ fn optimum(stack: &Pancake) -> u32 {
         .cost
 }
 
+/// What every weighted or greedy GPU row must show against A*'s `optimum`:
+/// its lower bound and cost bracket the optimum, a weight W keeps the cost
+/// within W times it (greedy promises no factor), and the path sorts the
+/// stack. Returns the cost and the lower bound.
+fn assert_within_weight(
+    stack: &Pancake,
+    outcome: &frontier_core::search::DomainOutcome<Pancake>,
+    optimum: u32,
+    weight: frontier_core::search::Weight,
+    what: &str,
+) -> (u32, u32) {
+    let solution = outcome.solution().expect("GA* sorts every stack");
+    let lower = outcome.stats.lower_bound.unwrap();
+    assert!(
+        lower <= optimum && optimum <= solution.cost,
+        "{what}: {lower}"
+    );
+    if weight != frontier_core::search::Weight::Greedy {
+        assert!(
+            f64::from(solution.cost) <= weight.value() * f64::from(optimum),
+            "{what}"
+        );
+    }
+    assert!(
+        stack.is_goal(&stack.replay(&solution.moves).unwrap()),
+        "{what}"
+    );
+    (solution.cost, lower)
+}
+
 /// Weighted and greedy GA* on the GPU against A* on random 14-stacks: costs
 /// within w of the optimum, lower bounds at or below it, paths that sort.
 #[test]
@@ -647,23 +677,8 @@ fn weighted_gpu_gastar_keeps_its_bounds_on_random_14_stacks() {
                 ..SearchOptions::default()
             };
             let outcome = session.solve(stack, &Gap, &options).unwrap();
-            let solution = outcome.solution().expect("GA* sorts every stack");
-            let lower = outcome.stats.lower_bound.unwrap();
             let what = format!("{} w {w}", stack.text());
-            assert!(
-                lower <= optimum && optimum <= solution.cost,
-                "{what}: {lower}"
-            );
-            if weight != Weight::Greedy {
-                assert!(
-                    f64::from(solution.cost) <= weight.value() * f64::from(optimum),
-                    "{what}"
-                );
-            }
-            assert!(
-                stack.is_goal(&stack.replay(&solution.moves).unwrap()),
-                "{what}"
-            );
+            assert_within_weight(stack, &outcome, optimum, weight, &what);
         }
         // A*'s order on the same session still proves the optimum.
         let plain = session
@@ -711,25 +726,11 @@ fn weighted_and_anytime_multi_gpu_keep_their_bounds_on_random_14_stacks() {
                 ..SearchOptions::default()
             };
             let outcome = session.solve(stack, &Gap, &PackedHasher, &options).unwrap();
-            let solution = outcome.solution().expect("GA* sorts every stack");
-            let lower = outcome.stats.lower_bound.unwrap();
             let what = format!("{} w {w} anytime {anytime} on 2 shards", stack.text());
-            assert!(
-                lower <= optimum && optimum <= solution.cost,
-                "{what}: {lower}"
-            );
+            let (cost, lower) = assert_within_weight(stack, &outcome, optimum, weight, &what);
             if anytime {
-                assert_eq!((solution.cost, lower), (optimum, optimum), "{what}");
-            } else if weight != Weight::Greedy {
-                assert!(
-                    f64::from(solution.cost) <= weight.value() * f64::from(optimum),
-                    "{what}"
-                );
+                assert_eq!((cost, lower), (optimum, optimum), "{what}");
             }
-            assert!(
-                stack.is_goal(&stack.replay(&solution.moves).unwrap()),
-                "{what}"
-            );
         }
     }
 }
