@@ -142,6 +142,22 @@ pub trait InPlace: Domain {
     fn undo(&self, state: &mut Self::State, op: Self::Op);
     /// `op` as a move of a reported path.
     fn move_of(&self, op: Self::Op) -> Self::Move;
+    /// The op that takes `from` to `to`, a state [`Domain::expand`] made
+    /// from it, if one does (IDA\* steps move pruning's automaton down its
+    /// split of the start with it, a million nodes on a GPU). The default
+    /// tries each op of `from`; a domain that can read the op off the two
+    /// states (tiles: where the blank went) answers at once.
+    fn op_between(&self, from: &Self::State, to: &Self::State) -> Option<Self::Op> {
+        let mut ops = Vec::new();
+        self.ops(from, None, &mut ops);
+        let mut at = from.clone();
+        ops.into_iter().find(|&op| {
+            self.apply(&mut at, op);
+            let reached = at == *to;
+            self.undo(&mut at, op);
+            reached
+        })
+    }
 
     // The move algebra, for move pruning
     // ([`crate::search::move_pruning`]); optional.

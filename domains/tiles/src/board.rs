@@ -523,6 +523,15 @@ impl InPlace for Tiles {
         dir
     }
 
+    /// Where the blank went, and the tile it passed now on its old cell:
+    /// four neighbour reads, not a slide and a board compare per direction.
+    fn op_between(&self, from: &TileState, to: &TileState) -> Option<Dir> {
+        let dir = Dir::ALL
+            .into_iter()
+            .find(|&dir| self.board.neighbour(from.blank, dir) == Some(to.blank))?;
+        (to.cells[usize::from(from.blank)] == from.cells[usize::from(to.blank)]).then_some(dir)
+    }
+
     /// The four directions, in `Dir::ALL`'s order.
     fn op_count(&self) -> usize {
         Dir::ALL.len()

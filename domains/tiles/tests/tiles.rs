@@ -1026,6 +1026,16 @@ fn in_place_ida_equals_ida_and_its_bounds_equal_h() {
                     let parent_h = bound;
                     bound = h.after(&puzzle, &state, op, &detail, parent_h, &mut next);
                     assert_eq!(bound, h.h(&puzzle, &state), "{h:?} after {op:?}");
+                    // The op between a state and each child is the one
+                    // that made it; a state is no child of itself.
+                    let mut all = Vec::new();
+                    puzzle.ops(&state, None, &mut all);
+                    for &other in &all {
+                        let mut child = state;
+                        puzzle.apply(&mut child, other);
+                        assert_eq!(puzzle.op_between(&state, &child), Some(other));
+                    }
+                    assert_eq!(puzzle.op_between(&state, &state), None);
                     // Capped: exact below the cap, else between it and h.
                     for cap in [0, bound.saturating_sub(3), bound, bound + 1] {
                         let mut scratch = Default::default();

@@ -1160,25 +1160,16 @@ pub(crate) fn split_automaton<D: InPlace>(
     split: &Split<D>,
 ) -> Vec<u32> {
     let mut states = Vec::with_capacity(split.nodes.len());
-    let mut ops = Vec::new();
     for node in &split.nodes {
         let at = match node.mv {
             None => pruning.start(domain.context(&node.state)),
             // Nodes come after their parents.
             Some(_) => match states.get(node.parent as usize) {
                 Some(&from) if from != PRUNED => {
-                    let mut parent = split.nodes[node.parent as usize].state.clone();
-                    ops.clear();
-                    domain.ops(&parent, None, &mut ops);
-                    let op = ops.iter().copied().find(|&op| {
-                        domain.apply(&mut parent, op);
-                        let reached = parent == node.state;
-                        domain.undo(&mut parent, op);
-                        reached
-                    });
+                    let parent = &split.nodes[node.parent as usize].state;
                     // An edge no op makes (a domain whose `expand` and
                     // `ops` disagree) prunes nothing below it.
-                    match op {
+                    match domain.op_between(parent, &node.state) {
                         Some(op) => pruning.step(from, domain.op_index(op)).unwrap_or(PRUNED),
                         None => pruning.start(domain.context(&node.state)),
                     }
