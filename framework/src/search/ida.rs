@@ -994,7 +994,9 @@ impl<D: InPlace, H: InPlaceHeuristic<D>> InPlaceWorker<'_, D, H> {
             let g = level.g.saturating_add(cost);
             // A bound at or above `cap` leaves this child pruned and the
             // next bound as it is, whatever its exact value: `next_bound`
-            // only ever holds an f above `bound`.
+            // only ever holds an f above `bound` (each iteration's workers
+            // start from `Counters::new`), so an inexact bound prunes.
+            debug_assert!(self.counters.next_bound > bound);
             let cap = self.counters.next_bound.saturating_sub(g);
             let h = heuristic.after_below(
                 domain,

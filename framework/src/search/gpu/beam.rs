@@ -332,8 +332,8 @@ where
         let kept = (below_all + room_at) as u32;
         // Every layer stays on the device for the replay, so a long path
         // at a wide beam can fill it: that ends the search at a memory
-        // limit, with its lower bound, as a full arena ends GA*; it is
-        // not an error of the run.
+        // limit (a row, with no solution and so no bound), as a full arena
+        // ends GA*; it is not an error that stops an experiment.
         let room = kept.max(1) as usize;
         let (Ok(states), Ok(g), Ok(parent)) = (
             s.alloc_zeros::<u32>(room * words),

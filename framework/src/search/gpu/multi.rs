@@ -297,8 +297,8 @@ impl MultiGpuSession {
         }
         // Weights hold across shards as on one: every shard orders its heap
         // by den·g + num·h, the incumbent is shared at each round's
-        // reports, children sent to another shard are in its heap before
-        // `decide` reads the lowest key, and the search ends only once no
+        // reports, a child sent to another shard counts in its sender's
+        // lowest key until it is on its owner's heap, and the search ends only once no
         // shard holds a key below den·C; `least_f` takes every shard's
         // open and pruned nodes.
         let weight = order.weight;
