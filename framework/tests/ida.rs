@@ -64,7 +64,8 @@ fn ida_returns_the_astar_cost_for_1_2_and_3_threads_on_random_mazes() {
         else {
             continue;
         };
-        for (threads, roots) in [(1, 1), (2, 4), (3, 64)] {
+        // 2 × 40,000 roots: a split in batches (see `split_batch`).
+        for (threads, roots) in [(1, 1), (2, 4), (3, 64), (2, 40_000)] {
             let outcome = ida(
                 &grid,
                 &Manhattan,
@@ -175,6 +176,19 @@ fn ida_stays_optimal_with_an_inconsistent_heuristic() {
         let jittery = Jittery(exact);
         let outcome = ida(&grid, &jittery, &config(2, 8), &SearchOptions::default()).unwrap();
         assert_eq!(outcome.solution().map(|s| s.cost), Some(expected));
+        // 80,000 roots: the split expands batches of the lowest f on two
+        // threads, and usually meets the goal itself, which must still be
+        // taken only when nothing open lies below it.
+        let outcome = ida(
+            &grid,
+            &jittery,
+            &config(2, 40_000),
+            &SearchOptions::default(),
+        )
+        .unwrap();
+        let solution = outcome.solution().expect("a solvable maze");
+        assert_eq!(solution.cost, expected);
+        assert_eq!(replay(&grid, &solution.states, &solution.moves), expected);
         let pruning = IdaConfig {
             move_pruning: 6,
             ..config(2, 8)

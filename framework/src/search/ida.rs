@@ -373,8 +373,34 @@ pub(crate) enum SplitEnd<D: Domain> {
     Limit(Limit),
 }
 
+/// Nodes [`split`] expands together: one at a time (the order A* takes)
+/// for the splits of CPU threads, and for the million roots of GPUs a
+/// batch of the lowest f, whose children are made and bounded on every
+/// core. Depends only on `target`, so a split is the same on any machine.
+fn split_batch(target: usize) -> usize {
+    if target < 1 << 16 {
+        1
+    } else {
+        (target >> 8).min(4096)
+    }
+}
+
+/// Below this many nodes a batch is expanded on the calling thread.
+const PARALLEL_BATCH: usize = 256;
+
+/// Split nodes expanded in order: per node how many children `expand`
+/// made (all count as generated) and how many were kept (not the repeat
+/// of its parent's parent); then the kept children, with their bounds.
+type Bounded<D> = (
+    Vec<(usize, usize)>,
+    Vec<(Edge<<D as Domain>::State, <D as Domain>::Move>, Cost)>,
+);
+
 /// Best-first tree search from the start until `target` leaves are open;
 /// a goal taken off the heap first is optimal (A* without a closed list).
+/// Large splits expand batches of the lowest f at once ([`split_batch`]);
+/// a goal is taken only as the first of its batch, where nothing open is
+/// below it, so the guarantee holds.
 pub(crate) fn split<D: Domain, H: Heuristic<D>>(
     domain: &D,
     heuristic: &H,
@@ -397,60 +423,123 @@ pub(crate) fn split<D: Domain, H: Heuristic<D>>(
         g: 0,
         node: 0u32,
     }]);
-    let mut children = Vec::new();
+    let batch_size = split_batch(target);
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let mut batch = Vec::with_capacity(batch_size);
+    let mut checked = 0u64;
     while open.len() < target {
-        let Some(entry) = open.pop() else {
+        batch.clear();
+        while batch.len() < batch_size {
+            let Some(entry) = open.pop() else {
+                break;
+            };
+            if domain.is_goal(&nodes[entry.node as usize].state) {
+                if batch.is_empty() {
+                    return SplitEnd::Goal(
+                        Split {
+                            nodes,
+                            roots: Vec::new(),
+                        },
+                        entry.node,
+                    );
+                }
+                // Nodes of this batch may lead below it: it waits.
+                open.push(entry);
+                break;
+            }
+            batch.push(entry);
+        }
+        if batch.is_empty() {
             return SplitEnd::NoSolution;
-        };
-        let at = entry.node as usize;
-        if domain.is_goal(&nodes[at].state) {
-            return SplitEnd::Goal(
-                Split {
-                    nodes,
-                    roots: Vec::new(),
-                },
-                entry.node,
-            );
         }
         // A space whose paths never branch (a corridor, a cycle) never
         // yields `target` roots: the limits stop that too.
-        if stats.expanded & (CHECK_EVERY - 1) == 0 {
+        if stats.expanded >= checked {
+            checked = stats.expanded + CHECK_EVERY;
             let seconds = started.elapsed().as_secs_f64();
             if let Some(limit) = options.limits.exceeded(stats.expanded, 0, seconds) {
                 return SplitEnd::Limit(limit);
             }
         }
-        children.clear();
-        domain.expand(&nodes[at].state, &mut children);
-        stats.expanded += 1;
-        let (g, h) = (nodes[at].g, nodes[at].h);
-        let grandparent = nodes[at].mv.as_ref().map(|_| nodes[at].parent as usize);
-        for edge in children.drain(..) {
-            stats.generated += 1;
-            if grandparent.is_some_and(|p| nodes[p].state == edge.state) {
-                continue;
+        // A part of the batch: each node's (made, kept) counts, and the
+        // kept children with their bounds, in order, into one vector.
+        let expand_part = |part: &[OpenEntry]| -> Bounded<D> {
+            let mut counts = Vec::with_capacity(part.len());
+            let mut kept = Vec::with_capacity(part.len() * 4);
+            let mut children = Vec::new();
+            for entry in part {
+                let node = &nodes[entry.node as usize];
+                children.clear();
+                domain.expand(&node.state, &mut children);
+                let grandparent = node.mv.as_ref().map(|_| &nodes[node.parent as usize].state);
+                let (made, before) = (children.len(), kept.len());
+                for edge in children.drain(..) {
+                    if grandparent != Some(&edge.state) {
+                        let h = heuristic.h_child(domain, &node.state, node.h, &edge.state);
+                        kept.push((edge, h));
+                    }
+                }
+                counts.push((made, kept.len() - before));
             }
-            let child_h = heuristic.h_child(domain, &nodes[at].state, h, &edge.state);
-            let child_g = g.saturating_add(edge.cost);
-            let node = nodes.len() as u32;
-            nodes.push(TreeNode {
-                state: edge.state,
-                mv: Some(edge.mv),
-                parent: entry.node,
-                g: child_g,
-                h: child_h,
-            });
-            open.push(OpenEntry {
-                f: child_g.saturating_add(child_h),
-                g: child_g,
-                node,
-            });
+            (counts, kept)
+        };
+        let parts: Vec<Bounded<D>> = if batch.len() < PARALLEL_BATCH || cores == 1 {
+            vec![expand_part(&batch)]
+        } else {
+            let chunk = batch.len().div_ceil(cores);
+            std::thread::scope(|scope| {
+                let handles: Vec<_> = batch
+                    .chunks(chunk)
+                    .map(|part| {
+                        let expand_part = &expand_part;
+                        scope.spawn(move || expand_part(part))
+                    })
+                    .collect();
+                handles
+                    .into_iter()
+                    .map(|h| h.join().unwrap_or_else(|p| std::panic::resume_unwind(p)))
+                    .collect()
+            })
+        };
+        let mut entries = batch.iter();
+        for (counts, kept) in parts {
+            let mut kept = kept.into_iter();
+            for (made, count) in counts {
+                let Some(entry) = entries.next() else { break };
+                stats.expanded += 1;
+                stats.generated += made as u64;
+                let g = nodes[entry.node as usize].g;
+                for (edge, child_h) in kept.by_ref().take(count) {
+                    let child_g = g.saturating_add(edge.cost);
+                    let node = nodes.len() as u32;
+                    nodes.push(TreeNode {
+                        state: edge.state,
+                        mv: Some(edge.mv),
+                        parent: entry.node,
+                        g: child_g,
+                        h: child_h,
+                    });
+                    open.push(OpenEntry {
+                        f: child_g.saturating_add(child_h),
+                        g: child_g,
+                        node,
+                    });
+                }
+            }
         }
     }
+    tracing::debug!(
+        nodes = nodes.len(),
+        batch = batch_size,
+        seconds = started.elapsed().as_secs_f64(),
+        "IDA* split done"
+    );
     // Lowest f first: the roots most likely to hold the goal are searched
-    // first in every iteration.
-    let mut roots: Vec<OpenEntry> = open.into_sorted_vec();
-    roots.reverse();
+    // first in every iteration. The entries' order is total (the node
+    // breaks ties), so an unstable sort, faster than the heap's own on a
+    // million roots, gives the same order.
+    let mut roots: Vec<OpenEntry> = open.into_vec();
+    roots.sort_unstable_by(|a, b| b.cmp(a));
     SplitEnd::Roots(Split {
         nodes,
         roots: roots.into_iter().map(|e| e.node).collect(),
