@@ -273,7 +273,7 @@ pub fn read_file(path: &Path) -> Result<String, CliError> {
 /// [`frontier_core::search::windows`]: the new path is replayed step by
 /// step, and its time counts in the row's). The executors refuse a window
 /// on a domain with no estimate between states before they search
-/// ([`frontier_core::search::Order::check_domain`]); the same refusal here
+/// ([`frontier_core::search::Order::check_domain`]); the same check here
 /// covers a domain that calls a search function directly.
 pub fn report<D: Domain>(
     domain: &'static str,
@@ -295,13 +295,7 @@ pub fn report<D: Domain>(
         frontier_core::search::shortcut::shorten_outcome(searched, &mut outcome, radius, weight);
     }
     if let Some(length) = options.order.window {
-        let start = searched.start();
-        if searched.estimate_between(&start, &start).is_none() {
-            return Err(CliError::Input(format!(
-                "window: {domain} has no estimate of the cost between two states, which \
-                 re-solving a window needs (tiles and pancake have one)"
-            )));
-        }
+        options.order.check_domain(searched)?;
         frontier_core::search::shortcut::improve_outcome(
             searched,
             &mut outcome,

@@ -196,8 +196,7 @@ impl Domain for Pancake {
                 .get(i)
                 .map_or(n as u16 + 1, |&p| place[usize::from(p)])
         };
-        let gaps = (0..n).filter(|&i| renamed(i).abs_diff(renamed(i + 1)) > 1);
-        Some(gaps.count() as Cost)
+        Some((0..n).filter(|&i| gap(renamed(i), renamed(i + 1))).count() as Cost)
     }
 }
 
@@ -269,10 +268,12 @@ impl frontier_core::InPlaceHeuristic<Pancake> for Gap {
     }
 }
 
-/// Whether two neighbours (sizes, the plate being N + 1) form a gap.
+/// Whether two neighbours (sizes, the plate being N + 1) form a gap;
+/// sizes as bytes on the search's hot path, as `u16` where a plate of 256
+/// must fit (`estimate_between`'s places).
 #[inline]
-fn gap(a: u8, b: u8) -> bool {
-    a.abs_diff(b) > 1
+fn gap(a: impl Into<u16>, b: impl Into<u16>) -> bool {
+    a.into().abs_diff(b.into()) > 1
 }
 
 /// The gap heuristic (see the crate docs).
