@@ -2,11 +2,11 @@
 //! [`verify`] re-checks without trusting the proof's search.
 //!
 //! ```text
-//! frontier-boggle-certificate 2
+//! frontier-boggle-certificate 3
 //! shape 3x3
 //! target 500
 //! buckets aeiou lnrsy chkmpt bdfgjqvwxz
-//! order 4 1 3 5 7 0 2 6 8
+//! order cost
 //! dictionary 172823 9f0c2d7e5a4b1c33
 //! class 000000000 12
 //! class 000000001 611
@@ -24,6 +24,11 @@
 //! says that those cells were *forced*: the bound is that of the class's
 //! tree with them forced on it in order, the letters after the dot fixed on
 //! it incrementally (version 1 certificates have no forced cells).
+//!
+//! The `order` line gives the split order: one permutation of the cells
+//! for every class, or `cost`, each class in its own
+//! [`crate::orderly::cost_order`] of its cells' letter sets (version 3;
+//! versions 1 and 2 always name the cells).
 //!
 //! [`verify`] checks that the classes are exactly the top-level classes up
 //! to symmetry, that each class's pieces cover it, and recomputes every
@@ -50,14 +55,16 @@ use rayon::prelude::*;
 
 use crate::board::Shape;
 use crate::header::HeaderLines;
-use crate::orderly::{OrderlyBuilder, Unforce};
+use crate::orderly::{split_order, OrderlyBuilder, SplitOrder, Unforce};
 use crate::prove::{
     boards_up_to_symmetry, letter_text, place_in_order, top_classes, Buckets, ClassRecord,
     Discarded, Proof, Worker,
 };
 use crate::{BoggleError, Trie};
 
-const MAGIC: &str = "frontier-boggle-certificate 2";
+const MAGIC: &str = "frontier-boggle-certificate 3";
+/// The version before orders per class, still read.
+const MAGIC_2: &str = "frontier-boggle-certificate 2";
 /// The version before forced cells, still read.
 const MAGIC_1: &str = "frontier-boggle-certificate 1";
 
@@ -86,7 +93,6 @@ pub fn dictionary_fingerprint(trie: &Trie) -> u64 {
 /// The certificate of `proof` (made with `certificate` set) as text.
 pub fn write(trie: &Trie, proof: &Proof) -> String {
     let mut out = String::new();
-    let order: Vec<String> = proof.order.iter().map(|c| c.to_string()).collect();
     // Writing to a String cannot fail.
     let _ = writeln!(
         out,
@@ -95,7 +101,7 @@ pub fn write(trie: &Trie, proof: &Proof) -> String {
         proof.shape.cols,
         proof.target,
         proof.buckets.describe(),
-        order.join(" "),
+        proof.order.describe(),
         trie.words(),
         dictionary_fingerprint(trie)
     );
@@ -132,7 +138,7 @@ pub struct Certificate {
     /// The buckets.
     pub buckets: Buckets,
     /// The split order.
-    pub order: Vec<usize>,
+    pub order: SplitOrder,
     /// Words and fingerprint of the dictionary it was made with.
     pub dictionary: (u32, u64),
     /// The classes.
@@ -152,7 +158,7 @@ pub fn parse(text: &str) -> Result<Certificate, BoggleError> {
         bad,
     };
     let (n, magic) = header.field("")?;
-    if magic != MAGIC && magic != MAGIC_1 {
+    if magic != MAGIC && magic != MAGIC_2 && magic != MAGIC_1 {
         return Err(bad(n, &format!("not a certificate (expected '{MAGIC}')")));
     }
     let (rows, cols) = header.shape()?;
@@ -164,15 +170,9 @@ pub fn parse(text: &str) -> Result<Certificate, BoggleError> {
     let (n, buckets) = header.field("buckets")?;
     let buckets = Buckets::parse(&buckets).map_err(|e| bad(n, &e.to_string()))?;
     let (n, order) = header.field("order")?;
-    let order: Vec<usize> = order
-        .split_whitespace()
-        .map(|c| c.parse::<usize>().ok().filter(|&c| c < shape.cells()))
-        .collect::<Option<_>>()
-        .ok_or_else(|| bad(n, "order holds a cell off the board"))?;
-    let mut sorted = order.clone();
-    sorted.sort_unstable();
-    if sorted != (0..shape.cells()).collect::<Vec<_>>() {
-        return Err(bad(n, "order is not a permutation of the cells"));
+    let order = SplitOrder::parse(&order, shape.cells()).map_err(|e| bad(n, &e))?;
+    if order == SplitOrder::Cost && magic != MAGIC {
+        return Err(bad(n, "orders per class (`cost`) came with version 3"));
     }
     let dictionary = header.dictionary()?;
     let mut classes: Vec<ClassRecord> = Vec::new();
@@ -270,7 +270,8 @@ pub fn verify(trie: &Trie, certificate: &Certificate) -> Result<Verified, Boggle
             expected.len()
         )));
     }
-    let builder = OrderlyBuilder::new(trie, shape, &certificate.order)?;
+    // Checks the shape and dictionary; each class then takes its order.
+    let builder = OrderlyBuilder::new(trie, shape, &split_order(shape))?;
     let boards: Vec<Vec<(Vec<u8>, u32)>> = certificate
         .classes
         .par_iter()
@@ -300,7 +301,6 @@ fn check_class(
         scorer,
     } = worker;
     let shape = &certificate.shape;
-    let order = &certificate.order;
     let fail =
         |why: String| BoggleError::Config(format!("class {}: {why}", class_digits(&class.buckets)));
     let sets: Vec<u32> = (0..shape.cells())
@@ -313,6 +313,9 @@ fn check_class(
                 .ok_or_else(|| fail(format!("cell {cell} names a bucket that does not exist")))
         })
         .collect::<Result<_, _>>()?;
+    let order = certificate.order.of_class(shape, &sets);
+    builder.reorder(&order);
+    let order = &order;
     let bound = builder.build(&sets, tree);
     if bound != class.bound {
         return Err(fail(format!(

@@ -6,6 +6,7 @@ use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 use crate::gpu_prove::GpuProofReport;
+use crate::orderly::SplitOrder;
 use crate::{
     anneal, find_words, random_boards, score_batch, AnnealConfig, Board, Letters, Scorer, Shape,
     Trie,
@@ -122,12 +123,18 @@ pub enum BoggleCommand {
         /// only.
         #[arg(long)]
         switchover: Option<u32>,
+        /// How each class's cells are ordered for splitting: `cost` (each
+        /// class its own: fewest letters for most neighbours first) or
+        /// `degree` (one order: most neighbours first, as proofs before
+        /// the cost order; a results file resumes only in its own order).
+        #[arg(long, default_value = "cost", value_parser = ["cost", "degree"])]
+        order: String,
         /// Append each finished top-level class (its boards, seconds and
         /// subclasses) to this file, a new one unless --resume. CPU proofs.
         #[arg(long, conflicts_with_all = ["certificate", "gpu"])]
         results: Option<PathBuf>,
         /// Continue --results: skip the classes it lists (it must be of the
-        /// same proof: shape, target, buckets, word list, share).
+        /// same proof: shape, target, buckets, word list, share, split order).
         #[arg(long, requires = "results")]
         resume: bool,
         /// The word list.
@@ -392,6 +399,7 @@ pub fn run(command: &BoggleCommand, json: bool) -> Result<(), CliError> {
             gpu,
             gpu_depth,
             switchover,
+            order,
             results,
             resume,
             dict,
@@ -411,6 +419,7 @@ pub fn run(command: &BoggleCommand, json: bool) -> Result<(), CliError> {
                 gpu: *gpu,
                 gpu_depth: *gpu_depth,
                 switchover: *switchover,
+                order: order.clone(),
                 results: results.clone(),
                 resume: *resume,
             };
@@ -438,6 +447,7 @@ pub fn run(command: &BoggleCommand, json: bool) -> Result<(), CliError> {
                     "class_seconds": proof.class_seconds, "share": share,
                     "class_letters": proof.class_letters,
                     "setup_seconds": proof.setup_seconds, "switchover": proof.switchover,
+                    "order": proof.order.describe(),
                     "classes_resumed": proof.classes_resumed,
                     "gpu": on_gpu.as_ref().map(|g| serde_json::json!({
                         "device": g.device, "split_depth": g.split_depth,
@@ -904,6 +914,10 @@ pub struct ProveSettings {
     /// prove --help`); 0: never. Default: 2.6 times the target.
     #[serde(default)]
     pub switchover: Option<u32>,
+    /// `cost` (default) or `degree`: how each class's cells are ordered
+    /// (see `boggle prove --help`).
+    #[serde(default = "default_order")]
+    pub order: String,
     /// Append finished classes to this results file (see `boggle prove
     /// --help`).
     #[serde(default)]
@@ -915,6 +929,10 @@ pub struct ProveSettings {
 
 fn default_sample_seed() -> u64 {
     1
+}
+
+fn default_order() -> String {
+    "cost".into()
 }
 
 fn default_buckets() -> String {
@@ -1040,6 +1058,9 @@ impl ProveSettings {
                     (Some(switchover), false) => Some(switchover),
                     (None, false) => Some(crate::prove::default_switchover(self.target)),
                 },
+                order: SplitOrder::named(&self.order, &Shape::new(rows, cols)).ok_or_else(
+                    || CliError::Input(format!("order '{}': expected cost or degree", self.order)),
+                )?,
             };
         if certificate && settings.share.is_some() {
             return Err(CliError::Input(

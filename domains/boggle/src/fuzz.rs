@@ -63,6 +63,13 @@ fn proof_file_seeds() -> Vec<Vec<u8>> {
           dictionary 5 00000000000000ab\nclasses 6\nshare 1/2\nclass 0 0.125 7\n\
           board tear 11\nclass 4 1.5 0\n"
             .to_vec(),
+        b"frontier-boggle-results 2\nshape 2x2\ntarget 10\nbuckets ae rst\n\
+          dictionary 5 00000000000000ab\nclasses 6\nshare 1/2\norder cost\nclass 0 0.125 7\n\
+          part 4 ae 0.5 3\n"
+            .to_vec(),
+        b"frontier-boggle-certificate 3\nshape 2x2\ntarget 10\nbuckets ae rst\n\
+          order cost\ndictionary 5 00000000000000ab\nclass 0000 12\ne.a 8\nend 1\n"
+            .to_vec(),
         b"frontier-boggle-certificate 2\nshape 2x2\ntarget 10\nbuckets ae rst\n\
           order 0 1 2 3\ndictionary 5 00000000000000ab\nclass 0000 12\ne.a 8\nend 1\n"
             .to_vec(),

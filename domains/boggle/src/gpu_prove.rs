@@ -268,18 +268,26 @@ impl Consumer<'_, '_> {
             .prover
             .walk(batch, self.depth, target, &mut self.report)?;
         let shape = &self.settings.shape;
-        let order = self.worker.builder.order().to_vec();
+        // Each item's class, whose split order lays its boards out.
+        let class_of: Vec<usize> = batch
+            .iter()
+            .enumerate()
+            .flat_map(|(class, handover)| {
+                std::iter::repeat_n(class, handover.items.len() / self.depth)
+            })
+            .collect();
         let mut board = vec![0u8; shape.cells()];
         for record in walked.boards.chunks_exact(BOARD_WORDS) {
             if walked.status[record[0] as usize] != ITEM_DONE {
                 continue;
             }
+            let order = &batch[class_of[record[0] as usize]].order;
             let letters: Vec<u8> = record[2..]
                 .iter()
                 .flat_map(|word| word.to_le_bytes())
                 .take(shape.cells())
                 .collect();
-            place_in_order(&order, &letters, &mut board);
+            place_in_order(order, &letters, &mut board);
             self.outcome.boards_scored += 1;
             let score = self.worker.scorer.score_letters(shape, &board);
             if score >= target {
@@ -306,6 +314,7 @@ impl Consumer<'_, '_> {
             }
             if !failed.is_empty() {
                 self.report.walked_on_cpu += failed.len() as u64;
+                self.worker.builder.reorder(&handover.order);
                 self.walk_on_cpu(&mut handover.tree, &handover.masks, &failed);
             }
         }

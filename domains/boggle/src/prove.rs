@@ -34,7 +34,9 @@ use std::time::Instant;
 use frontier_core::{walk, Domain, Edge, SearchOptions, Visit, WalkEnd};
 use rayon::prelude::*;
 
-use crate::orderly::{split_order, OrderlyBound, OrderlyBuilder, OrderlyTree, MAX_ORDERLY_CELLS};
+use crate::orderly::{
+    split_order, OrderlyBound, OrderlyBuilder, OrderlyTree, SplitOrder, MAX_ORDERLY_CELLS,
+};
 
 use crate::board::Shape;
 use crate::results::{ClassResult, PartResult, ResultsHeader, ResultsLog};
@@ -430,6 +432,8 @@ pub struct ProofSettings {
     /// forced tree incrementally. None: never force. See
     /// [`crate::orderly::OrderlyTree::force`].
     pub switchover: Option<u32>,
+    /// The order each class's cells are split in.
+    pub order: SplitOrder,
 }
 
 /// How far above the target, in percent, a subclass's bound must be for
@@ -500,8 +504,8 @@ pub struct Proof {
     pub tree_nodes: u64,
     /// The highest top-level bound.
     pub max_bound: u32,
-    /// The split order: cells in the order their letters are fixed.
-    pub order: Vec<usize>,
+    /// The split order: how each class's cells were ordered for fixing.
+    pub order: SplitOrder,
     /// Cells were forced while bounds stood above this (None: never).
     pub switchover: Option<u32>,
     /// Top-level classes finished by earlier runs (a results file
@@ -625,6 +629,8 @@ pub(crate) struct Handover {
     pub(crate) tree: OrderlyTree,
     /// Letter set of each split-order position.
     pub(crate) masks: Vec<u32>,
+    /// The class's split order (cells).
+    pub(crate) order: Vec<usize>,
     /// The letters fixed, `depth` per subclass, back to back.
     pub(crate) items: Vec<u8>,
 }
@@ -761,6 +767,7 @@ pub(crate) fn prove_split(
                 &settings.buckets,
                 classes_total,
                 settings.share,
+                &settings.order,
             );
             ResultsLog::open(path, &header, resume)
         })
@@ -792,9 +799,9 @@ pub(crate) fn prove_split(
     // The first failure to append to the results file; it stops the proof.
     let log_error: std::sync::Mutex<Option<BoggleError>> = std::sync::Mutex::new(None);
     let setup_seconds = started.elapsed().as_secs_f64();
-    let order = split_order(shape);
-    // Checks the shape and dictionary once, so workers cannot fail.
-    let builder = OrderlyBuilder::new(trie, shape, &order)?;
+    // Checks the shape and dictionary once, so workers cannot fail; each
+    // class then takes its own order.
+    let builder = OrderlyBuilder::new(trie, shape, &split_order(shape))?;
     let done = AtomicU64::new(0);
     let stop = AtomicBool::new(false);
     let total = classes.len() as u64;
@@ -878,7 +885,7 @@ pub(crate) fn prove_split(
         boards_scored: 0,
         tree_nodes: 0,
         max_bound: 0,
-        order,
+        order: settings.order.clone(),
         switchover: settings.switchover,
         classes_resumed: 0,
         certificate: Vec::new(),
@@ -940,6 +947,9 @@ fn search_class(
     let masks: Vec<u32> = (0..shape.cells())
         .map(|cell| settings.buckets.sets_of(shape, cell)[class[cell] as usize])
         .collect();
+    worker
+        .builder
+        .reorder(&settings.order.of_class(shape, &masks));
     let bound = worker.builder.build(&masks, &mut worker.tree);
     let mut outcome = ClassOutcome {
         tree_nodes: worker.tree.node_count() as u64,
@@ -1086,6 +1096,7 @@ impl Below<'_> {
                 (split.sink)(Handover {
                     tree: worker.tree.take(),
                     masks: masks.to_vec(),
+                    order: worker.builder.order().to_vec(),
                     items: std::mem::take(self.items),
                 });
             }
@@ -1391,6 +1402,7 @@ mod tests {
             sample: None,
             share: None,
             switchover: None,
+            order: SplitOrder::Cost,
         };
         let cells = settings.shape.cells();
         let whole = prove(&trie, &settings, &|_, _| {}).expect("proof");
@@ -1409,6 +1421,7 @@ mod tests {
             let mut walked = 0;
             for handover in handed.into_inner().expect("no panic") {
                 worker.tree = handover.tree;
+                worker.builder.reorder(&handover.order);
                 for letters in handover.items.chunks_exact(depth) {
                     let (mut pieces, mut items) = (Vec::new(), Vec::new());
                     let mut walk = Below {

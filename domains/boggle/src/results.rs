@@ -8,13 +8,14 @@
 //! before it reports the proof's boards.
 //!
 //! ```text
-//! frontier-boggle-results 1
+//! frontier-boggle-results 2
 //! shape 4x4
 //! target 3500
 //! buckets aeijou bcdfgmpqvwxz hklnrsty, corner: aeiosuy bcdfghjklmnpqrtvwxz
 //! dictionary 172823 9f0c2d7e5a4b1c33
 //! classes 1068363
 //! share 1/100
+//! order cost
 //! class 17 4.213 1632232
 //! board perslatgsineters 3625
 //! class 117 0.391 1201
@@ -22,7 +23,10 @@
 //!
 //! The header is the proof's fingerprint: a file is resumed or merged only
 //! with the same shape, target, buckets and word list (its word count and
-//! trie fingerprint). Each `class` line gives the class's index in the list
+//! trie fingerprint); it is resumed only in the same split order (`order`,
+//! as certificates write it: parts below name letters of a class's first
+//! cell in that order; version 1 files, which have no `order` line, were
+//! written in the degree order) and share. Each `class` line gives the class's index in the list
 //! of top-level classes up to symmetry (the same on every machine), its
 //! seconds and subclasses bounded; its `board` lines (row-major letters, as
 //! found, and the score) follow it. A class and its boards are written with
@@ -52,10 +56,13 @@ use std::sync::Mutex;
 use crate::board::Shape;
 use crate::certificate::dictionary_fingerprint;
 use crate::header::HeaderLines;
+use crate::orderly::{split_order, SplitOrder};
 use crate::prove::{boards_up_to_symmetry, letter_text, letter_values, Buckets};
 use crate::{BoggleError, Trie};
 
-const MAGIC: &str = "frontier-boggle-results 1";
+const MAGIC: &str = "frontier-boggle-results 2";
+/// The version before the `order` line (degree order), still read.
+const MAGIC_1: &str = "frontier-boggle-results 1";
 
 /// What a results file belongs to: the proof it is part of.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -72,12 +79,14 @@ pub struct ResultsHeader {
     pub classes: u64,
     /// The share this file holds (`(k, n)`, 1-based `k`), or None for all.
     pub share: Option<(usize, usize)>,
+    /// The split order, as [`SplitOrder::describe`] writes it.
+    pub order: String,
 }
 
 impl ResultsHeader {
     /// The header of a proof of `shape`, `target` and `buckets` over `trie`,
     /// `classes` top-level classes in all, `share` 0-based as
-    /// [`crate::ProofSettings::share`] takes it.
+    /// [`crate::ProofSettings::share`] takes it, split in `order`.
     pub fn new(
         trie: &Trie,
         shape: &Shape,
@@ -85,6 +94,7 @@ impl ResultsHeader {
         buckets: &Buckets,
         classes: u64,
         share: Option<(usize, usize)>,
+        order: &SplitOrder,
     ) -> ResultsHeader {
         ResultsHeader {
             shape: (shape.rows, shape.cols),
@@ -93,6 +103,7 @@ impl ResultsHeader {
             dictionary: (trie.words(), dictionary_fingerprint(trie)),
             classes,
             share: share.map(|(k, n)| (k + 1, n)),
+            order: order.describe(),
         }
     }
 
@@ -102,27 +113,30 @@ impl ResultsHeader {
             .share
             .map_or("all".to_string(), |(k, n)| format!("{k}/{n}"));
         format!(
-            "{MAGIC}\nshape {}x{}\ntarget {}\nbuckets {}\ndictionary {} {:016x}\nclasses {}\nshare {share}\n",
+            "{MAGIC}\nshape {}x{}\ntarget {}\nbuckets {}\ndictionary {} {:016x}\nclasses {}\nshare {share}\norder {}\n",
             self.shape.0,
             self.shape.1,
             self.target,
             self.buckets,
             self.dictionary.0,
             self.dictionary.1,
-            self.classes
+            self.classes,
+            self.order
         )
     }
 
     /// What differs between this header and `other`, ignoring the share
-    /// when `share` is false; None when they agree.
-    fn difference(&self, other: &ResultsHeader, share: bool) -> Option<String> {
+    /// and the split order unless `resuming` (classes are the same
+    /// whatever the order; parts are not); None when they agree.
+    fn difference(&self, other: &ResultsHeader, resuming: bool) -> Option<String> {
         let fields = [
             ("shape", self.shape != other.shape),
             ("target", self.target != other.target),
             ("buckets", self.buckets != other.buckets),
             ("word list", self.dictionary != other.dictionary),
             ("class count", self.classes != other.classes),
-            ("share", share && self.share != other.share),
+            ("share", resuming && self.share != other.share),
+            ("split order", resuming && self.order != other.order),
         ];
         let differ: Vec<&str> = fields
             .iter()
@@ -227,7 +241,7 @@ pub fn parse(name: &str, text: &str) -> Result<ResultsFile, BoggleError> {
         bad,
     };
     let (n, magic) = header.field("")?;
-    if magic != MAGIC {
+    if magic != MAGIC && magic != MAGIC_1 {
         return Err(bad(n, &format!("not a results file (expected '{MAGIC}')")));
     }
     let shape = header.shape()?;
@@ -254,6 +268,13 @@ pub fn parse(name: &str, text: &str) -> Result<ResultsFile, BoggleError> {
                 .ok_or_else(|| bad(n, "share is not 'all' or K/N"))?,
         ),
     };
+    let cells = shape.0 * shape.1;
+    let order = if magic == MAGIC_1 {
+        SplitOrder::Cells(split_order(&Shape::new(shape.0, shape.1)))
+    } else {
+        let (n, order) = header.field("order")?;
+        SplitOrder::parse(&order, cells).map_err(|e| bad(n, &e))?
+    };
     let header = ResultsHeader {
         shape,
         target,
@@ -261,6 +282,7 @@ pub fn parse(name: &str, text: &str) -> Result<ResultsFile, BoggleError> {
         dictionary,
         classes,
         share,
+        order: order.describe(),
     };
     let mut results: Vec<ClassResult> = Vec::new();
     let mut parts: Vec<PartResult> = Vec::new();

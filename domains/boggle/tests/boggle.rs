@@ -5,6 +5,7 @@
 use std::path::PathBuf;
 
 use frontier_boggle::dict::{points, spell};
+use frontier_boggle::orderly::SplitOrder;
 use frontier_boggle::{
     anneal, find_words, random_boards, score_batch, AnnealConfig, Board, Letters, Scorer, Shape,
     Trie, WordList, WordPaths,
@@ -702,13 +703,20 @@ fn a_proof_finds_exactly_the_boards_enumeration_finds_and_its_certificate_verifi
         let shape = Shape::new(rows, cols);
         let (expected, target) = boards_by_enumeration(&trie, &shape, letters);
         assert!(!expected.is_empty());
-        for (buckets, switchover) in [
+        let orders = [
+            SplitOrder::Cost,
+            SplitOrder::named("degree", &shape).unwrap(),
+        ];
+        for ((buckets, switchover), order) in [
             (Buckets::single(letters).unwrap(), None),
             (Buckets::parse(buckets).unwrap(), None),
             // Forcing every cell it may (all but the last).
             (Buckets::single(letters).unwrap(), Some(0)),
             (Buckets::parse(buckets).unwrap(), Some(0)),
-        ] {
+        ]
+        .into_iter()
+        .flat_map(|case| orders.clone().map(|order| (case.clone(), order)))
+        {
             let settings = ProofSettings {
                 shape: shape.clone(),
                 target,
@@ -718,11 +726,13 @@ fn a_proof_finds_exactly_the_boards_enumeration_finds_and_its_certificate_verifi
                 sample: None,
                 share: None,
                 switchover,
+                order: order.clone(),
             };
             let proof = prove(&trie, &settings, &|_, _| {}).unwrap();
             let what = format!(
-                "{rows}x{cols}, buckets {}, switchover {switchover:?}",
-                buckets.describe()
+                "{rows}x{cols}, buckets {}, switchover {switchover:?}, order {}",
+                buckets.describe(),
+                order.describe()
             );
             let forced = proof
                 .certificate
@@ -759,6 +769,7 @@ fn a_tampered_certificate_is_refused() {
         sample: None,
         share: None,
         switchover: None,
+        order: SplitOrder::Cost,
     };
     let proof = prove(&trie, &settings, &|_, _| {}).unwrap();
     let text = certificate::write(&trie, &proof);
@@ -835,19 +846,57 @@ fn a_tampered_certificate_is_refused() {
     .unwrap();
     let text = certificate::write(&trie, &forced);
     assert!(check(&text).is_ok());
-    // Version 1 certificates, from before forcing, are still read; forced
-    // pieces are not theirs.
-    let unforced = certificate::write(&trie, &proof);
-    let as_version_1 = |text: &str| {
+    // Certificates of one order for every class (versions 1 and 2) are
+    // still read; forced pieces are not version 1's, orders per class
+    // (`cost`) are version 3's.
+    let in_degree_order = |switchover| ProofSettings {
+        switchover,
+        order: SplitOrder::named("degree", &settings.shape).unwrap(),
+        ..settings.clone()
+    };
+    let as_version = |text: &str, version: u32| {
         text.replacen(
-            "frontier-boggle-certificate 2",
-            "frontier-boggle-certificate 1",
+            "frontier-boggle-certificate 3",
+            &format!("frontier-boggle-certificate {version}"),
             1,
         )
     };
-    assert!(check(&as_version_1(&unforced)).is_ok());
-    let err = check(&as_version_1(&text)).unwrap_err().to_string();
+    let unforced = prove(&trie, &in_degree_order(None), &|_, _| {}).unwrap();
+    let unforced = certificate::write(&trie, &unforced);
+    let degree_forced = prove(&trie, &in_degree_order(Some(0)), &|_, _| {}).unwrap();
+    let degree_forced = certificate::write(&trie, &degree_forced);
+    assert!(check(&as_version(&unforced, 1)).is_ok());
+    assert!(check(&as_version(&degree_forced, 2)).is_ok());
+    let err = check(&as_version(&degree_forced, 1))
+        .unwrap_err()
+        .to_string();
     assert!(err.contains("one letter a-z per cell"), "{err}");
+    let err = check(&as_version(&text, 2)).unwrap_err().to_string();
+    assert!(err.contains("version 3"), "{err}");
+    // A cost-ordered certificate read in the degree order: where buckets
+    // differ in size the orders differ, and so do the classes' bounds.
+    let uneven = ProofSettings {
+        buckets: Buckets::parse("a est").unwrap(),
+        ..settings.clone()
+    };
+    let uneven = certificate::write(&trie, &prove(&trie, &uneven, &|_, _| {}).unwrap());
+    assert!(check(&uneven).is_ok());
+    let degree = SplitOrder::named("degree", &settings.shape)
+        .unwrap()
+        .describe();
+    let err = check(&uneven.replacen("order cost", &format!("order {degree}"), 1))
+        .unwrap_err()
+        .to_string();
+    assert!(err.contains("bound") || err.contains("cover"), "{err}");
+    for order in ["0 1 2", "0 1 2 3 4 4", "sorted"] {
+        let err = certificate::parse(&text.replacen("order cost", &format!("order {order}"), 1))
+            .unwrap_err()
+            .to_string();
+        assert!(
+            err.contains("line 5") && err.contains("order"),
+            "{order}: {err}"
+        );
+    }
     let lines: Vec<&str> = text.lines().collect();
     let piece = lines
         .iter()
@@ -899,6 +948,7 @@ fn shares_of_a_proof_add_up_to_the_whole() {
         sample: None,
         share,
         switchover: None,
+        order: SplitOrder::Cost,
     };
     let whole = prove(&trie, &settings(None), &|_, _| {}).unwrap();
     assert!(whole.classes > 3, "enough classes to share");
@@ -939,6 +989,7 @@ fn gpu_proofs_equal_cpu_proofs() {
         sample,
         share: None,
         switchover: None,
+        order: SplitOrder::Cost,
     };
     let corners = "aeijou bcdfgmpqvwxz hklnrsty, corner: abcdefghijklmnopqrstuvwxyz";
     let cases = [
@@ -1007,6 +1058,7 @@ fn classes_resumed_from_their_parts_equal_classes_run_whole() {
         // Forced at the root, so that a class is searched letter by letter
         // of its first position.
         switchover: Some(target),
+        order: SplitOrder::Cost,
     };
     let whole = prove(&trie, &settings, &|_, _| {}).unwrap();
     assert_eq!(whole.boards, expected);
@@ -1074,6 +1126,16 @@ fn classes_resumed_from_their_parts_equal_classes_run_whole() {
         }
     }
     std::fs::write(&cut, kept).unwrap();
+    // Parts name letters of a class's first cell in the file's split
+    // order: another order must not resume it.
+    let in_degree_order = ProofSettings {
+        order: SplitOrder::named("degree", &settings.shape).unwrap(),
+        ..settings.clone()
+    };
+    let err = prove_logged(&trie, &in_degree_order, &|_, _| {}, &cut, true, 0.0)
+        .unwrap_err()
+        .to_string();
+    assert!(err.contains("different split order"), "{err}");
     let resumed = prove_logged(&trie, &settings, &|_, _| {}, &cut, true, 0.0).unwrap();
     assert!(resumed.complete);
     assert_eq!(resumed.classes, cut_classes.len() as u64);
