@@ -1,9 +1,11 @@
 """Issue 45: draws the strata of scripts/boggle-order-paired.sh and projects
 the whole 4x4 proof in the cost order from their paired runs.
 
-  boggle-order-paired.py draw SLICE STRATUM COUNT SEED   (index, recorded s)
+  boggle-order-paired.py draw SLICE STRATUM COUNT SEED   (index, recorded s;
+      STRATUM light, heavy or longest; MAX_RECORDED=S: classes the slice
+      took at most S seconds on)
   boggle-order-paired.py ratio PAIRED.tsv                (one stratum)
-  boggle-order-paired.py project SLICE light.tsv heavy.tsv
+  boggle-order-paired.py project SLICE light.tsv heavy.tsv [longest.tsv]
 
 The projection is a stratified ratio estimate: the slice (a systematic 1%
 of the classes, finished in the degree order) gives each stratum's recorded
@@ -11,9 +13,11 @@ seconds; each stratum's sample gives the ratio of cost-order to
 degree-order seconds on the same classes, the same machine, at the same
 time; the whole proof in the cost order is the slice's projection (the
 degree order's) times the strata's ratios weighted by their recorded time.
-The classes above 250 s (not run) are taken at the heavy stratum's ratio.
+The classes above 250 s are taken at the ratio of those of them run
+(longest.tsv), else at the heavy stratum's.
 """
 import math
+import os
 import random
 import sys
 
@@ -44,7 +48,9 @@ def strata(seconds):
 
 def draw(path, stratum, count, seed):
     seconds = slice_seconds(path)
-    members = strata(seconds)[stratum]
+    # MAX_RECORDED: only classes the slice took at most that long on.
+    cap = float(os.environ.get("MAX_RECORDED", "inf"))
+    members = [i for i in strata(seconds)[stratum] if seconds[i] <= cap]
     drawn = random.Random(seed).sample(members, min(count, len(members)))
     for index in sorted(drawn, key=lambda i: -seconds[i]):
         print(index, seconds[index])
@@ -82,12 +88,14 @@ def main():
         total = sum(seconds.values())
         light = ratio(pairs(sys.argv[3]))
         heavy = ratio(pairs(sys.argv[4]))
+        longest = ratio(pairs(sys.argv[5])) if len(sys.argv) > 5 else heavy
         weights = {k: sum(seconds[i] for i in v) for k, v in members.items()}
         scale = CLASSES / len(seconds) / 3600
         degree_hours = total * scale
         cost = (
             weights["light"] * light[0]
-            + (weights["heavy"] + weights["longest"]) * heavy[0]
+            + weights["heavy"] * heavy[0]
+            + weights["longest"] * longest[0]
         )
         # The ratios' errors, and the slice's own as a sample of the proof.
         mean = total / len(seconds)
@@ -95,13 +103,13 @@ def main():
         slice_error = sd / math.sqrt(len(seconds)) / mean
         error = math.sqrt(
             (weights["light"] * light[1]) ** 2
-            + ((weights["heavy"] + weights["longest"]) * heavy[1]) ** 2
+            + (weights["heavy"] * heavy[1]) ** 2
+            + (weights["longest"] * longest[1]) ** 2
             + (cost * slice_error) ** 2
         )
-        for name, (r, se, n, _, _) in (("light", light), ("heavy", heavy)):
+        for name, (r, se, n, _, _) in (("light", light), ("heavy", heavy), ("longest", longest)):
             print(f"{name}: {n} classes, cost/degree {r:.3f} +- {se:.3f}, "
                   f"{weights[name] / total:.1%} of the slice's time")
-        print(f"longest (not run, at the heavy ratio): {weights['longest'] / total:.1%}")
         print(f"whole 4x4 proof, degree order (the slice): {degree_hours:.0f} core-hours")
         print(f"whole 4x4 proof, cost order: {cost * scale:.0f} +- {error * scale:.0f} core-hours")
 

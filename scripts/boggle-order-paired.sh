@@ -5,6 +5,7 @@
 #   light  classes below the slice's slowest 1% (82% of its time)
 #   heavy  the slowest 1%, those of at most 250 s (12% of its time; the 12
 #          classes above 250 s, 7%, would not fit a 10-minute run)
+#   longest  those 12; MAX_RECORDED=320 draws the four that fit
 # Each drawn class runs twice, `--order degree` and `--order cost`, one
 # thread each, JOBS at a time, both orders' jobs interleaved so that they
 # share the machine alike. Prints a line per run to $OUT/paired-STRATUM.tsv
@@ -14,7 +15,7 @@
 #
 #   scripts/boggle-order-paired.sh STRATUM COUNT SEED [JOBS] [FRONTIER]
 set -euo pipefail
-stratum=${1:?light or heavy}
+stratum=${1:?light, heavy or longest}
 count=${2:?classes to draw}
 seed=${3:?seed}
 jobs=${4:-$(nproc)}
