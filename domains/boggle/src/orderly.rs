@@ -895,9 +895,11 @@ const COST_DEGREE_EXPONENT: f64 = 1.3;
 /// grow with its neighbours: cells that cost few branches for many
 /// neighbours go first. On 4x4 with the 2025 buckets it puts a centre
 /// vowel before a centre consonant of twelve letters and an edge vowel
-/// before both; one dev core, 20 sampled classes: 41.7 s against 66.5 s
-/// in the degree order, eight heavy classes 156.7 s against 182.3 s
-/// (exponents 1 and 1.6: 43.2 and 55.0 s; docs/RESULTS.md).
+/// before both. 20 sampled 4x4 classes, one dev core: 40.9 s against
+/// 64.0 s in the degree order; 420 classes of the 4x4 slice, paired on
+/// one host: 0.79 of the degree order's time on light classes, 0.82-0.91
+/// on the heaviest. The exponent was the best of 0.5 to 2 (1 and 1.6
+/// were 4% and 32% slower on the 20 classes; docs/RESULTS.md).
 pub fn cost_order(shape: &Shape, masks: &[u32]) -> Vec<usize> {
     let cost = |cell: usize| {
         let letters = f64::from(masks[cell].count_ones().max(1));
