@@ -800,3 +800,44 @@ fn anytime_gpu_gastar_ends_at_the_optimum_and_bounds_it_on_the_way() {
         }
     }
 }
+
+/// The steps between two states a known number of moves apart (how the GPU
+/// beam gets back the states it did not keep) are found again: along random
+/// walks of 0 to 5 flips, a path of that many flips ends at the walk's end
+/// and replays; a cost one higher finds none, and no flips only the start.
+#[test]
+fn paths_between_states_of_known_distance_are_found_again() {
+    use frontier_core::search::gaps::path_between;
+    let mut rng = SplitMix64::new(5);
+    let pancake = Pancake::random(8, &mut rng).unwrap();
+    let mut edges = Vec::new();
+    for _ in 0..40 {
+        let moves = rng.below(6) as usize;
+        let mut state = pancake.start();
+        for _ in 0..moves {
+            edges.clear();
+            pancake.expand(&state, &mut edges);
+            state = edges[rng.below(edges.len() as u64) as usize].state.clone();
+        }
+        let mut to = vec![0u32; pancake.packed_words()];
+        pancake.pack(&state, &mut to);
+        let cost = moves as frontier_core::Cost;
+        let steps = path_between(&pancake, &pancake.start(), &to, moves, cost)
+            .unwrap_or_else(|| panic!("{moves} flips not found again"));
+        assert_eq!(steps.len(), moves);
+        if moves > 0 {
+            assert_eq!(steps.last(), Some(&state));
+        }
+        let mut at = pancake.start();
+        for step in &steps {
+            edges.clear();
+            pancake.expand(&at, &mut edges);
+            assert!(edges.iter().any(|e| &e.state == step), "not a flip");
+            at = step.clone();
+        }
+        assert!(path_between(&pancake, &pancake.start(), &to, moves, cost + 1).is_none());
+        // No moves: only the state itself.
+        let none = path_between(&pancake, &pancake.start(), &to, 0, 0);
+        assert_eq!(none.is_some(), state == pancake.start());
+    }
+}
