@@ -16,8 +16,7 @@
 //! at the checkpoints, the steps between found again on the CPU
 //! ([`crate::search::gaps::path_between`]), and replayed. On the
 //! 48-puzzle (7 words a state, checkpoints every 8 layers) a layer then
-//! costs 8 bytes a state on the
-//! device instead of 36.
+//! costs 8 bytes a state on the device instead of 36.
 
 use std::time::Instant;
 
