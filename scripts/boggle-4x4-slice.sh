@@ -60,8 +60,14 @@ for phase in "$@"; do
       mkdir -p results/boggle-4x4
       resume=()
       [ -f "$file" ] && resume=(--resume)
+      # A results file resumes only in its own split order: files without
+      # an 'order cost' line were written in the degree order.
+      order=()
+      if [ -f "$file" ] && ! head -9 "$file" | grep -qx 'order cost'; then
+        order=(--order degree)
+      fi
       run "4x4-slice-${share/\//-of-}" --shape 4x4 --target 3500 --buckets "$BUCKETS" \
-        --threads 16 --share "$share" --results "$file" "${resume[@]}" --max-seconds "$seconds"
+        --threads 16 --share "$share" --results "$file" "${resume[@]}" "${order[@]}" --max-seconds "$seconds"
       cp "$file" "$OUT/"
       ;;
     3x3)

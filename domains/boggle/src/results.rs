@@ -26,10 +26,11 @@
 //! trie fingerprint); it is resumed only in the same split order (`order`,
 //! as certificates write it: parts below name letters of a class's first
 //! cell in that order; version 1 files, which have no `order` line, were
-//! written in the degree order) and share. Each `class` line gives the class's index in the list
-//! of top-level classes up to symmetry (the same on every machine), its
-//! seconds and subclasses bounded; its `board` lines (row-major letters, as
-//! found, and the score) follow it. A class and its boards are written with
+//! written in the degree order) and share. Each `class` line gives the
+//! class's index in the list of top-level classes up to symmetry (the same
+//! on every machine), its seconds and subclasses bounded; its `board`
+//! lines (row-major letters, as found, and the score) follow it. A class
+//! and its boards are written with
 //! one `write` call and the file is locked while a proof appends to it, so
 //! a run killed mid-write leaves at most a last line without its newline,
 //! which `--resume` cuts off (that class is searched again).
@@ -446,9 +447,19 @@ impl ResultsLog {
         std::io::Read::read_to_string(&mut file, &mut text).map_err(io)?;
         let read = parse(&path.display().to_string(), &text)?;
         if let Some(differ) = read.header.difference(header, true) {
+            let shape = Shape::new(read.header.shape.0, read.header.shape.1);
+            let named = ["cost", "degree"].into_iter().find(|name| {
+                SplitOrder::named(name, &shape).is_some_and(|o| o.describe() == read.header.order)
+            });
+            let hint = match named {
+                Some(name) if read.header.order != header.order => {
+                    format!(" (it was split in the {name} order: --order {name})")
+                }
+                _ => String::new(),
+            };
             return Err(BoggleError::Config(format!(
                 "{} belongs to another proof (different {differ}): resume it with the same \
-                 settings, or start another file",
+                 settings{hint}, or start another file",
                 path.display()
             )));
         }

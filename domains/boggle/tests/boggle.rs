@@ -1135,7 +1135,10 @@ fn classes_resumed_from_their_parts_equal_classes_run_whole() {
     let err = prove_logged(&trie, &in_degree_order, &|_, _| {}, &cut, true, 0.0)
         .unwrap_err()
         .to_string();
-    assert!(err.contains("different split order"), "{err}");
+    assert!(
+        err.contains("different split order") && err.contains("--order cost"),
+        "{err}"
+    );
     let resumed = prove_logged(&trie, &settings, &|_, _| {}, &cut, true, 0.0).unwrap();
     assert!(resumed.complete);
     assert_eq!(resumed.classes, cut_classes.len() as u64);
