@@ -30,10 +30,10 @@
 //! class's index in the list of top-level classes up to symmetry (the same
 //! on every machine), its seconds and subclasses bounded; its `board`
 //! lines (row-major letters, as found, and the score) follow it. A class
-//! and its boards are written with
-//! one `write` call and the file is locked while a proof appends to it, so
-//! a run killed mid-write leaves at most a last line without its newline,
-//! which `--resume` cuts off (that class is searched again).
+//! and its boards are written with one `write` call and the file is locked
+//! while a proof appends to it, so a run killed mid-write leaves at most a
+//! last line without its newline, which `--resume` cuts off (that class is
+//! searched again).
 //!
 //! A class can take longer than a run. Once one has run for a while (see
 //! [`crate::prove::PART_SECONDS`]), its progress is appended as `part`
