@@ -313,9 +313,8 @@ fn check_class(
                 .ok_or_else(|| fail(format!("cell {cell} names a bucket that does not exist")))
         })
         .collect::<Result<_, _>>()?;
-    let order = certificate.order.of_class(shape, &sets);
-    builder.reorder(&order);
-    let order = &order;
+    builder.reorder(&certificate.order.of_class(shape, &sets));
+    let order = builder.order();
     let bound = builder.build(&sets, tree);
     if bound != class.bound {
         return Err(fail(format!(

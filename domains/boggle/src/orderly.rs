@@ -136,22 +136,20 @@ impl<'t> OrderlyBuilder<'t> {
                     .into(),
             ));
         }
-        let mut position = vec![0; shape.cells()];
-        for (p, &cell) in order.iter().enumerate() {
-            position[cell] = p as u32;
-        }
         let word_bits = u32::BITS - (trie.nodes().len() as u32).leading_zeros();
         // Past the last cell, the virtual cell that paths start from.
         // (Masks of at most MAX_ORDERLY_CELLS bits, checked above.)
         let mut neighbor_masks: Vec<u32> = shape.neighbor_masks.iter().map(|&m| m as u32).collect();
         neighbor_masks.push((1 << shape.cells()) - 1);
-        Ok(OrderlyBuilder {
+        let mut builder = OrderlyBuilder {
             narrow: Layout::<u64>::fits(shape.cells(), word_bits),
             nodes: trie.nodes(),
             neighbor_masks,
-            position,
-            order: order.to_vec(),
-        })
+            position: vec![0; shape.cells()],
+            order: Vec::with_capacity(shape.cells()),
+        };
+        builder.reorder(order);
+        Ok(builder)
     }
 
     /// Splits the next classes in `order` instead (a permutation of the
