@@ -24,9 +24,16 @@ fn frontier(args: &[&str]) -> Output {
         .expect("the binary runs")
 }
 
+/// A new, empty directory for one call: named by the process and a count,
+/// so that tests never share one, and emptied first, because a directory
+/// left by an earlier run whose process id came back would hold its files.
 fn scratch(name: &str) -> PathBuf {
+    static CALLS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+    let call = CALLS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
     let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR"))
-        .join(format!("frontier-cli-{name}-{}", std::process::id()));
+        .join(format!("frontier-cli-{name}-{}-{call}", std::process::id()));
+    // Absent on a first run: nothing to remove is not an error.
+    let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
     dir
 }
