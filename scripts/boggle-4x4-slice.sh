@@ -4,17 +4,25 @@
 # Phases:
 #   sample:N:SEED[:SWITCHOVER]  a 4x4 sample of N top-level classes (the 2025
 #                               proof's buckets, target 3500): the projection
-#   slice:K/N:SECONDS           share K of N of the 4x4 proof for at most
+#   slice:K/N:SECONDS[:cost]    share K of N of the 4x4 proof for at most
 #                               SECONDS, appended to
 #                               results/boggle-4x4/share-K-of-N.txt (resumed
-#                               when the file exists: run it again to go on)
+#                               when the file exists: run it again to go on);
+#                               with :cost, a new run in the cost split order,
+#                               in share-K-of-N-cost.txt (the first file was
+#                               written in the degree order)
 #   3x3                         the whole 3x3 proof, forcing off and on
-# The binary is $FRONTIER_BIN (default target/device/frontier); each run's JSON,
-# one stderr log and the results files are copied to $OUT. Prints a table last.
+# The binary is $FRONTIER_BIN (default target/device/frontier); $THREADS
+# threads (default 16: fewer leave cores to a GPU run beside it); each run's
+# JSON, one stderr log and the results files are copied to $OUT. A results
+# file is also kept in /tmp, and whichever copy holds more lines is resumed:
+# a carried file replaces the machine's, and a stale carry to a warm machine
+# would otherwise undo its last run. Prints a table last.
 set -u
 BIN=${FRONTIER_BIN:-target/device/frontier}
 DICT=${FRONTIER_DICT:-data/boggle/enable2k.txt}
 OUT=${OUT:-/tmp}
+THREADS=${THREADS:-16}
 BUCKETS="aeijou bcdfgmpqvwxz hklnrsty, corner: aeiosuy bcdfghjklmnpqrtvwxz"
 summary=()
 run() { # label, args...
@@ -52,27 +60,34 @@ for phase in "$@"; do
       extra=()
       [ -n "${switchover:-}" ] && extra=(--switchover "$switchover")
       run "4x4-sample-$n-$seed${switchover:+-sw$switchover}" --shape 4x4 --target 3500 \
-        --buckets "$BUCKETS" --threads 16 --sample "$n" --seed "$seed" "${extra[@]}"
+        --buckets "$BUCKETS" --threads "$THREADS" --sample "$n" --seed "$seed" "${extra[@]}"
       ;;
     slice:*)
-      IFS=: read -r _ share seconds <<< "$phase"
-      file="results/boggle-4x4/share-${share/\//-of-}.txt"
+      IFS=: read -r _ share seconds fresh_order <<< "$phase"
+      name="share-${share/\//-of-}${fresh_order:+-$fresh_order}"
+      file="results/boggle-4x4/$name.txt"
       mkdir -p results/boggle-4x4
+      kept="/tmp/frontier-boggle-$name.txt"
+      lines() { [ -f "$1" ] && wc -l < "$1" || echo 0; }
+      [ "$(lines "$kept")" -gt "$(lines "$file")" ] && cp "$kept" "$file"
       resume=()
       [ -f "$file" ] && resume=(--resume)
       # A results file resumes only in its own split order: files without
       # an 'order cost' line were written in the degree order.
       order=()
-      if [ -f "$file" ] && ! head -9 "$file" | grep -qx 'order cost'; then
+      if [ -n "${fresh_order:-}" ]; then
+        order=(--order "$fresh_order")
+      elif [ -f "$file" ] && ! head -9 "$file" | grep -qx 'order cost'; then
         order=(--order degree)
       fi
-      run "4x4-slice-${share/\//-of-}" --shape 4x4 --target 3500 --buckets "$BUCKETS" \
-        --threads 16 --share "$share" --results "$file" "${resume[@]}" "${order[@]}" --max-seconds "$seconds"
+      run "4x4-slice-$name" --shape 4x4 --target 3500 --buckets "$BUCKETS" \
+        --threads "$THREADS" --share "$share" --results "$file" "${resume[@]}" "${order[@]}" --max-seconds "$seconds"
+      cp "$file" "$kept"
       cp "$file" "$OUT/"
       ;;
     3x3)
-      run 3x3-unforced --shape 3x3 --target 500 --threads 16 --switchover 0
-      run 3x3-forced --shape 3x3 --target 500 --threads 16
+      run 3x3-unforced --shape 3x3 --target 500 --threads "$THREADS" --switchover 0
+      run 3x3-forced --shape 3x3 --target 500 --threads "$THREADS"
       ;;
     *) echo "unknown phase $phase"; exit 2 ;;
   esac
