@@ -28,6 +28,7 @@ pub mod fuzz;
 #[cfg(feature = "gpu")]
 pub mod gpu;
 pub mod grid;
+pub mod prefetch;
 pub mod quick;
 pub mod rng;
 pub mod search;

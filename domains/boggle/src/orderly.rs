@@ -28,6 +28,7 @@ use crate::board::Shape;
 use crate::trie::{Node, Trie, LETTER_BITS};
 use crate::BoggleError;
 
+mod levels;
 mod path_key;
 use path_key::{Layout, PathKey, BUCKET_BITS, SLOT_BITS};
 
@@ -95,6 +96,8 @@ pub struct OrderlyTree {
     /// While filling: the records of the open nodes' closed children, each
     /// open node's on top of its parent's (see [`OrderlyTree::fill`]).
     pending: Vec<u32>,
+    /// While forcing: the pairs of a level-by-level merge (`orderly/levels.rs`).
+    levels: levels::Levels,
 }
 
 /// Builds orderly trees for classes of one shape; reuse it across classes.
@@ -484,7 +487,7 @@ impl OrderlyTree {
             .choice_at(root, position)
             .and_then(|choice| choice_child(&self.arena, choice, letter))
             .unwrap_or((0, LEAF));
-        let (bound, offset) = self.merge((self.bound, root), child, position);
+        let (bound, offset) = self.merge_levels((self.bound, root), child, position);
         self.root = if offset == LEAF {
             // A root without choice nodes still needs its record.
             self.arena.push(bound << COUNT_BITS);
@@ -531,6 +534,7 @@ impl OrderlyTree {
     /// points), leaving `a`'s choice node on position `skip` out (none:
     /// `u32::MAX`); returns the merged node's (bound, offset), written to
     /// the arena unless it is a leaf or one side is empty.
+    #[cfg(test)]
     fn merge(&mut self, a: (u32, u32), b: (u32, u32), skip: u32) -> (u32, u32) {
         let points_of = |(bound, offset): (u32, u32)| {
             if offset == LEAF {
@@ -618,6 +622,7 @@ impl OrderlyTree {
     /// Writes at `at` the merge of choice nodes `x` and `y` (both on
     /// `position`): the union of their letters, a letter both have leading
     /// to the merge of its two children. Returns its bound.
+    #[cfg(test)]
     fn merge_choices(&mut self, position: u32, x: usize, y: usize, at: usize) -> u32 {
         let (lx, ly) = (self.arena[x] & LETTER_BITS, self.arena[y] & LETTER_BITS);
         self.arena[at] = position << POSITION_SHIFT | lx | ly;
@@ -1007,5 +1012,131 @@ mod tests {
         assert!(bound > 0 && narrow.node_count() > 20);
         assert_eq!(narrow.arena, wide.arena);
         assert_eq!(narrow.node_count(), wide.node_count());
+    }
+
+    /// Forcing merges level by level; the recursive merge it replaced is
+    /// the reference: after every force of a depth-first walk over the
+    /// first positions, the same root bound, the same nodes written, and
+    /// the same incremental bounds for every letter of the next position.
+    #[test]
+    fn level_merges_equal_recursive_merges() {
+        let text = std::fs::read_to_string(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../../data/boggle/enable2k.txt"
+        ))
+        .expect("ENABLE2K ships in data/");
+        let trie = Trie::build(&WordList::parse(text.as_bytes()));
+        let shape = Shape::new(3, 3);
+        let letters = |text: &str| crate::prove::letter_mask(text).expect("letters");
+        let classes = [
+            [
+                "aeiou",
+                "bcdfgmpqvwxz",
+                "aeiou",
+                "hklnrsty",
+                "aeiou",
+                "hklnrsty",
+                "st",
+                "aeijou",
+                "r",
+            ],
+            [
+                "rstl", "aeio", "nltr", "aeiou", "rstlnd", "eai", "sdt", "aei", "dnrst",
+            ],
+        ];
+        for class in classes {
+            let masks: Vec<u32> = class.iter().map(|t| letters(t)).collect();
+            let order = cost_order(&shape, &masks);
+            let builder = OrderlyBuilder::new(&trie, &shape, &order).expect("3x3 fits");
+            let mut levels = OrderlyTree::default();
+            builder.build(&masks, &mut levels);
+            // The walk and the forces go by split-order position.
+            let masks: Vec<u32> = order.iter().map(|&cell| masks[cell]).collect();
+            let mut recursive = levels.clone();
+            let mut walks = (OrderlyBound::new(9), OrderlyBound::new(9));
+            let mut forced = 0;
+            let mut prefix = Vec::new();
+            check_forces(
+                &masks,
+                &mut prefix,
+                &mut levels,
+                &mut recursive,
+                &mut walks,
+                &mut forced,
+            );
+            assert!(forced > 50, "only {forced} forces");
+        }
+    }
+
+    /// Forces every letter of the next position on both trees, compares,
+    /// and goes one position deeper, four deep.
+    fn check_forces(
+        masks: &[u32],
+        prefix: &mut Vec<u8>,
+        levels: &mut OrderlyTree,
+        recursive: &mut OrderlyTree,
+        walks: &mut (OrderlyBound, OrderlyBound),
+        forced: &mut usize,
+    ) {
+        let depth = prefix.len();
+        if depth == 4 {
+            return;
+        }
+        let mut pending = masks[depth];
+        while pending != 0 {
+            let letter = pending.trailing_zeros() as u8;
+            pending &= pending - 1;
+            let (bound, saved) = levels.force(depth as u32, letter);
+            let reference = recursive.force_recursively(depth as u32, letter);
+            *forced += 1;
+            assert_eq!(
+                bound, reference.0,
+                "bound after forcing {prefix:?} + {letter}"
+            );
+            assert_eq!(levels.node_count(), recursive.node_count());
+            prefix.push(letter);
+            let mut next = masks.get(depth + 1).copied().unwrap_or(0);
+            walks.0.bound_of(levels, prefix);
+            walks.1.bound_of(recursive, prefix);
+            while next != 0 {
+                let l = next.trailing_zeros() as u8;
+                next &= next - 1;
+                assert_eq!(
+                    walks.0.fix(levels, depth + 2, l),
+                    walks.1.fix(recursive, depth + 2, l),
+                    "walk below {prefix:?} + {l}"
+                );
+            }
+            check_forces(masks, prefix, levels, recursive, walks, forced);
+            prefix.pop();
+            levels.unforce(saved);
+            recursive.unforce(reference.1);
+        }
+    }
+
+    impl OrderlyTree {
+        /// [`OrderlyTree::force`] with the recursive merge.
+        fn force_recursively(&mut self, position: u32, letter: u8) -> (u32, Unforce) {
+            let saved = Unforce {
+                arena: self.arena.len(),
+                root: self.root,
+                bound: self.bound,
+                nodes: self.nodes,
+            };
+            let root = self.root as u32;
+            let child = self
+                .choice_at(root, position)
+                .and_then(|choice| choice_child(&self.arena, choice, letter))
+                .unwrap_or((0, LEAF));
+            let (bound, offset) = self.merge((self.bound, root), child, position);
+            self.root = if offset == LEAF {
+                self.arena.push(bound << COUNT_BITS);
+                self.arena.len() - 1
+            } else {
+                offset as usize
+            };
+            self.bound = bound;
+            (bound, saved)
+        }
     }
 }

@@ -19,6 +19,8 @@ use std::sync::atomic::{
 };
 use std::sync::Mutex;
 
+use frontier_core::prefetch::prefetch;
+
 use crate::board::{Board, Dir, MAX_CELLS};
 
 /// Placement counts above this are refused (4 GiB of table).
@@ -327,21 +329,6 @@ fn build_with<M: AtomicMask>(
 
 /// Frontier nodes whose successors are generated (and prefetched) together.
 const PREFETCH_GROUP: usize = 8;
-
-/// Hints the CPU to start loading `value`'s cache line.
-#[inline(always)]
-fn prefetch<T>(value: &T) {
-    #[cfg(target_arch = "x86_64")]
-    // SAFETY: prefetching is a hint; it never faults, even on bad addresses,
-    // and SSE is part of the x86_64 baseline.
-    unsafe {
-        std::arch::x86_64::_mm_prefetch::<{ std::arch::x86_64::_MM_HINT_T0 }>(
-            (value as *const T).cast(),
-        );
-    }
-    #[cfg(not(target_arch = "x86_64"))]
-    let _ = value;
-}
 
 /// A vector of `len` values, backed by transparent huge pages where the OS
 /// offers them on request: random access to gigabyte tables otherwise
