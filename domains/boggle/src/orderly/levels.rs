@@ -65,6 +65,7 @@ impl OrderlyTree {
         levels.level.clear();
         let mut root = match self.open(a, b, skip, ROOT, &mut levels) {
             Some(done) => done,
+            // `open` returns None only after it made the root's record.
             None => (0, levels.made[0].record),
         };
         while !levels.level.is_empty() {
