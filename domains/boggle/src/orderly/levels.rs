@@ -6,10 +6,11 @@
 //! Each of those reads is a cache miss in a tree of hundreds of megabytes,
 //! and they wait on each other. Here every pair of one level is opened
 //! before any pair of the next, so the headers of the pairs a few places
-//! ahead in the level are known and asked for ([`prefetch`]) while this
+//! ahead in the level are known and asked for ([`prefetch`]: the header's
+//! cache line and the next, where its first choice nodes lie) while this
 //! one is merged, and their misses overlap. (Without the prefetch, the
 //! levels alone were 11% slower than the recursion on ten 4x4 classes;
-//! with it, 9-10% faster: docs/RESULTS.md.) A merged
+//! with one line 9-10% faster, with two 15%: docs/RESULTS.md.) A merged
 //! node's bound needs its children's, so records are written top-down with
 //! their bounds left open, and the bounds are filled bottom-up, in the
 //! reverse order the records were made (children after their parents).
@@ -22,7 +23,8 @@ use frontier_core::prefetch::prefetch;
 use super::{OrderlyTree, COUNT_BITS, LEAF, LETTER_BITS, MAX_ORDERLY_CELLS, POSITION_SHIFT};
 
 /// How many pairs ahead of the one being merged headers are asked for
-/// (16 was no better on the ten classes of docs/RESULTS.md).
+/// (16 was no better on the ten classes of docs/RESULTS.md, nor was a
+/// third cache line a pair).
 const PREFETCH_AHEAD: usize = 8;
 
 /// Where a merged pair's `(bound, offset)` goes: an entry of a choice node
@@ -76,6 +78,9 @@ impl OrderlyTree {
                     for offset in [ahead.a.1, ahead.b.1] {
                         if offset != LEAF {
                             prefetch(&self.arena[offset as usize]);
+                            if let Some(next) = self.arena.get(offset as usize + 16) {
+                                prefetch(next);
+                            }
                         }
                     }
                 }
