@@ -476,6 +476,16 @@ impl OrderlyTree {
     /// appended to the arena, and `unforce` truncates it, so forcing deeper
     /// and going back is a stack.
     pub fn force(&mut self, position: u32, letter: u8) -> (u32, Unforce) {
+        self.force_with(position, letter, OrderlyTree::merge_levels)
+    }
+
+    /// [`OrderlyTree::force`] with `merge` (a test compares merges).
+    fn force_with(
+        &mut self,
+        position: u32,
+        letter: u8,
+        merge: impl FnOnce(&mut OrderlyTree, (u32, u32), (u32, u32), u32) -> (u32, u32),
+    ) -> (u32, Unforce) {
         let saved = Unforce {
             arena: self.arena.len(),
             root: self.root,
@@ -487,7 +497,7 @@ impl OrderlyTree {
             .choice_at(root, position)
             .and_then(|choice| choice_child(&self.arena, choice, letter))
             .unwrap_or((0, LEAF));
-        let (bound, offset) = self.merge_levels((self.bound, root), child, position);
+        let (bound, offset) = merge(self, (self.bound, root), child, position);
         self.root = if offset == LEAF {
             // A root without choice nodes still needs its record.
             self.arena.push(bound << COUNT_BITS);
@@ -1015,7 +1025,9 @@ mod tests {
     }
 
     /// Forcing merges level by level; the recursive merge it replaced is
-    /// the reference: after every force of a depth-first walk over the
+    /// the reference, written apart on purpose (a reference that shared the
+    /// level merge's code would check less): after every force of a
+    /// depth-first walk over the
     /// first positions, the same root bound, the same nodes written, and
     /// the same incremental bounds for every letter of the next position.
     #[test]
@@ -1087,7 +1099,7 @@ mod tests {
             let letter = pending.trailing_zeros() as u8;
             pending &= pending - 1;
             let (bound, saved) = levels.force(depth as u32, letter);
-            let reference = recursive.force_recursively(depth as u32, letter);
+            let reference = recursive.force_with(depth as u32, letter, OrderlyTree::merge);
             *forced += 1;
             assert_eq!(
                 bound, reference.0,
@@ -1111,32 +1123,6 @@ mod tests {
             prefix.pop();
             levels.unforce(saved);
             recursive.unforce(reference.1);
-        }
-    }
-
-    impl OrderlyTree {
-        /// [`OrderlyTree::force`] with the recursive merge.
-        fn force_recursively(&mut self, position: u32, letter: u8) -> (u32, Unforce) {
-            let saved = Unforce {
-                arena: self.arena.len(),
-                root: self.root,
-                bound: self.bound,
-                nodes: self.nodes,
-            };
-            let root = self.root as u32;
-            let child = self
-                .choice_at(root, position)
-                .and_then(|choice| choice_child(&self.arena, choice, letter))
-                .unwrap_or((0, LEAF));
-            let (bound, offset) = self.merge((self.bound, root), child, position);
-            self.root = if offset == LEAF {
-                self.arena.push(bound << COUNT_BITS);
-                self.arena.len() - 1
-            } else {
-                offset as usize
-            };
-            self.bound = bound;
-            (bound, saved)
         }
     }
 }
