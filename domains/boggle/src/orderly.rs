@@ -1027,9 +1027,9 @@ mod tests {
     /// Forcing merges level by level; the recursive merge it replaced is
     /// the reference, written apart on purpose (a reference that shared the
     /// level merge's code would check less): after every force of a
-    /// depth-first walk over the
-    /// first positions, the same root bound, the same nodes written, and
-    /// the same incremental bounds for every letter of the next position.
+    /// depth-first walk over the first positions, the same root bound, the
+    /// same nodes written, and the same incremental bounds for every letter
+    /// of the next position.
     #[test]
     fn level_merges_equal_recursive_merges() {
         let text = std::fs::read_to_string(concat!(

@@ -27,6 +27,10 @@ use super::{OrderlyTree, COUNT_BITS, LEAF, LETTER_BITS, MAX_ORDERLY_CELLS, POSIT
 /// third cache line a pair).
 const PREFETCH_AHEAD: usize = 8;
 
+/// Arena words (`u32`) in a 64-byte cache line: a node's second line
+/// starts this far past its header.
+const WORDS_PER_LINE: usize = 16;
+
 /// Where a merged pair's `(bound, offset)` goes: an entry of a choice node
 /// already written, or the root (returned).
 const ROOT: u32 = u32::MAX;
@@ -64,13 +68,16 @@ impl OrderlyTree {
     pub(super) fn merge_levels(&mut self, a: (u32, u32), b: (u32, u32), skip: u32) -> (u32, u32) {
         let mut levels = std::mem::take(&mut self.levels);
         levels.made.clear();
-        levels.level.clear();
+        levels.next.clear();
         let mut root = match self.open(a, b, skip, ROOT, &mut levels) {
             Some(done) => done,
             // `open` returns None only after it made the root's record.
             None => (0, levels.made[0].record),
         };
-        while !levels.level.is_empty() {
+        // The pairs `open` queued on `levels.next` become the level to
+        // open; the last level's buffer takes the next queue.
+        while !levels.next.is_empty() {
+            std::mem::swap(&mut levels.level, &mut levels.next);
             levels.next.clear();
             let level = std::mem::take(&mut levels.level);
             for (i, pair) in level.iter().enumerate() {
@@ -78,7 +85,7 @@ impl OrderlyTree {
                     for offset in [ahead.a.1, ahead.b.1] {
                         if offset != LEAF {
                             prefetch(&self.arena[offset as usize]);
-                            if let Some(next) = self.arena.get(offset as usize + 16) {
+                            if let Some(next) = self.arena.get(offset as usize + WORDS_PER_LINE) {
                                 prefetch(next);
                             }
                         }
@@ -90,7 +97,6 @@ impl OrderlyTree {
                 }
             }
             levels.level = level;
-            std::mem::swap(&mut levels.level, &mut levels.next);
         }
         for made in levels.made.iter().rev() {
             let bound = self.record_bound(made.record as usize);
@@ -107,7 +113,7 @@ impl OrderlyTree {
     /// Opens one pair: its result when it needs no record (a leaf, or one
     /// side empty), else writes the merged record, its bound and the
     /// bounds of children still to merge left open, queues those pairs on
-    /// `levels.next` (`levels.level` for the first call) and returns None.
+    /// `levels.next` and returns None.
     fn open(
         &mut self,
         a: (u32, u32),
@@ -162,11 +168,6 @@ impl OrderlyTree {
         if slot != ROOT {
             self.arena[slot as usize + 1] = offset as u32;
         }
-        let queue = if slot == ROOT {
-            &mut levels.level
-        } else {
-            &mut levels.next
-        };
         let mut at = offset + 1;
         while present != 0 {
             let position = (u32::BITS - 1 - present.leading_zeros()) as usize;
@@ -195,7 +196,7 @@ impl OrderlyTree {
                         };
                         let entry = match (take(lx, &mut next_x), take(ly, &mut next_y)) {
                             (Some(cx), Some(cy)) => {
-                                queue.push(Pair {
+                                levels.next.push(Pair {
                                     a: cx,
                                     b: cy,
                                     slot: out as u32,
