@@ -1526,6 +1526,102 @@ fn resume_skips_finished_rows_in_domains_that_name_their_own_method() {
     }
 }
 
+#[test]
+fn retry_cut_reruns_only_the_rows_a_limit_cut_under_the_new_limits() {
+    let dir = scratch("retry-cut");
+    let experiment = |max_expanded: u64, file: &std::path::Path| {
+        format!(
+            r#"Experiment(
+                domain: Tiles(heuristic: "manhattan"),
+                instances: Inline(["8 6 7 2 5 4 3 0 1", "5 10 14 4 6 12 11 1 9 0 15 7 13 2 8 3", "0 9 12 4 5 3 2 8 10 1 7 6 11 14 13 15"]),
+                executors: [Astar, Ida(threads: 1, checkpoint: Some({:?}))],
+                limits: (max_expanded: Some({max_expanded})),
+                output: Some({:?}),
+            )"#,
+            dir.join("checkpoints").display().to_string(),
+            file.display().to_string()
+        )
+    };
+    for ext in ["csv", "json"] {
+        let file = dir.join(format!("rows.{ext}"));
+        let tight = write_config(&format!("tight-{ext}.ron"), &experiment(20_000, &file));
+        let loose = write_config(&format!("loose-{ext}.ron"), &experiment(100_000_000, &file));
+        let run = |config: &PathBuf, extra: &[&str]| {
+            let mut args = vec!["run", "--json", config.to_str().unwrap()];
+            args.extend(extra);
+            frontier(&args)
+        };
+        let statuses = |text: &str| -> Vec<String> {
+            text.lines()
+                .filter(|line| !line.starts_with('#') && !line.starts_with("instance,"))
+                .skip(usize::from(ext == "json"))
+                .map(|line| {
+                    ["optimal", "expansion limit"]
+                        .into_iter()
+                        .find(|s| line.contains(s))
+                        .unwrap_or("other")
+                        .to_string()
+                })
+                .collect()
+        };
+        assert!(run(&tight, &[]).status.success());
+        let first = std::fs::read_to_string(&file).unwrap();
+        // The 8-puzzle is solved by both; the 15-puzzles need more.
+        assert_eq!(
+            statuses(&first),
+            [
+                "optimal",
+                "optimal",
+                "expansion limit",
+                "expansion limit",
+                "expansion limit",
+                "expansion limit"
+            ],
+            "{ext}"
+        );
+        // Other limits are another experiment for --resume alone.
+        let refused = run(&loose, &["--resume"]);
+        fails_with(&refused, "--resume --retry-cut");
+        assert_eq!(std::fs::read_to_string(&file).unwrap(), first);
+        fails_with(&run(&loose, &["--retry-cut"]), "--resume");
+        // The four cut rows run again, and only they.
+        let retried = run(&loose, &["--resume", "--retry-cut"]);
+        assert!(retried.status.success(), "{}", stderr(&retried));
+        let rows: Vec<serde_json::Value> = stdout(&retried)
+            .lines()
+            .map(|l| serde_json::from_str(l).unwrap())
+            .collect();
+        assert_eq!(rows.len(), 4, "{ext}");
+        // Two executors that share no search code agree on each board.
+        let costs: Vec<u64> = rows.iter().map(|r| r["cost"].as_u64().unwrap()).collect();
+        assert!(
+            costs[0] == costs[1] && costs[2] == costs[3],
+            "{ext}: {costs:?}"
+        );
+        let after = std::fs::read_to_string(&file).unwrap();
+        assert_eq!(statuses(&after), ["optimal"; 6], "{ext}");
+        // The finished rows stay as they were; the first line records the
+        // limits the file's rows now answer to.
+        let finished: Vec<&str> = first
+            .lines()
+            .filter(|l| l.contains("\"optimal\"") || l.contains(",optimal,"))
+            .collect();
+        assert_eq!(finished.len(), 2, "{ext}");
+        for row in finished {
+            assert!(after.contains(row), "{ext}: {row}");
+        }
+        assert!(
+            after.lines().next().unwrap().contains("Some(100000000)"),
+            "{ext}"
+        );
+        // Nothing is cut any more: a second retry runs nothing.
+        let again = run(&loose, &["--resume", "--retry-cut"]);
+        assert!(again.status.success(), "{}", stderr(&again));
+        assert_eq!(stdout(&again).lines().count(), 0);
+        assert_eq!(std::fs::read_to_string(&file).unwrap(), after);
+    }
+}
+
 /// A 2×1 nonogram with one solution (`#.`) that line solving finds, written
 /// to a scratch folder of its own; its path.
 fn two_cell_nonogram(folder: &str) -> String {

@@ -88,6 +88,12 @@ enum Command {
         /// the file holds another experiment.
         #[arg(long, conflicts_with = "overwrite")]
         resume: bool,
+        /// With --resume: the rows a limit cut (`time limit`, `memory limit`,
+        /// `expansion limit`) are taken out of the file and run again, under the
+        /// config's limits as they are now; an IDA* executor with a checkpoint
+        /// goes on from it, so a hard instance can be finished over several runs.
+        #[arg(long, requires = "resume")]
+        retry_cut: bool,
         /// Replace an output file that already holds results (without it,
         /// or --resume, such a file is refused).
         #[arg(long)]
@@ -587,6 +593,7 @@ impl App {
                 config,
                 output,
                 resume,
+                retry_cut,
                 overwrite,
             } => {
                 let experiment = Experiment::load(&config, self)?;
@@ -611,12 +618,16 @@ impl App {
                 let (mut file, done) = match &output {
                     Some(path) => {
                         let existing = match (resume, overwrite) {
+                            (true, _) if retry_cut => Existing::RetryCut,
                             (true, _) => Existing::Resume,
                             (false, true) => Existing::Overwrite,
                             (false, false) => Existing::Refuse,
                         };
                         let mut fingerprint = experiment.domain.0.fingerprint();
-                        fingerprint.push(("limits".into(), format!("{:?}", experiment.limits)));
+                        fingerprint.push((
+                            results::LIMITS_KEY.into(),
+                            format!("{:?}", experiment.limits),
+                        ));
                         let (file, done) = Output::open(path, existing, &fingerprint)?;
                         (Some(file), done)
                     }

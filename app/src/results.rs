@@ -14,6 +14,7 @@ use std::fs::File;
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 
+use frontier_core::search::Limit;
 use frontier_core::Cost;
 
 use crate::report::{csv_headers, csv_row, json_line, split_csv, InstanceReport, RowKey};
@@ -30,9 +31,16 @@ pub enum Existing {
     Refuse,
     /// Keep its rows and run only the others (`--resume`).
     Resume,
+    /// As `Resume`, but rows a limit cut are removed and run again
+    /// (`--resume --retry-cut`).
+    RetryCut,
     /// Replace it (`--overwrite`).
     Overwrite,
 }
+
+/// The fingerprint's field for the run's limits, which `--retry-cut` may
+/// change.
+pub const LIMITS_KEY: &str = "limits";
 
 /// What the experiment is, as the results file's first line records it:
 /// `(field, value)` pairs compared one by one on resume.
@@ -57,6 +65,17 @@ pub struct KeptRow {
     /// How far `value` may be from the exact one: CSV cells round values
     /// to four places, JSON keeps them whole.
     pub value_tolerance: f64,
+    /// Whether a limit stopped its search (its status names a [`Limit`]).
+    pub cut: bool,
+    /// Its line in the file, from 1.
+    pub line: usize,
+}
+
+/// Whether a row's status says a limit stopped its search.
+fn is_cut(status: &str) -> bool {
+    [Limit::Expansions, Limit::Memory, Limit::Time]
+        .iter()
+        .any(|limit| limit.to_string() == status)
 }
 
 impl KeptRow {
@@ -140,7 +159,7 @@ impl Output {
         let mut kept = HashMap::new();
         // A file of this experiment that holds no row yet (a run that
         // stopped before its first) is no results to protect.
-        let no_rows = || matches!(read_rows(path, &text, json, fingerprint), Ok((rows, _)) if rows.is_empty());
+        let no_rows = || matches!(read_rows(path, &text, json, fingerprint, false), Ok((rows, _)) if rows.is_empty());
         let keep_to = if text.is_empty() || existing == Existing::Overwrite {
             None
         } else if existing == Existing::Refuse && !no_rows() {
@@ -151,7 +170,28 @@ impl Output {
         } else if existing == Existing::Refuse {
             None
         } else {
-            let (rows, length) = read_rows(path, &text, json, fingerprint)?;
+            let retry = existing == Existing::RetryCut;
+            let (rows, length) = read_rows(path, &text, json, fingerprint, retry)?;
+            if retry {
+                let cut = rows.values().filter(|row| row.cut).count();
+                let new_text = without_cut_rows(&text[..length], &rows, &first, json);
+                if new_text != text[..length] {
+                    file = replace_locked(path, &new_text)?;
+                }
+                if cut > 0 {
+                    tracing::warn!(rows = cut, "rows a limit cut are run again");
+                }
+                // Read back, so that rows name their lines in the new file.
+                let (rows, _) = read_rows(path, &new_text, json, fingerprint, false)?;
+                return Ok((
+                    Output {
+                        path: path.to_path_buf(),
+                        json,
+                        file,
+                    },
+                    rows,
+                ));
+            }
             kept = rows;
             Some(length)
         };
@@ -189,6 +229,61 @@ impl Output {
                 source,
             })
     }
+}
+
+/// The text of a results file `text` (complete lines only) with its cut
+/// rows left out and its first line(s) `first`: the experiment as it is
+/// now, whose limits may differ from the file's.
+fn without_cut_rows(
+    text: &str,
+    rows: &HashMap<RowKey, KeptRow>,
+    first: &str,
+    json: bool,
+) -> String {
+    let keep: std::collections::HashSet<usize> = rows
+        .values()
+        .filter(|row| !row.cut)
+        .map(|row| row.line)
+        .collect();
+    let header_lines = if json { 1 } else { 2 };
+    let mut new_text = first.to_string();
+    for (line_no, line) in (1..).zip(text.split_inclusive('\n')) {
+        if line_no > header_lines && keep.contains(&line_no) {
+            new_text.push_str(line);
+        }
+    }
+    new_text
+}
+
+/// Replaces the file at `path` by one holding `text`, and returns it open
+/// and locked for appending. The text goes to a file beside it that is
+/// renamed over it, so a crash leaves one whole file or the other; a run
+/// that opens the new file in between is refused, or refuses this one, as
+/// for any file two runs want.
+fn replace_locked(path: &Path, text: &str) -> Result<File, CliError> {
+    let mut name = path.file_name().unwrap_or_default().to_os_string();
+    name.push(".retry-cut");
+    let scratch = path.with_file_name(name);
+    let io = |at: &Path, source| CliError::Io {
+        path: at.to_path_buf(),
+        source,
+    };
+    let mut file = File::create(&scratch).map_err(|e| io(&scratch, e))?;
+    file.write_all(text.as_bytes())
+        .and_then(|()| file.sync_all())
+        .map_err(|e| io(&scratch, e))?;
+    std::fs::rename(&scratch, path).map_err(|e| io(path, e))?;
+    let (file, reread) = open_locked(
+        path,
+        "another frontier run opened this file while --retry-cut rewrote it; wait for it or pass another --output",
+    )?;
+    if reread != text {
+        return Err(CliError::Input(format!(
+            "{}: changed while --retry-cut rewrote it; run again",
+            path.display()
+        )));
+    }
+    Ok(file)
 }
 
 /// Opens `path` (created if missing) for reading and appending, takes its
@@ -242,12 +337,15 @@ fn recorded(line: &str, json: bool) -> Option<serde_json::Map<String, serde_json
 }
 
 /// The kept rows of a resumed file by key, and the length of the text to
-/// keep (everything but a last line cut off mid-write).
+/// keep (everything but a last line cut off mid-write). With
+/// `limits_may_differ` (`--retry-cut`, which reruns the rows the old
+/// limits cut) the file may record other limits.
 fn read_rows(
     path: &Path,
     text: &str,
     json: bool,
     fingerprint: &Fingerprint,
+    limits_may_differ: bool,
 ) -> Result<(HashMap<RowKey, KeptRow>, usize), CliError> {
     let refuse = |why: String| CliError::Input(format!("{}: cannot resume: {why}", path.display()));
     let mut lines = text.split_inclusive('\n');
@@ -264,14 +362,24 @@ fn read_rows(
         )));
     }
     for (key, value) in fingerprint {
+        if limits_may_differ && key == LIMITS_KEY {
+            continue;
+        }
         let was = written.get(key).and_then(|v| v.as_str()).unwrap_or("-");
         if was != value {
             // Parameters are `key=value` lines: name the one that differs.
             let difference = frontier_core::search::ida::context_difference(was, value)
                 .filter(|_| key == "params")
                 .unwrap_or_else(|| format!("{key}: written {was}, now {value}"));
+            // Other limits are a new experiment, unless only the cut rows
+            // are to be run again.
+            let retry = if key == LIMITS_KEY {
+                ", or --resume --retry-cut to keep the finished rows and run the cut ones again"
+            } else {
+                ""
+            };
             return Err(refuse(format!(
-                "it holds another experiment ({}); use --overwrite or another --output",
+                "it holds another experiment ({}); use --overwrite or another --output{retry}",
                 difference.replace('\n', "; ")
             )));
         }
@@ -309,11 +417,12 @@ fn read_rows(
                 &columns,
             )
         };
-        let Some((key, row)) = row else {
+        let Some((key, mut row)) = row else {
             return Err(refuse(format!(
                 "line {line_no} is not a result row of this experiment; mend or remove it, or use --overwrite"
             )));
         };
+        row.line = line_no;
         if let Some(earlier) = kept.insert(key.clone(), row) {
             return Err(refuse(format!(
                 "line {line_no} repeats the row of {} (instance {}, {} {})",
@@ -347,6 +456,8 @@ fn json_row(line: &str, at: &str) -> Option<(RowKey, KeptRow)> {
             value: value.get("value").and_then(|v| v.as_f64()),
             verdict: text("verdict"),
             value_tolerance: 0.0,
+            cut: is_cut(&text("status")?),
+            line: 0,
         },
     ))
 }
@@ -384,6 +495,8 @@ fn csv_kept(line: &str, at: &str, columns: &[String]) -> Option<(RowKey, KeptRow
             value,
             verdict: present("verdict"),
             value_tolerance: 5e-5,
+            cut: is_cut(&cell("status")?),
+            line: 0,
         },
     ))
 }
