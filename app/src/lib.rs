@@ -90,7 +90,8 @@ enum Command {
         resume: bool,
         /// With --resume: the rows a limit cut (`time limit`, `memory limit`,
         /// `expansion limit`) are taken out of the file and run again, under the
-        /// config's limits as they are now; an IDA* executor with a checkpoint
+        /// limits as they are now (the config's, or --max-seconds and the
+        /// like); an IDA* executor with a checkpoint
         /// goes on from it, so a hard instance can be finished over several runs.
         #[arg(long, requires = "resume")]
         retry_cut: bool,
@@ -98,6 +99,19 @@ enum Command {
         /// or --resume, such a file is refused).
         #[arg(long)]
         overwrite: bool,
+        /// Stop each search after this many seconds, in place of the config's
+        /// `max_seconds` (the results file records the limits it ran under:
+        /// with other limits, resume with --retry-cut).
+        #[arg(long, value_parser = frontier_core::search::parse_seconds)]
+        max_seconds: Option<f64>,
+        /// Stop each search after this many expansions, in place of the
+        /// config's `max_expanded`.
+        #[arg(long)]
+        max_expanded: Option<u64>,
+        /// Stop each search when it holds more than this many bytes, in place
+        /// of the config's `max_memory_bytes`.
+        #[arg(long)]
+        max_memory: Option<u64>,
     },
     /// Draw charts of a results file (the CSV or JSON lines `run` writes) as
     /// PNGs: instances solved against time, expansions/s by executor, and
@@ -595,8 +609,15 @@ impl App {
                 resume,
                 retry_cut,
                 overwrite,
+                max_seconds,
+                max_expanded,
+                max_memory,
             } => {
-                let experiment = Experiment::load(&config, self)?;
+                let mut experiment = Experiment::load(&config, self)?;
+                let limits = &mut experiment.limits;
+                limits.max_seconds = max_seconds.or(limits.max_seconds);
+                limits.max_expanded = max_expanded.or(limits.max_expanded);
+                limits.max_memory_bytes = max_memory.or(limits.max_memory_bytes);
                 let options = RunOptions {
                     limits: experiment.limits,
                     progress,
