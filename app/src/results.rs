@@ -172,7 +172,7 @@ impl Output {
         } else {
             let retry = existing == Existing::RetryCut;
             let (rows, length) = read_rows(path, &text, json, fingerprint, retry)?;
-            if retry {
+            let (rows, length) = if retry {
                 let cut = rows.values().filter(|row| row.cut).count();
                 let new_text = without_cut_rows(&text[..length], &rows, &first, json);
                 if new_text != text[..length] {
@@ -181,17 +181,13 @@ impl Output {
                 if cut > 0 {
                     tracing::warn!(rows = cut, "rows a limit cut are run again");
                 }
-                // Read back, so that rows name their lines in the new file.
-                let (rows, _) = read_rows(path, &new_text, json, fingerprint, false)?;
-                return Ok((
-                    Output {
-                        path: path.to_path_buf(),
-                        json,
-                        file,
-                    },
-                    rows,
-                ));
-            }
+                // Read back, so that rows name their lines in the new file
+                // (whose whole text is kept: cutting it to its length below
+                // changes nothing).
+                read_rows(path, &new_text, json, fingerprint, false)?
+            } else {
+                (rows, length)
+            };
             kept = rows;
             Some(length)
         };
