@@ -1068,7 +1068,8 @@ impl frontier_app::plugin::Plugin for WordleCli {
                 report.status = if complete {
                     "optimal".into()
                 } else {
-                    "time limit".into()
+                    // The limit's own name, which `run --retry-cut` knows.
+                    frontier_core::search::Limit::Time.to_string()
                 };
                 report.solved = complete && best.is_some();
                 report.cost = best;
