@@ -202,6 +202,25 @@ fn ida_stays_optimal_with_an_inconsistent_heuristic() {
 
 /// An open 9×9 maze with a wall and heavy cells in the way, so that IDA*
 /// needs many iterations and many thousand expansions.
+/// An open `n`×`n` maze like [`open_maze`], bigger: its last iteration
+/// under HalfManhattan expands far more nodes than splitting it does.
+fn wide_open_maze(n: usize) -> Grid {
+    let mut text = String::new();
+    for r in 0..n {
+        for c in 0..n {
+            text.push(match (r, c) {
+                (0, 0) => 'S',
+                _ if r == n - 1 && c == n - 1 => 'G',
+                _ if r == n / 2 && c + 2 < n => '#',
+                _ if (r + c) % 3 == 0 => '3',
+                _ => '.',
+            });
+        }
+        text.push('\n');
+    }
+    Grid::parse(&text).unwrap()
+}
+
 fn open_maze() -> Grid {
     let mut text = String::new();
     for r in 0..9 {
@@ -446,6 +465,68 @@ fn an_iteration_cut_midway_resumes_after_its_last_segment() {
         ..segmented.clone()
     };
     new_work(&saved, &other_split);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// A segment closes at its target time whatever its roots weigh: resumed
+/// at its last bound with thousands of roots, a search whose first segment
+/// by count (a sixty-fourth of the roots, the heaviest first) outweighs the
+/// run's limit still checkpoints the roots it finished before the limit.
+#[test]
+fn a_resumed_bound_checkpoints_its_first_roots_before_a_limit() {
+    let dir = std::env::temp_dir().join(format!("frontier-ida-close-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let grid = wide_open_maze(12);
+    let expected = astar(&grid, &HalfManhattan, &SearchOptions::default())
+        .expect("valid limits")
+        .solution()
+        .map(|s| s.cost)
+        .unwrap();
+    let start = Checkpoint::key(&grid);
+    let at_last_bound = Checkpoint {
+        format: frontier_core::search::ida::CHECKPOINT_FORMAT,
+        start: start.clone(),
+        context: String::new(),
+        bound: expected,
+        iterations: 1,
+        expanded: 0,
+        generated: 0,
+        seconds: 0.0,
+        partial: None,
+        checksum: String::new(),
+    };
+    let many_roots = IdaConfig {
+        checkpoint: Some(dir.clone()),
+        segment_seconds: 1e-9,
+        ..config(2, 2048)
+    };
+    let resume = |max_expanded: Option<u64>| {
+        at_last_bound.store(&dir).unwrap();
+        let limits = Limits {
+            max_expanded,
+            ..Limits::default()
+        };
+        ida(
+            &grid,
+            &HalfManhattan,
+            &many_roots,
+            &SearchOptions::with_limits(limits),
+        )
+        .unwrap()
+    };
+    let last_iteration = resume(None);
+    assert_eq!(last_iteration.solution().map(|s| s.cost), Some(expected));
+    // A sixteenth of the work: the roots that a segment sized by count
+    // takes first (the heaviest, 32 of 2 × 2048) need more than that here.
+    let work = last_iteration.stats.expanded;
+    let cut = resume(Some(work / 16));
+    assert_eq!(cut.status, Status::LimitReached(Limit::Expansions));
+    let saved = Checkpoint::load(&dir, &start, "")
+        .unwrap()
+        .expect("a checkpoint");
+    assert_eq!(saved.bound, expected);
+    let done = saved.partial.as_ref().map_or(0, |p| p.done);
+    assert!(done > 0, "no root checkpointed before the limit: {saved:?}");
     std::fs::remove_dir_all(&dir).unwrap();
 }
 

@@ -564,6 +564,13 @@ struct Frame<D: Domain> {
 /// subtree handed from a busy thread to an idle one.
 struct Shared<D: Domain, T> {
     next_root: AtomicUsize,
+    /// The segment's end: its last root at first, lowered to the roots
+    /// already taken once the segment's time is up (see
+    /// [`Segments::target_seconds`]). Every root below its final value was
+    /// taken by a worker that saw a value above that root, so it was
+    /// searched; a root at or above it may have been searched too, and is
+    /// searched again next segment.
+    segment_end: AtomicUsize,
     /// Donated work for the iteration's tail, once `next_root` is past the
     /// last root.
     pool: Pool<T>,
@@ -1323,6 +1330,7 @@ where
         let end = segments.end(from, roots);
         let shared = Shared::<D, W::Piece> {
             next_root: AtomicUsize::new(from),
+            segment_end: AtomicUsize::new(end),
             pool: Pool::new(threads),
             stop: AtomicBool::new(false),
             expanded: AtomicU64::new(stats.expanded),
@@ -1333,6 +1341,12 @@ where
             watcher: std::thread::current(),
         };
         let segment_started = Instant::now();
+        // Under a resumed or raised bound the first roots can take minutes
+        // each, so a segment sized by its root count alone can outlast a
+        // whole run: it closes at its target time instead.
+        let close_at = segments
+            .target_seconds()
+            .and_then(|s| segment_started.checked_add(Duration::from_secs_f64(s)));
         let mut limit = None;
         std::thread::scope(|scope| {
             let handles: Vec<_> = (0..threads)
@@ -1352,7 +1366,16 @@ where
                             }
                         };
                         while !shared.stop.load(Ordering::Relaxed) {
+                            if close_at.is_some_and(|t| Instant::now() >= t) {
+                                // At least one root per segment, so that
+                                // segments progress.
+                                let taken = shared.next_root.load(Ordering::Relaxed).max(from + 1);
+                                shared.segment_end.fetch_min(taken, Ordering::Relaxed);
+                            }
                             let i = shared.next_root.fetch_add(1, Ordering::Relaxed);
+                            if i >= shared.segment_end.load(Ordering::Relaxed) {
+                                break;
+                            }
                             let Some(&root) = segment.get(i) else {
                                 break;
                             };
@@ -1408,6 +1431,8 @@ where
         stats.expanded = shared.expanded.load(Ordering::Relaxed);
         stats.generated += shared.generated.load(Ordering::Relaxed);
         donations += shared.pool.given() as u64;
+        // The workers are joined: every store is visible.
+        let end = shared.segment_end.load(Ordering::Relaxed).min(end);
         let found = shared.found.into_inner().ok().flatten();
         if let Some((root, (below, cost))) = found {
             let (mut states, mut moves) = split.path_to(root);
@@ -1680,7 +1705,10 @@ pub(crate) fn begin<D: Domain, H: Heuristic<D>>(
 /// Cuts an iteration's roots into segments of about a target duration, so
 /// that the checkpoint after each keeps the work of an iteration longer
 /// than any one run. Each segment's end waits for its slowest subtree, so
-/// without a checkpoint an iteration is one segment.
+/// without a checkpoint an iteration is one segment. The size by count is
+/// an upper bound: the executors stop taking roots once the target time
+/// has passed ([`Segments::target_seconds`]), since the first roots under
+/// a resumed or raised bound can outweigh any count's estimate.
 pub(crate) struct Segments {
     /// Target seconds per segment; `None`: whole iterations.
     seconds: Option<f64>,
@@ -1717,6 +1745,12 @@ impl Segments {
             let scale = (target / seconds.max(1e-6)).clamp(0.125, 2.0);
             self.size = ((roots.max(1) as f64 * scale) as usize).max(1);
         }
+    }
+
+    /// Target seconds per segment, when checkpointing: executors that can
+    /// stop taking roots mid-segment close it at this time.
+    pub(crate) fn target_seconds(&self) -> Option<f64> {
+        self.seconds
     }
 
     /// A new bound: an iteration takes several times the last, and the

@@ -191,6 +191,9 @@ struct ShardEnd {
     generated: u64,
     min_f: u64,
     donated: u64,
+    /// The local index after the last root searched: the range's end, or
+    /// less where the segment's time ran out and no more roots were taken.
+    end: u32,
     /// The goal's states (packed, root first) and the split's root index.
     found: Option<(u32, Vec<u32>)>,
 }
@@ -327,11 +330,20 @@ impl IdaShard {
     /// in time slices until they are done, a goal is found (here or on
     /// another GPU: `stop`), or a limit sets `stop`. Adds expansions to
     /// `expanded` as they happen.
+    ///
+    /// After `close_at`, no more roots are taken: those taken are searched
+    /// to the end (with their donated subtrees), and the returned `end`
+    /// says how far the range got. A segment thus ends near its target
+    /// time whatever its roots weigh: under a resumed or raised bound the
+    /// first roots can each take minutes, and a segment sized by count
+    /// alone ran past a whole call's limit without one checkpoint.
+    #[allow(clippy::too_many_arguments)]
     fn iterate(
         &mut self,
         bound: Cost,
         local: std::ops::Range<u32>,
         slice_seconds: f64,
+        close_at: Option<Instant>,
         stop: &AtomicBool,
         expanded: &AtomicU64,
     ) -> Result<ShardEnd, Error> {
@@ -351,7 +363,7 @@ impl IdaShard {
         let free: Vec<u32> = (0..self.slots).collect();
         s.memcpy_htod(&free, &mut self.seq).map_err(gpu_error)?;
         // The kernel takes roots from IC_NEXT_ROOT up to this.
-        let n_roots = local.end;
+        let mut n_roots = local.end;
         let budget_ns = (slice_seconds.clamp(0.001, 10.0) * 1e9) as u64;
         let config = LaunchConfig {
             grid_dim: (self.threads.div_ceil(BLOCK), 1, 1),
@@ -414,6 +426,17 @@ impl IdaShard {
                     self.max_depth
                 )));
             }
+            // Closing: the kernel checks each claim against `n_roots`, so
+            // lowering it to the next root stops the claims; every root
+            // below was claimed, so all of them are searched. At least
+            // one root of the range is taken first, so segments progress.
+            let next_root = ctrl[IC_NEXT_ROOT];
+            if close_at.is_some_and(|t| Instant::now() >= t)
+                && next_root < u64::from(n_roots)
+                && next_root > u64::from(local.start)
+            {
+                n_roots = next_root as u32;
+            }
             let done = ctrl[IC_NEXT_ROOT] >= u64::from(n_roots)
                 && ctrl[IC_BUSY] == 0
                 && ctrl[IC_HEAD] == ctrl[IC_TAIL];
@@ -426,6 +449,7 @@ impl IdaShard {
             generated: ctrl[IC_GENERATED],
             min_f: ctrl[IC_MIN_F],
             donated: ctrl[IC_DONATED],
+            end: n_roots,
             found: None,
         };
         if ctrl[IC_FOUND] != NOT_FOUND {
@@ -709,6 +733,9 @@ where
         let expanded = AtomicU64::new(stats.expanded);
         let finished = AtomicUsize::new(0);
         let segment_started = Instant::now();
+        let close_at = plan
+            .target_seconds()
+            .and_then(|s| segment_started.checked_add(std::time::Duration::from_secs_f64(s)));
         let ends: Mutex<Vec<Option<Result<ShardEnd, Error>>>> =
             Mutex::new((0..count).map(|_| None).collect());
         let mut limit = None;
@@ -717,7 +744,8 @@ where
                 let (stop, expanded, finished, ends) = (&stop, &expanded, &finished, &ends);
                 let local = local_range(from..end, k, count);
                 scope.spawn(move || {
-                    let end = shard.iterate(bound, local, config.slice_seconds, stop, expanded);
+                    let end =
+                        shard.iterate(bound, local, config.slice_seconds, close_at, stop, expanded);
                     if matches!(&end, Ok(e) if e.found.is_some()) || end.is_err() {
                         stop.store(true, Ordering::Relaxed);
                     }
@@ -743,8 +771,19 @@ where
         let mut next = u64::MAX;
         let mut found = None;
         let mut donated = 0;
-        for (k, end) in ends.into_iter().enumerate() {
-            let end = end.ok_or_else(|| Error::Gpu(format!("GPU {k} reported nothing")))??;
+        // Roots up to `end` are done on every GPU where none closed early;
+        // where one did, the first root it left marks the end. Roots past
+        // it that other GPUs searched are searched again next segment;
+        // their smallest f above the bound still counts toward `next`,
+        // being a value of this same iteration.
+        let (planned, mut end) = (end, end);
+        for (k, shard_end) in ends.into_iter().enumerate() {
+            let shard_end =
+                shard_end.ok_or_else(|| Error::Gpu(format!("GPU {k} reported nothing")))??;
+            if shard_end.end < local_range(from..planned, k, count).end {
+                end = end.min(k + shard_end.end as usize * count);
+            }
+            let end = shard_end;
             stats.expanded += end.expanded;
             stats.generated += end.generated;
             per_gpu[k] += end.expanded;
