@@ -377,6 +377,10 @@ fn flags_of_another_executor_are_refused_not_ignored() {
         "--checkpoint applies to --executor ida or gpu-ida only",
     );
     fails_with(
+        &run(&["--executor", "ida", "--roots", "4096"]),
+        "--roots applies to --executor gpu-ida only",
+    );
+    fails_with(
         &run(&["--partition", "split"]),
         "--partition applies to --executor hda, multi-gpu, mpi-hda or mpi-gpu only",
     );

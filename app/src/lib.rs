@@ -387,6 +387,12 @@ struct SearchFlags {
     /// that undoes the last one). Optima are unchanged. [default: 0]
     #[arg(long, global = true)]
     move_pruning: Option<usize>,
+    /// gpu-ida: subtree roots the start is split into on the CPU [default:
+    /// 1048576]. A checkpoint inside an iteration keeps whole roots only, so
+    /// an iteration whose first roots each take minutes needs more, lighter
+    /// ones to be checkpointed every `segment_seconds`.
+    #[arg(long, global = true)]
+    roots: Option<u64>,
     /// astar, hda and gpu: rank open states by g + W·h (W from 1 to 1000, at
     /// most three decimals, or `greedy` for h alone); the solution costs at
     /// most W times the optimum, and the row gives the proven bound.
@@ -464,6 +470,7 @@ impl SearchFlags {
                 self.partition.clone().map(ParamValue::Text),
             ),
             (Param::Checkpoint, checkpoint.map(ParamValue::Text)),
+            (Param::Roots, self.roots.map(ParamValue::Count)),
             (
                 Param::MovePruning,
                 self.move_pruning.map(|n| ParamValue::Count(n as u64)),

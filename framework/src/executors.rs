@@ -254,7 +254,7 @@ pub const EXECUTORS: &[ExecutorInfo] = &[
     #[cfg(feature = "gpu")]
     ExecutorInfo {
         kind: "gpu-ida",
-        about: "IDA* on the GPUs of this host (--gpus, --checkpoint, --move-pruning): \
+        about: "IDA* on the GPUs of this host (--gpus, --checkpoint, --roots, --move-pruning): \
                 memory-bounded.",
         params: &[
             Param::Gpus,
