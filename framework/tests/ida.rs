@@ -202,6 +202,26 @@ fn ida_stays_optimal_with_an_inconsistent_heuristic() {
 
 /// An open 9×9 maze with a wall and heavy cells in the way, so that IDA*
 /// needs many iterations and many thousand expansions.
+/// IDA* under [`HalfManhattan`], stopped after `max_expanded` expansions
+/// where given.
+fn ida_capped(
+    grid: &Grid,
+    config: &IdaConfig,
+    max_expanded: Option<u64>,
+) -> frontier_core::DomainOutcome<Grid> {
+    let limits = Limits {
+        max_expanded,
+        ..Limits::default()
+    };
+    ida(
+        grid,
+        &HalfManhattan,
+        config,
+        &SearchOptions::with_limits(limits),
+    )
+    .unwrap()
+}
+
 /// An open `n`×`n` maze like [`open_maze`], bigger: its last iteration
 /// under HalfManhattan expands far more nodes than splitting it does.
 fn wide_open_maze(n: usize) -> Grid {
@@ -249,9 +269,13 @@ impl Heuristic<Grid> for HalfManhattan {
 /// A fresh checkpoint directory named `name`, the open maze, and its
 /// optimal cost under `HalfManhattan` (by A*).
 fn checkpoint_case(name: &str) -> (std::path::PathBuf, Grid, Cost) {
+    checkpoint_case_on(name, open_maze())
+}
+
+/// A fresh checkpoint directory named for the test, `grid` and its optimum.
+fn checkpoint_case_on(name: &str, grid: Grid) -> (std::path::PathBuf, Grid, Cost) {
     let dir = std::env::temp_dir().join(format!("{name}-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
-    let grid = open_maze();
     let expected = astar(&grid, &HalfManhattan, &SearchOptions::default())
         .expect("valid limits")
         .solution()
@@ -390,19 +414,8 @@ fn an_iteration_cut_midway_resumes_after_its_last_segment() {
         &SearchOptions::default(),
     )
     .unwrap();
-    let run = |max_expanded: Option<u64>, config: &IdaConfig| {
-        let limits = Limits {
-            max_expanded,
-            ..Limits::default()
-        };
-        ida(
-            &grid,
-            &HalfManhattan,
-            config,
-            &SearchOptions::with_limits(limits),
-        )
-        .unwrap()
-    };
+    let run =
+        |max_expanded: Option<u64>, config: &IdaConfig| ida_capped(&grid, config, max_expanded);
 
     // Runs of a tenth of the work each, until one ends with the answer.
     let step = whole.stats.expanded / 10;
@@ -474,14 +487,7 @@ fn an_iteration_cut_midway_resumes_after_its_last_segment() {
 /// run's limit still checkpoints the roots it finished before the limit.
 #[test]
 fn a_resumed_bound_checkpoints_its_first_roots_before_a_limit() {
-    let dir = std::env::temp_dir().join(format!("frontier-ida-close-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    let grid = wide_open_maze(12);
-    let expected = astar(&grid, &HalfManhattan, &SearchOptions::default())
-        .expect("valid limits")
-        .solution()
-        .map(|s| s.cost)
-        .unwrap();
+    let (dir, grid, expected) = checkpoint_case_on("frontier-ida-close", wide_open_maze(12));
     let start = Checkpoint::key(&grid);
     let at_last_bound = Checkpoint {
         format: frontier_core::search::ida::CHECKPOINT_FORMAT,
@@ -502,17 +508,7 @@ fn a_resumed_bound_checkpoints_its_first_roots_before_a_limit() {
     };
     let resume = |max_expanded: Option<u64>| {
         at_last_bound.store(&dir).unwrap();
-        let limits = Limits {
-            max_expanded,
-            ..Limits::default()
-        };
-        ida(
-            &grid,
-            &HalfManhattan,
-            &many_roots,
-            &SearchOptions::with_limits(limits),
-        )
-        .unwrap()
+        ida_capped(&grid, &many_roots, max_expanded)
     };
     let last_iteration = resume(None);
     assert_eq!(last_iteration.solution().map(|s| s.cost), Some(expected));
