@@ -783,14 +783,13 @@ where
             if shard_end.end < local_range(from..planned, k, count).end {
                 end = end.min(k + shard_end.end as usize * count);
             }
-            let end = shard_end;
-            stats.expanded += end.expanded;
-            stats.generated += end.generated;
-            per_gpu[k] += end.expanded;
-            next = next.min(end.min_f);
-            donated += end.donated;
+            stats.expanded += shard_end.expanded;
+            stats.generated += shard_end.generated;
+            per_gpu[k] += shard_end.expanded;
+            next = next.min(shard_end.min_f);
+            donated += shard_end.donated;
             if found.is_none() {
-                found = end.found;
+                found = shard_end.found;
             }
         }
         if let Some((root, packed)) = found {
