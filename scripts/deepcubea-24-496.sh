@@ -9,8 +9,9 @@
 # limit cut are not run again here: the one such board, 334, goes on in
 # configs/deepcubea-24-334.ron (its start split 16 times finer, so that its checkpoints come
 # every minute), after the set, for the time left (its own --max-seconds: LIMIT less the
-# time spent, less 150 s for loading the databases and splitting, so that it stops at a
-# checkpoint of its own rather than by timeout). Its checkpoint folder is the set's,
+# time spent, less 45 s for writing its rows after its limit; loading the databases and
+# splitting count in that limit), so that it stops at its own last checkpoint rather than by
+# timeout. Its checkpoint folder is the set's,
 # results/deepcubea-24-496-checkpoints: carry it to a fresh machine only (on a warm one the
 # machine's copy is newer); it comes back as $OUT/deepcubea-24-496-checkpoints.tgz, and
 # board 334's rows as $OUT/deepcubea-24-334.csv. Retrying 334 in the set's config would
@@ -35,7 +36,7 @@ left=$((limit - SECONDS))
 if [ "$left" -gt 240 ]; then
   [ -f results/deepcubea-24-334.csv ] && again=(--resume --retry-cut) || again=()
   timeout "$left" target/device/frontier -v --quiet run configs/deepcubea-24-334.ron \
-    "${again[@]}" --max-seconds $((left - 150)) > "$out/deepcubea-24-334.log" 2>&1
+    "${again[@]}" --max-seconds $((left - 45)) > "$out/deepcubea-24-334.log" 2>&1
   echo "board 334: frontier exit $?"
   cp results/deepcubea-24-334.csv "$out/" 2>/dev/null
   grep -v '^#' results/deepcubea-24-334.csv | cut -d, -f1,4,5,7,9
