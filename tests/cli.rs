@@ -894,7 +894,7 @@ fn every_subcommand_prints_json_lines_with_json() {
     );
     // Forcing: by default above 2.6 times the target; 0 turns it off;
     // forcing every cell it may finds the same boards, with fewer
-    // subclasses bounded; GPU proofs refuse it.
+    // subclasses bounded.
     assert_eq!(whole[0]["switchover"], 39);
     let args3 = BOGGLE_3X3_PROOF;
     let unforced = json_lines(
@@ -913,10 +913,6 @@ fn every_subcommand_prints_json_lines_with_json() {
         "{} against {}",
         forced[0]["subclasses"],
         unforced[0]["subclasses"]
-    );
-    fails_with(
-        &boggle(&["prove", "--target", "400", "--gpu", "--switchover", "900"]),
-        "--switchover forces cells on the CPU",
     );
     // A sample projects from its own classes' times: their mean times
     // every class.

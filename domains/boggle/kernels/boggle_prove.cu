@@ -162,9 +162,10 @@ __device__ __forceinline__ u32 fix(Warp& w, u32 depth, u32 letter) {
 
 // Walks every item: persistent warps take items from `next_item`.
 extern "C" __global__ void prove_items(
-    const u32* arena,            // every class's tree, back to back
-    const u64* class_base,       // per class: where its tree starts
-    const u32* class_root,       // per class: its root sum node
+    const u32* arena,            // every class's arena, back to back
+    const u64* class_base,       // per tree (a class's, or a forced one
+                                 // in its class's arena): the arena's start
+    const u32* class_root,       // per tree: its root sum node
     const u32* class_masks,      // per class: CELLS letter masks, split order
     const u32* items,            // ITEM_WORDS per item
     u32 item_count,

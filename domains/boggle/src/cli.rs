@@ -119,8 +119,9 @@ pub enum BoggleCommand {
         gpu_depth: Option<usize>,
         /// Force cells (a merged, tighter tree per letter of the next cell)
         /// while a subclass's bound is above this; walk incrementally below
-        /// it. 0: never force. Default: 2.6 times the target. CPU proofs
-        /// only.
+        /// it. 0: never force. Default: 2.6 times the target, 4.6 times
+        /// with --gpu, where the CPU threads force and the GPU walks the
+        /// forced trees below the --gpu-depth cells.
         #[arg(long)]
         switchover: Option<u32>,
         /// How each class's cells are ordered for splitting: `cost` (each
@@ -911,7 +912,8 @@ pub struct ProveSettings {
     #[serde(default)]
     pub gpu_depth: Option<usize>,
     /// Force cells while a subclass's bound is above this (see `boggle
-    /// prove --help`); 0: never. Default: 2.6 times the target.
+    /// prove --help`); 0: never. Default: 2.6 times the target (4.6 with
+    /// `gpu`).
     #[serde(default)]
     pub switchover: Option<u32>,
     /// `cost` (default) or `degree`: how each class's cells are ordered
@@ -1040,28 +1042,24 @@ impl ProveSettings {
             None => crate::Buckets::parse(&self.buckets),
         }
         .map_err(boggle_error)?;
-        let settings =
-            crate::ProofSettings {
-                shape: Shape::new(rows, cols),
-                target: self.target,
-                buckets,
-                max_seconds: self.max_seconds,
-                certificate,
-                sample: self.sample.map(|n| (n, self.seed)),
-                share: self.share()?,
-                switchover: match (self.switchover, self.gpu) {
-                    (Some(_), true) => return Err(CliError::Input(
-                        "--switchover forces cells on the CPU; a --gpu proof walks unforced trees"
-                            .into(),
-                    )),
-                    (Some(0), false) | (None, true) => None,
-                    (Some(switchover), false) => Some(switchover),
-                    (None, false) => Some(crate::prove::default_switchover(self.target)),
-                },
-                order: SplitOrder::named(&self.order, &Shape::new(rows, cols)).ok_or_else(
-                    || CliError::Input(format!("order '{}': expected cost or degree", self.order)),
-                )?,
-            };
+        let settings = crate::ProofSettings {
+            shape: Shape::new(rows, cols),
+            target: self.target,
+            buckets,
+            max_seconds: self.max_seconds,
+            certificate,
+            sample: self.sample.map(|n| (n, self.seed)),
+            share: self.share()?,
+            switchover: match (self.switchover, self.gpu) {
+                (Some(0), _) => None,
+                (Some(switchover), _) => Some(switchover),
+                (None, false) => Some(crate::prove::default_switchover(self.target)),
+                (None, true) => Some(crate::prove::default_gpu_switchover(self.target)),
+            },
+            order: SplitOrder::named(&self.order, &Shape::new(rows, cols)).ok_or_else(|| {
+                CliError::Input(format!("order '{}': expected cost or degree", self.order))
+            })?,
+        };
         if certificate && settings.share.is_some() {
             return Err(CliError::Input(
                 "--certificate is written by a single process: run the proof without mpirun".into(),

@@ -1,9 +1,12 @@
 //! Boggle proofs with the bottom of the walk on the GPU.
 //!
-//! The CPU does what it is good at: building each class's orderly tree
-//! and walking its subclasses down to a *split depth* (a few positions of
-//! the split order). Every subclass still above the target there is handed
-//! over, and the GPU walks everything below it (`domains/boggle/kernels/boggle_prove.cu`,
+//! The CPU does what it is good at: building each class's orderly tree,
+//! forcing cells near the root (as a CPU proof does, while a subclass's
+//! bound is above the switchover) and walking its subclasses down to a
+//! *split depth* (a few positions of the split order). Every subclass still
+//! above the target there is handed over, in its forced tree
+//! (`handover.rs` ships each class's forced trees in one arena), and the
+//! GPU walks everything below it (`domains/boggle/kernels/boggle_prove.cu`,
 //! one warp per subclass): the same bounds, the same subclasses, the boards
 //! whose bound reaches the target sent back to be scored exactly on the
 //! CPU. Trees of many classes go to the GPU together, one launch for all
@@ -26,8 +29,8 @@ use frontier_core::gpu::{gpu_error, Gpu};
 
 use crate::orderly::{split_order, OrderlyBuilder, OrderlyTree};
 use crate::prove::{
-    boards_up_to_symmetry, place_in_order, prove_split, Below, ClassOutcome, Handover, Proof,
-    ProofSettings, Split, Worker,
+    boards_up_to_symmetry, place_in_order, prove_split, ArenaPool, Below, ClassOutcome, Handover,
+    Proof, ProofSettings, Split, Worker,
 };
 use crate::trie::Trie;
 use crate::BoggleError;
@@ -150,6 +153,7 @@ pub fn prove_on_gpu(
     // Room for a few classes per thread: the threads keep building while
     // the GPU walks.
     let (sender, receiver) = sync_channel::<Handover>(2 * rayon::current_num_threads().max(1));
+    let pool = ArenaPool::default();
     let (proof, consumed) = std::thread::scope(|scope| {
         let consumer = scope.spawn(|| {
             let mut consumer = Consumer {
@@ -157,6 +161,7 @@ pub fn prove_on_gpu(
                 worker: Worker::new(&builder, trie, cells),
                 settings,
                 depth,
+                pool: &pool,
                 started,
                 outcome: ClassOutcome::default(),
                 report: GpuProofReport::default(),
@@ -174,7 +179,11 @@ pub fn prove_on_gpu(
             trie,
             settings,
             progress,
-            Some(&Split { depth, sink: &sink }),
+            Some(&Split {
+                depth,
+                sink: &sink,
+                pool: &pool,
+            }),
             None,
         );
         drop(sink);
@@ -217,6 +226,8 @@ struct Consumer<'a, 't> {
     worker: Worker<'t>,
     settings: &'a ProofSettings,
     depth: usize,
+    /// Where the arenas of walked classes go back to the threads.
+    pool: &'a ArenaPool,
     started: Instant,
     /// Subclasses, boards scored and boards found below the split.
     outcome: ClassOutcome,
@@ -236,7 +247,7 @@ impl Consumer<'_, '_> {
         while open {
             match receiver.recv() {
                 Ok(handover) => {
-                    items += handover.items.len() / self.depth;
+                    items += handover.item_count(self.depth);
                     words += handover.tree.arena().len();
                     batch.push(handover);
                 }
@@ -253,7 +264,9 @@ impl Consumer<'_, '_> {
                     failure = Some(e);
                 }
             }
-            batch.clear();
+            for handover in batch.drain(..) {
+                self.pool.give(handover.tree.into_arena());
+            }
             (items, words) = (0, 0);
         }
         failure.map_or(Ok(()), Err)
@@ -273,7 +286,7 @@ impl Consumer<'_, '_> {
             .iter()
             .enumerate()
             .flat_map(|(class, handover)| {
-                std::iter::repeat_n(class, handover.items.len() / self.depth)
+                std::iter::repeat_n(class, handover.item_count(self.depth))
             })
             .collect();
         let mut board = vec![0u8; shape.cells()];
@@ -296,26 +309,29 @@ impl Consumer<'_, '_> {
         }
         let mut item = 0;
         for handover in batch.iter_mut() {
-            let mut failed = Vec::new();
-            for letters in handover.items.chunks_exact(self.depth) {
-                match walked.status[item] {
-                    ITEM_DONE => {
-                        self.outcome.subclasses += walked.subclasses[item];
-                        self.report.subclasses += walked.subclasses[item];
+            for group in &handover.groups {
+                let mut failed = Vec::new();
+                for letters in group.items.chunks_exact(self.depth) {
+                    match walked.status[item] {
+                        ITEM_DONE => {
+                            self.outcome.subclasses += walked.subclasses[item];
+                            self.report.subclasses += walked.subclasses[item];
+                        }
+                        0 => {
+                            return Err(BoggleError::Config(format!(
+                                "the GPU left subclass {item} of a launch unwalked"
+                            )))
+                        }
+                        _ => failed.push(letters),
                     }
-                    0 => {
-                        return Err(BoggleError::Config(format!(
-                            "the GPU left subclass {item} of a launch unwalked"
-                        )))
-                    }
-                    _ => failed.push(letters),
+                    item += 1;
                 }
-                item += 1;
-            }
-            if !failed.is_empty() {
-                self.report.walked_on_cpu += failed.len() as u64;
-                self.worker.builder.reorder(&handover.order);
-                self.walk_on_cpu(&mut handover.tree, &handover.masks, &failed);
+                if !failed.is_empty() {
+                    self.report.walked_on_cpu += failed.len() as u64;
+                    self.worker.builder.reorder(&handover.order);
+                    handover.tree.reroot(group.root as usize, group.bound);
+                    self.walk_on_cpu(&mut handover.tree, &handover.masks, &failed);
+                }
             }
         }
         tracing::info!(
@@ -343,6 +359,7 @@ impl Consumer<'_, '_> {
                 outcome: &mut self.outcome,
                 pieces: &mut pieces,
                 items: &mut items,
+                shipment: None,
                 forced: 0,
                 parts: None,
             };
@@ -423,24 +440,29 @@ impl GpuProver {
         report: &mut GpuProofReport,
     ) -> Result<Walked, BoggleError> {
         let s = self.gpu.stream.clone();
+        // The kernel's "classes" are trees: each group's, in its class's
+        // arena (a class's own tree, or one of its forced trees).
         let mut bases = Vec::with_capacity(batch.len());
         let mut roots = Vec::with_capacity(batch.len());
         let mut masks = Vec::with_capacity(batch.len() * self.cells);
         let mut items = Vec::new();
         let mut words = 0u64;
-        for (class, handover) in batch.iter().enumerate() {
-            bases.push(words);
-            words += handover.tree.arena().len() as u64;
-            roots.push(handover.tree.root() as u32);
-            masks.extend_from_slice(&handover.masks);
-            for letters in handover.items.chunks_exact(depth) {
-                let mut record = [0u32; ITEM_WORDS];
-                record[0] = class as u32;
-                for (i, &letter) in letters.iter().enumerate() {
-                    record[1 + i / 4] |= u32::from(letter) << (8 * (i % 4));
+        for handover in batch {
+            for group in &handover.groups {
+                let tree = roots.len() as u32;
+                bases.push(words);
+                roots.push(group.root);
+                masks.extend_from_slice(&handover.masks);
+                for letters in group.items.chunks_exact(depth) {
+                    let mut record = [0u32; ITEM_WORDS];
+                    record[0] = tree;
+                    for (i, &letter) in letters.iter().enumerate() {
+                        record[1 + i / 4] |= u32::from(letter) << (8 * (i % 4));
+                    }
+                    items.extend_from_slice(&record);
                 }
-                items.extend_from_slice(&record);
             }
+            words += handover.tree.arena().len() as u64;
         }
         let count = items.len() / ITEM_WORDS;
         tracing::debug!(
@@ -448,10 +470,12 @@ impl GpuProver {
             batch.len()
         );
         let mut arena = s.alloc_zeros::<u32>(words as usize).map_err(gpu_error)?;
-        for (handover, &base) in batch.iter().zip(&bases) {
+        let mut base = 0;
+        for handover in batch {
             let tree = handover.tree.arena();
-            let mut view = arena.slice_mut(base as usize..base as usize + tree.len());
+            let mut view = arena.slice_mut(base..base + tree.len());
             s.memcpy_htod(tree, &mut view).map_err(gpu_error)?;
+            base += tree.len();
         }
         let bases = s.clone_htod(&bases).map_err(gpu_error)?;
         let roots = s.clone_htod(&roots).map_err(gpu_error)?;

@@ -31,6 +31,7 @@ pub mod fuzz;
 pub mod gpu;
 #[cfg(feature = "gpu")]
 pub mod gpu_prove;
+mod handover;
 mod header;
 pub mod orderly;
 pub mod prove;

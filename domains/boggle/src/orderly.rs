@@ -513,6 +513,13 @@ impl OrderlyTree {
     /// `saved` (and every one after it).
     pub fn unforce(&mut self, saved: Unforce) {
         self.arena.truncate(saved.arena);
+        self.unforce_keeping_nodes(saved);
+    }
+
+    /// [`OrderlyTree::unforce`], leaving the forced trees' nodes in the
+    /// arena: subclasses handed over in them (`handover.rs`) still need
+    /// them. Later forces append after them.
+    pub(crate) fn unforce_keeping_nodes(&mut self, saved: Unforce) {
         self.root = saved.root;
         self.bound = saved.bound;
         self.nodes = saved.nodes;
@@ -673,16 +680,49 @@ impl OrderlyTree {
         }
     }
 
-    /// The nodes (see [`Arena`]).
+    /// The arena's memory, for another tree (`handover.rs`).
     #[cfg_attr(not(feature = "gpu"), allow(dead_code))]
+    pub(crate) fn into_arena(self) -> Vec<u32> {
+        self.arena
+    }
+
+    /// Builds the next tree in `arena`'s memory if it holds more than this
+    /// tree's own.
+    pub(crate) fn adopt_arena(&mut self, arena: Vec<u32>) {
+        if arena.capacity() > self.arena.capacity() {
+            self.arena = arena;
+            self.arena.clear();
+        }
+    }
+
+    /// A copy of the tree without the build's buffers.
+    pub(crate) fn clone_arena(&self) -> OrderlyTree {
+        OrderlyTree {
+            arena: self.arena.clone(),
+            root: self.root,
+            bound: self.bound,
+            nodes: self.nodes,
+            ..OrderlyTree::default()
+        }
+    }
+
+    /// The nodes (see [`Arena`]).
     pub(crate) fn arena(&self) -> &[u32] {
         &self.arena
     }
 
     /// Where the root sum node starts in [`OrderlyTree::arena`].
-    #[cfg_attr(not(feature = "gpu"), allow(dead_code))]
     pub(crate) fn root(&self) -> usize {
         self.root
+    }
+
+    /// Makes the sum node at `root` (whose bound is `bound`) the root: a
+    /// class's arena handed over with its forced trees' nodes kept
+    /// (`handover.rs`) holds several roots, one per forced subclass.
+    #[cfg_attr(not(feature = "gpu"), allow(dead_code))]
+    pub(crate) fn reroot(&mut self, root: usize, bound: u32) {
+        self.root = root;
+        self.bound = bound;
     }
 
     /// Sum and choice nodes.

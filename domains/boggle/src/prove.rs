@@ -39,6 +39,9 @@ use crate::orderly::{
 };
 
 use crate::board::Shape;
+use crate::handover::Shipment;
+#[cfg_attr(not(feature = "gpu"), allow(unused_imports))]
+pub(crate) use crate::handover::{ArenaPool, Handover, Split};
 use crate::results::{ClassResult, PartResult, ResultsHeader, ResultsLog};
 use crate::trie::{Node, Trie, LETTER_BITS};
 use crate::{BoggleError, Scorer};
@@ -442,10 +445,26 @@ pub struct ProofSettings {
 /// no forcing on a 32-class 3x4 sample (target 1500); see docs/RESULTS.md.
 pub const DEFAULT_SWITCHOVER_PERCENT: u32 = 260;
 
+/// [`DEFAULT_SWITCHOVER_PERCENT`] for proofs that walk the bottom on a GPU
+/// (`gpu_prove.rs`): there the walk below the split is cheap and the
+/// host's merges are what bound the time, so forcing stops higher. On the
+/// 256-class 4x4 sample (target 3500, one H200 and 16 host threads)
+/// switchovers of 9,100, 16,000 and 24,000 took 78, 66 and 94 s; see
+/// docs/RESULTS.md.
+pub const DEFAULT_GPU_SWITCHOVER_PERCENT: u32 = 460;
+
 /// The default switchover for `target` (see [`ProofSettings::switchover`]).
 pub fn default_switchover(target: u32) -> u32 {
-    (u64::from(target) * u64::from(DEFAULT_SWITCHOVER_PERCENT) / 100).min(u64::from(u32::MAX))
-        as u32
+    switchover_at(target, DEFAULT_SWITCHOVER_PERCENT)
+}
+
+/// The default switchover for `target` of a GPU proof.
+pub fn default_gpu_switchover(target: u32) -> u32 {
+    switchover_at(target, DEFAULT_GPU_SWITCHOVER_PERCENT)
+}
+
+fn switchover_at(target: u32, percent: u32) -> u32 {
+    (u64::from(target) * u64::from(percent) / 100).min(u64::from(u32::MAX)) as u32
 }
 
 /// A subclass discarded by its bound: the letters of the first `letters.len()`
@@ -621,27 +640,6 @@ impl Domain for Subclasses {
     }
 }
 
-/// Subclasses handed over at a split depth instead of being walked here
-/// (by the GPU prover): one class's tree and the subclasses still above the
-/// target with `depth` positions fixed.
-pub(crate) struct Handover {
-    /// The class's orderly tree.
-    pub(crate) tree: OrderlyTree,
-    /// Letter set of each split-order position.
-    pub(crate) masks: Vec<u32>,
-    /// The class's split order (cells).
-    pub(crate) order: Vec<usize>,
-    /// The letters fixed, `depth` per subclass, back to back.
-    pub(crate) items: Vec<u8>,
-}
-
-/// Where subclasses are handed over: at `depth` positions fixed, to `sink`
-/// (called from every worker thread).
-pub(crate) struct Split<'a> {
-    pub(crate) depth: usize,
-    pub(crate) sink: &'a (dyn Fn(Handover) + Sync),
-}
-
 /// One thread's buffers, for a proof or for checking its certificate.
 pub(crate) struct Worker<'t> {
     pub(crate) builder: OrderlyBuilder<'t>,
@@ -741,11 +739,6 @@ pub(crate) fn prove_split(
             "proofs take boards of 1 to {MAX_ORDERLY_CELLS} cells, not {}x{}",
             shape.rows, shape.cols
         )));
-    }
-    if split.is_some() && settings.switchover.is_some() {
-        return Err(BoggleError::Config(
-            "forcing cells (a switchover) is for CPU proofs: the GPU walks unforced trees".into(),
-        ));
     }
     let started = Instant::now();
     // Each class with its index in the whole list, the name results files
@@ -950,6 +943,9 @@ fn search_class(
     worker
         .builder
         .reorder(&settings.order.of_class(shape, &masks));
+    if let Some(arena) = split.and_then(|s| s.pool.take()) {
+        worker.tree.adopt_arena(arena);
+    }
     let bound = worker.builder.build(&masks, &mut worker.tree);
     let mut outcome = ClassOutcome {
         tree_nodes: worker.tree.node_count() as u64,
@@ -960,6 +956,7 @@ fn search_class(
     let mut pieces = Vec::new();
     if bound >= settings.target {
         let mut items = Vec::new();
+        let mut shipment = split.map(|_| Shipment::default());
         let mut below = Below {
             settings,
             started,
@@ -970,9 +967,16 @@ fn search_class(
             outcome: &mut outcome,
             pieces: &mut pieces,
             items: &mut items,
+            shipment: shipment.as_mut(),
         };
         let masks: Vec<u32> = worker.builder.order().iter().map(|&c| masks[c]).collect();
         below.outcome.complete = below.force(worker, &masks, &mut Vec::new(), split);
+        if let (Some(split), Some(shipment)) = (split, shipment) {
+            let tree = worker.tree.take();
+            if let Some(handover) = shipment.finish(tree, &masks, worker.builder.order()) {
+                (split.sink)(handover);
+            }
+        }
     }
     if settings.certificate {
         outcome.record = Some(ClassRecord {
@@ -994,8 +998,11 @@ pub(crate) struct Below<'a> {
     pub(crate) outcome: &'a mut ClassOutcome,
     /// With a certificate: every subclass discarded.
     pub(crate) pieces: &'a mut Vec<Discarded>,
-    /// The subclasses handed over (see [`Handover::items`]).
+    /// The subclasses found at the split depth, `split` letters each,
+    /// until they are handed over.
     pub(crate) items: &'a mut Vec<u8>,
+    /// With a split: the class's handover being gathered.
+    pub(crate) shipment: Option<&'a mut Shipment>,
     /// Positions forced in the tree being walked (see [`Below::force`]).
     pub(crate) forced: usize,
     /// Where the class records its finished first-position letters.
@@ -1089,16 +1096,15 @@ impl Below<'_> {
         if !above || depth >= deepest {
             self.forced = depth;
             let complete = self.walk(worker, masks, prefix);
-            if let Some(split) = split.filter(|_| !self.items.is_empty()) {
-                // Only an unforced class is split (checked in `prove_split`),
-                // so its tree is not needed after this.
-                debug_assert!(depth == 0);
-                (split.sink)(Handover {
-                    tree: worker.tree.take(),
-                    masks: masks.to_vec(),
-                    order: worker.builder.order().to_vec(),
-                    items: std::mem::take(self.items),
-                });
+            if let Some(shipment) = self.shipment.as_mut().filter(|_| !self.items.is_empty()) {
+                let items = std::mem::take(self.items);
+                let order = worker.builder.order();
+                if let Some(handover) = shipment.hand_over(&worker.tree, items, masks, order) {
+                    // A shipment exists only with a split.
+                    if let Some(split) = split {
+                        (split.sink)(handover);
+                    }
+                }
             }
             return complete;
         }
@@ -1137,10 +1143,17 @@ impl Below<'_> {
                 (bound, saved) = worker.tree.force(depth as u32, letter);
                 self.outcome.tree_nodes += (worker.tree.node_count() - nodes) as u64;
                 forced = depth + 1;
+                let mark = self.shipment.as_ref().map(|s| s.mark());
                 if bound >= target {
                     complete = self.force(worker, masks, prefix, split);
                 }
-                worker.tree.unforce(saved);
+                match (&self.shipment, mark) {
+                    // Subclasses handed over below still need these nodes.
+                    (Some(shipment), Some(mark)) if shipment.keeps_since(mark) => {
+                        worker.tree.unforce_keeping_nodes(saved)
+                    }
+                    _ => worker.tree.unforce(saved),
+                }
             }
             if bound < target && self.settings.certificate {
                 self.pieces.push(Discarded {
@@ -1384,10 +1397,26 @@ mod tests {
     }
 
     /// Subclasses handed over at any split depth and walked apart add up
-    /// to the whole proof: the same subclasses bounded, the same boards.
-    /// (The GPU prover is such a walk; its tests compare it with the CPU.)
+    /// to the whole proof: the same subclasses bounded, the same boards,
+    /// unforced and forced near the root (each forced subclass's tree
+    /// shipped in its class's arena under its own root). (The GPU prover
+    /// is such a walk; its tests compare it with the CPU.)
     #[test]
     fn a_proof_split_and_walked_apart_adds_up_to_the_whole() {
+        // Unforced: every split depth. Forced near the root (switchover
+        // 500: nothing forced below depth 3 in the whole proof): the same
+        // counts. Forced nearly to the bottom (60: many forces shipped,
+        // several levels deep): at the deepest split, where the split stops
+        // no force, the same counts; higher up the split forces less than
+        // the whole proof (a forced subclass walks at least to the split),
+        // so only the boards must agree.
+        split_and_walked_apart(None, &[1, 4, 8], true);
+        split_and_walked_apart(Some(500), &[4, 6, 8], true);
+        split_and_walked_apart(Some(60), &[8], true);
+        split_and_walked_apart(Some(60), &[3, 5], false);
+    }
+
+    fn split_and_walked_apart(switchover: Option<u32>, depths: &[usize], exact: bool) {
         let words = "tea eat ate eats seat east teas sate rest stare tears aster rates \
                      treat street setter tester tress resets steer trees terse reset \
                      ester sere seer tree rete retest tetra tart start starter";
@@ -1401,7 +1430,7 @@ mod tests {
             certificate: false,
             sample: None,
             share: None,
-            switchover: None,
+            switchover,
             order: SplitOrder::Cost,
         };
         let cells = settings.shape.cells();
@@ -1409,47 +1438,61 @@ mod tests {
         assert!(whole.complete && !whole.boards.is_empty() && whole.subclasses > 1000);
         let order = split_order(&settings.shape);
         let builder = OrderlyBuilder::new(&trie, &settings.shape, &order).expect("3x3 fits");
-        // The first, a middle and the last depth (each a whole proof).
-        for depth in [1, 4, cells - 1] {
+        let mut forced_trees = 0;
+        for &depth in depths {
+            assert!(depth < cells);
             let handed = Mutex::new(Vec::new());
             let sink = |handover: Handover| handed.lock().expect("no panic").push(handover);
-            let split = Split { depth, sink: &sink };
+            let pool = ArenaPool::default();
+            let split = Split {
+                depth,
+                sink: &sink,
+                pool: &pool,
+            };
             let top = prove_split(&trie, &settings, &|_, _| {}, Some(&split), None).expect("proof");
             let mut worker = Worker::new(&builder, &trie, cells);
             let mut below = ClassOutcome::default();
             let stop = AtomicBool::new(false);
             let mut walked = 0;
             for handover in handed.into_inner().expect("no panic") {
+                let class_root = handover.tree.root() as u32;
                 worker.tree = handover.tree;
                 worker.builder.reorder(&handover.order);
-                for letters in handover.items.chunks_exact(depth) {
-                    let (mut pieces, mut items) = (Vec::new(), Vec::new());
-                    let mut walk = Below {
-                        settings: &settings,
-                        started: Instant::now(),
-                        stop: &stop,
-                        split: None,
-                        outcome: &mut below,
-                        pieces: &mut pieces,
-                        items: &mut items,
-                        forced: 0,
-                        parts: None,
-                    };
-                    assert!(walk.walk(&mut worker, &handover.masks, letters));
-                    walked += 1;
+                for group in &handover.groups {
+                    forced_trees += usize::from(group.root != class_root);
+                    worker.tree.reroot(group.root as usize, group.bound);
+                    for letters in group.items.chunks_exact(depth) {
+                        let (mut pieces, mut items) = (Vec::new(), Vec::new());
+                        let mut walk = Below {
+                            settings: &settings,
+                            started: Instant::now(),
+                            stop: &stop,
+                            split: None,
+                            outcome: &mut below,
+                            pieces: &mut pieces,
+                            items: &mut items,
+                            shipment: None,
+                            forced: 0,
+                            parts: None,
+                        };
+                        assert!(walk.walk(&mut worker, &handover.masks, letters));
+                        walked += 1;
+                    }
                 }
             }
             assert!(walked > 0, "depth {depth}: nothing handed over");
-            assert_eq!(
-                top.subclasses + below.subclasses,
-                whole.subclasses,
-                "depth {depth}"
-            );
-            assert_eq!(
-                top.boards_scored + below.boards_scored,
-                whole.boards_scored,
-                "depth {depth}"
-            );
+            if exact {
+                assert_eq!(
+                    top.subclasses + below.subclasses,
+                    whole.subclasses,
+                    "depth {depth}"
+                );
+                assert_eq!(
+                    top.boards_scored + below.boards_scored,
+                    whole.boards_scored,
+                    "depth {depth}"
+                );
+            }
             assert!(
                 top.boards.is_empty(),
                 "depth {depth}: boards above the split"
@@ -1457,5 +1500,10 @@ mod tests {
             let boards = boards_up_to_symmetry(&settings.shape, below.boards);
             assert_eq!(boards, whole.boards, "depth {depth}");
         }
+        assert_eq!(
+            forced_trees > 0,
+            switchover.is_some(),
+            "forced trees handed over: {forced_trees}"
+        );
     }
 }

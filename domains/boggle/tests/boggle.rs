@@ -970,8 +970,9 @@ fn shares_of_a_proof_add_up_to_the_whole() {
 
 /// The GPU prover walks the bottom of the search: the same subclasses
 /// bounded, the same boards scored and found as the CPU proof, at every
-/// split depth, on 9 and 16 cells, and when small GPU stacks send
-/// subclasses back to the CPU.
+/// split depth, on 9 and 16 cells, unforced and with cells forced near the
+/// root (the forced trees shipped to the GPU), and when small GPU stacks
+/// send subclasses back to the CPU.
 #[test]
 fn gpu_proofs_equal_cpu_proofs() {
     use frontier_boggle::gpu_prove::{prove_on_gpu, GpuProofOptions};
@@ -980,7 +981,7 @@ fn gpu_proofs_equal_cpu_proofs() {
         return;
     }
     let (_, trie) = enable2k();
-    let settings = |rows, cols, target, buckets: &str, sample| ProofSettings {
+    let settings = |rows, cols, target, buckets: &str, sample, switchover| ProofSettings {
         shape: Shape::new(rows, cols),
         target,
         buckets: Buckets::parse(buckets).unwrap(),
@@ -988,22 +989,41 @@ fn gpu_proofs_equal_cpu_proofs() {
         certificate: false,
         sample,
         share: None,
-        switchover: None,
+        switchover,
         order: SplitOrder::Cost,
     };
     let corners = "aeijou bcdfgmpqvwxz hklnrsty, corner: abcdefghijklmnopqrstuvwxyz";
+    let four = "aeijou bcdfgmpqvwxz hklnrsty";
+    let forced = |target| Some(frontier_boggle::prove::default_switchover(target));
+    // Forced cases split where the whole CPU proof forces no deeper (a
+    // split stops forcing above it, and the counts would differ).
     let cases = [
         // (settings, split depths, stack capacity)
         (
-            settings(3, 3, 500, corners, None),
+            settings(3, 3, 500, corners, None, None),
             vec![None, Some(1), Some(8)],
             2048,
         ),
-        (settings(3, 3, 500, corners, None), vec![Some(4)], 48),
+        (settings(3, 3, 500, corners, None, None), vec![Some(4)], 48),
         (
-            settings(4, 4, 3625, "aeijou bcdfgmpqvwxz hklnrsty", Some((4, 3))),
+            settings(4, 4, 3625, four, Some((4, 3)), None),
             vec![None, Some(3)],
             2048,
+        ),
+        (
+            settings(3, 3, 500, corners, None, forced(500)),
+            vec![Some(8)],
+            2048,
+        ),
+        (
+            settings(4, 4, 3625, four, Some((4, 3)), forced(3625)),
+            vec![None],
+            2048,
+        ),
+        (
+            settings(4, 4, 3625, four, Some((4, 3)), forced(3625)),
+            vec![Some(6)],
+            64,
         ),
     ];
     for (settings, depths, stack_capacity) in cases {

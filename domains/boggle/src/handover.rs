@@ -1,0 +1,170 @@
+//! Subclasses handed over at a split depth (to the GPU prover) instead of
+//! being walked where they were found, forced trees included.
+//!
+//! Forcing (`OrderlyTree::force`) appends a forced tree's new nodes to the
+//! class's arena, and `unforce` cuts them off again: in a CPU proof the
+//! arena is a stack. Subclasses handed over in a forced tree still need
+//! its nodes after the walk has moved on, so while a class is split its
+//! forces keep their nodes whenever a subclass was handed over below them
+//! (`OrderlyTree::unforce_keeping_nodes`), and the class's arena goes to
+//! the GPU whole, holding every forced tree at once, each under its own
+//! root, the nodes they share (the class's tree, a force near the root)
+//! once. Nothing is copied or relocated on the host. (Relocating each
+//! force's nodes into a separate arena, tried first, doubled the host's
+//! time on 4x4 classes: docs/RESULTS.md.) Forces with nothing handed over
+//! below them are cut off as in a CPU proof.
+
+// Without the GPU prover only the tests take handovers.
+#![cfg_attr(not(feature = "gpu"), allow(dead_code))]
+
+use crate::orderly::OrderlyTree;
+
+/// Arena words past which a class hands over what it has gathered and
+/// starts afresh (a copy of the arena goes), so that offsets stay far
+/// inside `u32` however many forced trees a class keeps.
+const FLUSH_WORDS: usize = 1 << 31;
+
+/// Subclasses handed over at a split depth: one class's arena and the
+/// subclasses still above the target with `depth` positions fixed,
+/// grouped by the tree (in that arena) they are bounded in.
+pub(crate) struct Handover {
+    /// The class's orderly tree, with the nodes of its forced trees kept
+    /// in its arena.
+    pub(crate) tree: OrderlyTree,
+    /// Letter set of each split-order position.
+    pub(crate) masks: Vec<u32>,
+    /// The class's split order (cells).
+    pub(crate) order: Vec<usize>,
+    /// The subclasses, by tree.
+    pub(crate) groups: Vec<HandedGroup>,
+}
+
+/// Subclasses of one tree of a [`Handover`]: the class's own, or the tree
+/// of the forced subclass they lie below.
+pub(crate) struct HandedGroup {
+    /// The tree's root sum node in the handover's arena.
+    pub(crate) root: u32,
+    /// The root's bound.
+    pub(crate) bound: u32,
+    /// The letters fixed, `depth` per subclass, back to back (forced
+    /// positions included: their choice nodes are merged away, so fixing
+    /// them changes nothing).
+    pub(crate) items: Vec<u8>,
+}
+
+impl Handover {
+    /// Subclasses handed over, over all groups.
+    pub(crate) fn item_count(&self, depth: usize) -> usize {
+        self.groups.iter().map(|g| g.items.len() / depth).sum()
+    }
+}
+
+/// Where subclasses are handed over: at `depth` positions fixed, to `sink`
+/// (called from every worker thread).
+pub(crate) struct Split<'a> {
+    pub(crate) depth: usize,
+    pub(crate) sink: &'a (dyn Fn(Handover) + Sync),
+    /// Arenas the sink is done with, for the next classes' trees.
+    pub(crate) pool: &'a ArenaPool,
+}
+
+/// Arenas handed back once the GPU is done with them, for the next
+/// classes' trees. A class that keeps its forced trees grows its arena to
+/// gigabytes, and fresh memory costs a page fault every 4 KiB; memory the
+/// process holds already does not.
+#[derive(Default)]
+pub(crate) struct ArenaPool(std::sync::Mutex<Vec<Vec<u32>>>);
+
+/// At most this many words of arenas wait in a pool (16 GiB).
+const POOL_WORDS: usize = 1 << 32;
+
+impl ArenaPool {
+    /// Keeps `arena`'s memory for a later class, if the pool has room.
+    pub(crate) fn give(&self, mut arena: Vec<u32>) {
+        // A poisoned lock only means another thread panicked, and the
+        // proof fails anyway; the arena is dropped then.
+        if let Ok(mut pool) = self.0.lock() {
+            let held: usize = pool.iter().map(Vec::capacity).sum();
+            if held + arena.capacity() <= POOL_WORDS {
+                arena.clear();
+                pool.push(arena);
+            }
+        }
+    }
+
+    /// The largest arena waiting, if any.
+    pub(crate) fn take(&self) -> Option<Vec<u32>> {
+        let mut pool = self.0.lock().ok()?;
+        let largest = (0..pool.len()).max_by_key(|&i| pool[i].capacity())?;
+        Some(pool.swap_remove(largest))
+    }
+}
+
+/// The groups of one class gathered while its proof walks (see the module
+/// docs).
+#[derive(Default)]
+pub(crate) struct Shipment {
+    groups: Vec<HandedGroup>,
+    /// Groups recorded so far, and at the last flush.
+    recorded: u64,
+    flushed: u64,
+}
+
+impl Shipment {
+    /// A mark to take before a force: see [`Shipment::keeps_since`].
+    pub(crate) fn mark(&self) -> u64 {
+        self.recorded
+    }
+
+    /// Whether a group still to be handed over was recorded since `mark`:
+    /// the nodes of a force made after `mark` must then stay.
+    pub(crate) fn keeps_since(&self, mark: u64) -> bool {
+        self.recorded > mark.max(self.flushed)
+    }
+
+    /// Records `items`, bounded in `tree` (the class's tree as forced on
+    /// the way down) under its current root. Past [`FLUSH_WORDS`] of arena,
+    /// returns the groups so far with a copy of the arena, to be handed
+    /// over now.
+    pub(crate) fn hand_over(
+        &mut self,
+        tree: &OrderlyTree,
+        items: Vec<u8>,
+        masks: &[u32],
+        order: &[usize],
+    ) -> Option<Handover> {
+        self.groups.push(HandedGroup {
+            root: tree.root() as u32,
+            bound: tree.bound(),
+            items,
+        });
+        self.recorded += 1;
+        if tree.arena().len() < FLUSH_WORDS {
+            return None;
+        }
+        self.flushed = self.recorded;
+        Some(Handover {
+            tree: tree.clone_arena(),
+            masks: masks.to_vec(),
+            order: order.to_vec(),
+            groups: std::mem::take(&mut self.groups),
+        })
+    }
+
+    /// The handover of the class, once its walk is done and `tree` is its
+    /// unforced tree again (with the nodes kept); `None` if nothing is left
+    /// to hand over.
+    pub(crate) fn finish(
+        self,
+        tree: OrderlyTree,
+        masks: &[u32],
+        order: &[usize],
+    ) -> Option<Handover> {
+        (!self.groups.is_empty()).then(|| Handover {
+            tree,
+            masks: masks.to_vec(),
+            order: order.to_vec(),
+            groups: self.groups,
+        })
+    }
+}
