@@ -12,6 +12,14 @@
 #                               in share-K-of-N-cost.txt (the first file was
 #                               written in the degree order)
 #   3x3                         the whole 3x3 proof, forcing off and on
+#   gpu-test                    the GPU proof tests (GPU = CPU, unforced and
+#                               forced; carry target/device/boggle-tests:
+#                               cargo test --release -p frontier-boggle
+#                               --test boggle --no-run, stripped)
+#   gpu-sample:N:SEED:DEPTH:SWITCHOVER
+#                               a 4x4 sample on the GPU, split at DEPTH cells,
+#                               the host forcing above SWITCHOVER (0: none):
+#                               the projection in GPU-hours
 # The binary is $FRONTIER_BIN (default target/device/frontier); $THREADS
 # threads (default 16: fewer leave cores to a GPU run beside it); each run's
 # JSON, one stderr log and the results files are copied to $OUT. A results
@@ -46,9 +54,18 @@ secs = d["class_seconds"]
 proj = d.get("projected_core_hours")
 err = d.get("projected_core_hours_stderr")
 p = f"{proj:,.0f} ± {err:,.0f} core-h" if proj is not None else "no projection"
-print(f"classes {d['classes']} (+{d.get('classes_resumed', 0)} earlier), "
-      f"boards {len(d['boards'])}, class mean {sum(secs) / max(len(secs), 1):.2f} s, "
-      f"core-s {sum(secs):.0f}, {p}, complete {d['complete']}")
+g = d.get("gpu")
+if g:
+    # A GPU proof keeps no class times (the GPU's part is not in them).
+    print(f"classes {d['classes']}, boards {len(d['boards'])}, wall {d['seconds']:.1f} s, "
+          f"kernel {g['kernel_seconds']:.1f} s, subclasses {d['subclasses'] / 1e9:.3f} G "
+          f"({g['subclasses'] / 1e9:.3f} G on the GPU, {g['walked_on_cpu']} back on the CPU), "
+          f"projected {g['projected_gpu_hours']:.1f} GPU-h ({g['projected_kernel_hours']:.1f} "
+          f"in the kernel), complete {d['complete']}")
+else:
+    print(f"classes {d['classes']} (+{d.get('classes_resumed', 0)} earlier), "
+          f"boards {len(d['boards'])}, class mean {sum(secs) / max(len(secs), 1):.2f} s, "
+          f"core-s {sum(secs):.0f}, {p}, complete {d['complete']}")
 EOF
 )
   summary+=("$(printf '%-26s rc=%-3s %7.1f s  %s' "$label" "$rc" "$(awk "BEGIN{print $end - $start}")" "$line")")
@@ -88,6 +105,20 @@ for phase in "$@"; do
     3x3)
       run 3x3-unforced --shape 3x3 --target 500 --threads "$THREADS" --switchover 0
       run 3x3-forced --shape 3x3 --target 500 --threads "$THREADS"
+      ;;
+    gpu-test)
+      start=$(date +%s.%N)
+      FRONTIER_DATA=$PWD/data FRONTIER_REQUIRE_GPU=1 target/device/boggle-tests gpu_proofs \
+        --test-threads 1 > "$OUT/gpu-test.log" 2>&1
+      rc=$?
+      summary+=("$(printf '%-26s rc=%-3s %7.1f s  %s' gpu-test "$rc" \
+        "$(awk "BEGIN{print $(date +%s.%N) - $start}")" "$(grep 'test result' "$OUT/gpu-test.log")")")
+      ;;
+    gpu-sample:*)
+      IFS=: read -r _ n seed depth switchover <<< "$phase"
+      run "4x4-gpu-sample-$n-$seed-d$depth-sw$switchover" --shape 4x4 --target 3500 \
+        --buckets "$BUCKETS" --threads "$THREADS" --sample "$n" --seed "$seed" --gpu \
+        --gpu-depth "$depth" --switchover "$switchover"
       ;;
     *) echo "unknown phase $phase"; exit 2 ;;
   esac
