@@ -566,7 +566,7 @@ struct Shared<D: Domain, T> {
     next_root: AtomicUsize,
     /// The segment's end: its last root at first, lowered to the roots
     /// already taken once the segment's time is up (see
-    /// [`Segments::target_seconds`]). Every root below its final value was
+    /// [`Segments::close_at`]). Every root below its final value was
     /// taken by a worker that saw a value above that root, so it was
     /// searched; a root at or above it may have been searched too, and is
     /// searched again next segment.
@@ -1343,10 +1343,9 @@ where
         let segment_started = Instant::now();
         // Under a resumed or raised bound the first roots can take minutes
         // each, so a segment sized by its root count alone can outlast a
-        // whole run: it closes at its target time instead.
-        let close_at = segments
-            .target_seconds()
-            .and_then(|s| segment_started.checked_add(Duration::from_secs_f64(s)));
+        // whole run: it closes at its target time instead, or before the
+        // run's time limit.
+        let close_at = segments.close_at(segment_started, started, options.limits.max_seconds);
         let mut limit = None;
         std::thread::scope(|scope| {
             let handles: Vec<_> = (0..threads)
@@ -1707,7 +1706,7 @@ pub(crate) fn begin<D: Domain, H: Heuristic<D>>(
 /// than any one run. Each segment's end waits for its slowest subtree, so
 /// without a checkpoint an iteration is one segment. The size by count is
 /// an upper bound: the executors stop taking roots once the target time
-/// has passed ([`Segments::target_seconds`]), since the first roots under
+/// has passed ([`Segments::close_at`]), since the first roots under
 /// a resumed or raised bound can outweigh any count's estimate.
 pub(crate) struct Segments {
     /// Target seconds per segment; `None`: whole iterations.
@@ -1747,10 +1746,23 @@ impl Segments {
         }
     }
 
-    /// Target seconds per segment, when checkpointing: executors that can
-    /// stop taking roots mid-segment close it at this time.
-    pub(crate) fn target_seconds(&self) -> Option<f64> {
-        self.seconds
+    /// When a segment that started at `segment_started` stops taking roots
+    /// (`None`: it runs to its end by count): at its target time, or a
+    /// twentieth of the run's time limit before the limit (`max_seconds`
+    /// counted from `run_started`), whichever comes first. A time limit
+    /// throws away the segment in flight; closed before it, the roots
+    /// finished meanwhile are checkpointed instead, as long as the roots
+    /// taken end within that twentieth.
+    pub(crate) fn close_at(
+        &self,
+        segment_started: Instant,
+        run_started: Instant,
+        max_seconds: Option<f64>,
+    ) -> Option<Instant> {
+        let target = segment_started.checked_add(Duration::from_secs_f64(self.seconds?))?;
+        let before_limit =
+            max_seconds.and_then(|s| run_started.checked_add(Duration::from_secs_f64(s * 0.95)));
+        Some(before_limit.map_or(target, |limit| target.min(limit)))
     }
 
     /// A new bound: an iteration takes several times the last, and the
@@ -1809,4 +1821,38 @@ pub(crate) fn watch_iteration(
         }
     }
     limit
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A segment closes at its target time, or a twentieth of the run's
+    /// time limit before the limit when that comes first; without a
+    /// checkpoint it runs to its end.
+    #[test]
+    fn segments_close_at_their_target_or_before_the_run_limit() {
+        let run_started = Instant::now();
+        let segment_started = run_started + Duration::from_secs(100);
+        let segments = Segments::new(true, 60.0, 1 << 20);
+        let target = segment_started + Duration::from_secs(60);
+        assert_eq!(
+            segments.close_at(segment_started, run_started, None),
+            Some(target)
+        );
+        assert_eq!(
+            segments.close_at(segment_started, run_started, Some(1000.0)),
+            Some(target)
+        );
+        // A limit at 140 s: the segment stops taking roots at 133 s.
+        assert_eq!(
+            segments.close_at(segment_started, run_started, Some(140.0)),
+            Some(run_started + Duration::from_secs(133))
+        );
+        let whole = Segments::new(false, 60.0, 1 << 20);
+        assert_eq!(
+            whole.close_at(segment_started, run_started, Some(140.0)),
+            None
+        );
+    }
 }

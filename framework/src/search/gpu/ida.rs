@@ -733,9 +733,7 @@ where
         let expanded = AtomicU64::new(stats.expanded);
         let finished = AtomicUsize::new(0);
         let segment_started = Instant::now();
-        let close_at = plan
-            .target_seconds()
-            .and_then(|s| segment_started.checked_add(std::time::Duration::from_secs_f64(s)));
+        let close_at = plan.close_at(segment_started, started, options.limits.max_seconds);
         let ends: Mutex<Vec<Option<Result<ShardEnd, Error>>>> =
             Mutex::new((0..count).map(|_| None).collect());
         let mut limit = None;
