@@ -1759,9 +1759,15 @@ impl Segments {
         run_started: Instant,
         max_seconds: Option<f64>,
     ) -> Option<Instant> {
-        let target = segment_started.checked_add(Duration::from_secs_f64(self.seconds?))?;
-        let before_limit =
-            max_seconds.and_then(|s| run_started.checked_add(Duration::from_secs_f64(s * 0.95)));
+        // A limit too far off for an Instant (`--max-seconds 1e300`) is no
+        // limit here.
+        let after = |from: Instant, seconds: f64| {
+            Duration::try_from_secs_f64(seconds)
+                .ok()
+                .and_then(|d| from.checked_add(d))
+        };
+        let target = after(segment_started, self.seconds?)?;
+        let before_limit = max_seconds.and_then(|s| after(run_started, s * 0.95));
         Some(before_limit.map_or(target, |limit| target.min(limit)))
     }
 
@@ -1848,6 +1854,10 @@ mod tests {
         assert_eq!(
             segments.close_at(segment_started, run_started, Some(140.0)),
             Some(run_started + Duration::from_secs(133))
+        );
+        assert_eq!(
+            segments.close_at(segment_started, run_started, Some(1e300)),
+            Some(target)
         );
         let whole = Segments::new(false, 60.0, 1 << 20);
         assert_eq!(
