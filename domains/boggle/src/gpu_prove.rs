@@ -27,6 +27,7 @@ use frontier_core::gpu::cudarc::driver::sys::{CUdevice_attribute, CUevent_flags}
 use frontier_core::gpu::cudarc::driver::{CudaFunction, CudaSlice, LaunchConfig, PushKernelArg};
 use frontier_core::gpu::{gpu_error, Gpu};
 
+use crate::handover::FLUSH_WORDS;
 use crate::orderly::{split_order, OrderlyBuilder, OrderlyTree};
 use crate::prove::{
     boards_up_to_symmetry, place_in_order, prove_split, ArenaPool, Below, ClassOutcome, Handover,
@@ -183,6 +184,7 @@ pub fn prove_on_gpu(
                 depth,
                 sink: &sink,
                 pool: &pool,
+                flush_words: FLUSH_WORDS,
             }),
             None,
         );

@@ -22,7 +22,7 @@ use crate::orderly::OrderlyTree;
 /// Arena words past which a class hands over what it has gathered and
 /// starts afresh (a copy of the arena goes), so that offsets stay far
 /// inside `u32` however many forced trees a class keeps.
-const FLUSH_WORDS: usize = 1 << 31;
+pub(crate) const FLUSH_WORDS: usize = 1 << 31;
 
 /// Subclasses handed over at a split depth: one class's arena and the
 /// subclasses still above the target with `depth` positions fixed,
@@ -66,6 +66,9 @@ pub(crate) struct Split<'a> {
     pub(crate) sink: &'a (dyn Fn(Handover) + Sync),
     /// Arenas the sink is done with, for the next classes' trees.
     pub(crate) pool: &'a ArenaPool,
+    /// Arena words past which a class hands over early: [`FLUSH_WORDS`]
+    /// (tests lower it to reach that path on small classes).
+    pub(crate) flush_words: usize,
 }
 
 /// Arenas handed back once the GPU is done with them, for the next
@@ -102,15 +105,26 @@ impl ArenaPool {
 
 /// The groups of one class gathered while its proof walks (see the module
 /// docs).
-#[derive(Default)]
 pub(crate) struct Shipment {
     groups: Vec<HandedGroup>,
     /// Groups recorded so far, and at the last flush.
     recorded: u64,
     flushed: u64,
+    /// See [`Split::flush_words`].
+    flush_words: usize,
 }
 
 impl Shipment {
+    /// A shipment that hands over early past `flush_words` of arena.
+    pub(crate) fn new(flush_words: usize) -> Shipment {
+        Shipment {
+            groups: Vec::new(),
+            recorded: 0,
+            flushed: 0,
+            flush_words,
+        }
+    }
+
     /// A mark to take before a force: see [`Shipment::keeps_since`].
     pub(crate) fn mark(&self) -> u64 {
         self.recorded
@@ -123,7 +137,7 @@ impl Shipment {
     }
 
     /// Records `items`, bounded in `tree` (the class's tree as forced on
-    /// the way down) under its current root. Past [`FLUSH_WORDS`] of arena,
+    /// the way down) under its current root. Past `flush_words` of arena,
     /// returns the groups so far with a copy of the arena, to be handed
     /// over now.
     pub(crate) fn hand_over(
@@ -139,7 +153,7 @@ impl Shipment {
             items,
         });
         self.recorded += 1;
-        if tree.arena().len() < FLUSH_WORDS {
+        if tree.arena().len() < self.flush_words {
             return None;
         }
         self.flushed = self.recorded;

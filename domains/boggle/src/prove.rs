@@ -956,7 +956,7 @@ fn search_class(
     let mut pieces = Vec::new();
     if bound >= settings.target {
         let mut items = Vec::new();
-        let mut shipment = split.map(|_| Shipment::default());
+        let mut shipment = split.map(|s| Shipment::new(s.flush_words));
         let mut below = Below {
             settings,
             started,
@@ -1372,6 +1372,7 @@ pub fn least_image(letters: &[u8], images: &[Vec<usize>]) -> Vec<u8> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::handover::FLUSH_WORDS;
     use crate::WordList;
     use std::sync::Mutex;
 
@@ -1410,13 +1411,21 @@ mod tests {
         // no force, the same counts; higher up the split forces less than
         // the whole proof (a forced subclass walks at least to the split),
         // so only the boards must agree.
-        split_and_walked_apart(None, &[1, 4, 8], true);
-        split_and_walked_apart(Some(500), &[4, 6, 8], true);
-        split_and_walked_apart(Some(60), &[8], true);
-        split_and_walked_apart(Some(60), &[3, 5], false);
+        split_and_walked_apart(None, &[1, 4, 8], true, FLUSH_WORDS);
+        split_and_walked_apart(Some(500), &[4, 6, 8], true, FLUSH_WORDS);
+        split_and_walked_apart(Some(60), &[8], true, FLUSH_WORDS);
+        split_and_walked_apart(Some(60), &[3, 5], false, FLUSH_WORDS);
+        // Every group handed over early, alone with a copy of its class's
+        // arena as forced so far (the path of classes past `FLUSH_WORDS`).
+        split_and_walked_apart(Some(500), &[6], true, 0);
     }
 
-    fn split_and_walked_apart(switchover: Option<u32>, depths: &[usize], exact: bool) {
+    fn split_and_walked_apart(
+        switchover: Option<u32>,
+        depths: &[usize],
+        exact: bool,
+        flush_words: usize,
+    ) {
         let words = "tea eat ate eats seat east teas sate rest stare tears aster rates \
                      treat street setter tester tress resets steer trees terse reset \
                      ester sere seer tree rete retest tetra tart start starter";
@@ -1448,13 +1457,21 @@ mod tests {
                 depth,
                 sink: &sink,
                 pool: &pool,
+                flush_words,
             };
             let top = prove_split(&trie, &settings, &|_, _| {}, Some(&split), None).expect("proof");
             let mut worker = Worker::new(&builder, &trie, cells);
             let mut below = ClassOutcome::default();
             let stop = AtomicBool::new(false);
             let mut walked = 0;
-            for handover in handed.into_inner().expect("no panic") {
+            let handed = handed.into_inner().expect("no panic");
+            if flush_words == 0 {
+                assert!(
+                    handed.iter().all(|h| h.groups.len() == 1),
+                    "depth {depth}: a group was not handed over early"
+                );
+            }
+            for handover in handed {
                 let class_root = handover.tree.root() as u32;
                 worker.tree = handover.tree;
                 worker.builder.reorder(&handover.order);
@@ -1500,10 +1517,14 @@ mod tests {
             let boards = boards_up_to_symmetry(&settings.shape, below.boards);
             assert_eq!(boards, whole.boards, "depth {depth}");
         }
-        assert_eq!(
-            forced_trees > 0,
-            switchover.is_some(),
-            "forced trees handed over: {forced_trees}"
-        );
+        // An early handover's tree is rooted where its group is: counted
+        // only when classes hand over at their end.
+        if flush_words == FLUSH_WORDS {
+            assert_eq!(
+                forced_trees > 0,
+                switchover.is_some(),
+                "forced trees handed over: {forced_trees}"
+            );
+        }
     }
 }
