@@ -114,7 +114,7 @@ pub enum BoggleCommand {
         #[arg(long, conflicts_with = "certificate")]
         gpu: bool,
         /// With --gpu: cells fixed on the CPU before a subclass goes to the
-        /// GPU (default: 3/8 of the cells).
+        /// GPU (default: 7/16 of the cells: 7 on 4x4).
         #[arg(long, requires = "gpu")]
         gpu_depth: Option<usize>,
         /// Force cells (a merged, tighter tree per letter of the next cell)

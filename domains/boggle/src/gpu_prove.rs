@@ -113,11 +113,16 @@ impl Default for GpuProofOptions {
     }
 }
 
-/// The split depth used when none is given: about three eighths of the
-/// cells (3x3: 3, 3x4: 4, 4x4: 6), deep enough that the subclasses handed
-/// over are many and small, shallow enough that the CPU's share is small.
+/// The split depth used when none is given: seven sixteenths of the cells
+/// (3x3: 3, 3x4: 5, 4x4: 7), deep enough that the subclasses handed over
+/// are many and small, shallow enough that the CPU's share is small. On
+/// the 4x4 sample of docs/RESULTS.md (256 classes, target 3500, switchover
+/// 16,000, one H200 and 16 host threads) depths 4 to 8 took 217, 89, 66,
+/// **48** and 56 s: below 7 the GPU walks subtrees too large for its
+/// warps, above it the host's walk to the split outgrows the kernel's
+/// saving. Only 4x4 was measured.
 pub fn default_split_depth(cells: usize) -> usize {
-    (cells * 3 / 8).clamp(1, cells.saturating_sub(1).max(1))
+    (cells * 7 / 16).clamp(1, cells.saturating_sub(1).max(1))
 }
 
 /// Proves as [`crate::prove()`] does, with the walk below the split depth
