@@ -340,6 +340,8 @@ fn count(key: &str, value: &ParamValue) -> Result<u64, Error> {
     }
 }
 
+// Only GPU executors take a device count.
+#[cfg_attr(not(feature = "gpu"), allow(dead_code))]
 fn at_least_one(key: &str, value: &ParamValue) -> Result<usize, Error> {
     match count(key, value)? {
         0 => Err(Error::BadConfig(format!("{key} must be at least 1"))),

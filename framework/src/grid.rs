@@ -37,6 +37,7 @@ pub struct Grid {
     /// Cost to enter each cell; `None` for walls.
     enter_cost: Vec<Option<Cost>>,
     /// The same, one byte a cell (0 a wall): the GPU plugin's table.
+    #[cfg_attr(not(feature = "gpu"), allow(dead_code))]
     cell_bytes: Vec<u8>,
     start: Cell,
     goal: Cell,

@@ -973,6 +973,7 @@ fn shares_of_a_proof_add_up_to_the_whole() {
 /// split depth, on 9 and 16 cells, unforced and with cells forced near the
 /// root (the forced trees shipped to the GPU), and when small GPU stacks
 /// send subclasses back to the CPU.
+#[cfg(feature = "gpu")]
 #[test]
 fn gpu_proofs_equal_cpu_proofs() {
     use frontier_boggle::gpu_prove::{prove_on_gpu, GpuProofOptions};
