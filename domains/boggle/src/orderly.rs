@@ -671,13 +671,8 @@ impl OrderlyTree {
     /// Moves the tree out, leaving the buffers of the build behind for
     /// the next one.
     pub(crate) fn take(&mut self) -> OrderlyTree {
-        OrderlyTree {
-            arena: std::mem::take(&mut self.arena),
-            root: self.root,
-            bound: self.bound,
-            nodes: self.nodes,
-            ..OrderlyTree::default()
-        }
+        let arena = std::mem::take(&mut self.arena);
+        self.with_arena(arena)
     }
 
     /// The arena's memory, for another tree (`handover.rs`).
@@ -697,8 +692,14 @@ impl OrderlyTree {
 
     /// A copy of the tree without the build's buffers.
     pub(crate) fn clone_arena(&self) -> OrderlyTree {
+        self.with_arena(self.arena.clone())
+    }
+
+    /// This tree's root, bound and node count over `arena` (this tree's
+    /// nodes, moved or copied), without the build's buffers.
+    fn with_arena(&self, arena: Arena) -> OrderlyTree {
         OrderlyTree {
-            arena: self.arena.clone(),
+            arena,
             root: self.root,
             bound: self.bound,
             nodes: self.nodes,
