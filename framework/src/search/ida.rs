@@ -1759,16 +1759,20 @@ impl Segments {
         run_started: Instant,
         max_seconds: Option<f64>,
     ) -> Option<Instant> {
-        // A limit too far off for an Instant (`--max-seconds 1e300`) is no
-        // limit here.
+        // A target or limit too far off for an Instant (`--max-seconds
+        // 1e300`, `segment_seconds: 1e300`) is none here; the other still
+        // closes the segment.
         let after = |from: Instant, seconds: f64| {
             Duration::try_from_secs_f64(seconds)
                 .ok()
                 .and_then(|d| from.checked_add(d))
         };
-        let target = after(segment_started, self.seconds?)?;
+        let target = after(segment_started, self.seconds?);
         let before_limit = max_seconds.and_then(|s| after(run_started, s * 0.95));
-        Some(before_limit.map_or(target, |limit| target.min(limit)))
+        match (target, before_limit) {
+            (Some(target), Some(limit)) => Some(target.min(limit)),
+            (target, limit) => target.or(limit),
+        }
     }
 
     /// A new bound: an iteration takes several times the last, and the
@@ -1859,6 +1863,13 @@ mod tests {
             segments.close_at(segment_started, run_started, Some(1e300)),
             Some(target)
         );
+        // A target too far off for an Instant still closes before the limit.
+        let endless = Segments::new(true, 1e300, 1 << 20);
+        assert_eq!(
+            endless.close_at(segment_started, run_started, Some(140.0)),
+            Some(run_started + Duration::from_secs(133))
+        );
+        assert_eq!(endless.close_at(segment_started, run_started, None), None);
         let whole = Segments::new(false, 60.0, 1 << 20);
         assert_eq!(
             whole.close_at(segment_started, run_started, Some(140.0)),
