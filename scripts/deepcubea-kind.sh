@@ -14,6 +14,13 @@
 #                                        host's cores about 3 minutes the first time)
 #   scripts/deepcubea-kind.sh 35-6 anytime GA*, 6-tile databases (configs/deepcubea-35-anytime-6.ron;
 #                                    building them takes the host's 16 cores about 10 minutes)
+#   scripts/deepcubea-kind.sh own-24 GPU IDA* proofs of DeepCubeA's own first 20 24-puzzles
+#                                    (configs/deepcubea-own-24.ron; target/deepcubea/puzzle24.tsv)
+#   scripts/deepcubea-kind.sh own-35 anytime GA* and a beam of 10^6 on DeepCubeA's own first 30
+#                                    35-puzzles (configs/deepcubea-own-35*.ron; needs
+#                                    target/deepcubea/puzzle35.tsv from scripts/deepcubea-tsv.py)
+#   scripts/deepcubea-kind.sh own-48 a beam of 3·10^6 on DeepCubeA's own first 10 48-puzzles
+#                                    (configs/deepcubea-own-48.ron; target/deepcubea/puzzle48.tsv)
 #   scripts/deepcubea-kind.sh tests  the GPU pancake tests of weighted and anytime GA*
 #                                    (carries target/device/pancake-test)
 # Several parts at once: `… tests 24 35 48`. Prints, per row kind last: rows,
@@ -38,7 +45,10 @@ for part in "$@"; do
     tests) FRONTIER_REQUIRE_GPU=1 target/device/pancake-test gpu_gastar 2>&1 |
              grep -E "^test |panicked|test result" ;;
     35-anytime) configs+=(deepcubea-35-anytime) ;;
-    *) echo "unknown part $part (tests, 24, 35, 35-anytime, 35-sc, 35-win, 35-6, 48, 48-sc, 48-win, pareto-35 or pareto-48)"; exit 2 ;;
+    own-24) configs+=(deepcubea-own-24) ;;
+    own-35) configs+=(deepcubea-own-35 deepcubea-own-35-beam) ;;
+    own-48) configs+=(deepcubea-own-48) ;;
+    *) echo "unknown part $part (tests, 24, 35, 35-anytime, 35-sc, 35-win, 35-6, 48, 48-sc, 48-win, pareto-35, pareto-48, own-24, own-35 or own-48)"; exit 2 ;;
   esac
 done
 for c in "${configs[@]}"; do
@@ -60,4 +70,21 @@ for c in "${configs[@]}"; do
       if ($(col["status"]) == "optimal") opt[k]++ }
     END { for (k in n) printf "%s %-22s %3d %3d %8.2f %8.2f %3d %7.2f %7.2f\n", c, k, n[k], ok[k],
           (ok[k] ? cost[k] / ok[k] : 0), (ok[k] ? lo[k] / ok[k] : 0), opt[k], s[k] / n[k], m[k] }'
+done
+# DeepCubeA's own states: each solved row against DeepCubeA's published length for
+# the same state (the instance file's deepcubea_length column).
+for c in "${configs[@]}"; do
+  case $c in deepcubea-own-*) ;; *) continue ;; esac
+  size=${c#deepcubea-own-}
+  tsv=target/deepcubea/puzzle${size%-beam}.tsv
+  echo "== $c, paired with DeepCubeA ($tsv): row boards ours theirs-on-those shorter equal longer"
+  grep -v '^#' "$out/$c.csv" | awk -F, -v tsv="$tsv" '
+    BEGIN { FS = "\t"; while ((getline line < tsv) > 0) { split(line, f, "\t");
+              if (f[1] != "id") theirs[f[1]] = f[3] } FS = "," }
+    NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
+    $(col["cost"]) != "-" { k = $(col["executor"]); id = $(col["instance"]); n[k]++;
+      ours[k] += $(col["cost"]); th[k] += theirs[id];
+      if ($(col["cost"]) < theirs[id]) lt[k]++; else if ($(col["cost"]) == theirs[id]) eq[k]++; else gt[k]++ }
+    END { for (k in n) printf "%s %-22s %3d %8.2f %8.2f %3d %3d %3d\n", c, k, n[k], ours[k] / n[k],
+          th[k] / n[k], lt[k], eq[k], gt[k] }' c="$c"
 done
