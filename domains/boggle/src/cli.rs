@@ -434,6 +434,23 @@ pub fn run(command: &BoggleCommand, json: bool) -> Result<(), CliError> {
                 })?;
             }
             if json {
+                let gpu_json = on_gpu.as_ref().map(|g| {
+                    serde_json::json!({
+                        "device": g.device, "split_depth": g.split_depth,
+                        "launches": g.launches, "handed_over": g.handed_over,
+                        "walked_on_cpu": g.walked_on_cpu, "subclasses": g.subclasses,
+                        "kernel_seconds": g.kernel_seconds,
+                        "host_class_seconds": g.host_class_seconds,
+                        "longest_class_seconds": g.longest_class_seconds,
+                        "handover_wait_seconds": g.handover_wait_seconds,
+                        "host_done_seconds": g.host_done_seconds,
+                        "launch_seconds": g.launch_seconds,
+                        "upload_seconds": g.upload_seconds,
+                        "uploaded_bytes": g.uploaded_bytes,
+                        "projected_gpu_hours": gpu_hours.map(|h| h.0),
+                        "projected_kernel_hours": gpu_hours.map(|h| h.1),
+                    })
+                });
                 let value = serde_json::json!({
                     "rows": proof.shape.rows, "cols": proof.shape.cols, "target": target,
                     "buckets": proof.buckets.describe(),
@@ -450,14 +467,7 @@ pub fn run(command: &BoggleCommand, json: bool) -> Result<(), CliError> {
                     "setup_seconds": proof.setup_seconds, "switchover": proof.switchover,
                     "order": proof.order.describe(),
                     "classes_resumed": proof.classes_resumed,
-                    "gpu": on_gpu.as_ref().map(|g| serde_json::json!({
-                        "device": g.device, "split_depth": g.split_depth,
-                        "launches": g.launches, "handed_over": g.handed_over,
-                        "walked_on_cpu": g.walked_on_cpu, "subclasses": g.subclasses,
-                        "kernel_seconds": g.kernel_seconds,
-                        "projected_gpu_hours": gpu_hours.map(|h| h.0),
-                        "projected_kernel_hours": gpu_hours.map(|h| h.1),
-                    })),
+                    "gpu": gpu_json,
                 });
                 writeln!(out, "{value}").map_err(io)?;
             } else {
@@ -520,6 +530,20 @@ pub fn run(command: &BoggleCommand, json: bool) -> Result<(), CliError> {
                         g.walked_on_cpu,
                         g.subclasses,
                         g.kernel_seconds
+                    )
+                    .map_err(io)?;
+                    writeln!(
+                        out,
+                        "host threads: {:.1} s on classes ({:.1} s of it waiting for the GPU's \
+                         queue; longest class {:.1} s), every class done at {:.1} s; the GPU's \
+                         thread: {:.1} s in launches, {:.1} s of it copying {:.1} GB of trees",
+                        g.host_class_seconds,
+                        g.handover_wait_seconds,
+                        g.longest_class_seconds,
+                        g.host_done_seconds,
+                        g.launch_seconds,
+                        g.upload_seconds,
+                        g.uploaded_bytes as f64 / 1e9
                     )
                     .map_err(io)?;
                 }

@@ -8,7 +8,8 @@
 //! (`handover.rs` ships each class's forced trees in one arena), and the
 //! GPU walks everything below it (`domains/boggle/kernels/boggle_prove.cu`,
 //! one warp per subclass): the same bounds, the same subclasses, the boards
-//! whose bound reaches the target sent back to be scored exactly on the
+//! whose bound reaches the target sent back and scored exactly by the GPU
+//! scorer (`crate::gpu`), each at or above the target scored again on the
 //! CPU. Trees of many classes go to the GPU together, one launch for all
 //! their subclasses, while the CPU's threads build the next classes.
 //!
@@ -19,7 +20,7 @@
 //! both against [`crate::prove()`]).
 
 use std::fmt::Write;
-use std::sync::atomic::AtomicBool;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::mpsc::{sync_channel, Receiver};
 use std::time::Instant;
 
@@ -27,6 +28,7 @@ use frontier_core::gpu::cudarc::driver::sys::{CUdevice_attribute, CUevent_flags}
 use frontier_core::gpu::cudarc::driver::{CudaFunction, CudaSlice, LaunchConfig, PushKernelArg};
 use frontier_core::gpu::{gpu_error, Gpu};
 
+use crate::gpu::GpuBoggle;
 use crate::handover::FLUSH_WORDS;
 use crate::orderly::{split_order, OrderlyBuilder, OrderlyTree};
 use crate::prove::{
@@ -70,6 +72,28 @@ pub struct GpuProofReport {
     pub subclasses: u64,
     /// Seconds the kernels ran, by device events.
     pub kernel_seconds: f64,
+    /// The host threads' seconds on classes (building, forcing, walking to
+    /// the split, handing over), summed over the classes; with
+    /// [`GpuProofReport::handover_wait_seconds`] and the wall time, this
+    /// says whether the host, the GPU or the sample's last classes bound a
+    /// run.
+    pub host_class_seconds: f64,
+    /// The longest single class on the host.
+    pub longest_class_seconds: f64,
+    /// Of `host_class_seconds`, the time host threads waited to hand a
+    /// class over because the GPU's queue was full.
+    pub handover_wait_seconds: f64,
+    /// When the host threads had finished every class, from the start; the
+    /// GPU's last launches come after.
+    pub host_done_seconds: f64,
+    /// The GPU thread's seconds in launches: copying the trees and items
+    /// to the device, the kernels, reading back and scoring. The host
+    /// threads wait on a full queue while it is busy.
+    pub launch_seconds: f64,
+    /// Of `launch_seconds`, copying the trees to the device.
+    pub upload_seconds: f64,
+    /// Bytes of trees copied to the device.
+    pub uploaded_bytes: u64,
 }
 
 impl GpuProofReport {
@@ -155,15 +179,22 @@ pub fn prove_on_gpu(
     let order = split_order(&settings.shape);
     let builder = OrderlyBuilder::new(trie, &settings.shape, &order)?;
     let prover = GpuProver::new(cells, options)?;
+    // The boards the walk sends back are scored on the same GPU: on one
+    // host thread they were the GPU thread's largest cost (4x4 sample at
+    // depth 7: 0.7 M boards a run), and the host threads waited on it.
+    let scorer = GpuBoggle::new(trie, &settings.shape, options.ordinal)?;
     let started = Instant::now();
     // Room for a few classes per thread: the threads keep building while
     // the GPU walks.
     let (sender, receiver) = sync_channel::<Handover>(2 * rayon::current_num_threads().max(1));
     let pool = ArenaPool::default();
-    let (proof, consumed) = std::thread::scope(|scope| {
+    let waited_nanos = AtomicU64::new(0);
+    let (proof, consumed, host_done) = std::thread::scope(|scope| {
         let consumer = scope.spawn(|| {
             let mut consumer = Consumer {
                 prover,
+                scorer,
+                trie,
                 worker: Worker::new(&builder, trie, cells),
                 settings,
                 depth,
@@ -176,10 +207,13 @@ pub fn prove_on_gpu(
             let result = consumer.run(receiver);
             (result, consumer)
         });
-        let sink = move |handover: Handover| {
+        let sink = |handover: Handover| {
+            let wait_started = Instant::now();
             // A closed channel means the consumer failed: its error is
             // reported below.
             let _ = sender.send(handover);
+            let waited = wait_started.elapsed().as_nanos();
+            waited_nanos.fetch_add(u64::try_from(waited).unwrap_or(u64::MAX), Ordering::Relaxed);
         };
         let proof = prove_split(
             trie,
@@ -193,11 +227,13 @@ pub fn prove_on_gpu(
             }),
             None,
         );
-        drop(sink);
+        let host_done = started.elapsed().as_secs_f64();
+        // Closes the channel: the GPU's thread launches what is left and ends.
+        drop(sender);
         let consumed = consumer
             .join()
             .map_err(|_| BoggleError::Config("the GPU thread panicked".into()));
-        (proof, consumed)
+        (proof, consumed, host_done)
     });
     let mut proof = proof?;
     let (result, consumer) = consumed?;
@@ -214,6 +250,10 @@ pub fn prove_on_gpu(
     proof.complete &= complete;
     proof.subclasses += outcome.subclasses;
     proof.boards_scored += outcome.boards_scored;
+    report.host_class_seconds = proof.class_seconds.iter().sum();
+    report.longest_class_seconds = proof.class_seconds.iter().copied().fold(0.0, f64::max);
+    report.handover_wait_seconds = waited_nanos.into_inner() as f64 * 1e-9;
+    report.host_done_seconds = host_done;
     // The CPU's class times miss the GPU's part: no projection from them.
     proof.class_seconds.clear();
     proof.class_letters.clear();
@@ -229,7 +269,11 @@ pub fn prove_on_gpu(
 /// up what they find.
 struct Consumer<'a, 't> {
     prover: GpuProver,
-    /// For the subclasses walked on the CPU after all, and for scoring.
+    /// Scores the boards the walk sends back (exactly: the CPU's scores).
+    scorer: GpuBoggle,
+    trie: &'t Trie,
+    /// For the subclasses walked on the CPU after all, and for checking
+    /// the scores of boards at the target.
     worker: Worker<'t>,
     settings: &'a ProofSettings,
     depth: usize,
@@ -296,7 +340,9 @@ impl Consumer<'_, '_> {
                 std::iter::repeat_n(class, handover.item_count(self.depth))
             })
             .collect();
-        let mut board = vec![0u8; shape.cells()];
+        let cells = shape.cells();
+        let mut board = vec![0u8; cells];
+        let mut boards = Vec::new();
         for record in walked.boards.chunks_exact(BOARD_WORDS) {
             if walked.status[record[0] as usize] != ITEM_DONE {
                 continue;
@@ -305,14 +351,29 @@ impl Consumer<'_, '_> {
             let letters: Vec<u8> = record[2..]
                 .iter()
                 .flat_map(|word| word.to_le_bytes())
-                .take(shape.cells())
+                .take(cells)
                 .collect();
             place_in_order(order, &letters, &mut board);
-            self.outcome.boards_scored += 1;
-            let score = self.worker.scorer.score_letters(shape, &board);
-            if score >= target {
-                self.outcome.boards.push((board.clone(), score));
+            boards.extend_from_slice(&board);
+        }
+        let (scores, _) = self.scorer.score(self.trie, &boards)?;
+        self.outcome.boards_scored += scores.len() as u64;
+        for (board, &score) in boards.chunks_exact(cells).zip(&scores) {
+            if score < target {
+                continue;
             }
+            // A board the proof reports is scored again on the CPU.
+            let checked = self.worker.scorer.score_letters(shape, board);
+            if checked != score {
+                return Err(BoggleError::Config(format!(
+                    "the GPU scored a board {score} and the CPU {checked}: {}",
+                    board
+                        .iter()
+                        .map(|&l| char::from(b'a' + l))
+                        .collect::<String>()
+                )));
+            }
+            self.outcome.boards.push((board.to_vec(), score));
         }
         let mut item = 0;
         for handover in batch.iter_mut() {
@@ -341,6 +402,7 @@ impl Consumer<'_, '_> {
                 }
             }
         }
+        self.report.launch_seconds += launch_started.elapsed().as_secs_f64();
         tracing::info!(
             "GPU launch {}: {} classes, {item} subclasses handed over, {} boards, {:.3} s ({:.3} s in the kernel so far)",
             self.report.launches,
@@ -476,6 +538,7 @@ impl GpuProver {
             "GPU launch: {} classes, {words} tree words, {count} subclasses",
             batch.len()
         );
+        let upload_started = Instant::now();
         let mut arena = s.alloc_zeros::<u32>(words as usize).map_err(gpu_error)?;
         let mut base = 0;
         for handover in batch {
@@ -484,6 +547,9 @@ impl GpuProver {
             s.memcpy_htod(tree, &mut view).map_err(gpu_error)?;
             base += tree.len();
         }
+        s.synchronize().map_err(gpu_error)?;
+        report.upload_seconds += upload_started.elapsed().as_secs_f64();
+        report.uploaded_bytes += words * 4;
         let bases = s.clone_htod(&bases).map_err(gpu_error)?;
         let roots = s.clone_htod(&roots).map_err(gpu_error)?;
         let masks = s.clone_htod(&masks).map_err(gpu_error)?;
