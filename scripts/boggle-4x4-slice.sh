@@ -61,7 +61,10 @@ if g:
           f"kernel {g['kernel_seconds']:.1f} s, subclasses {d['subclasses'] / 1e9:.3f} G "
           f"({g['subclasses'] / 1e9:.3f} G on the GPU, {g['walked_on_cpu']} back on the CPU), "
           f"projected {g['projected_gpu_hours']:.1f} GPU-h ({g['projected_kernel_hours']:.1f} "
-          f"in the kernel), complete {d['complete']}")
+          f"in the kernel), complete {d['complete']}; host {g.get('host_class_seconds', 0):.0f} "
+          f"thread-s (waiting {g.get('handover_wait_seconds', 0):.1f}), done at "
+          f"{g.get('host_done_seconds', 0):.1f} s; GPU thread {g.get('launch_seconds', 0):.1f} s "
+          f"(uploads {g.get('upload_seconds', 0):.1f} s)")
 else:
     print(f"classes {d['classes']} (+{d.get('classes_resumed', 0)} earlier), "
           f"boards {len(d['boards'])}, class mean {sum(secs) / max(len(secs), 1):.2f} s, "
