@@ -79,8 +79,8 @@ for c in "${configs[@]}"; do
   tsv=target/deepcubea/puzzle${size%-beam}.tsv
   echo "== $c, paired with DeepCubeA ($tsv): row boards ours theirs-on-those shorter equal longer"
   grep -v '^#' "$out/$c.csv" | awk -F, -v tsv="$tsv" '
-    BEGIN { FS = "\t"; while ((getline line < tsv) > 0) { split(line, f, "\t");
-              if (f[1] != "id") theirs[f[1]] = f[3] } FS = "," }
+    BEGIN { while ((getline line < tsv) > 0) { split(line, f, "\t");
+              if (f[1] != "id") theirs[f[1]] = f[3] } }
     NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
     $(col["cost"]) != "-" { k = $(col["executor"]); id = $(col["instance"]); n[k]++;
       ours[k] += $(col["cost"]); th[k] += theirs[id];

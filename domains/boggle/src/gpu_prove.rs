@@ -32,8 +32,8 @@ use crate::gpu::GpuBoggle;
 use crate::handover::FLUSH_WORDS;
 use crate::orderly::{split_order, OrderlyBuilder, OrderlyTree};
 use crate::prove::{
-    boards_up_to_symmetry, place_in_order, prove_split, ArenaPool, Below, ClassOutcome, Handover,
-    Proof, ProofSettings, Split, Worker,
+    boards_up_to_symmetry, letter_text, place_in_order, prove_split, ArenaPool, Below,
+    ClassOutcome, Handover, Proof, ProofSettings, Split, Worker,
 };
 use crate::trie::Trie;
 use crate::BoggleError;
@@ -367,10 +367,7 @@ impl Consumer<'_, '_> {
             if checked != score {
                 return Err(BoggleError::Config(format!(
                     "the GPU scored a board {score} and the CPU {checked}: {}",
-                    board
-                        .iter()
-                        .map(|&l| char::from(b'a' + l))
-                        .collect::<String>()
+                    letter_text(board)
                 )));
             }
             self.outcome.boards.push((board.to_vec(), score));
