@@ -22,10 +22,13 @@
 use std::fmt::Write;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::mpsc::{sync_channel, Receiver};
+use std::sync::Arc;
 use std::time::Instant;
 
 use frontier_core::gpu::cudarc::driver::sys::{CUdevice_attribute, CUevent_flags};
-use frontier_core::gpu::cudarc::driver::{CudaFunction, CudaSlice, LaunchConfig, PushKernelArg};
+use frontier_core::gpu::cudarc::driver::{
+    CudaEvent, CudaFunction, CudaSlice, CudaStream, LaunchConfig, PushKernelArg,
+};
 use frontier_core::gpu::{gpu_error, Gpu};
 
 use crate::gpu::GpuBoggle;
@@ -293,6 +296,7 @@ impl Consumer<'_, '_> {
         self.prover.gpu.ctx.bind_to_thread().map_err(gpu_error)?;
         let mut failure = None;
         let mut batch: Vec<Handover> = Vec::new();
+        let mut in_flight: Option<InFlight> = None;
         let (mut items, mut words) = (0, 0);
         let mut open = true;
         while open {
@@ -308,29 +312,93 @@ impl Consumer<'_, '_> {
             if batch.is_empty() || (open && !full) {
                 continue;
             }
+            let ready = std::mem::take(&mut batch);
+            (items, words) = (0, 0);
             if self.settings.past_limit(self.started) {
                 self.complete = false;
             } else if failure.is_none() {
-                if let Err(e) = self.launch(&mut batch) {
-                    failure = Some(e);
+                // This batch's trees are copied while the last batch's kernel
+                // runs; then that kernel's results are read, this batch's
+                // kernel starts, and the last batch is finished on the host
+                // while it runs.
+                match self.start(ready, in_flight.take()) {
+                    Ok((started, done)) => {
+                        in_flight = Some(started);
+                        if let Some(done) = done {
+                            if let Err(e) = self.finish(done) {
+                                failure = Some(e);
+                            }
+                        }
+                    }
+                    Err(e) => failure = Some(e),
                 }
+                continue;
             }
-            for handover in batch.drain(..) {
+            for handover in ready {
                 self.pool.give(handover.tree.into_arena());
             }
-            (items, words) = (0, 0);
+        }
+        if let Some(last) = in_flight.take() {
+            let done = self.prover.results(last.launched, &mut self.report);
+            match done {
+                Ok(walked) if failure.is_none() => {
+                    if let Err(e) = self.finish(Finished {
+                        batch: last.batch,
+                        walked,
+                    }) {
+                        failure = Some(e);
+                    }
+                }
+                Ok(_) => {}
+                Err(e) => {
+                    failure.get_or_insert(e);
+                }
+            }
         }
         failure.map_or(Ok(()), Err)
     }
 
-    /// Walks every subclass of `batch` on the GPU (on the CPU those the GPU
-    /// could not finish) and adds up what they find.
-    fn launch(&mut self, batch: &mut [Handover]) -> Result<(), BoggleError> {
+    /// Copies `batch` to the GPU (while the kernel of `last`, if any, still
+    /// runs), reads `last`'s results and starts `batch`'s kernel: returns
+    /// the launch now in flight and `last`, walked, for [`Consumer::finish`].
+    fn start(
+        &mut self,
+        batch: Vec<Handover>,
+        last: Option<InFlight>,
+    ) -> Result<(InFlight, Option<Finished>), BoggleError> {
+        let launch_started = Instant::now();
+        let uploaded = self.prover.upload(&batch, self.depth, &mut self.report)?;
+        let done = match last {
+            Some(last) => Some(Finished {
+                walked: self.prover.results(last.launched, &mut self.report)?,
+                batch: last.batch,
+            }),
+            None => None,
+        };
+        let launched = self
+            .prover
+            .launch(uploaded, self.depth, self.settings.target)?;
+        self.report.launch_seconds += launch_started.elapsed().as_secs_f64();
+        Ok((InFlight { batch, launched }, done))
+    }
+
+    /// Adds up what a walked batch found (walking on the CPU the subclasses
+    /// the GPU could not finish), and gives its arenas back.
+    fn finish(&mut self, done: Finished) -> Result<(), BoggleError> {
+        let launch_started = Instant::now();
+        let Finished { mut batch, walked } = done;
+        let result = self.add_up(&mut batch, &walked);
+        for handover in batch {
+            self.pool.give(handover.tree.into_arena());
+        }
+        self.report.launch_seconds += launch_started.elapsed().as_secs_f64();
+        result
+    }
+
+    /// Adds up the GPU's results for `batch` (see [`Consumer::finish`]).
+    fn add_up(&mut self, batch: &mut [Handover], walked: &Walked) -> Result<(), BoggleError> {
         let launch_started = Instant::now();
         let target = self.settings.target;
-        let walked = self
-            .prover
-            .walk(batch, self.depth, target, &mut self.report)?;
         let shape = &self.settings.shape;
         // Each item's class, whose split order lays its boards out.
         let class_of: Vec<usize> = batch
@@ -399,9 +467,8 @@ impl Consumer<'_, '_> {
                 }
             }
         }
-        self.report.launch_seconds += launch_started.elapsed().as_secs_f64();
         tracing::info!(
-            "GPU launch {}: {} classes, {item} subclasses handed over, {} boards, {:.3} s ({:.3} s in the kernel so far)",
+            "GPU launch {}: {} classes, {item} subclasses handed over, {} boards, {:.3} s adding up ({:.3} s in the kernel so far)",
             self.report.launches,
             batch.len(),
             walked.boards.len() / BOARD_WORDS,
@@ -435,6 +502,41 @@ impl Consumer<'_, '_> {
     }
 }
 
+/// A launch whose kernel may still run, with the batch it walks.
+struct InFlight {
+    batch: Vec<Handover>,
+    launched: Launched,
+}
+
+/// A batch and what its launch sent back, to add up.
+struct Finished {
+    batch: Vec<Handover>,
+    walked: Walked,
+}
+
+/// One launch's inputs on the device (see [`GpuProver::upload`]).
+struct Uploaded {
+    arena: CudaSlice<u32>,
+    bases: CudaSlice<u64>,
+    roots: CudaSlice<u32>,
+    masks: CudaSlice<u32>,
+    items: CudaSlice<u32>,
+    count: usize,
+}
+
+/// A launched kernel's buffers, read back by [`GpuProver::results`].
+struct Launched {
+    /// Kept alive until the kernel is done with them.
+    _inputs: Uploaded,
+    count: usize,
+    subclasses: CudaSlice<u64>,
+    status: CudaSlice<u32>,
+    boards: CudaSlice<u32>,
+    board_count: CudaSlice<u32>,
+    start: CudaEvent,
+    end: CudaEvent,
+}
+
 /// What one launch sent back.
 struct Walked {
     /// Per subclass handed over: subclasses bounded below it.
@@ -448,6 +550,9 @@ struct Walked {
 /// The kernel and its per-warp scratch on one GPU.
 struct GpuProver {
     gpu: Gpu,
+    /// Where the next launch's inputs are copied while a kernel runs on
+    /// `gpu.stream`.
+    upload_stream: Arc<CudaStream>,
     kernel: CudaFunction,
     blocks: u32,
     scratch: CudaSlice<u32>,
@@ -457,6 +562,9 @@ struct GpuProver {
 impl GpuProver {
     fn new(cells: usize, options: &GpuProofOptions) -> Result<GpuProver, BoggleError> {
         let gpu = Gpu::open(options.ordinal)?;
+        // A second stream turns on the context's event tracking, which
+        // orders the kernels after the copies of their inputs.
+        let upload_stream = gpu.ctx.new_stream().map_err(gpu_error)?;
         let capacity = options.stack_capacity;
         let mut src = String::new();
         let _ = writeln!(
@@ -490,6 +598,7 @@ impl GpuProver {
             .map_err(gpu_error)?;
         Ok(GpuProver {
             gpu,
+            upload_stream,
             kernel,
             blocks,
             scratch,
@@ -497,15 +606,17 @@ impl GpuProver {
         })
     }
 
-    /// One launch over every subclass of `batch`.
-    fn walk(
+    /// Copies `batch`'s trees and subclasses to the device on the upload
+    /// stream, so that the copy overlaps a kernel still running on the
+    /// compute stream (the context tracks which buffer each stream wrote).
+    fn upload(
         &mut self,
         batch: &[Handover],
         depth: usize,
-        target: u32,
         report: &mut GpuProofReport,
-    ) -> Result<Walked, BoggleError> {
-        let s = self.gpu.stream.clone();
+    ) -> Result<Uploaded, BoggleError> {
+        let upload_started = Instant::now();
+        let s = self.upload_stream.clone();
         // The kernel's "classes" are trees: each group's, in its class's
         // arena (a class's own tree, or one of its forced trees).
         let mut bases = Vec::with_capacity(batch.len());
@@ -535,7 +646,6 @@ impl GpuProver {
             "GPU launch: {} classes, {words} tree words, {count} subclasses",
             batch.len()
         );
-        let upload_started = Instant::now();
         let mut arena = s.alloc_zeros::<u32>(words as usize).map_err(gpu_error)?;
         let mut base = 0;
         for handover in batch {
@@ -544,13 +654,29 @@ impl GpuProver {
             s.memcpy_htod(tree, &mut view).map_err(gpu_error)?;
             base += tree.len();
         }
-        s.synchronize().map_err(gpu_error)?;
+        let uploaded = Uploaded {
+            arena,
+            bases: s.clone_htod(&bases).map_err(gpu_error)?,
+            roots: s.clone_htod(&roots).map_err(gpu_error)?,
+            masks: s.clone_htod(&masks).map_err(gpu_error)?,
+            items: s.clone_htod(&items).map_err(gpu_error)?,
+            count,
+        };
         report.upload_seconds += upload_started.elapsed().as_secs_f64();
         report.uploaded_bytes += words * 4;
-        let bases = s.clone_htod(&bases).map_err(gpu_error)?;
-        let roots = s.clone_htod(&roots).map_err(gpu_error)?;
-        let masks = s.clone_htod(&masks).map_err(gpu_error)?;
-        let items_dev = s.clone_htod(&items).map_err(gpu_error)?;
+        Ok(uploaded)
+    }
+
+    /// Starts the kernel over every subclass of `inputs` on the compute
+    /// stream, without waiting for it.
+    fn launch(
+        &mut self,
+        inputs: Uploaded,
+        depth: usize,
+        target: u32,
+    ) -> Result<Launched, BoggleError> {
+        let s = self.gpu.stream.clone();
+        let count = inputs.count;
         let mut next = s.alloc_zeros::<u32>(1).map_err(gpu_error)?;
         let mut subclasses = s.alloc_zeros::<u64>(count).map_err(gpu_error)?;
         let mut status = s.alloc_zeros::<u32>(count).map_err(gpu_error)?;
@@ -563,11 +689,11 @@ impl GpuProver {
         let start = s.record_event(timing).map_err(gpu_error)?;
         let mut launch = s.launch_builder(&self.kernel);
         launch
-            .arg(&arena)
-            .arg(&bases)
-            .arg(&roots)
-            .arg(&masks)
-            .arg(&items_dev)
+            .arg(&inputs.arena)
+            .arg(&inputs.bases)
+            .arg(&inputs.roots)
+            .arg(&inputs.masks)
+            .arg(&inputs.items)
             .arg(&count32)
             .arg(&depth32)
             .arg(&target)
@@ -587,24 +713,50 @@ impl GpuProver {
         // per-warp words of `blocks * WARPS` warps, every per-item buffer
         // `count` entries, `boards` `BOARD_CAPACITY` boards, and every
         // tree offset the kernel follows stays inside its class's arena.
+        // The inputs, written on the upload stream, are waited for by the
+        // compute stream (the context's event tracking, on since the
+        // upload stream was made).
         unsafe { launch.launch(config) }.map_err(gpu_error)?;
         let end = s.record_event(timing).map_err(gpu_error)?;
-        let found = s.clone_dtoh(&board_count).map_err(gpu_error)?;
+        Ok(Launched {
+            _inputs: inputs,
+            count,
+            subclasses,
+            status,
+            boards,
+            board_count,
+            start,
+            end,
+        })
+    }
+
+    /// Waits for `launched`'s kernel and reads back what it found.
+    fn results(
+        &mut self,
+        launched: Launched,
+        report: &mut GpuProofReport,
+    ) -> Result<Walked, BoggleError> {
+        let s = self.gpu.stream.clone();
+        let found = s.clone_dtoh(&launched.board_count).map_err(gpu_error)?;
         let found = (found.first().copied().unwrap_or(0) as usize).min(BOARD_CAPACITY);
         let boards = if found == 0 {
             Vec::new()
         } else {
-            s.clone_dtoh(&boards.slice(..found * BOARD_WORDS))
+            s.clone_dtoh(&launched.boards.slice(..found * BOARD_WORDS))
                 .map_err(gpu_error)?
         };
         let walked = Walked {
-            subclasses: s.clone_dtoh(&subclasses).map_err(gpu_error)?,
-            status: s.clone_dtoh(&status).map_err(gpu_error)?,
+            subclasses: s.clone_dtoh(&launched.subclasses).map_err(gpu_error)?,
+            status: s.clone_dtoh(&launched.status).map_err(gpu_error)?,
             boards,
         };
-        report.kernel_seconds += f64::from(start.elapsed_ms(&end).map_err(gpu_error)?) / 1e3;
+        let ms = launched
+            .start
+            .elapsed_ms(&launched.end)
+            .map_err(gpu_error)?;
+        report.kernel_seconds += f64::from(ms) / 1e3;
         report.launches += 1;
-        report.handed_over += count as u64;
+        report.handed_over += launched.count as u64;
         Ok(walked)
     }
 }
