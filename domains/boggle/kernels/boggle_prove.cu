@@ -95,12 +95,12 @@ __device__ __forceinline__ u32 save(Warp& w, u32 depth, u32 points) {
     if (w.lane < CELLS) w.lengths[depth * 32 + w.lane] = w.cur;
     bool overflow = __any_sync(FULL, w.lane < CELLS && w.cur > CAP);
     const u32* row = w.sums + depth * ROW;
+    // The best letter of every position after `depth`: one row a step, its
+    // 32 letters read by the 32 lanes at once (letters 26..31 stay 0), rather
+    // than each lane reading its own position's row letter by letter.
     u32 best = 0;
-    if (w.lane > depth && w.lane < CELLS) {
-        const u32* sums = row + w.lane * 32;
-        for (u32 l = 0; l < 26; l++) best = max(best, sums[l]);
-    }
-    u32 rest = points + __reduce_add_sync(FULL, best);
+    for (u32 p = depth + 1; p < CELLS; p++) best += __reduce_max_sync(FULL, row[p * 32 + w.lane]);
+    u32 rest = points + best;
     u32 own = depth < CELLS ? row[depth * 32 + w.lane] : 0u;
     u32 bound = rest + __reduce_max_sync(FULL, own);
     if (w.lane == depth) {
