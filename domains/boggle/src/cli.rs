@@ -447,8 +447,9 @@ pub fn run(command: &BoggleCommand, json: bool) -> Result<(), CliError> {
                         "launch_seconds": g.launch_seconds,
                         "upload_seconds": g.upload_seconds,
                         "uploaded_bytes": g.uploaded_bytes,
-                        "projected_gpu_hours": gpu_hours.map(|h| h.0),
-                        "projected_kernel_hours": gpu_hours.map(|h| h.1),
+                        "projected_gpu_hours": gpu_hours.map(|h| h.hours),
+                        "projected_gpu_hours_stderr": gpu_hours.map(|h| h.error),
+                        "projected_kernel_hours": gpu_hours.map(|h| h.kernel_hours),
                     })
                 });
                 let value = serde_json::json!({
@@ -549,10 +550,11 @@ pub fn run(command: &BoggleCommand, json: bool) -> Result<(), CliError> {
                 }
                 if sample.is_some() {
                     let projected = match (projection, gpu_hours) {
-                        (_, Some((hours, kernel))) => format!(
-                            "the whole proof projects to {hours:.1} GPU-hours (this GPU fed by \
-                             {proof_threads} host threads; wall time per class), {kernel:.1} hours \
-                             of it in the kernel"
+                        (_, Some(gpu)) => format!(
+                            "the whole proof projects to {:.1} ± {:.1} GPU-hours (this GPU fed \
+                             by {proof_threads} host threads; wall time per class, one standard \
+                             error of the host's class times), {:.1} hours of it in the kernel",
+                            gpu.hours, gpu.error, gpu.kernel_hours
                         ),
                         (Some((hours, error)), _) => {
                             let (scale, unit) = if hours < 1.0 {

@@ -35,8 +35,8 @@ use crate::gpu::GpuBoggle;
 use crate::handover::FLUSH_WORDS;
 use crate::orderly::{split_order, OrderlyBuilder, OrderlyTree};
 use crate::prove::{
-    boards_up_to_symmetry, letter_text, place_in_order, prove_split, ArenaPool, Below,
-    ClassOutcome, Handover, Proof, ProofSettings, Split, Worker,
+    boards_up_to_symmetry, letter_text, mean_and_standard_error, place_in_order, prove_split,
+    ArenaPool, Below, ClassOutcome, Handover, Proof, ProofSettings, Split, Worker,
 };
 use crate::trie::Trie;
 use crate::BoggleError;
@@ -83,6 +83,9 @@ pub struct GpuProofReport {
     pub host_class_seconds: f64,
     /// The longest single class on the host.
     pub longest_class_seconds: f64,
+    /// The standard error of the host's mean class time over that mean
+    /// (0 for one class): the relative error of a projection.
+    pub host_class_relative_error: f64,
     /// Of `host_class_seconds`, the time host threads waited to hand a
     /// class over because the GPU's queue was full.
     pub handover_wait_seconds: f64,
@@ -99,19 +102,39 @@ pub struct GpuProofReport {
     pub uploaded_bytes: u64,
 }
 
+/// The whole proof's time on one GPU and the host threads that fed it,
+/// projected from a sample (see [`GpuProofReport::projected_gpu_hours`]).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct GpuProjection {
+    /// The sample's wall time per class times every class, in hours.
+    pub hours: f64,
+    /// Its standard error, from the spread of the host's class times.
+    pub error: f64,
+    /// The same for the kernels' time alone (what the GPU needs, given
+    /// host cores enough to build the trees).
+    pub kernel_hours: f64,
+}
+
 impl GpuProofReport {
     /// The whole proof's time on this GPU with the host threads that fed
-    /// it, projected from a sample: its wall time per class (the listing
-    /// of classes left out) times every class, in hours; and the same for
-    /// the kernels' time alone (what the GPU needs, given host cores
-    /// enough to build the trees). None for an incomplete proof.
-    pub fn projected_gpu_hours(&self, proof: &Proof) -> Option<(f64, f64)> {
+    /// it, projected from a sample. None for an incomplete proof.
+    ///
+    /// The error carries the sampling error of the host's mean class time
+    /// over to the wall time, in proportion: right while the host bounds a
+    /// run (the host threads finish close to the end and seldom wait for
+    /// the GPU's queue, [`GpuProofReport::host_done_seconds`] and
+    /// [`GpuProofReport::handover_wait_seconds`] say so), as at the default
+    /// split depth on 4x4. It leaves out how machines of one kind differ,
+    /// which docs/RESULTS.md measures apart.
+    pub fn projected_gpu_hours(&self, proof: &Proof) -> Option<GpuProjection> {
         (proof.complete && proof.classes > 0).then(|| {
             let scale = proof.classes_total as f64 / proof.classes as f64 / 3600.0;
-            (
-                (proof.seconds - proof.setup_seconds) * scale,
-                self.kernel_seconds * scale,
-            )
+            let hours = (proof.seconds - proof.setup_seconds) * scale;
+            GpuProjection {
+                hours,
+                error: hours * self.host_class_relative_error,
+                kernel_hours: self.kernel_seconds * scale,
+            }
         })
     }
 }
@@ -255,6 +278,9 @@ pub fn prove_on_gpu(
     proof.boards_scored += outcome.boards_scored;
     report.host_class_seconds = proof.class_seconds.iter().sum();
     report.longest_class_seconds = proof.class_seconds.iter().copied().fold(0.0, f64::max);
+    report.host_class_relative_error = mean_and_standard_error(&proof.class_seconds)
+        .filter(|&(mean, _)| mean > 0.0)
+        .map_or(0.0, |(mean, error)| error / mean);
     report.handover_wait_seconds = waited_nanos.into_inner() as f64 * 1e-9;
     report.host_done_seconds = host_done;
     // The CPU's class times miss the GPU's part: no projection from them.

@@ -562,20 +562,36 @@ impl Proof {
     /// thread for the slowest). None when the time limit cut the proof:
     /// the classes left out would be the slow ones.
     pub fn projected_core_hours(&self) -> Option<(f64, f64)> {
-        let seconds = || self.class_seconds.iter().chain(&self.resumed_seconds);
-        let n = self.class_seconds.len() + self.resumed_seconds.len();
-        if n == 0 || !self.complete {
+        if !self.complete {
             return None;
         }
-        let mean = seconds().sum::<f64>() / n as f64;
-        let variance = if n > 1 {
-            seconds().map(|s| (s - mean) * (s - mean)).sum::<f64>() / (n - 1) as f64
-        } else {
-            0.0
-        };
+        let seconds: Vec<f64> = self
+            .class_seconds
+            .iter()
+            .chain(&self.resumed_seconds)
+            .copied()
+            .collect();
+        let (mean, error) = mean_and_standard_error(&seconds)?;
         let scale = self.classes_total as f64 / 3600.0;
-        Some((mean * scale, (variance / n as f64).sqrt() * scale))
+        Some((mean * scale, error * scale))
     }
+}
+
+/// The mean of `values` and its standard error (the sample's standard
+/// deviation over the square root of its size; 0 for one value), or None
+/// for no values.
+pub(crate) fn mean_and_standard_error(values: &[f64]) -> Option<(f64, f64)> {
+    if values.is_empty() {
+        return None;
+    }
+    let n = values.len() as f64;
+    let mean = values.iter().sum::<f64>() / n;
+    let variance = if values.len() > 1 {
+        values.iter().map(|v| (v - mean) * (v - mean)).sum::<f64>() / (n - 1.0)
+    } else {
+        0.0
+    };
+    Some((mean, (variance / n).sqrt()))
 }
 
 /// The subclasses of one top-level class below a subclass (`start`):
@@ -1375,6 +1391,21 @@ mod tests {
     use crate::handover::FLUSH_WORDS;
     use crate::WordList;
     use std::sync::Mutex;
+
+    /// A projection's error: the sample's standard deviation over the
+    /// square root of its size, none for no classes, 0 for one.
+    #[test]
+    fn mean_and_standard_error_of_class_times() {
+        let (mean, error) = mean_and_standard_error(&[1.0, 2.0, 3.0, 4.0]).expect("values");
+        assert!((mean - 2.5).abs() < 1e-12);
+        // Variance (2.25 + 0.25 + 0.25 + 2.25) / 3, over 4 values.
+        assert!(
+            (error - (5.0f64 / 3.0 / 4.0).sqrt()).abs() < 1e-12,
+            "{error}"
+        );
+        assert_eq!(mean_and_standard_error(&[7.0]), Some((7.0, 0.0)));
+        assert_eq!(mean_and_standard_error(&[]), None);
+    }
 
     /// The listing's early-exit comparison agrees with building every
     /// image, on random assignments of few values (so ties and symmetric
