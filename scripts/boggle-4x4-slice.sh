@@ -20,6 +20,12 @@
 #                               a 4x4 sample on the GPU, split at DEPTH cells,
 #                               the host forcing above SWITCHOVER (0: none):
 #                               the projection in GPU-hours
+#   gpu-profile:N:SEED:DEPTH:SWITCHOVER
+#                               the same sample with Nsight Compute (ncu, where
+#                               the machine has it and may read the counters)
+#                               on the kernel's third launch: its speed of
+#                               light, memory, warp states and occupancy, in
+#                               $OUT/ncu-*.txt
 # The binary is $FRONTIER_BIN (default target/device/frontier); $THREADS
 # threads (default 16: fewer leave cores to a GPU run beside it); each run's
 # JSON, one stderr log and the results files are copied to $OUT. A results
@@ -123,6 +129,27 @@ for phase in "$@"; do
       run "4x4-gpu-sample-$n-$seed-d$depth-sw$switchover" --shape 4x4 --target 3500 \
         --buckets "$BUCKETS" --threads "$THREADS" --sample "$n" --seed "$seed" --gpu \
         --gpu-depth "$depth" --switchover "$switchover"
+      ;;
+    gpu-profile:*)
+      IFS=: read -r _ n seed depth switchover <<< "$phase"
+      label="ncu-$n-$seed-d$depth-sw$switchover"
+      if ! command -v ncu > /dev/null; then
+        summary+=("$(printf '%-26s no ncu on this machine' "$label")")
+        continue
+      fi
+      start=$(date +%s.%N)
+      # Clocks left alone (the device tool's METHOD.md); one launch, after
+      # two that warm the caches and the host's pipeline.
+      ncu --clock-control none --kernel-name prove_items --launch-skip 2 --launch-count 1 \
+        --section SpeedOfLight --section MemoryWorkloadAnalysis --section WarpStateStats \
+        --section Occupancy --section LaunchStats --section SchedulerStats \
+        "$BIN" --json boggle prove --dict "$DICT" --shape 4x4 --target 3500 \
+        --buckets "$BUCKETS" --threads "$THREADS" --sample "$n" --seed "$seed" --gpu \
+        --gpu-depth "$depth" --switchover "$switchover" > "$OUT/$label.txt" 2>&1
+      rc=$?
+      summary+=("$(printf '%-26s rc=%-3s %7.1f s  %s' "$label" "$rc" \
+        "$(awk "BEGIN{print $(date +%s.%N) - $start}")" \
+        "$(grep -m3 -E 'Duration|Memory Throughput|Compute \(SM\) Throughput' "$OUT/$label.txt" | tr -s ' ' | tr '\n' ';')")")
       ;;
     *) echo "unknown phase $phase"; exit 2 ;;
   esac
