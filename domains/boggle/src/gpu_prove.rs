@@ -365,7 +365,11 @@ impl Consumer<'_, '_> {
             }
         }
         if let Some(last) = in_flight.take() {
+            // Waiting for the last kernel and reading it back counts as the
+            // launch's time, as it does for every other batch in `start`.
+            let reading_started = Instant::now();
             let done = self.prover.results(last.launched, &mut self.report);
+            self.report.launch_seconds += reading_started.elapsed().as_secs_f64();
             match done {
                 Ok(walked) if failure.is_none() => {
                     if let Err(e) = self.finish(Finished {
@@ -423,7 +427,7 @@ impl Consumer<'_, '_> {
 
     /// Adds up the GPU's results for `batch` (see [`Consumer::finish`]).
     fn add_up(&mut self, batch: &mut [Handover], walked: &Walked) -> Result<(), BoggleError> {
-        let launch_started = Instant::now();
+        let adding_started = Instant::now();
         let target = self.settings.target;
         let shape = &self.settings.shape;
         // Each item's class, whose split order lays its boards out.
@@ -498,7 +502,7 @@ impl Consumer<'_, '_> {
             self.report.launches,
             batch.len(),
             walked.boards.len() / BOARD_WORDS,
-            launch_started.elapsed().as_secs_f64(),
+            adding_started.elapsed().as_secs_f64(),
             self.report.kernel_seconds
         );
         Ok(())
