@@ -80,6 +80,13 @@ EOF
 )
   summary+=("$(printf '%-26s rc=%-3s %7.1f s  %s' "$label" "$rc" "$(awk "BEGIN{print $end - $start}")" "$line")")
 }
+# A gpu-sample or gpu-profile phase's numbers (n, seed, depth,
+# switchover) and the prove arguments of its sample, in gpu_args.
+gpu_sample_args() {
+  IFS=: read -r _ n seed depth switchover <<< "$1"
+  gpu_args=(--shape 4x4 --target 3500 --buckets "$BUCKETS" --threads "$THREADS"
+    --sample "$n" --seed "$seed" --gpu --gpu-depth "$depth" --switchover "$switchover")
+}
 for phase in "$@"; do
   case $phase in
     sample:*)
@@ -125,13 +132,11 @@ for phase in "$@"; do
         "$(awk "BEGIN{print $(date +%s.%N) - $start}")" "$(grep 'test result' "$OUT/gpu-test.log")")")
       ;;
     gpu-sample:*)
-      IFS=: read -r _ n seed depth switchover <<< "$phase"
-      run "4x4-gpu-sample-$n-$seed-d$depth-sw$switchover" --shape 4x4 --target 3500 \
-        --buckets "$BUCKETS" --threads "$THREADS" --sample "$n" --seed "$seed" --gpu \
-        --gpu-depth "$depth" --switchover "$switchover"
+      gpu_sample_args "$phase"
+      run "4x4-gpu-sample-$n-$seed-d$depth-sw$switchover" "${gpu_args[@]}"
       ;;
     gpu-profile:*)
-      IFS=: read -r _ n seed depth switchover <<< "$phase"
+      gpu_sample_args "$phase"
       label="ncu-$n-$seed-d$depth-sw$switchover"
       if ! command -v ncu > /dev/null; then
         summary+=("$(printf '%-26s no ncu on this machine' "$label")")
@@ -143,9 +148,7 @@ for phase in "$@"; do
       ncu --clock-control none --kernel-name prove_items --launch-skip 2 --launch-count 1 \
         --section SpeedOfLight --section MemoryWorkloadAnalysis --section WarpStateStats \
         --section Occupancy --section LaunchStats --section SchedulerStats \
-        "$BIN" --json boggle prove --dict "$DICT" --shape 4x4 --target 3500 \
-        --buckets "$BUCKETS" --threads "$THREADS" --sample "$n" --seed "$seed" --gpu \
-        --gpu-depth "$depth" --switchover "$switchover" > "$OUT/$label.txt" 2>&1
+        "$BIN" --json boggle prove --dict "$DICT" "${gpu_args[@]}" > "$OUT/$label.txt" 2>&1
       rc=$?
       summary+=("$(printf '%-26s rc=%-3s %7.1f s  %s' "$label" "$rc" \
         "$(awk "BEGIN{print $(date +%s.%N) - $start}")" \
