@@ -42,6 +42,7 @@ for build in "${builds[@]}"; do
     [ $rc -ne 0 ] && continue
   fi
   passed+=("$name=$bin")
+  cp "$table" "$OUT/table.txt"
 done
 for phase in "$@"; do
   for build in "${passed[@]}"; do
@@ -51,6 +52,8 @@ for phase in "$@"; do
     mkdir -p "$dir"
     OUT=$dir FRONTIER_BIN=$bin scripts/boggle-4x4-slice.sh "$phase" | tail -n +2 \
       | sed "s/^/$name /" >> "$table"
+    # A run cut short by its time limit still returns the rows so far.
+    cp "$table" "$OUT/table.txt"
   done
 done
 tar czf "$OUT/ab.tgz" -C "$work" .
