@@ -201,6 +201,18 @@ impl GpuBoggle {
         }
     }
 
+    /// Moves this scorer's work to a stream of its own. On the default
+    /// stream a score waits for every kernel queued there before it: the
+    /// GPU proof's long walk kernels run on their own device's default
+    /// stream, so its scoring waited for the kernel launched just before,
+    /// and the thread that feeds the GPU with it.
+    pub fn use_own_stream(&mut self) -> Result<(), BoggleError> {
+        // The trie and the tables were written on the old stream.
+        self.gpu.stream.synchronize().map_err(gpu_error)?;
+        self.gpu.stream = self.gpu.ctx.new_stream().map_err(gpu_error)?;
+        Ok(())
+    }
+
     /// Scores boards (`shape.cells()` letters each, concatenated); also
     /// returns the seconds the kernel took by device events.
     pub fn score(&mut self, trie: &Trie, boards: &[u8]) -> Result<(Vec<u32>, f64), BoggleError> {

@@ -208,7 +208,11 @@ pub fn prove_on_gpu(
     // The boards the walk sends back are scored on the same GPU: on one
     // host thread they were the GPU thread's largest cost (4x4 sample at
     // depth 7: 0.7 M boards a run), and the host threads waited on it.
-    let scorer = GpuBoggle::new(trie, &settings.shape, options.ordinal)?;
+    let mut scorer = GpuBoggle::new(trie, &settings.shape, options.ordinal)?;
+    // Scoring a launch's boards must not wait for the next launch's kernel
+    // (see `use_own_stream`): that wait kept the next batch's copy from
+    // overlapping the kernel.
+    scorer.use_own_stream()?;
     let started = Instant::now();
     // Room for a few classes per thread: the threads keep building while
     // the GPU walks.
