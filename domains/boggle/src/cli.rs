@@ -450,6 +450,9 @@ pub fn run(command: &BoggleCommand, json: bool) -> Result<(), CliError> {
                         "projected_gpu_hours": gpu_hours.map(|h| h.hours),
                         "projected_gpu_hours_stderr": gpu_hours.map(|h| h.error),
                         "projected_kernel_hours": gpu_hours.map(|h| h.kernel_hours),
+                        "projected_host_thread_hours": gpu_hours.map(|h| h.host_thread_hours),
+                        "host_threads_to_keep_kernel_busy":
+                            gpu_hours.and_then(|h| h.threads_to_keep_kernel_busy),
                     })
                 });
                 let value = serde_json::json!({
@@ -553,8 +556,19 @@ pub fn run(command: &BoggleCommand, json: bool) -> Result<(), CliError> {
                         (_, Some(gpu)) => format!(
                             "the whole proof projects to {:.1} ± {:.1} GPU-hours (this GPU fed \
                              by {proof_threads} host threads; wall time per class, one standard \
-                             error of the host's class times), {:.1} hours of it in the kernel",
-                            gpu.hours, gpu.error, gpu.kernel_hours
+                             error of the host's class times), {:.1} hours of it in the kernel; \
+                             the host's part is {:.0} thread-hours{}",
+                            gpu.hours,
+                            gpu.error,
+                            gpu.kernel_hours,
+                            gpu.host_thread_hours,
+                            gpu.threads_to_keep_kernel_busy
+                                .map_or(String::new(), |threads| {
+                                    format!(
+                                        ", and {threads:.0} threads of this host would keep the \
+                                     kernel busy"
+                                    )
+                                })
                         ),
                         (Some((hours, error)), _) => {
                             let (scale, unit) = if hours < 1.0 {

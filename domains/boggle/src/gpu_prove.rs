@@ -113,6 +113,26 @@ pub struct GpuProjection {
     /// The same for the kernels' time alone (what the GPU needs, given
     /// host cores enough to build the trees).
     pub kernel_hours: f64,
+    /// The host threads' busy time on classes (waits for the GPU's queue
+    /// left out), projected the same way: the CPU's share of the proof.
+    pub host_thread_hours: f64,
+    /// Host threads of this host's speed that would build trees as fast
+    /// as the kernel walks them (see [`threads_to_keep_kernel_busy`]);
+    /// None without kernel time.
+    pub threads_to_keep_kernel_busy: Option<f64>,
+}
+
+/// Host threads that would keep the kernel busy: the host threads' busy
+/// seconds on classes (`host_seconds` less `waiting_seconds` for the
+/// GPU's queue) over the kernel's seconds. With fewer, the host bounds the
+/// proof's wall time; with more, the kernel does, as long as the GPU's
+/// own thread (uploads, reading back) keeps up. None without kernel time.
+pub fn threads_to_keep_kernel_busy(
+    host_seconds: f64,
+    waiting_seconds: f64,
+    kernel_seconds: f64,
+) -> Option<f64> {
+    (kernel_seconds > 0.0).then(|| (host_seconds - waiting_seconds).max(0.0) / kernel_seconds)
 }
 
 impl GpuProofReport {
@@ -130,10 +150,17 @@ impl GpuProofReport {
         (proof.complete && proof.classes > 0).then(|| {
             let scale = proof.classes_total as f64 / proof.classes as f64 / 3600.0;
             let hours = (proof.seconds - proof.setup_seconds) * scale;
+            let host_busy = (self.host_class_seconds - self.handover_wait_seconds).max(0.0);
             GpuProjection {
                 hours,
                 error: hours * self.host_class_relative_error,
                 kernel_hours: self.kernel_seconds * scale,
+                host_thread_hours: host_busy * scale,
+                threads_to_keep_kernel_busy: threads_to_keep_kernel_busy(
+                    self.host_class_seconds,
+                    self.handover_wait_seconds,
+                    self.kernel_seconds,
+                ),
             }
         })
     }
@@ -792,5 +819,22 @@ impl GpuProver {
         report.launches += 1;
         report.handed_over += launched.count as u64;
         Ok(walked)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::threads_to_keep_kernel_busy;
+
+    #[test]
+    fn threads_to_keep_the_kernel_busy_count_busy_host_time_only() {
+        // 1,024 classes on one H200 (docs/RESULTS.md, machine I): 2,393.0
+        // thread-seconds on classes, 0.1 of them waiting, 56.2 s of kernel.
+        let threads = threads_to_keep_kernel_busy(2393.0, 0.1, 56.2).unwrap_or(0.0);
+        assert!((threads - 42.58).abs() < 0.01, "{threads}");
+        // Waiting is not work: a host that waited half its time needs half
+        // the threads.
+        assert_eq!(threads_to_keep_kernel_busy(100.0, 50.0, 10.0), Some(5.0));
+        assert_eq!(threads_to_keep_kernel_busy(100.0, 0.0, 0.0), None);
     }
 }
