@@ -68,7 +68,9 @@ if g:
           f"({g['subclasses'] / 1e9:.3f} G on the GPU, {g['walked_on_cpu']} back on the CPU), "
           f"projected {g['projected_gpu_hours']:.1f} ± {g.get('projected_gpu_hours_stderr') or 0:.1f} "
           f"GPU-h ({g['projected_kernel_hours']:.1f} "
-          f"in the kernel), complete {d['complete']}; host {g.get('host_class_seconds', 0):.0f} "
+          f"in the kernel; host {g.get('projected_host_thread_hours') or 0:.0f} thread-h, "
+          f"{g.get('host_threads_to_keep_kernel_busy') or 0:.1f} threads keep the kernel busy), "
+          f"complete {d['complete']}; host {g.get('host_class_seconds', 0):.0f} "
           f"thread-s (waiting {g.get('handover_wait_seconds', 0):.1f}), done at "
           f"{g.get('host_done_seconds', 0):.1f} s; GPU thread {g.get('launch_seconds', 0):.1f} s "
           f"(uploads {g.get('upload_seconds', 0):.1f} s)")
