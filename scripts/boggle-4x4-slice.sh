@@ -61,6 +61,13 @@ proj = d.get("projected_core_hours")
 err = d.get("projected_core_hours_stderr")
 p = f"{proj:,.0f} ± {err:,.0f} core-h" if proj is not None else "no projection"
 g = d.get("gpu")
+def host_part(g):
+    # Runs before these fields existed leave them out.
+    hours = g.get("projected_host_thread_hours")
+    threads = g.get("host_threads_to_keep_kernel_busy")
+    if hours is None or threads is None:
+        return ""
+    return f"; host {hours:.0f} thread-h, {threads:.1f} threads keep the kernel busy"
 if g:
     # A GPU proof keeps no class times (the GPU's part is not in them).
     print(f"classes {d['classes']}, boards {len(d['boards'])}, wall {d['seconds']:.1f} s, "
@@ -68,8 +75,7 @@ if g:
           f"({g['subclasses'] / 1e9:.3f} G on the GPU, {g['walked_on_cpu']} back on the CPU), "
           f"projected {g['projected_gpu_hours']:.1f} ± {g.get('projected_gpu_hours_stderr') or 0:.1f} "
           f"GPU-h ({g['projected_kernel_hours']:.1f} "
-          f"in the kernel; host {g.get('projected_host_thread_hours') or 0:.0f} thread-h, "
-          f"{g.get('host_threads_to_keep_kernel_busy') or 0:.1f} threads keep the kernel busy), "
+          f"in the kernel{host_part(g)}), "
           f"complete {d['complete']}; host {g.get('host_class_seconds', 0):.0f} "
           f"thread-s (waiting {g.get('handover_wait_seconds', 0):.1f}), done at "
           f"{g.get('host_done_seconds', 0):.1f} s; GPU thread {g.get('launch_seconds', 0):.1f} s "
