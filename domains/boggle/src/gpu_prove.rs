@@ -117,25 +117,27 @@ pub struct GpuProjection {
     /// left out), projected the same way: the CPU's share of the proof.
     pub host_thread_hours: f64,
     /// Host threads of this host's speed that would build trees as fast
-    /// as the kernel walks them (see [`threads_to_keep_kernel_busy`]);
-    /// None without kernel time.
+    /// as the kernel walks them (see
+    /// [`GpuProofReport::threads_to_keep_kernel_busy`]); None without
+    /// kernel time.
     pub threads_to_keep_kernel_busy: Option<f64>,
 }
 
-/// Host threads that would keep the kernel busy: the host threads' busy
-/// seconds on classes (`host_seconds` less `waiting_seconds` for the
-/// GPU's queue) over the kernel's seconds. With fewer, the host bounds the
-/// proof's wall time; with more, the kernel does, as long as the GPU's
-/// own thread (uploads, reading back) keeps up. None without kernel time.
-pub fn threads_to_keep_kernel_busy(
-    host_seconds: f64,
-    waiting_seconds: f64,
-    kernel_seconds: f64,
-) -> Option<f64> {
-    (kernel_seconds > 0.0).then(|| (host_seconds - waiting_seconds).max(0.0) / kernel_seconds)
-}
-
 impl GpuProofReport {
+    /// The host threads' seconds on classes less their waits for the
+    /// GPU's queue: the work the host did.
+    pub fn host_busy_seconds(&self) -> f64 {
+        (self.host_class_seconds - self.handover_wait_seconds).max(0.0)
+    }
+
+    /// Host threads that would keep the kernel busy: the host's busy
+    /// seconds over the kernel's. With fewer, the host bounds the proof's
+    /// wall time; with more, the kernel does, as long as the GPU's own
+    /// thread (uploads, reading back) keeps up. None without kernel time.
+    pub fn threads_to_keep_kernel_busy(&self) -> Option<f64> {
+        (self.kernel_seconds > 0.0).then(|| self.host_busy_seconds() / self.kernel_seconds)
+    }
+
     /// The whole proof's time on this GPU with the host threads that fed
     /// it, projected from a sample. None for an incomplete proof.
     ///
@@ -150,17 +152,12 @@ impl GpuProofReport {
         (proof.complete && proof.classes > 0).then(|| {
             let scale = proof.classes_total as f64 / proof.classes as f64 / 3600.0;
             let hours = (proof.seconds - proof.setup_seconds) * scale;
-            let host_busy = (self.host_class_seconds - self.handover_wait_seconds).max(0.0);
             GpuProjection {
                 hours,
                 error: hours * self.host_class_relative_error,
                 kernel_hours: self.kernel_seconds * scale,
-                host_thread_hours: host_busy * scale,
-                threads_to_keep_kernel_busy: threads_to_keep_kernel_busy(
-                    self.host_class_seconds,
-                    self.handover_wait_seconds,
-                    self.kernel_seconds,
-                ),
+                host_thread_hours: self.host_busy_seconds() * scale,
+                threads_to_keep_kernel_busy: self.threads_to_keep_kernel_busy(),
             }
         })
     }
@@ -824,17 +821,31 @@ impl GpuProver {
 
 #[cfg(test)]
 mod tests {
-    use super::threads_to_keep_kernel_busy;
+    use super::GpuProofReport;
+
+    fn report(host: f64, waiting: f64, kernel: f64) -> GpuProofReport {
+        GpuProofReport {
+            host_class_seconds: host,
+            handover_wait_seconds: waiting,
+            kernel_seconds: kernel,
+            ..GpuProofReport::default()
+        }
+    }
 
     #[test]
     fn threads_to_keep_the_kernel_busy_count_busy_host_time_only() {
         // 1,024 classes on one H200 (docs/RESULTS.md, machine I): 2,393.0
         // thread-seconds on classes, 0.1 of them waiting, 56.2 s of kernel.
-        let threads = threads_to_keep_kernel_busy(2393.0, 0.1, 56.2).unwrap_or(0.0);
+        let threads = report(2393.0, 0.1, 56.2)
+            .threads_to_keep_kernel_busy()
+            .unwrap_or(0.0);
         assert!((threads - 42.58).abs() < 0.01, "{threads}");
         // Waiting is not work: a host that waited half its time needs half
         // the threads.
-        assert_eq!(threads_to_keep_kernel_busy(100.0, 50.0, 10.0), Some(5.0));
-        assert_eq!(threads_to_keep_kernel_busy(100.0, 0.0, 0.0), None);
+        assert_eq!(
+            report(100.0, 50.0, 10.0).threads_to_keep_kernel_busy(),
+            Some(5.0)
+        );
+        assert_eq!(report(100.0, 0.0, 0.0).threads_to_keep_kernel_busy(), None);
     }
 }
