@@ -69,11 +69,11 @@ struct Warp {
     u32 rest;
 };
 
-// Adds the choice nodes of sum node `sum` at `depth`: each pushed on its
-// position's stack (by that position's lane), its children's bounds added
-// to the position's sums (each by its letter's lane).
-__device__ __forceinline__ void advance(Warp& w, u32 depth, u32 sum) {
-    u32* row = w.sums + depth * ROW;
+// Adds the choice nodes of sum node `sum` to the sums of `row`: each pushed
+// on its position's stack (by that position's lane, its length in shared
+// `open` while a fix or the start runs), its children's bounds added to the
+// position's sums (each by its letter's lane).
+__device__ __forceinline__ void advance(Warp& w, u32* row, u32 sum) {
     u32 count = w.arena[sum] & ((1u << COUNT_BITS) - 1);
     u32 at = sum + 1;
     for (u32 k = 0; k < count; k++) {
@@ -81,8 +81,9 @@ __device__ __forceinline__ void advance(Warp& w, u32 depth, u32 sum) {
         u32 p = header >> POSITION_SHIFT;
         u32 letters = header & LETTER_BITS;
         if (w.lane == p) {
-            if (w.cur < CAP) w.stacks[p * CAP + w.cur] = at;
-            w.cur += 1;
+            u32 slot = w.open[p];
+            if (slot < CAP) w.stacks[p * CAP + slot] = at;
+            w.open[p] = slot + 1;
         }
         if (w.lane < 26 && ((letters >> w.lane) & 1u)) {
             u32 index = __popc(letters & ((1u << w.lane) - 1));
@@ -116,27 +117,6 @@ __device__ __forceinline__ void advance_lane(Warp& w, u32* row, u32 sum) {
     }
 }
 
-// `advance` while the stacks' lengths are in shared memory (see `fix`).
-__device__ __forceinline__ void advance_shared(Warp& w, u32* row, u32 sum) {
-    u32 count = w.arena[sum] & ((1u << COUNT_BITS) - 1);
-    u32 at = sum + 1;
-    for (u32 k = 0; k < count; k++) {
-        u32 header = w.arena[at];
-        u32 p = header >> POSITION_SHIFT;
-        u32 letters = header & LETTER_BITS;
-        if (w.lane == p) {
-            u32 slot = w.open[p];
-            if (slot < CAP) w.stacks[p * CAP + slot] = at;
-            w.open[p] = slot + 1;
-        }
-        if (w.lane < 26 && ((letters >> w.lane) & 1u)) {
-            u32 index = __popc(letters & ((1u << w.lane) - 1));
-            row[p * 32 + w.lane] += w.arena[at + 1 + 2 * index];
-        }
-        at += 1 + 2 * __popc(letters);
-    }
-}
-
 // Saves the state after fixing `depth` positions with `points` spelled;
 // returns the bound (0xFFFFFFFF when a stack overflowed).
 __device__ __forceinline__ u32 save(Warp& w, u32 depth, u32 points) {
@@ -162,10 +142,12 @@ __device__ __forceinline__ u32 save(Warp& w, u32 depth, u32 points) {
 // OrderlyBound::start: nothing fixed.
 __device__ __forceinline__ u32 start(Warp& w, u32 root) {
     for (u32 p = 0; p < CELLS; p++) w.sums[p * 32 + w.lane] = 0;
-    w.cur = 0;
+    if (w.lane < CELLS) w.open[w.lane] = 0;
     __syncwarp();
     u32 points = w.arena[root] >> COUNT_BITS;
-    advance(w, 0, root);
+    advance(w, w.sums, root);
+    __syncwarp();
+    w.cur = w.lane < CELLS ? w.open[w.lane] : 0u;
     return save(w, 0, points);
 }
 
@@ -218,7 +200,7 @@ __device__ __forceinline__ u32 fix(Warp& w, u32 depth, u32 letter) {
             while (pending) {
                 u32 from = __ffs(pending) - 1;
                 pending &= pending - 1;
-                advance_shared(w, row, __shfl_sync(FULL, reached, from));
+                advance(w, row, __shfl_sync(FULL, reached, from));
             }
         }
     }
