@@ -211,9 +211,9 @@ __device__ __forceinline__ u32 fix(Warp& w, u32 depth, u32 letter) {
 
 // Walks every item: persistent warps take items from `next_item`.
 extern "C" __global__ void prove_items(
-    const u32* arena,            // every class's arena, back to back
-    const u64* class_base,       // per tree (a class's, or a forced one
-                                 // in its class's arena): the arena's start
+    const u64* class_arena,      // per tree (a class's, or a forced one
+                                 // in its class's arena): the arena's
+                                 // device address
     const u32* class_root,       // per tree: its root sum node
     const u32* class_masks,      // per class: CELLS letter masks, split order
     const u32* items,            // ITEM_WORDS per item
@@ -248,7 +248,7 @@ extern "C" __global__ void prove_items(
         if (item >= item_count) break;
         const u32* record = items + (u64)item * ITEM_WORDS;
         u32 klass = record[0];
-        w.arena = arena + class_base[klass];
+        w.arena = (const u32*)class_arena[klass];
         // Lane p: position p's mask and (for p < depth0) its letter.
         u32 mask = lane < CELLS ? class_masks[klass * CELLS + lane] : 0u;
         u32 letter_of = lane < CELLS ? (record[1 + lane / 4] >> (8 * (lane % 4))) & 0xFFu : 0u;

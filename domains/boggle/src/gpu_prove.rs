@@ -27,9 +27,12 @@ use std::time::Instant;
 
 use frontier_core::gpu::cudarc::driver::sys::{CUdevice_attribute, CUevent_flags};
 use frontier_core::gpu::cudarc::driver::{
-    CudaEvent, CudaFunction, CudaSlice, CudaStream, LaunchConfig, PushKernelArg,
+    CudaEvent, CudaFunction, CudaSlice, CudaStream, DevicePtr, LaunchConfig, PushKernelArg,
 };
 use frontier_core::gpu::{gpu_error, Gpu};
+
+mod arena_upload;
+use arena_upload::{ArenaUploader, DeviceArena};
 
 use crate::gpu::GpuBoggle;
 use crate::handover::FLUSH_WORDS;
@@ -96,10 +99,17 @@ pub struct GpuProofReport {
     /// to the device, the kernels, reading back and scoring. The host
     /// threads wait on a full queue while it is busy.
     pub launch_seconds: f64,
-    /// Of `launch_seconds`, copying the trees to the device.
+    /// Of `launch_seconds`, copying the trees to the device: those the
+    /// host threads could not copy as they handed them over (past the
+    /// device memory budget), and each launch's subclasses.
     pub upload_seconds: f64,
-    /// Bytes of trees copied to the device.
+    /// Bytes of trees the GPU's thread copied to the device.
     pub uploaded_bytes: u64,
+    /// The host threads' seconds copying their classes' trees to the
+    /// device as they hand them over (part of `host_class_seconds`).
+    pub host_upload_seconds: f64,
+    /// Bytes of trees the host threads copied.
+    pub host_uploaded_bytes: u64,
 }
 
 /// The whole proof's time on one GPU and the host threads that fed it,
@@ -175,6 +185,11 @@ pub struct GpuProofOptions {
     /// most seen waiting on one position is a few hundred (4x4 samples:
     /// 421); a subclass that needs more is walked on the CPU.
     pub stack_capacity: usize,
+    /// Device bytes that the host threads' copies of the trees they hand
+    /// over may hold at once; a tree past it is copied by the GPU's thread
+    /// when its launch comes (None: half the device memory free once the
+    /// prover's buffers are made; 0: the GPU's thread copies every tree).
+    pub host_upload_budget: Option<u64>,
 }
 
 impl Default for GpuProofOptions {
@@ -183,6 +198,7 @@ impl Default for GpuProofOptions {
             ordinal: 0,
             split_depth: None,
             stack_capacity: 2048,
+            host_upload_budget: None,
         }
     }
 }
@@ -237,10 +253,19 @@ pub fn prove_on_gpu(
     // (see `use_own_stream`): that wait kept the next batch's copy from
     // overlapping the kernel.
     scorer.use_own_stream()?;
+    // Half the memory left: the trees of the classes queued and of two
+    // launches; the rest for each launch's buffers and the copies the
+    // GPU's thread makes of trees past the budget.
+    let budget = match options.host_upload_budget {
+        Some(budget) => budget,
+        None => prover.gpu.memory()?.0 as u64 / 2,
+    };
+    let uploader = ArenaUploader::new(prover.gpu.ctx.clone(), budget);
     let started = Instant::now();
     // Room for a few classes per thread: the threads keep building while
     // the GPU walks.
-    let (sender, receiver) = sync_channel::<Handover>(2 * rayon::current_num_threads().max(1));
+    let (sender, receiver) =
+        sync_channel::<(Handover, Option<DeviceArena>)>(2 * rayon::current_num_threads().max(1));
     let pool = ArenaPool::default();
     let waited_nanos = AtomicU64::new(0);
     let (proof, consumed, host_done) = std::thread::scope(|scope| {
@@ -262,10 +287,11 @@ pub fn prove_on_gpu(
             (result, consumer)
         });
         let sink = |handover: Handover| {
+            let device = uploader.upload(handover.tree.arena());
             let wait_started = Instant::now();
             // A closed channel means the consumer failed: its error is
             // reported below.
-            let _ = sender.send(handover);
+            let _ = sender.send((handover, device));
             let waited = wait_started.elapsed().as_nanos();
             waited_nanos.fetch_add(u64::try_from(waited).unwrap_or(u64::MAX), Ordering::Relaxed);
         };
@@ -311,6 +337,8 @@ pub fn prove_on_gpu(
         .map_or(0.0, |(mean, error)| error / mean);
     report.handover_wait_seconds = waited_nanos.into_inner() as f64 * 1e-9;
     report.host_done_seconds = host_done;
+    report.host_upload_seconds = uploader.seconds();
+    report.host_uploaded_bytes = uploader.bytes();
     // The CPU's class times miss the GPU's part: no projection from them.
     proof.class_seconds.clear();
     proof.class_letters.clear();
@@ -346,19 +374,24 @@ struct Consumer<'a, 't> {
 impl Consumer<'_, '_> {
     /// Launches until the channel closes. After an error (or the time
     /// limit) it keeps receiving, so the threads handing over never block.
-    fn run(&mut self, receiver: Receiver<Handover>) -> Result<(), BoggleError> {
+    fn run(
+        &mut self,
+        receiver: Receiver<(Handover, Option<DeviceArena>)>,
+    ) -> Result<(), BoggleError> {
         self.prover.gpu.ctx.bind_to_thread().map_err(gpu_error)?;
         let mut failure = None;
         let mut batch: Vec<Handover> = Vec::new();
+        let mut devices: Vec<Option<DeviceArena>> = Vec::new();
         let mut in_flight: Option<InFlight> = None;
         let (mut items, mut words) = (0, 0);
         let mut open = true;
         while open {
             match receiver.recv() {
-                Ok(handover) => {
+                Ok((handover, device)) => {
                     items += handover.item_count(self.depth);
                     words += handover.tree.arena().len();
                     batch.push(handover);
+                    devices.push(device);
                 }
                 Err(_) => open = false,
             }
@@ -367,6 +400,7 @@ impl Consumer<'_, '_> {
                 continue;
             }
             let ready = std::mem::take(&mut batch);
+            let ready_devices = std::mem::take(&mut devices);
             (items, words) = (0, 0);
             if self.settings.past_limit(self.started) {
                 self.complete = false;
@@ -375,7 +409,7 @@ impl Consumer<'_, '_> {
                 // runs; then that kernel's results are read, this batch's
                 // kernel starts, and the last batch is finished on the host
                 // while it runs.
-                match self.start(ready, in_flight.take()) {
+                match self.start(ready, ready_devices, in_flight.take()) {
                     Ok((started, done)) => {
                         in_flight = Some(started);
                         if let Some(done) = done {
@@ -422,10 +456,13 @@ impl Consumer<'_, '_> {
     fn start(
         &mut self,
         batch: Vec<Handover>,
+        devices: Vec<Option<DeviceArena>>,
         last: Option<InFlight>,
     ) -> Result<(InFlight, Option<Finished>), BoggleError> {
         let launch_started = Instant::now();
-        let uploaded = self.prover.upload(&batch, self.depth, &mut self.report)?;
+        let uploaded = self
+            .prover
+            .upload(&batch, devices, self.depth, &mut self.report)?;
         let done = match last {
             Some(last) => Some(Finished {
                 walked: self.prover.results(last.launched, &mut self.report)?,
@@ -574,8 +611,13 @@ struct Finished {
 
 /// One launch's inputs on the device (see [`GpuProver::upload`]).
 struct Uploaded {
-    arena: CudaSlice<u32>,
-    bases: CudaSlice<u64>,
+    /// The arenas the host threads copied, which `trees` point into:
+    /// kept until the kernel is done with them.
+    arenas: Vec<DeviceArena>,
+    /// The same for the arenas copied by the GPU's thread.
+    own: Vec<CudaSlice<u32>>,
+    /// Per tree: its arena's device address.
+    trees: CudaSlice<u64>,
     roots: CudaSlice<u32>,
     masks: CudaSlice<u32>,
     items: CudaSlice<u32>,
@@ -670,22 +712,51 @@ impl GpuProver {
     fn upload(
         &mut self,
         batch: &[Handover],
+        devices: Vec<Option<DeviceArena>>,
         depth: usize,
         report: &mut GpuProofReport,
     ) -> Result<Uploaded, BoggleError> {
         let upload_started = Instant::now();
         let s = self.upload_stream.clone();
+        // Each class's arena on the device: copied by the host thread that
+        // handed it over, or here.
+        let mut arenas = Vec::with_capacity(batch.len());
+        let mut own = Vec::new();
+        let mut class_pointers = Vec::with_capacity(batch.len());
+        for (handover, device) in batch.iter().zip(devices) {
+            // The kernel's stream waits for each arena's copy here (its
+            // write event), wherever it was made.
+            let pointer = match device {
+                Some(device) => {
+                    let pointer = device.words.device_ptr(&self.gpu.stream).0;
+                    arenas.push(device);
+                    pointer
+                }
+                None => {
+                    let tree = handover.tree.arena();
+                    // SAFETY: the copy writes every word before the kernel
+                    // (ordered after it by the slice's write event) reads.
+                    let mut words =
+                        unsafe { s.alloc::<u32>(tree.len().max(1)) }.map_err(gpu_error)?;
+                    s.memcpy_htod(tree, &mut words).map_err(gpu_error)?;
+                    report.uploaded_bytes += tree.len() as u64 * 4;
+                    let pointer = words.device_ptr(&self.gpu.stream).0;
+                    own.push(words);
+                    pointer
+                }
+            };
+            class_pointers.push(pointer);
+        }
         // The kernel's "classes" are trees: each group's, in its class's
         // arena (a class's own tree, or one of its forced trees).
-        let mut bases = Vec::with_capacity(batch.len());
+        let mut trees = Vec::with_capacity(batch.len());
         let mut roots = Vec::with_capacity(batch.len());
         let mut masks = Vec::with_capacity(batch.len() * self.cells);
         let mut items = Vec::new();
-        let mut words = 0u64;
-        for handover in batch {
+        for (handover, &pointer) in batch.iter().zip(&class_pointers) {
             for group in &handover.groups {
                 let tree = roots.len() as u32;
-                bases.push(words);
+                trees.push(pointer);
                 roots.push(group.root);
                 masks.extend_from_slice(&handover.masks);
                 for letters in group.items.chunks_exact(depth) {
@@ -697,31 +768,23 @@ impl GpuProver {
                     items.extend_from_slice(&record);
                 }
             }
-            words += handover.tree.arena().len() as u64;
         }
         let count = items.len() / ITEM_WORDS;
         tracing::debug!(
-            "GPU launch: {} classes, {words} tree words, {count} subclasses",
-            batch.len()
+            "GPU launch: {} classes ({} copied here), {count} subclasses",
+            batch.len(),
+            own.len()
         );
-        let mut arena = s.alloc_zeros::<u32>(words as usize).map_err(gpu_error)?;
-        let mut base = 0;
-        for handover in batch {
-            let tree = handover.tree.arena();
-            let mut view = arena.slice_mut(base..base + tree.len());
-            s.memcpy_htod(tree, &mut view).map_err(gpu_error)?;
-            base += tree.len();
-        }
         let uploaded = Uploaded {
-            arena,
-            bases: s.clone_htod(&bases).map_err(gpu_error)?,
+            arenas,
+            own,
+            trees: s.clone_htod(&trees).map_err(gpu_error)?,
             roots: s.clone_htod(&roots).map_err(gpu_error)?,
             masks: s.clone_htod(&masks).map_err(gpu_error)?,
             items: s.clone_htod(&items).map_err(gpu_error)?,
             count,
         };
         report.upload_seconds += upload_started.elapsed().as_secs_f64();
-        report.uploaded_bytes += words * 4;
         Ok(uploaded)
     }
 
@@ -747,8 +810,7 @@ impl GpuProver {
         let start = s.record_event(timing).map_err(gpu_error)?;
         let mut launch = s.launch_builder(&self.kernel);
         launch
-            .arg(&inputs.arena)
-            .arg(&inputs.bases)
+            .arg(&inputs.trees)
             .arg(&inputs.roots)
             .arg(&inputs.masks)
             .arg(&inputs.items)
@@ -770,11 +832,23 @@ impl GpuProver {
         // SAFETY: the arguments match `prove_items`; `scratch` holds the
         // per-warp words of `blocks * WARPS` warps, every per-item buffer
         // `count` entries, `boards` `BOARD_CAPACITY` boards, and every
-        // tree offset the kernel follows stays inside its class's arena.
-        // The inputs, written on the upload stream, are waited for by the
+        // tree offset the kernel follows stays inside its class's arena,
+        // whose address `trees` holds. The inputs, written on the upload
+        // stream or the host threads' streams, are waited for by the
         // compute stream (the context's event tracking, on since the
-        // upload stream was made).
+        // upload stream was made; the arenas' waits were placed by
+        // `upload`).
         unsafe { launch.launch(config) }.map_err(gpu_error)?;
+        // The kernel reads the arenas through addresses, not arguments:
+        // their read events go after it, so that freeing one waits for it.
+        for words in inputs
+            .arenas
+            .iter()
+            .map(|arena| &arena.words)
+            .chain(&inputs.own)
+        {
+            drop(words.device_ptr(&s));
+        }
         let end = s.record_event(timing).map_err(gpu_error)?;
         Ok(Launched {
             _inputs: inputs,

@@ -999,58 +999,83 @@ fn gpu_proofs_equal_cpu_proofs() {
     // Forced cases split where the whole CPU proof forces no deeper (a
     // split stops forcing above it, and the counts would differ).
     let cases = [
-        // (settings, split depths, stack capacity)
+        // (settings, split depths, stack capacity, budgets for the host
+        // threads' copies of trees: None the default, 0 all copied by the
+        // GPU's thread)
         (
             settings(3, 3, 500, corners, None, None),
             vec![None, Some(1), Some(8)],
             2048,
+            vec![None, Some(0)],
         ),
-        (settings(3, 3, 500, corners, None, None), vec![Some(4)], 48),
+        (
+            settings(3, 3, 500, corners, None, None),
+            vec![Some(4)],
+            48,
+            vec![None],
+        ),
         (
             settings(4, 4, 3625, four, Some((4, 3)), None),
             vec![None, Some(3)],
             2048,
+            vec![None],
         ),
         (
             settings(3, 3, 500, corners, None, forced(500)),
             vec![Some(8)],
             2048,
+            vec![None],
         ),
         (
             settings(4, 4, 3625, four, Some((4, 3)), forced(3625)),
             vec![None],
             2048,
+            vec![None],
         ),
         (
             settings(4, 4, 3625, four, Some((4, 3)), forced(3625)),
             vec![Some(6)],
             64,
+            vec![None],
         ),
     ];
-    for (settings, depths, stack_capacity) in cases {
+    for (settings, depths, stack_capacity, budgets) in cases {
         let cpu = prove(&trie, &settings, &|_, _| {}).unwrap();
         assert!(cpu.complete && cpu.subclasses > 0);
         for split_depth in depths {
-            let options = GpuProofOptions {
-                split_depth,
-                stack_capacity,
-                ..GpuProofOptions::default()
-            };
-            let (gpu, report) = prove_on_gpu(&trie, &settings, &options, &|_, _| {}).unwrap();
-            let case = format!(
-                "{}x{} split {split_depth:?} capacity {stack_capacity}",
-                settings.shape.rows, settings.shape.cols
-            );
-            assert!(gpu.complete, "{case}");
-            assert_eq!(gpu.boards, cpu.boards, "{case}");
-            assert_eq!(gpu.subclasses, cpu.subclasses, "{case}");
-            assert_eq!(gpu.boards_scored, cpu.boards_scored, "{case}");
-            assert!(report.handed_over > 0, "{case}");
-            if stack_capacity < 2048 {
-                assert!(report.walked_on_cpu > 0, "{case}: nothing overflowed");
-            } else {
-                assert!(report.subclasses > 0, "{case}");
-                assert_eq!(report.walked_on_cpu, 0, "{case}");
+            for &host_upload_budget in &budgets {
+                let options = GpuProofOptions {
+                    split_depth,
+                    stack_capacity,
+                    host_upload_budget,
+                    ..GpuProofOptions::default()
+                };
+                let (gpu, report) = prove_on_gpu(&trie, &settings, &options, &|_, _| {}).unwrap();
+                let case = format!(
+                    "{}x{} split {split_depth:?} capacity {stack_capacity} budget {host_upload_budget:?}",
+                    settings.shape.rows, settings.shape.cols
+                );
+                assert!(gpu.complete, "{case}");
+                assert_eq!(gpu.boards, cpu.boards, "{case}");
+                assert_eq!(gpu.subclasses, cpu.subclasses, "{case}");
+                assert_eq!(gpu.boards_scored, cpu.boards_scored, "{case}");
+                assert!(report.handed_over > 0, "{case}");
+                if stack_capacity < 2048 {
+                    assert!(report.walked_on_cpu > 0, "{case}: nothing overflowed");
+                } else {
+                    assert!(report.subclasses > 0, "{case}");
+                    assert_eq!(report.walked_on_cpu, 0, "{case}");
+                }
+                // Who copied the trees: the host threads within the
+                // default budget (these trees are far below it), the GPU's
+                // thread with none.
+                if host_upload_budget == Some(0) {
+                    assert_eq!(report.host_uploaded_bytes, 0, "{case}");
+                    assert!(report.uploaded_bytes > 0, "{case}");
+                } else {
+                    assert!(report.host_uploaded_bytes > 0, "{case}");
+                    assert_eq!(report.uploaded_bytes, 0, "{case}");
+                }
             }
         }
     }
