@@ -9,6 +9,13 @@
 //! of them, at a few percent of a class's time; the GPU's thread only
 //! gathers the device addresses.
 //!
+//! Each copy goes through page-locked buffers of the thread's own, filled
+//! by the thread and copied from by the device while the thread fills the
+//! next. Copies straight from the (pageable) arena were tried first: the
+//! driver stages those itself, and from 32 threads at once they ran at
+//! about 1.3 GB/s each, 60 thread-seconds for 77 GB, more than the GPU's
+//! thread had spent on them alone (docs/RESULTS.md).
+//!
 //! Copies stay within a budget of device memory: an arena past it is left
 //! to the GPU's thread, which copies it when its batch launches, after the
 //! batches before it have freed theirs. So the queue of handed-over classes
@@ -18,7 +25,16 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
-use frontier_core::gpu::cudarc::driver::{CudaContext, CudaSlice, CudaStream};
+use frontier_core::gpu::cudarc::driver::sys::CUevent_flags;
+use frontier_core::gpu::cudarc::driver::{
+    result, CudaContext, CudaEvent, CudaSlice, CudaStream, DevicePtrMut, DriverError,
+    PinnedHostSlice,
+};
+
+/// Words of one staging buffer (16 MiB): large enough that a copy's setup
+/// is small beside it, small enough that 32 threads' pairs stay near a
+/// gigabyte of page-locked memory.
+const STAGE_WORDS: usize = 1 << 22;
 
 /// A class's arena on the device. Its bytes count against the uploader's
 /// budget until it is dropped, once the kernel that read it is done.
@@ -40,7 +56,8 @@ impl Drop for DeviceArena {
 /// second stream).
 pub(super) struct ArenaUploader {
     ctx: Arc<CudaContext>,
-    streams: Mutex<Vec<Arc<CudaStream>>>,
+    /// Staging buffers and streams, one set per thread copying at once.
+    stagers: Mutex<Vec<Stager>>,
     resident: Arc<AtomicU64>,
     budget: u64,
     nanos: AtomicU64,
@@ -53,7 +70,7 @@ impl ArenaUploader {
     pub(super) fn new(ctx: Arc<CudaContext>, budget: u64) -> ArenaUploader {
         ArenaUploader {
             ctx,
-            streams: Mutex::new(Vec::new()),
+            stagers: Mutex::new(Vec::new()),
             resident: Arc::new(AtomicU64::new(0)),
             budget,
             nanos: AtomicU64::new(0),
@@ -90,24 +107,19 @@ impl ArenaUploader {
 
     fn copy(&self, arena: &[u32]) -> Option<CudaSlice<u32>> {
         let pooled = self
-            .streams
+            .stagers
             .lock()
             .ok()
-            .and_then(|mut streams| streams.pop());
-        let stream = match pooled {
-            Some(stream) => stream,
-            None => self.ctx.new_stream().ok()?,
+            .and_then(|mut stagers| stagers.pop());
+        let mut stager = match pooled {
+            Some(stager) => stager,
+            None => Stager::new(&self.ctx).ok()?,
         };
-        // SAFETY: the copy below writes every word before any kernel reads
-        // them (the slice's write event orders the kernel's stream).
-        let mut words = unsafe { stream.alloc::<u32>(arena.len()) }.ok()?;
-        // From pageable memory the call returns once the words are staged,
-        // so the host's arena may be reused as soon as it returns.
-        let copied = stream.memcpy_htod(arena, &mut words).ok();
-        if let Ok(mut streams) = self.streams.lock() {
-            streams.push(stream);
+        let copied = stager.copy(arena).ok();
+        if let Ok(mut stagers) = self.stagers.lock() {
+            stagers.push(stager);
         }
-        copied.map(|()| words)
+        copied
     }
 
     /// The host threads' seconds in copies so far.
@@ -118,5 +130,75 @@ impl ArenaUploader {
     /// Bytes the host threads copied so far.
     pub(super) fn bytes(&self) -> u64 {
         self.bytes.load(Ordering::Relaxed)
+    }
+}
+
+/// One thread's way to the device: a stream and two page-locked buffers,
+/// each with the event after the last copy from it.
+struct Stager {
+    stream: Arc<CudaStream>,
+    buffers: [PinnedHostSlice<u32>; 2],
+    copied: [Option<CudaEvent>; 2],
+}
+
+impl Stager {
+    fn new(ctx: &Arc<CudaContext>) -> Result<Stager, DriverError> {
+        let stream = ctx.new_stream()?;
+        // SAFETY: the buffers are written (below) before any copy reads
+        // them, and only the words written are copied.
+        let buffers = unsafe {
+            [
+                ctx.alloc_pinned(STAGE_WORDS)?,
+                ctx.alloc_pinned(STAGE_WORDS)?,
+            ]
+        };
+        Ok(Stager {
+            stream,
+            buffers,
+            copied: [None, None],
+        })
+    }
+
+    /// `arena` on the device, copied a buffer at a time: the device copies
+    /// one buffer while this thread fills the other.
+    fn copy(&mut self, arena: &[u32]) -> Result<CudaSlice<u32>, DriverError> {
+        // SAFETY: every word is written by the copies below before a
+        // kernel reads it (the slice's write event, recorded when `base`'s
+        // guard drops after the last copy, orders the kernel's stream).
+        let mut words = unsafe { self.stream.alloc::<u32>(arena.len()) }?;
+        {
+            let (base, _write) = words.device_ptr_mut(&self.stream);
+            for (k, chunk) in arena.chunks(STAGE_WORDS).enumerate() {
+                let at = k % 2;
+                if let Some(copied) = self.copied[at].take() {
+                    copied.synchronize()?;
+                }
+                let buffer = self.buffers[at].as_mut_slice()?;
+                let staged = &mut buffer[..chunk.len()];
+                staged.copy_from_slice(chunk);
+                let offset = (k * STAGE_WORDS * std::mem::size_of::<u32>()) as u64;
+                // SAFETY: `staged` is page-locked and stays untouched until
+                // the event recorded after this copy has passed (waited for
+                // above before the buffer is filled again); the destination
+                // range lies inside `words`.
+                unsafe {
+                    result::memcpy_htod_async(base + offset, staged, self.stream.cu_stream())
+                }?;
+                self.copied[at] = Some(
+                    self.stream
+                        .record_event(Some(CUevent_flags::CU_EVENT_DISABLE_TIMING))?,
+                );
+            }
+        }
+        Ok(words)
+    }
+}
+
+impl Drop for Stager {
+    /// The buffers are freed after this: no copy from them may be left.
+    fn drop(&mut self) {
+        for copied in self.copied.iter().flatten() {
+            let _ = copied.synchronize();
+        }
     }
 }
