@@ -21,7 +21,7 @@
 
 use std::fmt::Write;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::sync::mpsc::{sync_channel, Receiver};
+use std::sync::mpsc::{sync_channel, Receiver, TrySendError};
 use std::sync::Arc;
 use std::time::Instant;
 
@@ -185,11 +185,30 @@ pub struct GpuProofOptions {
     /// most seen waiting on one position is a few hundred (4x4 samples:
     /// 421); a subclass that needs more is walked on the CPU.
     pub stack_capacity: usize,
+    /// Which trees the host threads copy to the device themselves.
+    pub host_copies: HostCopies,
     /// Device bytes that the host threads' copies of the trees they hand
     /// over may hold at once; a tree past it is copied by the GPU's thread
     /// when its launch comes (None: half the device memory free once the
-    /// prover's buffers are made; 0: the GPU's thread copies every tree).
+    /// prover's buffers are made).
     pub host_upload_budget: Option<u64>,
+}
+
+/// Which trees a host thread copies to the device as it hands them over;
+/// the GPU's thread copies the others when their launch comes.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum HostCopies {
+    /// None: the GPU's thread copies every tree.
+    Never,
+    /// Those it would otherwise wait to hand over, the GPU's queue being
+    /// full: the copy takes time the thread would have spent waiting, and
+    /// the GPU's thread, behind, is spared it. While the host bounds the
+    /// proof it copies nothing (on 16 host threads copying every tree cost
+    /// the host 5%, docs/RESULTS.md).
+    #[default]
+    WhenQueueFull,
+    /// Every tree (within the budget).
+    Always,
 }
 
 impl Default for GpuProofOptions {
@@ -198,6 +217,7 @@ impl Default for GpuProofOptions {
             ordinal: 0,
             split_depth: None,
             stack_capacity: 2048,
+            host_copies: HostCopies::default(),
             host_upload_budget: None,
         }
     }
@@ -287,11 +307,26 @@ pub fn prove_on_gpu(
             (result, consumer)
         });
         let sink = |handover: Handover| {
-            let device = uploader.upload(handover.tree.arena());
+            let handover = match options.host_copies {
+                HostCopies::Never => (handover, None),
+                HostCopies::Always => {
+                    let device = uploader.upload(handover.tree.arena());
+                    (handover, device)
+                }
+                HostCopies::WhenQueueFull => match sender.try_send((handover, None)) {
+                    Err(TrySendError::Full((handover, _))) => {
+                        let device = uploader.upload(handover.tree.arena());
+                        (handover, device)
+                    }
+                    // Sent, or the consumer failed (its error is reported
+                    // below).
+                    Ok(()) | Err(TrySendError::Disconnected(_)) => return,
+                },
+            };
             let wait_started = Instant::now();
             // A closed channel means the consumer failed: its error is
             // reported below.
-            let _ = sender.send((handover, device));
+            let _ = sender.send(handover);
             let waited = wait_started.elapsed().as_nanos();
             waited_nanos.fetch_add(u64::try_from(waited).unwrap_or(u64::MAX), Ordering::Relaxed);
         };

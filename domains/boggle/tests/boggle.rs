@@ -976,7 +976,7 @@ fn shares_of_a_proof_add_up_to_the_whole() {
 #[cfg(feature = "gpu")]
 #[test]
 fn gpu_proofs_equal_cpu_proofs() {
-    use frontier_boggle::gpu_prove::{prove_on_gpu, GpuProofOptions};
+    use frontier_boggle::gpu_prove::{prove_on_gpu, GpuProofOptions, HostCopies};
     use frontier_boggle::prove::{prove, Buckets, ProofSettings};
     if !frontier_core::gpu::usable_or_skip("gpu_proofs_equal_cpu_proofs") {
         return;
@@ -999,60 +999,59 @@ fn gpu_proofs_equal_cpu_proofs() {
     // Forced cases split where the whole CPU proof forces no deeper (a
     // split stops forcing above it, and the counts would differ).
     let cases = [
-        // (settings, split depths, stack capacity, budgets for the host
-        // threads' copies of trees: None the default, 0 all copied by the
-        // GPU's thread)
+        // (settings, split depths, stack capacity, who copies the trees to
+        // the device: the default, the GPU's thread alone, every host thread)
         (
             settings(3, 3, 500, corners, None, None),
             vec![None, Some(1), Some(8)],
             2048,
-            vec![None, Some(0)],
+            vec![HostCopies::default(), HostCopies::Never, HostCopies::Always],
         ),
         (
             settings(3, 3, 500, corners, None, None),
             vec![Some(4)],
             48,
-            vec![None],
+            vec![HostCopies::default()],
         ),
         (
             settings(4, 4, 3625, four, Some((4, 3)), None),
             vec![None, Some(3)],
             2048,
-            vec![None],
+            vec![HostCopies::default()],
         ),
         (
             settings(3, 3, 500, corners, None, forced(500)),
             vec![Some(8)],
             2048,
-            vec![None],
+            vec![HostCopies::default()],
         ),
         (
             settings(4, 4, 3625, four, Some((4, 3)), forced(3625)),
             vec![None],
             2048,
-            vec![None],
+            vec![HostCopies::default()],
         ),
         (
             settings(4, 4, 3625, four, Some((4, 3)), forced(3625)),
             vec![Some(6)],
             64,
-            vec![None],
+            vec![HostCopies::default()],
         ),
     ];
-    for (settings, depths, stack_capacity, budgets) in cases {
+    for (settings, depths, stack_capacity, copies) in cases {
         let cpu = prove(&trie, &settings, &|_, _| {}).unwrap();
         assert!(cpu.complete && cpu.subclasses > 0);
         for split_depth in depths {
-            for &host_upload_budget in &budgets {
+            for &host_copies in &copies {
                 let options = GpuProofOptions {
                     split_depth,
                     stack_capacity,
-                    host_upload_budget,
+                    host_copies,
                     ..GpuProofOptions::default()
                 };
                 let (gpu, report) = prove_on_gpu(&trie, &settings, &options, &|_, _| {}).unwrap();
                 let case = format!(
-                    "{}x{} split {split_depth:?} capacity {stack_capacity} budget {host_upload_budget:?}",
+                    "{}x{} split {split_depth:?} capacity {stack_capacity} copies {host_copies:?}",
                     settings.shape.rows, settings.shape.cols
                 );
                 assert!(gpu.complete, "{case}");
@@ -1066,15 +1065,23 @@ fn gpu_proofs_equal_cpu_proofs() {
                     assert!(report.subclasses > 0, "{case}");
                     assert_eq!(report.walked_on_cpu, 0, "{case}");
                 }
-                // Who copied the trees: the host threads within the
-                // default budget (these trees are far below it), the GPU's
-                // thread with none.
-                if host_upload_budget == Some(0) {
-                    assert_eq!(report.host_uploaded_bytes, 0, "{case}");
-                    assert!(report.uploaded_bytes > 0, "{case}");
-                } else {
-                    assert!(report.host_uploaded_bytes > 0, "{case}");
-                    assert_eq!(report.uploaded_bytes, 0, "{case}");
+                // Who copied the trees (these are far below the default
+                // budget): by default whoever found the GPU's queue full.
+                match host_copies {
+                    HostCopies::Never => {
+                        assert_eq!(report.host_uploaded_bytes, 0, "{case}");
+                        assert!(report.uploaded_bytes > 0, "{case}");
+                    }
+                    HostCopies::Always => {
+                        assert!(report.host_uploaded_bytes > 0, "{case}");
+                        assert_eq!(report.uploaded_bytes, 0, "{case}");
+                    }
+                    HostCopies::WhenQueueFull => {
+                        assert!(
+                            report.host_uploaded_bytes + report.uploaded_bytes > 0,
+                            "{case}"
+                        );
+                    }
                 }
             }
         }
