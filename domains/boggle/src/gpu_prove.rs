@@ -682,6 +682,34 @@ struct Walked {
     boards: Vec<u32>,
 }
 
+/// Lets the device's default memory pool keep what is freed. Each launch's
+/// buffers and every tree copied to the device are allocated in stream
+/// order from that pool, which by default hands freed memory back to the
+/// driver at every synchronization, so that the next allocation maps it
+/// again. Best effort: a device without the pool allocates as before.
+fn keep_freed_memory(gpu: &Gpu) {
+    use frontier_core::gpu::cudarc::driver::sys;
+    let mut pool: sys::CUmemoryPool = std::ptr::null_mut();
+    let mut threshold = u64::MAX;
+    // SAFETY: `pool` is written by the driver before it is read; the
+    // attribute's value is a u64, as the driver expects for this one.
+    let kept = unsafe {
+        sys::cuDeviceGetDefaultMemPool(&mut pool, gpu.ctx.cu_device())
+            .result()
+            .and_then(|()| {
+                sys::cuMemPoolSetAttribute(
+                    pool,
+                    sys::CUmemPool_attribute::CU_MEMPOOL_ATTR_RELEASE_THRESHOLD,
+                    (&mut threshold as *mut u64).cast(),
+                )
+                .result()
+            })
+    };
+    if let Err(e) = kept {
+        tracing::debug!("the device's memory pool gives freed memory back: {e}");
+    }
+}
+
 /// The kernel and its per-warp scratch on one GPU.
 struct GpuProver {
     gpu: Gpu,
@@ -697,6 +725,7 @@ struct GpuProver {
 impl GpuProver {
     fn new(cells: usize, options: &GpuProofOptions) -> Result<GpuProver, BoggleError> {
         let gpu = Gpu::open(options.ordinal)?;
+        keep_freed_memory(&gpu);
         // A second stream turns on the context's event tracking, which
         // orders the kernels after the copies of their inputs.
         let upload_stream = gpu.ctx.new_stream().map_err(gpu_error)?;
