@@ -841,7 +841,8 @@ fn every_subcommand_prints_json_lines_with_json() {
         "the proof would list about",
     );
     // GPU proofs: a split depth that leaves nothing to the GPU, a depth
-    // without the GPU, and a certificate (the GPU keeps no pieces) are
+    // without the GPU, host copies unknown or without the GPU, and a
+    // certificate (the GPU keeps no pieces) are
     // refused before any device is opened.
     fails_with(
         &boggle(&["prove", "--target", "400", "--gpu", "--gpu-depth", "9"]),
@@ -849,6 +850,21 @@ fn every_subcommand_prints_json_lines_with_json() {
     );
     fails_with(
         &boggle(&["prove", "--target", "400", "--gpu-depth", "3"]),
+        "--gpu",
+    );
+    fails_with(
+        &boggle(&[
+            "prove",
+            "--target",
+            "400",
+            "--gpu",
+            "--gpu-host-copies",
+            "sometimes",
+        ]),
+        "host copies \"sometimes\": `never`, `queue-full` or `always`",
+    );
+    fails_with(
+        &boggle(&["prove", "--target", "400", "--gpu-host-copies", "always"]),
         "--gpu",
     );
     fails_with(

@@ -117,6 +117,12 @@ pub enum BoggleCommand {
         /// GPU (default: 7/16 of the cells: 7 on 4x4).
         #[arg(long, requires = "gpu")]
         gpu_depth: Option<usize>,
+        /// With --gpu: which trees the CPU threads copy to the device
+        /// themselves: `queue-full` (default: those they would otherwise
+        /// wait to hand over, the GPU's thread being behind), `always` or
+        /// `never` (the GPU's thread copies the rest).
+        #[arg(long, requires = "gpu")]
+        gpu_host_copies: Option<String>,
         /// Force cells (a merged, tighter tree per letter of the next cell)
         /// while a subclass's bound is above this; walk incrementally below
         /// it. 0: never force. Default: 2.6 times the target, 4.6 times
@@ -399,6 +405,7 @@ pub fn run(command: &BoggleCommand, json: bool) -> Result<(), CliError> {
             share,
             gpu,
             gpu_depth,
+            gpu_host_copies,
             switchover,
             order,
             results,
@@ -419,6 +426,7 @@ pub fn run(command: &BoggleCommand, json: bool) -> Result<(), CliError> {
                 share: share.clone(),
                 gpu: *gpu,
                 gpu_depth: *gpu_depth,
+                gpu_host_copies: gpu_host_copies.clone(),
                 switchover: *switchover,
                 order: order.clone(),
                 results: results.clone(),
@@ -956,6 +964,10 @@ pub struct ProveSettings {
     /// With `gpu`: cells fixed on the CPU before a subclass goes to the GPU.
     #[serde(default)]
     pub gpu_depth: Option<usize>,
+    /// With `gpu`: `queue-full` (default), `always` or `never`: which trees
+    /// the CPU threads copy to the device (see `boggle prove --help`).
+    #[serde(default)]
+    pub gpu_host_copies: Option<String>,
     /// Force cells while a subclass's bound is above this (see `boggle
     /// prove --help`); 0: never. Default: 2.6 times the target (4.6 with
     /// `gpu`).
@@ -1129,6 +1141,15 @@ impl ProveSettings {
                 "gpu_depth is for GPU proofs: set gpu too".into(),
             ));
         }
+        if self.gpu_host_copies.is_some() && !self.gpu {
+            return Err(CliError::Input(
+                "gpu_host_copies is for GPU proofs: set gpu too".into(),
+            ));
+        }
+        let host_copies = match self.gpu_host_copies.as_deref() {
+            None => crate::gpu_prove::HostCopies::default(),
+            Some(text) => text.parse().map_err(CliError::Input)?,
+        };
         let threads = pool.current_num_threads();
         let by_mpi = settings.share.is_some() && self.share.is_none();
         let results = self.results_file(by_mpi, certificate)?;
@@ -1148,6 +1169,7 @@ impl ProveSettings {
                 .install(|| {
                     let options = crate::gpu_prove::GpuProofOptions {
                         split_depth: self.gpu_depth,
+                        host_copies,
                         ..Default::default()
                     };
                     crate::gpu_prove::prove_on_gpu(trie, &settings, &options, &progress)
@@ -1457,6 +1479,7 @@ impl frontier_app::plugin::Plugin for BoggleCli {
             (BoggleJob::Prove(p), "buckets") => p.buckets = value.text(key)?,
             (BoggleJob::Prove(p), "gpu") => p.gpu = value.flag(key)?,
             (BoggleJob::Prove(p), "gpu_depth") => p.gpu_depth = Some(value.count(key)? as usize),
+            (BoggleJob::Prove(p), "gpu_host_copies") => p.gpu_host_copies = Some(value.text(key)?),
             _ => return Ok(false),
         }
         Ok(true)

@@ -211,6 +211,22 @@ pub enum HostCopies {
     Always,
 }
 
+impl std::str::FromStr for HostCopies {
+    type Err = String;
+
+    /// `never`, `queue-full` or `always`.
+    fn from_str(text: &str) -> Result<HostCopies, String> {
+        match text {
+            "never" => Ok(HostCopies::Never),
+            "queue-full" => Ok(HostCopies::WhenQueueFull),
+            "always" => Ok(HostCopies::Always),
+            _ => Err(format!(
+                "host copies {text:?}: `never`, `queue-full` or `always`"
+            )),
+        }
+    }
+}
+
 impl Default for GpuProofOptions {
     fn default() -> GpuProofOptions {
         GpuProofOptions {
