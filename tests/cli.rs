@@ -842,42 +842,25 @@ fn every_subcommand_prints_json_lines_with_json() {
     );
     // GPU proofs: a split depth that leaves nothing to the GPU, a depth
     // without the GPU, host copies unknown or without the GPU, and a
-    // certificate (the GPU keeps no pieces) are
-    // refused before any device is opened.
-    fails_with(
-        &boggle(&["prove", "--target", "400", "--gpu", "--gpu-depth", "9"]),
-        "the split depth must be from 1 to 8 for 9 cells, not 9",
-    );
-    fails_with(
-        &boggle(&["prove", "--target", "400", "--gpu-depth", "3"]),
-        "--gpu",
-    );
-    fails_with(
-        &boggle(&[
-            "prove",
-            "--target",
-            "400",
-            "--gpu",
-            "--gpu-host-copies",
-            "sometimes",
-        ]),
-        "host copies \"sometimes\": `never`, `queue-full` or `always`",
-    );
-    fails_with(
-        &boggle(&["prove", "--target", "400", "--gpu-host-copies", "always"]),
-        "--gpu",
-    );
-    fails_with(
-        &boggle(&[
-            "prove",
-            "--target",
-            "400",
-            "--gpu",
-            "--certificate",
-            "c.txt",
-        ]),
-        "--certificate",
-    );
+    // certificate (the GPU keeps no pieces) are refused before any device
+    // is opened.
+    let gpu_refusals: [(&[&str], &str); 5] = [
+        (
+            &["--gpu", "--gpu-depth", "9"],
+            "the split depth must be from 1 to 8 for 9 cells, not 9",
+        ),
+        (&["--gpu-depth", "3"], "--gpu"),
+        (
+            &["--gpu", "--gpu-host-copies", "sometimes"],
+            "host copies \"sometimes\": `never`, `queue-full` or `always`",
+        ),
+        (&["--gpu-host-copies", "always"], "--gpu"),
+        (&["--gpu", "--certificate", "c.txt"], "--certificate"),
+    ];
+    for (extra, message) in gpu_refusals {
+        let args = [&["prove", "--target", "400"][..], extra].concat();
+        fails_with(&boggle(&args), message);
+    }
     // Shares of a proof add up to it: classes and boards.
     let args = [
         "prove",
