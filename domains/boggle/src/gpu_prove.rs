@@ -798,14 +798,18 @@ impl GpuProver {
     ) -> Result<Uploaded, BoggleError> {
         let upload_started = Instant::now();
         let s = self.upload_stream.clone();
-        // Each class's arena on the device: copied by the host thread that
-        // handed it over, or here.
         let mut arenas = Vec::with_capacity(batch.len());
         let mut own = Vec::new();
-        let mut class_pointers = Vec::with_capacity(batch.len());
+        // The kernel's "classes" are trees: each group's, in its class's
+        // arena (a class's own tree, or one of its forced trees).
+        let mut trees = Vec::with_capacity(batch.len());
+        let mut roots = Vec::with_capacity(batch.len());
+        let mut masks = Vec::with_capacity(batch.len() * self.cells);
+        let mut items = Vec::new();
         for (handover, device) in batch.iter().zip(devices) {
-            // The kernel's stream waits for each arena's copy here (its
-            // write event), wherever it was made.
+            // The class's arena on the device, copied by the host thread
+            // that handed it over or here; the kernel's stream waits for
+            // the copy (its write event), wherever it was made.
             let pointer = match device {
                 Some(device) => {
                     let pointer = device.words.device_ptr(&self.gpu.stream).0;
@@ -825,15 +829,6 @@ impl GpuProver {
                     pointer
                 }
             };
-            class_pointers.push(pointer);
-        }
-        // The kernel's "classes" are trees: each group's, in its class's
-        // arena (a class's own tree, or one of its forced trees).
-        let mut trees = Vec::with_capacity(batch.len());
-        let mut roots = Vec::with_capacity(batch.len());
-        let mut masks = Vec::with_capacity(batch.len() * self.cells);
-        let mut items = Vec::new();
-        for (handover, &pointer) in batch.iter().zip(&class_pointers) {
             for group in &handover.groups {
                 let tree = roots.len() as u32;
                 trees.push(pointer);
