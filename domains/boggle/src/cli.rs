@@ -1136,15 +1136,14 @@ impl ProveSettings {
                 tracing::info!("{seconds:>6} s  {done}/{total} top-level classes");
             }
         };
-        if self.gpu_depth.is_some() && !self.gpu {
-            return Err(CliError::Input(
-                "gpu_depth is for GPU proofs: set gpu too".into(),
-            ));
-        }
-        if self.gpu_host_copies.is_some() && !self.gpu {
-            return Err(CliError::Input(
-                "gpu_host_copies is for GPU proofs: set gpu too".into(),
-            ));
+        let gpu_keys = [
+            ("gpu_depth", self.gpu_depth.is_some()),
+            ("gpu_host_copies", self.gpu_host_copies.is_some()),
+        ];
+        if let Some((key, _)) = gpu_keys.iter().find(|&&(_, set)| set && !self.gpu) {
+            return Err(CliError::Input(format!(
+                "{key} is for GPU proofs: set gpu too"
+            )));
         }
         let host_copies = match self.gpu_host_copies.as_deref() {
             None => crate::gpu_prove::HostCopies::default(),
