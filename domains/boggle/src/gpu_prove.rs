@@ -32,7 +32,7 @@ use frontier_core::gpu::cudarc::driver::{
 use frontier_core::gpu::{gpu_error, Gpu};
 
 mod arena_upload;
-use arena_upload::{ArenaUploader, DeviceArena};
+use arena_upload::{ArenaUploader, CopyStats, DeviceArena};
 
 use crate::gpu::GpuBoggle;
 use crate::handover::FLUSH_WORDS;
@@ -297,6 +297,7 @@ pub fn prove_on_gpu(
         None => prover.gpu.memory()?.0 as u64 / 2,
     };
     let uploader = ArenaUploader::new(prover.gpu.ctx.clone(), budget);
+    let host_copies = CopyStats::default();
     let started = Instant::now();
     // Room for a few classes per thread: the threads keep building while
     // the GPU walks.
@@ -314,6 +315,7 @@ pub fn prove_on_gpu(
                 settings,
                 depth,
                 pool: &pool,
+                uploader: &uploader,
                 started,
                 outcome: ClassOutcome::default(),
                 report: GpuProofReport::default(),
@@ -326,12 +328,12 @@ pub fn prove_on_gpu(
             let handover = match options.host_copies {
                 HostCopies::Never => (handover, None),
                 HostCopies::Always => {
-                    let device = uploader.upload(handover.tree.arena());
+                    let device = uploader.upload(handover.tree.arena(), &host_copies);
                     (handover, device)
                 }
                 HostCopies::WhenQueueFull => match sender.try_send((handover, None)) {
                     Err(TrySendError::Full((handover, _))) => {
-                        let device = uploader.upload(handover.tree.arena());
+                        let device = uploader.upload(handover.tree.arena(), &host_copies);
                         (handover, device)
                     }
                     // Sent, or the consumer failed (its error is reported
@@ -388,8 +390,8 @@ pub fn prove_on_gpu(
         .map_or(0.0, |(mean, error)| error / mean);
     report.handover_wait_seconds = waited_nanos.into_inner() as f64 * 1e-9;
     report.host_done_seconds = host_done;
-    report.host_upload_seconds = uploader.seconds();
-    report.host_uploaded_bytes = uploader.bytes();
+    report.host_upload_seconds = host_copies.seconds();
+    report.host_uploaded_bytes = host_copies.bytes();
     // The CPU's class times miss the GPU's part: no projection from them.
     proof.class_seconds.clear();
     proof.class_letters.clear();
@@ -415,6 +417,11 @@ struct Consumer<'a, 't> {
     depth: usize,
     /// Where the arenas of walked classes go back to the threads.
     pool: &'a ArenaPool,
+    /// Copies the trees the host threads left to this thread, through
+    /// page-locked staging as theirs: the driver's own staging of pageable
+    /// copies slowed the host threads' copies beside it to 0.4 GB/s
+    /// (docs/RESULTS.md).
+    uploader: &'a ArenaUploader,
     started: Instant,
     /// Subclasses, boards scored and boards found below the split.
     outcome: ClassOutcome,
@@ -511,9 +518,19 @@ impl Consumer<'_, '_> {
         last: Option<InFlight>,
     ) -> Result<(InFlight, Option<Finished>), BoggleError> {
         let launch_started = Instant::now();
+        let copies = CopyStats::default();
+        let devices = batch
+            .iter()
+            .zip(devices)
+            .map(|(handover, device)| {
+                device.or_else(|| self.uploader.upload(handover.tree.arena(), &copies))
+            })
+            .collect();
         let uploaded = self
             .prover
             .upload(&batch, devices, self.depth, &mut self.report)?;
+        self.report.upload_seconds += copies.seconds();
+        self.report.uploaded_bytes += copies.bytes();
         let done = match last {
             Some(last) => Some(Finished {
                 walked: self.prover.results(last.launched, &mut self.report)?,

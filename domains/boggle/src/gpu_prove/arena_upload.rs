@@ -60,8 +60,26 @@ pub(super) struct ArenaUploader {
     stagers: Mutex<Vec<Stager>>,
     resident: Arc<AtomicU64>,
     budget: u64,
+}
+
+/// The time and bytes of the copies made by one side (the host threads, or
+/// the GPU's thread).
+#[derive(Default)]
+pub(super) struct CopyStats {
     nanos: AtomicU64,
     bytes: AtomicU64,
+}
+
+impl CopyStats {
+    /// Seconds in copies so far.
+    pub(super) fn seconds(&self) -> f64 {
+        self.nanos.load(Ordering::Relaxed) as f64 * 1e-9
+    }
+
+    /// Bytes copied so far.
+    pub(super) fn bytes(&self) -> u64 {
+        self.bytes.load(Ordering::Relaxed)
+    }
 }
 
 impl ArenaUploader {
@@ -73,15 +91,13 @@ impl ArenaUploader {
             stagers: Mutex::new(Vec::new()),
             resident: Arc::new(AtomicU64::new(0)),
             budget,
-            nanos: AtomicU64::new(0),
-            bytes: AtomicU64::new(0),
         }
     }
 
     /// `arena` on the device, or None when it would pass the budget or a
     /// copy failed: then the GPU's thread copies it with its batch (where a
     /// failure is the proof's error).
-    pub(super) fn upload(&self, arena: &[u32]) -> Option<DeviceArena> {
+    pub(super) fn upload(&self, arena: &[u32], stats: &CopyStats) -> Option<DeviceArena> {
         let bytes = arena.len() as u64 * 4;
         if bytes == 0 {
             return None;
@@ -96,8 +112,8 @@ impl ArenaUploader {
             self.resident.fetch_sub(bytes, Ordering::Relaxed);
         } else {
             let nanos = u64::try_from(started.elapsed().as_nanos()).unwrap_or(u64::MAX);
-            self.nanos.fetch_add(nanos, Ordering::Relaxed);
-            self.bytes.fetch_add(bytes, Ordering::Relaxed);
+            stats.nanos.fetch_add(nanos, Ordering::Relaxed);
+            stats.bytes.fetch_add(bytes, Ordering::Relaxed);
         }
         copied.map(|words| DeviceArena {
             words,
@@ -120,16 +136,6 @@ impl ArenaUploader {
             stagers.push(stager);
         }
         copied
-    }
-
-    /// The host threads' seconds in copies so far.
-    pub(super) fn seconds(&self) -> f64 {
-        self.nanos.load(Ordering::Relaxed) as f64 * 1e-9
-    }
-
-    /// Bytes the host threads copied so far.
-    pub(super) fn bytes(&self) -> u64 {
-        self.bytes.load(Ordering::Relaxed)
     }
 }
 
