@@ -453,6 +453,7 @@ pub fn run(command: &BoggleCommand, json: bool) -> Result<(), CliError> {
                         "handover_wait_seconds": g.handover_wait_seconds,
                         "host_done_seconds": g.host_done_seconds,
                         "launch_seconds": g.launch_seconds,
+                        "adding_seconds": g.adding_seconds,
                         "upload_seconds": g.upload_seconds,
                         "uploaded_bytes": g.uploaded_bytes,
                         "host_upload_seconds": g.host_upload_seconds,
@@ -551,7 +552,7 @@ pub fn run(command: &BoggleCommand, json: bool) -> Result<(), CliError> {
                         "host threads: {:.1} s on classes ({:.1} s of it waiting for the GPU's \
                          queue, {:.1} s copying {:.1} GB of trees to the device; longest class \
                          {:.1} s), every class done at {:.1} s; the GPU's thread: {:.1} s in \
-                         launches, {:.1} s of it copying {:.1} GB of trees",
+                         launches, {:.1} s of it copying {:.1} GB of trees; {:.1} s adding up",
                         g.host_class_seconds,
                         g.handover_wait_seconds,
                         g.host_upload_seconds,
@@ -560,7 +561,8 @@ pub fn run(command: &BoggleCommand, json: bool) -> Result<(), CliError> {
                         g.host_done_seconds,
                         g.launch_seconds,
                         g.upload_seconds,
-                        g.uploaded_bytes as f64 / 1e9
+                        g.uploaded_bytes as f64 / 1e9,
+                        g.adding_seconds
                     )
                     .map_err(io)?;
                 }

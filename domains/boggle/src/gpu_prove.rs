@@ -21,7 +21,7 @@
 
 use std::fmt::Write;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::sync::mpsc::{sync_channel, Receiver, TrySendError};
+use std::sync::mpsc::{sync_channel, Receiver, SyncSender, TrySendError};
 use std::sync::Arc;
 use std::time::Instant;
 
@@ -31,15 +31,17 @@ use frontier_core::gpu::cudarc::driver::{
 };
 use frontier_core::gpu::{gpu_error, Gpu};
 
+mod adder;
 mod arena_upload;
+use adder::Adder;
 use arena_upload::{ArenaUploader, CopyStats, DeviceArena};
 
 use crate::gpu::GpuBoggle;
 use crate::handover::FLUSH_WORDS;
-use crate::orderly::{split_order, OrderlyBuilder, OrderlyTree};
+use crate::orderly::{split_order, OrderlyBuilder};
 use crate::prove::{
-    boards_up_to_symmetry, letter_text, mean_and_standard_error, place_in_order, prove_split,
-    ArenaPool, Below, ClassOutcome, Handover, Proof, ProofSettings, Split, Worker,
+    boards_up_to_symmetry, mean_and_standard_error, prove_split, ArenaPool, ClassOutcome, Handover,
+    Proof, ProofSettings, Split, Worker,
 };
 use crate::trie::Trie;
 use crate::BoggleError;
@@ -96,9 +98,14 @@ pub struct GpuProofReport {
     /// GPU's last launches come after.
     pub host_done_seconds: f64,
     /// The GPU thread's seconds in launches: copying the trees and items
-    /// to the device, the kernels, reading back and scoring. The host
+    /// to the device, waiting for the kernels and reading back. The host
     /// threads wait on a full queue while it is busy.
     pub launch_seconds: f64,
+    /// The adding-up thread's seconds: scoring the boards the kernels sent
+    /// back (on the GPU, beside the next kernel), checking those at the
+    /// target on the CPU, and walking on the CPU the subclasses the GPU
+    /// could not finish.
+    pub adding_seconds: f64,
     /// Of `launch_seconds`, copying to the device the trees the host
     /// threads did not copy (see [`HostCopies`]; or past the device memory
     /// budget) and each launch's subclasses.
@@ -305,23 +312,43 @@ pub fn prove_on_gpu(
         sync_channel::<(Handover, Option<DeviceArena>)>(2 * rayon::current_num_threads().max(1));
     let pool = ArenaPool::default();
     let waited_nanos = AtomicU64::new(0);
-    let (proof, consumed, host_done) = std::thread::scope(|scope| {
-        let consumer = scope.spawn(|| {
-            let mut consumer = Consumer {
-                prover,
+    let adder_failed = AtomicBool::new(false);
+    let (proof, consumed, added, host_done) = std::thread::scope(|scope| {
+        // Two walked batches may wait to be added up; past that the GPU's
+        // thread waits, rather than keep their arenas from the pool.
+        let (finished, to_add) = sync_channel::<Finished>(2);
+        let adder = scope.spawn(|| {
+            let mut adder = Adder {
                 scorer,
                 trie,
                 worker: Worker::new(&builder, trie, cells),
                 settings,
                 depth,
                 pool: &pool,
-                uploader: &uploader,
                 started,
                 outcome: ClassOutcome::default(),
+                subclasses: 0,
+                walked_on_cpu: 0,
+                seconds: 0.0,
+                complete: true,
+            };
+            let result = adder.run(to_add, &adder_failed);
+            (result, adder)
+        });
+        let consumer = scope.spawn(|| {
+            let mut consumer = Consumer {
+                prover,
+                settings,
+                depth,
+                pool: &pool,
+                uploader: &uploader,
+                started,
+                adder_failed: &adder_failed,
                 report: GpuProofReport::default(),
                 complete: true,
             };
-            let result = consumer.run(receiver);
+            // Returning drops `finished`: the adding-up thread ends.
+            let result = consumer.run(receiver, finished);
             (result, consumer)
         });
         let sink = |handover: Handover| {
@@ -366,21 +393,36 @@ pub fn prove_on_gpu(
         let consumed = consumer
             .join()
             .map_err(|_| BoggleError::Config("the GPU thread panicked".into()));
-        (proof, consumed, host_done)
+        let added = adder
+            .join()
+            .map_err(|_| BoggleError::Config("the adding-up thread panicked".into()));
+        (proof, consumed, added, host_done)
     });
     let mut proof = proof?;
-    let (result, consumer) = consumed?;
-    result?;
+    let (launched, consumer) = consumed?;
+    let (added, adder) = added?;
+    launched?;
+    added?;
     let Consumer {
-        outcome,
         mut report,
         complete,
         prover,
         ..
     } = consumer;
+    let Adder {
+        outcome,
+        subclasses,
+        walked_on_cpu,
+        seconds: adding_seconds,
+        complete: added_all,
+        ..
+    } = adder;
     report.device = prover.gpu.name.clone();
     report.split_depth = depth;
-    proof.complete &= complete;
+    report.subclasses = subclasses;
+    report.walked_on_cpu = walked_on_cpu;
+    report.adding_seconds = adding_seconds;
+    proof.complete &= complete && added_all;
     proof.subclasses += outcome.subclasses;
     proof.boards_scored += outcome.boards_scored;
     report.host_class_seconds = proof.class_seconds.iter().sum();
@@ -403,19 +445,13 @@ pub fn prove_on_gpu(
     Ok((proof, report))
 }
 
-/// The GPU's thread: gathers handed-over classes into launches, and adds
-/// up what they find.
-struct Consumer<'a, 't> {
+/// The GPU's thread: gathers handed-over classes into launches and hands
+/// what they find to the adding-up thread ([`Adder`]).
+struct Consumer<'a> {
     prover: GpuProver,
-    /// Scores the boards the walk sends back (exactly: the CPU's scores).
-    scorer: GpuBoggle,
-    trie: &'t Trie,
-    /// For the subclasses walked on the CPU after all, and for checking
-    /// the scores of boards at the target.
-    worker: Worker<'t>,
     settings: &'a ProofSettings,
     depth: usize,
-    /// Where the arenas of walked classes go back to the threads.
+    /// Where the arenas of classes not launched go back to the threads.
     pool: &'a ArenaPool,
     /// Copies the trees the host threads left to this thread, through
     /// page-locked staging as theirs: the driver's own staging of pageable
@@ -423,19 +459,29 @@ struct Consumer<'a, 't> {
     /// (docs/RESULTS.md).
     uploader: &'a ArenaUploader,
     started: Instant,
-    /// Subclasses, boards scored and boards found below the split.
-    outcome: ClassOutcome,
+    /// Set by the adding-up thread when it failed: launch no more.
+    adder_failed: &'a AtomicBool,
     report: GpuProofReport,
     complete: bool,
 }
 
-impl Consumer<'_, '_> {
-    /// Launches until the channel closes. After an error (or the time
-    /// limit) it keeps receiving, so the threads handing over never block.
+impl Consumer<'_> {
+    /// Launches until the channel closes, handing each walked batch to
+    /// `finished` (the adding-up thread). After an error (or the time
+    /// limit, or the adding-up thread's error) it keeps receiving, so the
+    /// threads handing over never block.
     fn run(
         &mut self,
         receiver: Receiver<(Handover, Option<DeviceArena>)>,
+        finished: SyncSender<Finished>,
     ) -> Result<(), BoggleError> {
+        // The adding-up thread drains its channel whatever happens: a send
+        // fails only if it panicked, which its join reports.
+        let add_up = |done: Finished| {
+            finished
+                .send(done)
+                .map_err(|_| BoggleError::Config("the adding-up thread ended early".into()))
+        };
         self.prover.gpu.ctx.bind_to_thread().map_err(gpu_error)?;
         let mut failure = None;
         let mut batch: Vec<Handover> = Vec::new();
@@ -462,16 +508,16 @@ impl Consumer<'_, '_> {
             (items, words) = (0, 0);
             if self.settings.past_limit(self.started) {
                 self.complete = false;
-            } else if failure.is_none() {
+            } else if failure.is_none() && !self.adder_failed.load(Ordering::Relaxed) {
                 // This batch's trees are copied while the last batch's kernel
                 // runs; then that kernel's results are read, this batch's
-                // kernel starts, and the last batch is finished on the host
-                // while it runs.
+                // kernel starts, and the last batch is added up on the
+                // adding-up thread while it runs.
                 match self.start(ready, ready_devices, in_flight.take()) {
                     Ok((started, done)) => {
                         in_flight = Some(started);
                         if let Some(done) = done {
-                            if let Err(e) = self.finish(done) {
+                            if let Err(e) = add_up(done) {
                                 failure = Some(e);
                             }
                         }
@@ -492,7 +538,7 @@ impl Consumer<'_, '_> {
             self.report.launch_seconds += reading_started.elapsed().as_secs_f64();
             match done {
                 Ok(walked) if failure.is_none() => {
-                    if let Err(e) = self.finish(Finished {
+                    if let Err(e) = add_up(Finished {
                         batch: last.batch,
                         walked,
                     }) {
@@ -510,7 +556,7 @@ impl Consumer<'_, '_> {
 
     /// Copies `batch` to the GPU (while the kernel of `last`, if any, still
     /// runs), reads `last`'s results and starts `batch`'s kernel: returns
-    /// the launch now in flight and `last`, walked, for [`Consumer::finish`].
+    /// the launch now in flight and `last`, walked, for the adding-up thread.
     fn start(
         &mut self,
         batch: Vec<Handover>,
@@ -543,125 +589,6 @@ impl Consumer<'_, '_> {
             .launch(uploaded, self.depth, self.settings.target)?;
         self.report.launch_seconds += launch_started.elapsed().as_secs_f64();
         Ok((InFlight { batch, launched }, done))
-    }
-
-    /// Adds up what a walked batch found (walking on the CPU the subclasses
-    /// the GPU could not finish), and gives its arenas back.
-    fn finish(&mut self, done: Finished) -> Result<(), BoggleError> {
-        let launch_started = Instant::now();
-        let Finished { mut batch, walked } = done;
-        let result = self.add_up(&mut batch, &walked);
-        for handover in batch {
-            self.pool.give(handover.tree.into_arena());
-        }
-        self.report.launch_seconds += launch_started.elapsed().as_secs_f64();
-        result
-    }
-
-    /// Adds up the GPU's results for `batch` (see [`Consumer::finish`]).
-    fn add_up(&mut self, batch: &mut [Handover], walked: &Walked) -> Result<(), BoggleError> {
-        let adding_started = Instant::now();
-        let target = self.settings.target;
-        let shape = &self.settings.shape;
-        // Each item's class, whose split order lays its boards out.
-        let class_of: Vec<usize> = batch
-            .iter()
-            .enumerate()
-            .flat_map(|(class, handover)| {
-                std::iter::repeat_n(class, handover.item_count(self.depth))
-            })
-            .collect();
-        let cells = shape.cells();
-        let mut board = vec![0u8; cells];
-        let mut boards = Vec::new();
-        for record in walked.boards.chunks_exact(BOARD_WORDS) {
-            if walked.status[record[0] as usize] != ITEM_DONE {
-                continue;
-            }
-            let order = &batch[class_of[record[0] as usize]].order;
-            let letters: Vec<u8> = record[2..]
-                .iter()
-                .flat_map(|word| word.to_le_bytes())
-                .take(cells)
-                .collect();
-            place_in_order(order, &letters, &mut board);
-            boards.extend_from_slice(&board);
-        }
-        let (scores, _) = self.scorer.score(self.trie, &boards)?;
-        self.outcome.boards_scored += scores.len() as u64;
-        for (board, &score) in boards.chunks_exact(cells).zip(&scores) {
-            if score < target {
-                continue;
-            }
-            // A board the proof reports is scored again on the CPU.
-            let checked = self.worker.scorer.score_letters(shape, board);
-            if checked != score {
-                return Err(BoggleError::Config(format!(
-                    "the GPU scored a board {score} and the CPU {checked}: {}",
-                    letter_text(board)
-                )));
-            }
-            self.outcome.boards.push((board.to_vec(), score));
-        }
-        let mut item = 0;
-        for handover in batch.iter_mut() {
-            for group in &handover.groups {
-                let mut failed = Vec::new();
-                for letters in group.items.chunks_exact(self.depth) {
-                    match walked.status[item] {
-                        ITEM_DONE => {
-                            self.outcome.subclasses += walked.subclasses[item];
-                            self.report.subclasses += walked.subclasses[item];
-                        }
-                        0 => {
-                            return Err(BoggleError::Config(format!(
-                                "the GPU left subclass {item} of a launch unwalked"
-                            )))
-                        }
-                        _ => failed.push(letters),
-                    }
-                    item += 1;
-                }
-                if !failed.is_empty() {
-                    self.report.walked_on_cpu += failed.len() as u64;
-                    self.worker.builder.reorder(&handover.order);
-                    handover.tree.reroot(group.root as usize, group.bound);
-                    self.walk_on_cpu(&mut handover.tree, &handover.masks, &failed);
-                }
-            }
-        }
-        tracing::info!(
-            "GPU launch {}: {} classes, {item} subclasses handed over, {} boards, {:.3} s adding up ({:.3} s in the kernel so far)",
-            self.report.launches,
-            batch.len(),
-            walked.boards.len() / BOARD_WORDS,
-            adding_started.elapsed().as_secs_f64(),
-            self.report.kernel_seconds
-        );
-        Ok(())
-    }
-
-    /// Walks the subclasses `failed` of the class of `tree` on the CPU.
-    fn walk_on_cpu(&mut self, tree: &mut OrderlyTree, masks: &[u32], failed: &[&[u8]]) {
-        std::mem::swap(&mut self.worker.tree, tree);
-        let stop = AtomicBool::new(false);
-        for letters in failed {
-            let (mut pieces, mut items) = (Vec::new(), Vec::new());
-            let mut below = Below {
-                settings: self.settings,
-                started: self.started,
-                stop: &stop,
-                split: None,
-                outcome: &mut self.outcome,
-                pieces: &mut pieces,
-                items: &mut items,
-                shipment: None,
-                forced: 0,
-                parts: None,
-            };
-            self.complete &= below.walk(&mut self.worker, masks, letters);
-        }
-        std::mem::swap(&mut self.worker.tree, tree);
     }
 }
 
@@ -713,6 +640,10 @@ struct Walked {
     status: Vec<u32>,
     /// `BOARD_WORDS` per board.
     boards: Vec<u32>,
+    /// The launch's number, and the kernels' seconds up to it (for the
+    /// adding-up thread's log).
+    launch: u64,
+    kernel_seconds_so_far: f64,
 }
 
 /// Lets the device's default memory pool keep what is freed. Each launch's
@@ -969,11 +900,8 @@ impl GpuProver {
             s.clone_dtoh(&launched.boards.slice(..found * BOARD_WORDS))
                 .map_err(gpu_error)?
         };
-        let walked = Walked {
-            subclasses: s.clone_dtoh(&launched.subclasses).map_err(gpu_error)?,
-            status: s.clone_dtoh(&launched.status).map_err(gpu_error)?,
-            boards,
-        };
+        let subclasses = s.clone_dtoh(&launched.subclasses).map_err(gpu_error)?;
+        let status = s.clone_dtoh(&launched.status).map_err(gpu_error)?;
         let ms = launched
             .start
             .elapsed_ms(&launched.end)
@@ -981,7 +909,13 @@ impl GpuProver {
         report.kernel_seconds += f64::from(ms) / 1e3;
         report.launches += 1;
         report.handed_over += launched.count as u64;
-        Ok(walked)
+        Ok(Walked {
+            subclasses,
+            status,
+            boards,
+            launch: report.launches,
+            kernel_seconds_so_far: report.kernel_seconds,
+        })
     }
 }
 

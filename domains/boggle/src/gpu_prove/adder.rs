@@ -1,0 +1,181 @@
+//! Adding up what the GPU's launches found, on a thread of its own.
+//!
+//! Scoring a launch's boards and walking on the CPU the subclasses the
+//! GPU could not finish took the GPU's thread 21 of its 79 s on 1,024
+//! 4x4 classes fed by 64 host threads (docs/RESULTS.md): with its copies,
+//! longer than the next kernel, so the kernel waited. Here they run beside
+//! the GPU's thread, which only copies, launches and reads back.
+
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc::Receiver;
+use std::time::Instant;
+
+use super::{Finished, Walked, BOARD_WORDS, ITEM_DONE};
+use crate::gpu::GpuBoggle;
+use crate::orderly::OrderlyTree;
+use crate::prove::{
+    letter_text, place_in_order, ArenaPool, Below, ClassOutcome, Handover, ProofSettings, Worker,
+};
+use crate::trie::Trie;
+use crate::BoggleError;
+
+/// The adding-up thread's state and what it has added up.
+pub(super) struct Adder<'a, 't> {
+    /// Scores the boards the walk sends back (exactly: the CPU's scores),
+    /// on a stream of its own beside the walk's kernels.
+    pub(super) scorer: GpuBoggle,
+    pub(super) trie: &'t Trie,
+    /// For the subclasses walked on the CPU after all, and for checking
+    /// the scores of boards at the target.
+    pub(super) worker: Worker<'t>,
+    pub(super) settings: &'a ProofSettings,
+    pub(super) depth: usize,
+    /// Where the arenas of walked classes go back to the threads.
+    pub(super) pool: &'a ArenaPool,
+    pub(super) started: Instant,
+    /// Subclasses, boards scored and boards found below the split.
+    pub(super) outcome: ClassOutcome,
+    /// Subclasses bounded on the GPU.
+    pub(super) subclasses: u64,
+    /// Subclasses walked on the CPU after all.
+    pub(super) walked_on_cpu: u64,
+    /// This thread's busy seconds.
+    pub(super) seconds: f64,
+    /// False once a walk on the CPU stopped at the time limit.
+    pub(super) complete: bool,
+}
+
+impl Adder<'_, '_> {
+    /// Adds up every batch received until the channel closes. After an
+    /// error it sets `failed` (the GPU's thread then stops launching) and
+    /// only gives the arenas back, so that the GPU's thread never blocks.
+    pub(super) fn run(
+        &mut self,
+        receiver: Receiver<Finished>,
+        failed: &AtomicBool,
+    ) -> Result<(), BoggleError> {
+        let mut failure = None;
+        for Finished { mut batch, walked } in receiver {
+            let started = Instant::now();
+            if failure.is_none() {
+                if let Err(e) = self.add_up(&mut batch, &walked) {
+                    failed.store(true, Ordering::Relaxed);
+                    failure = Some(e);
+                }
+            }
+            for handover in batch {
+                self.pool.give(handover.tree.into_arena());
+            }
+            self.seconds += started.elapsed().as_secs_f64();
+        }
+        failure.map_or(Ok(()), Err)
+    }
+
+    /// Adds up the GPU's results for `batch`: scores the boards sent
+    /// back, checks those at the target on the CPU, counts the subclasses
+    /// and walks on the CPU the ones the GPU could not finish.
+    fn add_up(&mut self, batch: &mut [Handover], walked: &Walked) -> Result<(), BoggleError> {
+        let adding_started = Instant::now();
+        let target = self.settings.target;
+        let shape = &self.settings.shape;
+        // Each item's class, whose split order lays its boards out.
+        let class_of: Vec<usize> = batch
+            .iter()
+            .enumerate()
+            .flat_map(|(class, handover)| {
+                std::iter::repeat_n(class, handover.item_count(self.depth))
+            })
+            .collect();
+        let cells = shape.cells();
+        let mut board = vec![0u8; cells];
+        let mut boards = Vec::new();
+        for record in walked.boards.chunks_exact(BOARD_WORDS) {
+            if walked.status[record[0] as usize] != ITEM_DONE {
+                continue;
+            }
+            let order = &batch[class_of[record[0] as usize]].order;
+            let letters: Vec<u8> = record[2..]
+                .iter()
+                .flat_map(|word| word.to_le_bytes())
+                .take(cells)
+                .collect();
+            place_in_order(order, &letters, &mut board);
+            boards.extend_from_slice(&board);
+        }
+        let (scores, _) = self.scorer.score(self.trie, &boards)?;
+        self.outcome.boards_scored += scores.len() as u64;
+        for (board, &score) in boards.chunks_exact(cells).zip(&scores) {
+            if score < target {
+                continue;
+            }
+            // A board the proof reports is scored again on the CPU.
+            let checked = self.worker.scorer.score_letters(shape, board);
+            if checked != score {
+                return Err(BoggleError::Config(format!(
+                    "the GPU scored a board {score} and the CPU {checked}: {}",
+                    letter_text(board)
+                )));
+            }
+            self.outcome.boards.push((board.to_vec(), score));
+        }
+        let mut item = 0;
+        for handover in batch.iter_mut() {
+            for group in &handover.groups {
+                let mut failed = Vec::new();
+                for letters in group.items.chunks_exact(self.depth) {
+                    match walked.status[item] {
+                        ITEM_DONE => {
+                            self.outcome.subclasses += walked.subclasses[item];
+                            self.subclasses += walked.subclasses[item];
+                        }
+                        0 => {
+                            return Err(BoggleError::Config(format!(
+                                "the GPU left subclass {item} of a launch unwalked"
+                            )))
+                        }
+                        _ => failed.push(letters),
+                    }
+                    item += 1;
+                }
+                if !failed.is_empty() {
+                    self.walked_on_cpu += failed.len() as u64;
+                    self.worker.builder.reorder(&handover.order);
+                    handover.tree.reroot(group.root as usize, group.bound);
+                    self.walk_on_cpu(&mut handover.tree, &handover.masks, &failed);
+                }
+            }
+        }
+        tracing::info!(
+            "GPU launch {}: {} classes, {item} subclasses handed over, {} boards, {:.3} s adding up ({:.3} s in the kernel so far)",
+            walked.launch,
+            batch.len(),
+            walked.boards.len() / BOARD_WORDS,
+            adding_started.elapsed().as_secs_f64(),
+            walked.kernel_seconds_so_far
+        );
+        Ok(())
+    }
+
+    /// Walks the subclasses `failed` of the class of `tree` on the CPU.
+    fn walk_on_cpu(&mut self, tree: &mut OrderlyTree, masks: &[u32], failed: &[&[u8]]) {
+        std::mem::swap(&mut self.worker.tree, tree);
+        let stop = AtomicBool::new(false);
+        for letters in failed {
+            let (mut pieces, mut items) = (Vec::new(), Vec::new());
+            let mut below = Below {
+                settings: self.settings,
+                started: self.started,
+                stop: &stop,
+                split: None,
+                outcome: &mut self.outcome,
+                pieces: &mut pieces,
+                items: &mut items,
+                shipment: None,
+                forced: 0,
+                parts: None,
+            };
+            self.complete &= below.walk(&mut self.worker, masks, letters);
+        }
+        std::mem::swap(&mut self.worker.tree, tree);
+    }
+}
