@@ -132,12 +132,28 @@ impl<'t> Bounder<'t> {
     }
 
     fn max_from(&self, cells: &[u32], cell: usize, node: Node, used: u64) -> u32 {
+        self.max_within(cells, cell, node, used, usize::MAX)
+    }
+
+    /// The max/no-mark bound over word prefixes of at most `letters`
+    /// letters (the points of the words among them): not a bound on the
+    /// class, but a cheap estimate of its cost. On the 4x4 slice's classes
+    /// (ENABLE2K, the 2025 buckets) 4 letters rank the classes' CPU proof
+    /// times with a Spearman correlation of 0.86 at about 4 ms a class,
+    /// against 0.95 for the whole bound at 0.3 s (docs/RESULTS.md).
+    pub fn max_no_mark_within(&self, class: &BoardClass, letters: usize) -> u32 {
+        (0..self.shape.cells())
+            .map(|cell| self.max_within(&class.cells, cell, self.nodes[0], 1 << cell, letters))
+            .sum()
+    }
+
+    fn max_within(&self, cells: &[u32], cell: usize, node: Node, used: u64, letters: usize) -> u32 {
         let mut best = 0;
         for (_, child) in self.children(cells[cell], node) {
             let mut total = child.points();
-            if child.has_children() {
+            if child.has_children() && letters > 1 {
                 for next in self.free_neighbors(cell, used) {
-                    total += self.max_from(cells, next, child, used | 1 << next);
+                    total += self.max_within(cells, next, child, used | 1 << next, letters - 1);
                 }
             }
             best = best.max(total);
@@ -814,6 +830,19 @@ pub(crate) fn prove_split(
     let done = AtomicU64::new(0);
     let stop = AtomicBool::new(false);
     let total = classes.len() as u64;
+    let order = if split.is_some() {
+        // Not yet for GPU proofs: their queue holds two classes a thread,
+        // and the heaviest classes first would fill it with the largest
+        // trees at once (gigabytes each), on the host and on the device,
+        // before anyone has measured that it fits.
+        (0..classes.len()).collect()
+    } else {
+        heaviest_first(trie, settings, &classes)?
+    };
+    // Each job takes the next class in `order` rather than its own: rayon
+    // splits the list into ranges, one per thread, so that a sorted list
+    // would put all of its heaviest classes in the first thread's range.
+    let next = std::sync::atomic::AtomicUsize::new(0);
     // One worker (tree and buffers) a thread, reused from class to class.
     // Each class is its own rayon job (`with_max_len(1)`): in longer
     // ranges a thread held the classes queued behind a heavy one while
@@ -822,10 +851,14 @@ pub(crate) fn prove_split(
     let workers: Vec<std::sync::Mutex<Option<Worker>>> = (0..rayon::current_num_threads())
         .map(|_| std::sync::Mutex::new(None))
         .collect();
-    let outcomes: Vec<ClassOutcome> = classes
-        .par_iter()
+    let mut outcomes: Vec<(usize, ClassOutcome)> = (0..classes.len())
+        .into_par_iter()
         .with_max_len(1)
-        .map(|(index, class)| {
+        .map(|_| {
+            // Each of the `classes.len()` jobs takes one position: every
+            // position is taken once.
+            let at = order[next.fetch_add(1, Ordering::Relaxed)];
+            let (index, class) = &classes[at];
             let thread = rayon::current_thread_index().unwrap_or(0) % workers.len();
             let make = || Worker::new(&builder, trie, shape.cells());
             // A thread's own slot is free unless a class's search ever runs
@@ -845,7 +878,7 @@ pub(crate) fn prove_split(
             // The limit is checked before each class as well as inside
             // the walk, so a short limit stops even a proof of small classes.
             if out_of_time(settings, started, &stop) {
-                return ClassOutcome::default();
+                return (at, ClassOutcome::default());
             }
             let class_started = Instant::now();
             // A certificate needs every piece of the class: no parts.
@@ -879,9 +912,11 @@ pub(crate) fn prove_split(
             }
             let n = done.fetch_add(1, Ordering::Relaxed) + 1;
             progress(n, total);
-            outcome
+            (at, outcome)
         })
         .collect();
+    // Back in the classes' order, which the proof's lists keep.
+    outcomes.sort_unstable_by_key(|&(at, _)| at);
     let mut proof = Proof {
         shape: shape.clone(),
         target: settings.target,
@@ -916,7 +951,7 @@ pub(crate) fn prove_split(
             proof.resumed_seconds.push(class.seconds);
         }
     }
-    for (outcome, (_, class)) in outcomes.into_iter().zip(&classes) {
+    for ((_, outcome), (_, class)) in outcomes.into_iter().zip(&classes) {
         proof.complete &= outcome.complete;
         if !outcome.complete {
             continue;
@@ -940,6 +975,48 @@ pub(crate) fn prove_split(
     proof.boards = boards_up_to_symmetry(shape, boards);
     proof.seconds = started.elapsed().as_secs_f64();
     Ok(proof)
+}
+
+/// Prefix letters of the cost estimate that orders a proof's classes.
+const ESTIMATE_LETTERS: usize = 4;
+
+/// The positions of `classes` in the order their proof starts them: the
+/// heaviest first by [`Bounder::max_no_mark_within`], so that the last
+/// classes to start are light and the threads finish together (in a
+/// random order, a heavy class started last ran on alone: replayed on the
+/// 4x4 slice's measured class times, 16 threads would take 17% longer and
+/// 64 threads 39% longer in a random order, docs/RESULTS.md). With one
+/// thread the order cannot matter, and the classes go in their own order,
+/// unestimated.
+fn heaviest_first(
+    trie: &Trie,
+    settings: &ProofSettings,
+    classes: &[(u64, Vec<u8>)],
+) -> Result<Vec<usize>, BoggleError> {
+    let shape = &settings.shape;
+    if rayon::current_num_threads() == 1 {
+        return Ok((0..classes.len()).collect());
+    }
+    // Checks the shape once, so that the estimates cannot fail.
+    Bounder::new(trie, shape)?;
+    let estimates: Vec<u32> = classes
+        .par_iter()
+        .map_init(
+            || Bounder::new(trie, shape),
+            |bounder, (_, class)| {
+                let cells = (0..shape.cells())
+                    .map(|cell| settings.buckets.sets_of(shape, cell)[class[cell] as usize])
+                    .collect();
+                bounder.as_ref().map_or(0, |bounder| {
+                    bounder.max_no_mark_within(&BoardClass { cells }, ESTIMATE_LETTERS)
+                })
+            },
+        )
+        .collect();
+    let mut order: Vec<usize> = (0..classes.len()).collect();
+    // Stable: classes of one estimate keep their own order.
+    order.sort_by_key(|&at| std::cmp::Reverse(estimates[at]));
+    Ok(order)
 }
 
 /// Searches one top-level class (bucket index per cell).
@@ -1433,6 +1510,93 @@ mod tests {
     /// unforced and forced near the root (each forced subclass's tree
     /// shipped in its class's arena under its own root). (The GPU prover
     /// is such a walk; its tests compare it with the CPU.)
+    #[test]
+    fn the_cost_estimate_is_the_bound_cut_to_short_prefixes() {
+        let words = "tea eat ate eats seat east teas sate rest stare tears aster rates \
+                     treat street setter tester tress resets steer trees terse reset";
+        let list = WordList::parse(words.replace(' ', "\n").as_bytes());
+        let trie = Trie::build(&list);
+        let shape = Shape::new(3, 3);
+        let bounder = Bounder::new(&trie, &shape).expect("3x3 fits");
+        for letters in ["aerst", "ae", "rst", "aet"] {
+            let class = BoardClass::uniform(&shape, letters).expect("letters");
+            let whole = bounder.max_no_mark(&class);
+            let estimates: Vec<u32> = (1..=shape.cells() + 1)
+                .map(|n| bounder.max_no_mark_within(&class, n))
+                .collect();
+            // No word has fewer than three letters: prefixes of two score
+            // nothing; longer prefixes count more words, up to the bound.
+            assert_eq!(estimates[1], 0, "{letters}");
+            assert!(
+                estimates.windows(2).all(|w| w[0] <= w[1]),
+                "{letters}: {estimates:?}"
+            );
+            assert_eq!(*estimates.last().expect("some"), whole, "{letters}");
+        }
+        let rich = BoardClass::uniform(&shape, "aerst").expect("letters");
+        let poor = BoardClass::uniform(&shape, "rst").expect("letters");
+        assert!(bounder.max_no_mark_within(&rich, 4) > bounder.max_no_mark_within(&poor, 4));
+    }
+
+    #[test]
+    fn a_proof_on_several_threads_starts_heavy_classes_first_and_adds_up_the_same() {
+        let words = "tea eat ate eats seat east teas sate rest stare tears aster rates";
+        let list = WordList::parse(words.replace(' ', "\n").as_bytes());
+        let trie = Trie::build(&list);
+        let settings = ProofSettings {
+            shape: Shape::new(2, 3),
+            target: 10,
+            buckets: Buckets::parse("aer st").expect("buckets"),
+            max_seconds: None,
+            certificate: false,
+            sample: None,
+            share: None,
+            switchover: None,
+            order: SplitOrder::Cost,
+        };
+        let on = |threads: usize| {
+            rayon::ThreadPoolBuilder::new()
+                .num_threads(threads)
+                .build()
+                .expect("a pool")
+                .install(|| prove(&trie, &settings, &|_, _| {}))
+                .expect("proof")
+        };
+        let (one, three) = (on(1), on(3));
+        assert!(one.complete && three.complete && one.classes > 4);
+        assert_eq!(one.boards, three.boards);
+        assert_eq!(one.subclasses, three.subclasses);
+        // Kept in the classes' own order, whatever order they ran in.
+        assert_eq!(one.class_letters, three.class_letters);
+        let classes: Vec<(u64, Vec<u8>)> = top_classes(&settings.shape, &settings.buckets)
+            .expect("classes")
+            .into_iter()
+            .enumerate()
+            .map(|(i, class)| (i as u64, class))
+            .collect();
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(3)
+            .build()
+            .expect("a pool");
+        let order = pool
+            .install(|| heaviest_first(&trie, &settings, &classes))
+            .expect("estimates");
+        let bounder = Bounder::new(&trie, &settings.shape).expect("fits");
+        let estimate = |at: usize| {
+            let cells = (0..settings.shape.cells())
+                .map(|cell| {
+                    settings.buckets.sets_of(&settings.shape, cell)[classes[at].1[cell] as usize]
+                })
+                .collect();
+            bounder.max_no_mark_within(&BoardClass { cells }, ESTIMATE_LETTERS)
+        };
+        let mut sorted = order.clone();
+        sorted.sort_unstable();
+        assert_eq!(sorted, (0..classes.len()).collect::<Vec<_>>());
+        assert!(order.windows(2).all(|w| estimate(w[0]) >= estimate(w[1])));
+        assert!(estimate(order[0]) > estimate(order[order.len() - 1]));
+    }
+
     #[test]
     fn a_proof_split_and_walked_apart_adds_up_to_the_whole() {
         // Unforced: every split depth. Forced near the root (switchover
