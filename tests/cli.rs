@@ -834,6 +834,12 @@ fn every_subcommand_prints_json_lines_with_json() {
         &boggle(&["prove", "--target", "1", "--letters", "a1"]),
         "is not a letter a-z",
     );
+    // An empty sample has nothing to project from: refused, not reported
+    // as cut short by a time limit.
+    fails_with(
+        &boggle(&["prove", "--target", "400", "--sample", "0"]),
+        "a sample of 0 classes",
+    );
     // A target most boards reach is refused at once, saying what it
     // implies, instead of listing tens of millions of boards in memory.
     fails_with(

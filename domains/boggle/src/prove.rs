@@ -798,6 +798,11 @@ pub(crate) fn prove_split(
         })
         .transpose()?;
     let log = log.as_ref();
+    if let Some((0, _)) = settings.sample {
+        return Err(BoggleError::Config(
+            "a sample of 0 classes: sample at least one class".into(),
+        ));
+    }
     if let Some((count, seed)) = settings.sample {
         let mut rng = frontier_core::rng::SplitMix64::new(seed);
         for i in (1..classes.len()).rev() {
@@ -830,7 +835,7 @@ pub(crate) fn prove_split(
     let done = AtomicU64::new(0);
     let stop = AtomicBool::new(false);
     let total = classes.len() as u64;
-    let order = if split.is_some() {
+    let start_order = if split.is_some() {
         // Not yet for GPU proofs: their queue holds two classes a thread,
         // and the heaviest classes first would fill it with the largest
         // trees at once (gigabytes each), on the host and on the device,
@@ -839,7 +844,7 @@ pub(crate) fn prove_split(
     } else {
         heaviest_first(trie, settings, &classes)?
     };
-    // Each job takes the next class in `order` rather than its own: rayon
+    // Each job takes the next class in `start_order` rather than its own: rayon
     // splits the list into ranges, one per thread, so that a sorted list
     // would put all of its heaviest classes in the first thread's range.
     let next = std::sync::atomic::AtomicUsize::new(0);
@@ -857,7 +862,7 @@ pub(crate) fn prove_split(
         .map(|_| {
             // Each of the `classes.len()` jobs takes one position: every
             // position is taken once.
-            let at = order[next.fetch_add(1, Ordering::Relaxed)];
+            let at = start_order[next.fetch_add(1, Ordering::Relaxed)];
             let (index, class) = &classes[at];
             let thread = rayon::current_thread_index().unwrap_or(0) % workers.len();
             let make = || Worker::new(&builder, trie, shape.cells());
@@ -999,6 +1004,7 @@ fn heaviest_first(
     }
     // Checks the shape once, so that the estimates cannot fail.
     Bounder::new(trie, shape)?;
+    let estimating = Instant::now();
     let estimates: Vec<u32> = classes
         .par_iter()
         .map_init(
@@ -1016,6 +1022,11 @@ fn heaviest_first(
     let mut order: Vec<usize> = (0..classes.len()).collect();
     // Stable: classes of one estimate keep their own order.
     order.sort_by_key(|&at| std::cmp::Reverse(estimates[at]));
+    tracing::info!(
+        "{} classes ordered heaviest first by their estimated cost in {:.1} s",
+        classes.len(),
+        estimating.elapsed().as_secs_f64()
+    );
     Ok(order)
 }
 
