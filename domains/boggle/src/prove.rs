@@ -126,13 +126,7 @@ impl<'t> Bounder<'t> {
 
     /// The max/no-mark bound (see the module docs).
     pub fn max_no_mark(&self, class: &BoardClass) -> u32 {
-        (0..self.shape.cells())
-            .map(|cell| self.max_from(&class.cells, cell, self.nodes[0], 1 << cell))
-            .sum()
-    }
-
-    fn max_from(&self, cells: &[u32], cell: usize, node: Node, used: u64) -> u32 {
-        self.max_within(cells, cell, node, used, usize::MAX)
+        self.max_no_mark_within(class, usize::MAX)
     }
 
     /// The max/no-mark bound over word prefixes of at most `letters`
@@ -330,6 +324,14 @@ impl Buckets {
             }
         }
         text
+    }
+
+    /// The letter set of each cell of top-level class `class` (a bucket
+    /// index per cell, as [`top_classes`] lists them).
+    pub(crate) fn class_masks(&self, shape: &Shape, class: &[u8]) -> Vec<u32> {
+        (0..shape.cells())
+            .map(|cell| self.sets_of(shape, cell)[class[cell] as usize])
+            .collect()
     }
 
     /// The sets cell `cell` of `shape` chooses from.
@@ -1010,9 +1012,7 @@ fn heaviest_first(
         .map_init(
             || Bounder::new(trie, shape),
             |bounder, (_, class)| {
-                let cells = (0..shape.cells())
-                    .map(|cell| settings.buckets.sets_of(shape, cell)[class[cell] as usize])
-                    .collect();
+                let cells = settings.buckets.class_masks(shape, class);
                 bounder.as_ref().map_or(0, |bounder| {
                     bounder.max_no_mark_within(&BoardClass { cells }, ESTIMATE_LETTERS)
                 })
@@ -1041,9 +1041,7 @@ fn search_class(
     parts: Option<Parts>,
 ) -> ClassOutcome {
     let shape = &settings.shape;
-    let masks: Vec<u32> = (0..shape.cells())
-        .map(|cell| settings.buckets.sets_of(shape, cell)[class[cell] as usize])
-        .collect();
+    let masks = settings.buckets.class_masks(shape, class);
     worker
         .builder
         .reorder(&settings.order.of_class(shape, &masks));
@@ -1594,11 +1592,9 @@ mod tests {
             .expect("estimates");
         let bounder = Bounder::new(&trie, &settings.shape).expect("fits");
         let estimate = |at: usize| {
-            let cells = (0..settings.shape.cells())
-                .map(|cell| {
-                    settings.buckets.sets_of(&settings.shape, cell)[classes[at].1[cell] as usize]
-                })
-                .collect();
+            let cells = settings
+                .buckets
+                .class_masks(&settings.shape, &classes[at].1);
             bounder.max_no_mark_within(&BoardClass { cells }, ESTIMATE_LETTERS)
         };
         let mut sorted = order.clone();
