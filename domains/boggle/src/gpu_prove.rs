@@ -54,7 +54,12 @@ const ITEM_WORDS: usize = 5;
 /// Words per board sent back: subclass, bound, 16 letters 4 per word.
 const BOARD_WORDS: usize = 6;
 /// Boards one launch can send back (more: those subclasses go to the CPU).
-const BOARD_CAPACITY: usize = 1 << 20;
+/// Classes near the best boards send back millions: a 2,048-class 4x4
+/// sample (seed 2, 64 host threads, docs/RESULTS.md) filled 2^20 twice, and
+/// walking the subclasses left over on the adding-up thread took 40.8 and
+/// 24.4 s while the GPU waited, against 0.3 s for a launch of 0.78 M boards
+/// scored on the GPU. 2^23 boards are 201 MB of device memory a launch.
+const BOARD_CAPACITY: usize = 1 << 23;
 /// A launch waits for this many subclasses (or the last class)...
 const BATCH_ITEMS: usize = 1 << 18;
 /// ... or for this many words of trees.
