@@ -315,7 +315,10 @@ pub fn prove_on_gpu(
     // the GPU walks.
     let (sender, receiver) =
         sync_channel::<(Handover, Option<DeviceArena>)>(2 * rayon::current_num_threads().max(1));
-    let pool = ArenaPool::default();
+    // Sized for the host: with 64 host threads more arenas are in flight
+    // than a fixed 16 GiB pool keeps, and each one freed is faulted in
+    // afresh by a later class.
+    let pool = ArenaPool::for_host();
     let waited_nanos = AtomicU64::new(0);
     let adder_failed = AtomicBool::new(false);
     let (proof, consumed, added, host_done) = std::thread::scope(|scope| {
@@ -447,6 +450,7 @@ pub fn prove_on_gpu(
     debug_assert!(proof.boards.is_empty());
     proof.boards = boards_up_to_symmetry(&settings.shape, outcome.boards);
     proof.seconds = started.elapsed().as_secs_f64();
+    tracing::info!("{}", pool.summary());
     Ok((proof, report))
 }
 

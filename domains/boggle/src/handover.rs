@@ -17,6 +17,8 @@
 // Without the GPU prover only the tests take handovers.
 #![cfg_attr(not(feature = "gpu"), allow(dead_code))]
 
+use std::sync::atomic::{AtomicU64, Ordering};
+
 use crate::orderly::OrderlyTree;
 
 /// Arena words past which a class hands over what it has gathered and
@@ -75,32 +77,109 @@ pub(crate) struct Split<'a> {
 /// classes' trees. A class that keeps its forced trees grows its arena to
 /// gigabytes, and fresh memory costs a page fault every 4 KiB; memory the
 /// process holds already does not.
-#[derive(Default)]
-pub(crate) struct ArenaPool(std::sync::Mutex<Vec<Vec<u32>>>);
+pub(crate) struct ArenaPool {
+    arenas: std::sync::Mutex<Vec<Vec<u32>>>,
+    /// Words of arenas the pool may hold at once.
+    cap_words: usize,
+    /// Classes that took a pooled arena, and that found none.
+    taken: AtomicU64,
+    missed: AtomicU64,
+    /// Arenas given back past the cap (freed), and their words.
+    dropped: AtomicU64,
+    dropped_words: AtomicU64,
+}
 
-/// At most this many words of arenas wait in a pool (16 GiB).
+/// The least a pool holds (16 GiB).
 const POOL_WORDS: usize = 1 << 32;
 
+impl Default for ArenaPool {
+    fn default() -> ArenaPool {
+        ArenaPool::with_cap(POOL_WORDS)
+    }
+}
+
 impl ArenaPool {
+    /// A pool of at most `cap_words` words of arenas.
+    pub(crate) fn with_cap(cap_words: usize) -> ArenaPool {
+        ArenaPool {
+            arenas: std::sync::Mutex::new(Vec::new()),
+            cap_words,
+            taken: AtomicU64::new(0),
+            missed: AtomicU64::new(0),
+            dropped: AtomicU64::new(0),
+            dropped_words: AtomicU64::new(0),
+        }
+    }
+
+    /// A pool sized for this host: a quarter of the memory available now,
+    /// and at least [`POOL_WORDS`]. With 64 host threads the GPU's queue
+    /// alone holds 128 classes' trees, a third of a gigabyte each on
+    /// average (1,024 4x4 classes handed over 346 GB, docs/RESULTS.md):
+    /// more than 16 GiB, and each arena freed is faulted in afresh.
+    pub(crate) fn for_host() -> ArenaPool {
+        let quarter = available_bytes().map_or(0, |bytes| bytes / 4 / 4);
+        ArenaPool::with_cap(
+            usize::try_from(quarter)
+                .unwrap_or(usize::MAX)
+                .max(POOL_WORDS),
+        )
+    }
+
     /// Keeps `arena`'s memory for a later class, if the pool has room.
     pub(crate) fn give(&self, mut arena: Vec<u32>) {
         // A poisoned lock only means another thread panicked, and the
         // proof fails anyway; the arena is dropped then.
-        if let Ok(mut pool) = self.0.lock() {
+        if let Ok(mut pool) = self.arenas.lock() {
             let held: usize = pool.iter().map(Vec::capacity).sum();
-            if held + arena.capacity() <= POOL_WORDS {
+            if held + arena.capacity() <= self.cap_words {
                 arena.clear();
                 pool.push(arena);
+                return;
             }
         }
+        self.dropped.fetch_add(1, Ordering::Relaxed);
+        self.dropped_words
+            .fetch_add(arena.capacity() as u64, Ordering::Relaxed);
     }
 
     /// The largest arena waiting, if any.
     pub(crate) fn take(&self) -> Option<Vec<u32>> {
-        let mut pool = self.0.lock().ok()?;
-        let largest = (0..pool.len()).max_by_key(|&i| pool[i].capacity())?;
-        Some(pool.swap_remove(largest))
+        let taken = self.arenas.lock().ok().and_then(|mut pool| {
+            let largest = (0..pool.len()).max_by_key(|&i| pool[i].capacity())?;
+            Some(pool.swap_remove(largest))
+        });
+        let counter = if taken.is_some() {
+            &self.taken
+        } else {
+            &self.missed
+        };
+        counter.fetch_add(1, Ordering::Relaxed);
+        taken
     }
+
+    /// What the pool did, for the log: classes that took an arena, that
+    /// found none, and arenas freed past the cap.
+    pub(crate) fn summary(&self) -> String {
+        format!(
+            "arena pool: {} classes took a pooled arena, {} found none; {} arenas ({:.1} GB) freed past the cap of {:.0} GB",
+            self.taken.load(Ordering::Relaxed),
+            self.missed.load(Ordering::Relaxed),
+            self.dropped.load(Ordering::Relaxed),
+            self.dropped_words.load(Ordering::Relaxed) as f64 * 4e-9,
+            self.cap_words as f64 * 4e-9
+        )
+    }
+}
+
+/// The memory the kernel says is available (Linux's `MemAvailable`), in
+/// bytes; None elsewhere.
+fn available_bytes() -> Option<u64> {
+    let meminfo = std::fs::read_to_string("/proc/meminfo").ok()?;
+    let line = meminfo
+        .lines()
+        .find(|line| line.starts_with("MemAvailable:"))?;
+    let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    kib.checked_mul(1024)
 }
 
 /// The groups of one class gathered while its proof walks (see the module
@@ -180,5 +259,35 @@ impl Shipment {
             order: order.to_vec(),
             groups: self.groups,
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::ArenaPool;
+
+    #[test]
+    fn the_pool_gives_the_largest_arena_and_frees_past_its_cap() {
+        let pool = ArenaPool::with_cap(100);
+        assert!(pool.take().is_none());
+        pool.give(Vec::with_capacity(40));
+        pool.give(Vec::with_capacity(50));
+        // 40 + 50 + 30 > 100: this one is freed.
+        pool.give(Vec::with_capacity(30));
+        let largest = pool.take().expect("an arena");
+        assert!(largest.capacity() >= 50 && largest.is_empty());
+        assert!(pool.take().is_some_and(|arena| arena.capacity() >= 40));
+        assert!(pool.take().is_none());
+        let summary = pool.summary();
+        assert!(
+            summary
+                .starts_with("arena pool: 2 classes took a pooled arena, 2 found none; 1 arenas"),
+            "{summary}"
+        );
+    }
+
+    #[test]
+    fn a_pool_for_this_host_holds_at_least_sixteen_gibibytes() {
+        assert!(ArenaPool::for_host().cap_words >= 1 << 32);
     }
 }
