@@ -117,9 +117,9 @@ impl ArenaPool {
     /// average (1,024 4x4 classes handed over 346 GB, docs/RESULTS.md):
     /// more than 16 GiB, and each arena freed is faulted in afresh.
     pub(crate) fn for_host() -> ArenaPool {
-        let quarter = available_bytes().map_or(0, |bytes| bytes / 4 / 4);
+        let quarter_in_words = available_bytes().map_or(0, |bytes| bytes / 4 / 4);
         ArenaPool::with_cap(
-            usize::try_from(quarter)
+            usize::try_from(quarter_in_words)
                 .unwrap_or(usize::MAX)
                 .max(POOL_WORDS),
         )

@@ -774,6 +774,12 @@ pub(crate) fn prove_split(
             shape.rows, shape.cols
         )));
     }
+    // Refused before the classes are listed or a results file is opened.
+    if let Some((0, _)) = settings.sample {
+        return Err(BoggleError::Config(
+            "a sample of 0 classes: sample at least one class".into(),
+        ));
+    }
     let started = Instant::now();
     // Each class with its index in the whole list, the name results files
     // know it by.
@@ -800,11 +806,6 @@ pub(crate) fn prove_split(
         })
         .transpose()?;
     let log = log.as_ref();
-    if let Some((0, _)) = settings.sample {
-        return Err(BoggleError::Config(
-            "a sample of 0 classes: sample at least one class".into(),
-        ));
-    }
     if let Some((count, seed)) = settings.sample {
         let mut rng = frontier_core::rng::SplitMix64::new(seed);
         for i in (1..classes.len()).rev() {
@@ -1012,10 +1013,9 @@ fn heaviest_first(
         .map_init(
             || Bounder::new(trie, shape),
             |bounder, (_, class)| {
-                let cells = settings.buckets.class_masks(shape, class);
-                bounder.as_ref().map_or(0, |bounder| {
-                    bounder.max_no_mark_within(&BoardClass { cells }, ESTIMATE_LETTERS)
-                })
+                bounder
+                    .as_ref()
+                    .map_or(0, |bounder| estimated_cost(bounder, settings, class))
             },
         )
         .collect();
@@ -1028,6 +1028,13 @@ fn heaviest_first(
         estimating.elapsed().as_secs_f64()
     );
     Ok(order)
+}
+
+/// The cost estimate of top-level class `class` (a bucket index per cell)
+/// that orders a proof's classes.
+fn estimated_cost(bounder: &Bounder, settings: &ProofSettings, class: &[u8]) -> u32 {
+    let cells = settings.buckets.class_masks(&settings.shape, class);
+    bounder.max_no_mark_within(&BoardClass { cells }, ESTIMATE_LETTERS)
 }
 
 /// Searches one top-level class (bucket index per cell).
@@ -1591,12 +1598,7 @@ mod tests {
             .install(|| heaviest_first(&trie, &settings, &classes))
             .expect("estimates");
         let bounder = Bounder::new(&trie, &settings.shape).expect("fits");
-        let estimate = |at: usize| {
-            let cells = settings
-                .buckets
-                .class_masks(&settings.shape, &classes[at].1);
-            bounder.max_no_mark_within(&BoardClass { cells }, ESTIMATE_LETTERS)
-        };
+        let estimate = |at: usize| estimated_cost(&bounder, &settings, &classes[at].1);
         let mut sorted = order.clone();
         sorted.sort_unstable();
         assert_eq!(sorted, (0..classes.len()).collect::<Vec<_>>());
