@@ -72,7 +72,7 @@ if g:
     # A GPU proof keeps no class times (the GPU's part is not in them).
     print(f"classes {d['classes']}, boards {len(d['boards'])}, wall {d['seconds']:.1f} s, "
           f"kernel {g['kernel_seconds']:.1f} s, subclasses {d['subclasses'] / 1e9:.3f} G "
-          f"({g['subclasses'] / 1e9:.3f} G on the GPU, {g['walked_on_cpu']} back on the CPU), "
+          f"({g['subclasses'] / 1e9:.3f} G on the GPU, {g['walked_on_cpu']} back on the CPU, {g.get('relaunched', 0)} relaunched), "
           f"projected {g['projected_gpu_hours']:.1f} ± {g.get('projected_gpu_hours_stderr') or 0:.1f} "
           f"GPU-h ({g['projected_kernel_hours']:.1f} "
           f"in the kernel{host_part(g)}), "

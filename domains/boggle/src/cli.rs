@@ -446,7 +446,8 @@ pub fn run(command: &BoggleCommand, json: bool) -> Result<(), CliError> {
                     serde_json::json!({
                         "device": g.device, "split_depth": g.split_depth,
                         "launches": g.launches, "handed_over": g.handed_over,
-                        "walked_on_cpu": g.walked_on_cpu, "subclasses": g.subclasses,
+                        "walked_on_cpu": g.walked_on_cpu, "relaunched": g.relaunched,
+                        "subclasses": g.subclasses,
                         "kernel_seconds": g.kernel_seconds,
                         "host_class_seconds": g.host_class_seconds,
                         "longest_class_seconds": g.longest_class_seconds,
@@ -536,13 +537,14 @@ pub fn run(command: &BoggleCommand, json: bool) -> Result<(), CliError> {
                     writeln!(
                         out,
                         "GPU {}: {} subclasses handed over at depth {} in {} launch(es) \
-                         ({} walked on the CPU after all), {} subclasses bounded there, \
-                         {:.1} s in the kernel",
+                         ({} walked on the CPU after all, {} again on the GPU for board \
+                         space), {} subclasses bounded there, {:.1} s in the kernel",
                         g.device,
                         g.handed_over,
                         g.split_depth,
                         g.launches,
                         g.walked_on_cpu,
+                        g.relaunched,
                         g.subclasses,
                         g.kernel_seconds
                     )

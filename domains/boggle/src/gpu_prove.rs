@@ -66,6 +66,12 @@ const BATCH_ITEMS: usize = 1 << 18;
 const BATCH_WORDS: usize = 1 << 29;
 /// Item status written by the kernel.
 const ITEM_DONE: u32 = 1;
+/// Item status: the launch's board buffer was full when the subclass sent
+/// a board back (its boards sent so far are dropped).
+const ITEM_BOARDS_FULL: u32 = 3;
+/// Relaunches of the subclasses a launch left for want of board space,
+/// before the rest go to the CPU.
+const RELAUNCHES: usize = 8;
 
 /// What the GPU did for a proof.
 #[derive(Clone, Debug, Default)]
@@ -78,9 +84,12 @@ pub struct GpuProofReport {
     pub launches: u64,
     /// Subclasses handed over.
     pub handed_over: u64,
-    /// Of those, walked on the CPU after all (a GPU stack or the board
-    /// output overflowed).
+    /// Of those, walked on the CPU after all (a GPU stack overflowed, or
+    /// the board output did on every relaunch).
     pub walked_on_cpu: u64,
+    /// Subclasses walked again on the GPU because their launch's board
+    /// buffer was full (counted once per relaunch).
+    pub relaunched: u64,
     /// Subclasses bounded on the GPU.
     pub subclasses: u64,
     /// Seconds the kernels ran, by device events.
@@ -204,6 +213,10 @@ pub struct GpuProofOptions {
     /// when its launch comes (None: half the device memory free once the
     /// prover's buffers are made).
     pub host_upload_budget: Option<u64>,
+    /// Boards one launch can send back. The subclasses that find the
+    /// buffer full are walked again with an empty one, and after a few
+    /// relaunches on the CPU (24 bytes of device memory a board).
+    pub board_capacity: usize,
 }
 
 /// Which trees a host thread copies to the device as it hands them over;
@@ -247,6 +260,7 @@ impl Default for GpuProofOptions {
             stack_capacity: 2048,
             host_copies: HostCopies::default(),
             host_upload_budget: None,
+            board_capacity: BOARD_CAPACITY,
         }
     }
 }
@@ -289,6 +303,12 @@ pub fn prove_on_gpu(
     }
     if options.stack_capacity == 0 {
         return Err(BoggleError::Config("a GPU stack capacity of 0".into()));
+    }
+    if options.board_capacity == 0 || u32::try_from(options.board_capacity).is_err() {
+        return Err(BoggleError::Config(format!(
+            "a GPU board capacity of {} (1 to 2^32 - 1 boards)",
+            options.board_capacity
+        )));
     }
     let order = split_order(&settings.shape);
     let builder = OrderlyBuilder::new(trie, &settings.shape, &order)?;
@@ -625,13 +645,22 @@ struct Uploaded {
     roots: CudaSlice<u32>,
     masks: CudaSlice<u32>,
     items: CudaSlice<u32>,
+    /// The same subclasses on the host, for relaunching some of them.
+    items_host: Vec<u32>,
     count: usize,
 }
 
-/// A launched kernel's buffers, read back by [`GpuProver::results`].
+/// A launch: its inputs, kept alive until its kernels are done with them,
+/// and its first kernel.
 struct Launched {
-    /// Kept alive until the kernel is done with them.
-    _inputs: Uploaded,
+    inputs: Uploaded,
+    kernel: KernelRun,
+    depth: usize,
+    target: u32,
+}
+
+/// One kernel's buffers, read back by [`GpuProver::read_back`].
+struct KernelRun {
     count: usize,
     subclasses: CudaSlice<u64>,
     status: CudaSlice<u32>,
@@ -639,6 +668,55 @@ struct Launched {
     board_count: CudaSlice<u32>,
     start: CudaEvent,
     end: CudaEvent,
+}
+
+/// What one kernel sent back: per subclass its count and status, and the
+/// boards (`BOARD_WORDS` each).
+struct ReadBack {
+    subclasses: Vec<u64>,
+    status: Vec<u32>,
+    boards: Vec<u32>,
+}
+
+/// Folds a relaunch of the subclasses `again_of` (their indices in the
+/// first kernel, in the relaunch's order) into `first`: their counts and
+/// statuses replace the first ones, and of the boards only those of
+/// finished subclasses stay (a subclass that found the buffer full sent a
+/// part of its boards, and is walked again in whole). Returns the
+/// subclasses that found the buffer full again.
+fn fold_relaunch(first: &mut ReadBack, again_of: &[u32], again: ReadBack) -> Vec<u32> {
+    let finished =
+        |status: &[u32], record: &[u32]| status.get(record[0] as usize) == Some(&ITEM_DONE);
+    let kept: Vec<u32> = first
+        .boards
+        .chunks_exact(BOARD_WORDS)
+        .filter(|record| finished(&first.status, record))
+        .flatten()
+        .copied()
+        .collect();
+    first.boards = kept;
+    let mut still_full = Vec::new();
+    for ((&item, &status), &subclasses) in again_of.iter().zip(&again.status).zip(&again.subclasses)
+    {
+        let Some(slot) = first.status.get_mut(item as usize) else {
+            continue;
+        };
+        *slot = status;
+        first.subclasses[item as usize] = subclasses;
+        if status == ITEM_BOARDS_FULL {
+            still_full.push(item);
+        }
+    }
+    for record in again.boards.chunks_exact(BOARD_WORDS) {
+        if let (true, Some(&item)) = (
+            finished(&again.status, record),
+            again_of.get(record[0] as usize),
+        ) {
+            first.boards.push(item);
+            first.boards.extend_from_slice(&record[1..]);
+        }
+    }
+    still_full
 }
 
 /// What one launch sent back.
@@ -693,6 +771,8 @@ struct GpuProver {
     blocks: u32,
     scratch: CudaSlice<u32>,
     cells: usize,
+    /// Boards one kernel can send back.
+    board_capacity: usize,
 }
 
 impl GpuProver {
@@ -740,6 +820,7 @@ impl GpuProver {
             blocks,
             scratch,
             cells,
+            board_capacity: options.board_capacity,
         })
     }
 
@@ -814,6 +895,7 @@ impl GpuProver {
             roots: s.clone_htod(&roots).map_err(gpu_error)?,
             masks: s.clone_htod(&masks).map_err(gpu_error)?,
             items: s.clone_htod(&items).map_err(gpu_error)?,
+            items_host: items,
             count,
         };
         report.upload_seconds += upload_started.elapsed().as_secs_f64();
@@ -828,16 +910,35 @@ impl GpuProver {
         depth: usize,
         target: u32,
     ) -> Result<Launched, BoggleError> {
+        let kernel = self.run_kernel(&inputs, &inputs.items, inputs.count, depth, target)?;
+        Ok(Launched {
+            inputs,
+            kernel,
+            depth,
+            target,
+        })
+    }
+
+    /// Starts the kernel over the `count` subclasses `items` of `inputs`'
+    /// trees, without waiting for it.
+    fn run_kernel(
+        &mut self,
+        inputs: &Uploaded,
+        items: &CudaSlice<u32>,
+        count: usize,
+        depth: usize,
+        target: u32,
+    ) -> Result<KernelRun, BoggleError> {
         let s = self.gpu.stream.clone();
-        let count = inputs.count;
         let mut next = s.alloc_zeros::<u32>(1).map_err(gpu_error)?;
         let mut subclasses = s.alloc_zeros::<u64>(count).map_err(gpu_error)?;
         let mut status = s.alloc_zeros::<u32>(count).map_err(gpu_error)?;
         let mut boards = s
-            .alloc_zeros::<u32>(BOARD_CAPACITY * BOARD_WORDS)
+            .alloc_zeros::<u32>(self.board_capacity * BOARD_WORDS)
             .map_err(gpu_error)?;
         let mut board_count = s.alloc_zeros::<u32>(1).map_err(gpu_error)?;
-        let (count32, depth32, capacity) = (count as u32, depth as u32, BOARD_CAPACITY as u32);
+        // `board_capacity` fits a u32 (checked in `prove_on_gpu`).
+        let (count32, depth32, capacity) = (count as u32, depth as u32, self.board_capacity as u32);
         let timing = Some(CUevent_flags::CU_EVENT_DEFAULT);
         let start = s.record_event(timing).map_err(gpu_error)?;
         let mut launch = s.launch_builder(&self.kernel);
@@ -845,7 +946,7 @@ impl GpuProver {
             .arg(&inputs.trees)
             .arg(&inputs.roots)
             .arg(&inputs.masks)
-            .arg(&inputs.items)
+            .arg(items)
             .arg(&count32)
             .arg(&depth32)
             .arg(&target)
@@ -863,7 +964,7 @@ impl GpuProver {
         };
         // SAFETY: the arguments match `prove_items`; `scratch` holds the
         // per-warp words of `blocks * WARPS` warps, every per-item buffer
-        // `count` entries, `boards` `BOARD_CAPACITY` boards, and every
+        // `count` entries, `boards` `board_capacity` boards, and every
         // tree offset the kernel follows stays inside its class's arena,
         // whose address `trees` holds. The inputs, written on the upload
         // stream or the host threads' streams, are waited for by the
@@ -882,8 +983,7 @@ impl GpuProver {
             drop(words.device_ptr(&s));
         }
         let end = s.record_event(timing).map_err(gpu_error)?;
-        Ok(Launched {
-            _inputs: inputs,
+        Ok(KernelRun {
             count,
             subclasses,
             status,
@@ -894,15 +994,73 @@ impl GpuProver {
         })
     }
 
-    /// Waits for `launched`'s kernel and reads back what it found.
+    /// Waits for `launched`'s kernel and reads back what it found. The
+    /// subclasses that found the board buffer full are walked again on the
+    /// GPU with a buffer of their own, while each relaunch finishes some.
     fn results(
         &mut self,
         launched: Launched,
         report: &mut GpuProofReport,
     ) -> Result<Walked, BoggleError> {
+        let mut read = self.read_back(&launched.kernel, report)?;
+        report.launches += 1;
+        report.handed_over += launched.kernel.count as u64;
+        let mut full: Vec<u32> = (0..read.status.len() as u32)
+            .filter(|&item| read.status[item as usize] == ITEM_BOARDS_FULL)
+            .collect();
+        for _ in 0..RELAUNCHES {
+            if full.is_empty() {
+                break;
+            }
+            let items: Vec<u32> = full
+                .iter()
+                .flat_map(|&item| {
+                    let at = item as usize * ITEM_WORDS;
+                    launched.inputs.items_host[at..at + ITEM_WORDS]
+                        .iter()
+                        .copied()
+                })
+                .collect();
+            let items = self.gpu.stream.clone_htod(&items).map_err(gpu_error)?;
+            let kernel = self.run_kernel(
+                &launched.inputs,
+                &items,
+                full.len(),
+                launched.depth,
+                launched.target,
+            )?;
+            let again = self.read_back(&kernel, report)?;
+            let relaunched = full.len();
+            report.relaunched += relaunched as u64;
+            full = fold_relaunch(&mut read, &full, again);
+            tracing::info!(
+                "GPU launch {}: {relaunched} subclasses found the board buffer full, relaunched; {} still full",
+                report.launches,
+                full.len()
+            );
+            if full.len() == relaunched {
+                // One subclass's boards alone fill the buffer: the CPU walks them.
+                break;
+            }
+        }
+        Ok(Walked {
+            subclasses: read.subclasses,
+            status: read.status,
+            boards: read.boards,
+            launch: report.launches,
+            kernel_seconds_so_far: report.kernel_seconds,
+        })
+    }
+
+    /// Waits for `kernel` and reads back what it found.
+    fn read_back(
+        &mut self,
+        launched: &KernelRun,
+        report: &mut GpuProofReport,
+    ) -> Result<ReadBack, BoggleError> {
         let s = self.gpu.stream.clone();
         let found = s.clone_dtoh(&launched.board_count).map_err(gpu_error)?;
-        let found = (found.first().copied().unwrap_or(0) as usize).min(BOARD_CAPACITY);
+        let found = (found.first().copied().unwrap_or(0) as usize).min(self.board_capacity);
         let boards = if found == 0 {
             Vec::new()
         } else {
@@ -916,20 +1074,54 @@ impl GpuProver {
             .elapsed_ms(&launched.end)
             .map_err(gpu_error)?;
         report.kernel_seconds += f64::from(ms) / 1e3;
-        report.launches += 1;
-        report.handed_over += launched.count as u64;
-        Ok(Walked {
+        Ok(ReadBack {
             subclasses,
             status,
             boards,
-            launch: report.launches,
-            kernel_seconds_so_far: report.kernel_seconds,
         })
     }
 }
 
 #[cfg(test)]
 mod tests {
+    use super::{fold_relaunch, ReadBack, BOARD_WORDS, ITEM_BOARDS_FULL, ITEM_DONE};
+
+    /// A board record of `item` with bound `bound` (letters all 0).
+    fn record(item: u32, bound: u32) -> Vec<u32> {
+        let mut record = vec![0; BOARD_WORDS];
+        record[0] = item;
+        record[1] = bound;
+        record
+    }
+
+    #[test]
+    fn a_relaunch_replaces_the_subclasses_it_walked_again_and_their_boards() {
+        // Item 0 finished with one board; items 1 and 2 found the buffer
+        // full, item 1 after sending one board.
+        let mut first = ReadBack {
+            subclasses: vec![10, 3, 0],
+            status: vec![ITEM_DONE, ITEM_BOARDS_FULL, ITEM_BOARDS_FULL],
+            boards: [record(0, 100), record(1, 101)].concat(),
+        };
+        // Relaunched as items 0 (was 1) and 1 (was 2): the first finishes
+        // with two boards, the second finds the buffer full again.
+        let again = ReadBack {
+            subclasses: vec![20, 1],
+            status: vec![ITEM_DONE, ITEM_BOARDS_FULL],
+            boards: [record(0, 201), record(1, 202), record(0, 203)].concat(),
+        };
+        let still_full = fold_relaunch(&mut first, &[1, 2], again);
+        assert_eq!(still_full, vec![2]);
+        assert_eq!(first.status, vec![ITEM_DONE, ITEM_DONE, ITEM_BOARDS_FULL]);
+        assert_eq!(first.subclasses, vec![10, 20, 1]);
+        // Item 1's partial board (101) and the still-full item's (202) are
+        // gone; the relaunch's boards carry the first launch's numbers.
+        assert_eq!(
+            first.boards,
+            [record(0, 100), record(1, 201), record(1, 203)].concat()
+        );
+    }
+
     use super::GpuProofReport;
 
     fn report(host: f64, waiting: f64, kernel: f64) -> GpuProofReport {

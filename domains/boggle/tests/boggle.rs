@@ -1086,6 +1086,34 @@ fn gpu_proofs_equal_cpu_proofs() {
             }
         }
     }
+    // Board buffers far too small: the subclasses that find one full are
+    // walked again on the GPU, and past the relaunches on the CPU, with the
+    // CPU proof's boards and counts (no board lost, none scored twice).
+    let settings = settings(3, 3, 500, corners, None, None);
+    let cpu = prove(&trie, &settings, &|_, _| {}).unwrap();
+    for board_capacity in [64, 1] {
+        let options = GpuProofOptions {
+            split_depth: Some(4),
+            board_capacity,
+            ..GpuProofOptions::default()
+        };
+        let (gpu, report) = prove_on_gpu(&trie, &settings, &options, &|_, _| {}).unwrap();
+        let case = format!("3x3 board capacity {board_capacity}");
+        assert!(gpu.complete, "{case}");
+        assert!(report.relaunched > 0, "{case}: nothing relaunched");
+        assert_eq!(gpu.boards, cpu.boards, "{case}");
+        assert_eq!(gpu.subclasses, cpu.subclasses, "{case}");
+        assert_eq!(gpu.boards_scored, cpu.boards_scored, "{case}");
+    }
+    let options = GpuProofOptions {
+        board_capacity: 0,
+        ..GpuProofOptions::default()
+    };
+    let refused = prove_on_gpu(&trie, &settings, &options, &|_, _| {}).unwrap_err();
+    assert!(
+        refused.to_string().contains("board capacity of 0"),
+        "{refused}"
+    );
 }
 
 /// A class longer than a run: once it has run `part_seconds`, its finished
