@@ -138,6 +138,12 @@ impl Adder<'_, '_> {
                     item += 1;
                 }
                 if !failed.is_empty() {
+                    // Said before the walk: a long one holds up every launch.
+                    tracing::info!(
+                        "GPU launch {}: {} subclasses (a stack or the board buffer full) walked on the CPU",
+                        walked.launch,
+                        failed.len()
+                    );
                     self.walked_on_cpu += failed.len() as u64;
                     self.worker.builder.reorder(&handover.order);
                     handover.tree.reroot(group.root as usize, group.bound);
