@@ -678,23 +678,33 @@ struct ReadBack {
     boards: Vec<u32>,
 }
 
-/// Folds a relaunch of the subclasses `again_of` (their indices in the
-/// first kernel, in the relaunch's order) into `first`: their counts and
-/// statuses replace the first ones, and of the boards only those of
-/// finished subclasses stay (a subclass that found the buffer full sent a
-/// part of its boards, and is walked again in whole). Returns the
-/// subclasses that found the buffer full again.
-fn fold_relaunch(first: &mut ReadBack, again_of: &[u32], again: ReadBack) -> Vec<u32> {
-    let finished =
-        |status: &[u32], record: &[u32]| status.get(record[0] as usize) == Some(&ITEM_DONE);
-    let kept: Vec<u32> = first
+/// Whether board `record` is of a subclass that finished (by `status`).
+fn of_finished(status: &[u32], record: &[u32]) -> bool {
+    status.get(record[0] as usize) == Some(&ITEM_DONE)
+}
+
+/// Drops the boards of subclasses that did not finish: one that found the
+/// buffer full sent a part of its boards, and is walked again in whole.
+/// Once is enough before the relaunches: they add only finished
+/// subclasses' boards.
+fn keep_boards_of_finished(read: &mut ReadBack) {
+    let kept: Vec<u32> = read
         .boards
         .chunks_exact(BOARD_WORDS)
-        .filter(|record| finished(&first.status, record))
+        .filter(|record| of_finished(&read.status, record))
         .flatten()
         .copied()
         .collect();
-    first.boards = kept;
+    read.boards = kept;
+}
+
+/// Folds a relaunch of the subclasses `again_of` (their indices in the
+/// first kernel, in the relaunch's order) into `first`, whose unfinished
+/// subclasses' boards are gone ([`keep_boards_of_finished`]): their counts
+/// and statuses replace the first ones, and the boards of those that
+/// finished now are added. Returns the subclasses that found the buffer
+/// full again.
+fn fold_relaunch(first: &mut ReadBack, again_of: &[u32], again: ReadBack) -> Vec<u32> {
     let mut still_full = Vec::new();
     for ((&item, &status), &subclasses) in again_of.iter().zip(&again.status).zip(&again.subclasses)
     {
@@ -709,7 +719,7 @@ fn fold_relaunch(first: &mut ReadBack, again_of: &[u32], again: ReadBack) -> Vec
     }
     for record in again.boards.chunks_exact(BOARD_WORDS) {
         if let (true, Some(&item)) = (
-            finished(&again.status, record),
+            of_finished(&again.status, record),
             again_of.get(record[0] as usize),
         ) {
             first.boards.push(item);
@@ -1008,6 +1018,9 @@ impl GpuProver {
         let mut full: Vec<u32> = (0..read.status.len() as u32)
             .filter(|&item| read.status[item as usize] == ITEM_BOARDS_FULL)
             .collect();
+        if !full.is_empty() {
+            keep_boards_of_finished(&mut read);
+        }
         for _ in 0..RELAUNCHES {
             if full.is_empty() {
                 break;
@@ -1084,7 +1097,9 @@ impl GpuProver {
 
 #[cfg(test)]
 mod tests {
-    use super::{fold_relaunch, ReadBack, BOARD_WORDS, ITEM_BOARDS_FULL, ITEM_DONE};
+    use super::{
+        fold_relaunch, keep_boards_of_finished, ReadBack, BOARD_WORDS, ITEM_BOARDS_FULL, ITEM_DONE,
+    };
 
     /// A board record of `item` with bound `bound` (letters all 0).
     fn record(item: u32, bound: u32) -> Vec<u32> {
@@ -1110,6 +1125,7 @@ mod tests {
             status: vec![ITEM_DONE, ITEM_BOARDS_FULL],
             boards: [record(0, 201), record(1, 202), record(0, 203)].concat(),
         };
+        keep_boards_of_finished(&mut first);
         let still_full = fold_relaunch(&mut first, &[1, 2], again);
         assert_eq!(still_full, vec![2]);
         assert_eq!(first.status, vec![ITEM_DONE, ITEM_DONE, ITEM_BOARDS_FULL]);
