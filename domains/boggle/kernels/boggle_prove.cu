@@ -259,8 +259,12 @@ extern "C" __global__ void prove_items(
             bound = fix(w, d, __shfl_sync(FULL, letter_of, d - 1));
         }
         if (bound == 0xFFFFFFFFu) status = ITEM_STACK_FULL;
-        // Lane d: letters of position d still to try.
-        u32 remaining = lane == depth0 ? mask : 0u;
+        // Lane d: letters of position d still to try. An item below the
+        // target walks nothing: the CPU hands over only items at or above
+        // it, but a relaunch splits an item into all of its children
+        // (gpu_prove/relaunch.rs), which the parent's walk would have cut
+        // here.
+        u32 remaining = lane == depth0 && bound >= target ? mask : 0u;
         u32 depth = depth0;
         while (status == ITEM_DONE) {
             u32 left = __shfl_sync(FULL, remaining, depth);

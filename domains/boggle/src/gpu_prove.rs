@@ -33,8 +33,10 @@ use frontier_core::gpu::{gpu_error, Gpu};
 
 mod adder;
 mod arena_upload;
+mod relaunch;
 use adder::Adder;
 use arena_upload::{ArenaUploader, CopyStats, DeviceArena};
+use relaunch::Relaunch;
 
 use crate::gpu::GpuBoggle;
 use crate::handover::FLUSH_WORDS;
@@ -53,7 +55,8 @@ const WARPS: u32 = 4;
 const ITEM_WORDS: usize = 5;
 /// Words per board sent back: subclass, bound, 16 letters 4 per word.
 const BOARD_WORDS: usize = 6;
-/// Boards one launch can send back (more: those subclasses go to the CPU).
+/// Boards one launch can send back (more: those subclasses are walked
+/// again, [`Relaunch`]).
 /// Classes near the best boards send back millions: a 2,048-class 4x4
 /// sample (seed 2, 64 host threads, docs/RESULTS.md) filled 2^20 twice, and
 /// walking the subclasses left over on the adding-up thread took 40.8 and
@@ -66,12 +69,12 @@ const BATCH_ITEMS: usize = 1 << 18;
 const BATCH_WORDS: usize = 1 << 29;
 /// Item status written by the kernel.
 const ITEM_DONE: u32 = 1;
+/// Item status: a stack overflowed (the CPU walks the subclass).
+#[cfg(test)]
+const ITEM_STACK_FULL: u32 = 2;
 /// Item status: the launch's board buffer was full when the subclass sent
 /// a board back (its boards sent so far are dropped).
 const ITEM_BOARDS_FULL: u32 = 3;
-/// Relaunches of the subclasses a launch left for want of board space,
-/// before the rest go to the CPU.
-const RELAUNCHES: usize = 8;
 
 /// What the GPU did for a proof.
 #[derive(Clone, Debug, Default)]
@@ -85,10 +88,11 @@ pub struct GpuProofReport {
     /// Subclasses handed over.
     pub handed_over: u64,
     /// Of those, walked on the CPU after all (a GPU stack overflowed, or
-    /// the board output did on every relaunch).
+    /// the board buffer did with one position left to split).
     pub walked_on_cpu: u64,
     /// Subclasses walked again on the GPU because their launch's board
-    /// buffer was full (counted once per relaunch).
+    /// buffer was full, counted once per relaunch, the children of a split
+    /// subclass each (see `gpu_prove/relaunch.rs`).
     pub relaunched: u64,
     /// Subclasses bounded on the GPU.
     pub subclasses: u64,
@@ -214,8 +218,9 @@ pub struct GpuProofOptions {
     /// prover's buffers are made).
     pub host_upload_budget: Option<u64>,
     /// Boards one launch can send back. The subclasses that find the
-    /// buffer full are walked again with an empty one, and after a few
-    /// relaunches on the CPU (24 bytes of device memory a board).
+    /// buffer full are walked again with an empty one, split deeper when a
+    /// round finishes none of them (`gpu_prove/relaunch.rs`); 24 bytes of
+    /// device memory a board.
     pub board_capacity: usize,
 }
 
@@ -647,6 +652,8 @@ struct Uploaded {
     items: CudaSlice<u32>,
     /// The same subclasses on the host, for relaunching some of them.
     items_host: Vec<u32>,
+    /// The same letter sets on the host, for splitting some of them.
+    masks_host: Vec<u32>,
     count: usize,
 }
 
@@ -676,57 +683,6 @@ struct ReadBack {
     subclasses: Vec<u64>,
     status: Vec<u32>,
     boards: Vec<u32>,
-}
-
-/// Whether board `record` is of a subclass that finished (by `status`).
-fn of_finished(status: &[u32], record: &[u32]) -> bool {
-    status.get(record[0] as usize) == Some(&ITEM_DONE)
-}
-
-/// Drops the boards of subclasses that did not finish: one that found the
-/// buffer full sent a part of its boards, and is walked again in whole.
-/// Once is enough before the relaunches: they add only finished
-/// subclasses' boards.
-fn keep_boards_of_finished(read: &mut ReadBack) {
-    let kept: Vec<u32> = read
-        .boards
-        .chunks_exact(BOARD_WORDS)
-        .filter(|record| of_finished(&read.status, record))
-        .flatten()
-        .copied()
-        .collect();
-    read.boards = kept;
-}
-
-/// Folds a relaunch of the subclasses `again_of` (their indices in the
-/// first kernel, in the relaunch's order) into `first`, whose unfinished
-/// subclasses' boards are gone ([`keep_boards_of_finished`]): their counts
-/// and statuses replace the first ones, and the boards of those that
-/// finished now are added. Returns the subclasses that found the buffer
-/// full again.
-fn fold_relaunch(first: &mut ReadBack, again_of: &[u32], again: ReadBack) -> Vec<u32> {
-    let mut still_full = Vec::new();
-    for ((&item, &status), &subclasses) in again_of.iter().zip(&again.status).zip(&again.subclasses)
-    {
-        let Some(slot) = first.status.get_mut(item as usize) else {
-            continue;
-        };
-        *slot = status;
-        first.subclasses[item as usize] = subclasses;
-        if status == ITEM_BOARDS_FULL {
-            still_full.push(item);
-        }
-    }
-    for record in again.boards.chunks_exact(BOARD_WORDS) {
-        if let (true, Some(&item)) = (
-            of_finished(&again.status, record),
-            again_of.get(record[0] as usize),
-        ) {
-            first.boards.push(item);
-            first.boards.extend_from_slice(&record[1..]);
-        }
-    }
-    still_full
 }
 
 /// What one launch sent back.
@@ -906,6 +862,7 @@ impl GpuProver {
             masks: s.clone_htod(&masks).map_err(gpu_error)?,
             items: s.clone_htod(&items).map_err(gpu_error)?,
             items_host: items,
+            masks_host: masks,
             count,
         };
         report.upload_seconds += upload_started.elapsed().as_secs_f64();
@@ -1006,7 +963,7 @@ impl GpuProver {
 
     /// Waits for `launched`'s kernel and reads back what it found. The
     /// subclasses that found the board buffer full are walked again on the
-    /// GPU with a buffer of their own, while each relaunch finishes some.
+    /// GPU with an empty one until each is done ([`Relaunch`]).
     fn results(
         &mut self,
         launched: Launched,
@@ -1015,46 +972,25 @@ impl GpuProver {
         let mut read = self.read_back(&launched.kernel, report)?;
         report.launches += 1;
         report.handed_over += launched.kernel.count as u64;
-        let mut full: Vec<u32> = (0..read.status.len() as u32)
-            .filter(|&item| read.status[item as usize] == ITEM_BOARDS_FULL)
-            .collect();
-        if !full.is_empty() {
-            keep_boards_of_finished(&mut read);
-        }
-        for _ in 0..RELAUNCHES {
-            if full.is_empty() {
-                break;
-            }
-            let items: Vec<u32> = full
-                .iter()
-                .flat_map(|&item| {
-                    let at = item as usize * ITEM_WORDS;
-                    launched.inputs.items_host[at..at + ITEM_WORDS]
-                        .iter()
-                        .copied()
-                })
-                .collect();
-            let items = self.gpu.stream.clone_htod(&items).map_err(gpu_error)?;
-            let kernel = self.run_kernel(
-                &launched.inputs,
-                &items,
-                full.len(),
-                launched.depth,
-                launched.target,
-            )?;
+        let mut relaunch = Relaunch::new(&mut read, &launched.inputs.items_host, launched.depth);
+        while !relaunch.is_empty() {
+            let (count, depth) = (relaunch.len(), relaunch.depth());
+            let items = self
+                .gpu
+                .stream
+                .clone_htod(&relaunch.records())
+                .map_err(gpu_error)?;
+            let kernel =
+                self.run_kernel(&launched.inputs, &items, count, depth, launched.target)?;
             let again = self.read_back(&kernel, report)?;
-            let relaunched = full.len();
-            report.relaunched += relaunched as u64;
-            full = fold_relaunch(&mut read, &full, again);
+            report.relaunched += count as u64;
+            relaunch.fold(&mut read, again, &launched.inputs.masks_host, self.cells);
             tracing::info!(
-                "GPU launch {}: {relaunched} subclasses found the board buffer full, relaunched; {} still full",
+                "GPU launch {}: {count} subclasses of depth {depth} found the board buffer full, walked again; {} left at depth {}",
                 report.launches,
-                full.len()
+                relaunch.len(),
+                relaunch.depth()
             );
-            if full.len() == relaunched {
-                // One subclass's boards alone fill the buffer: the CPU walks them.
-                break;
-            }
         }
         Ok(Walked {
             subclasses: read.subclasses,
@@ -1097,47 +1033,6 @@ impl GpuProver {
 
 #[cfg(test)]
 mod tests {
-    use super::{
-        fold_relaunch, keep_boards_of_finished, ReadBack, BOARD_WORDS, ITEM_BOARDS_FULL, ITEM_DONE,
-    };
-
-    /// A board record of `item` with bound `bound` (letters all 0).
-    fn record(item: u32, bound: u32) -> Vec<u32> {
-        let mut record = vec![0; BOARD_WORDS];
-        record[0] = item;
-        record[1] = bound;
-        record
-    }
-
-    #[test]
-    fn a_relaunch_replaces_the_subclasses_it_walked_again_and_their_boards() {
-        // Item 0 finished with one board; items 1 and 2 found the buffer
-        // full, item 1 after sending one board.
-        let mut first = ReadBack {
-            subclasses: vec![10, 3, 0],
-            status: vec![ITEM_DONE, ITEM_BOARDS_FULL, ITEM_BOARDS_FULL],
-            boards: [record(0, 100), record(1, 101)].concat(),
-        };
-        // Relaunched as items 0 (was 1) and 1 (was 2): the first finishes
-        // with two boards, the second finds the buffer full again.
-        let again = ReadBack {
-            subclasses: vec![20, 1],
-            status: vec![ITEM_DONE, ITEM_BOARDS_FULL],
-            boards: [record(0, 201), record(1, 202), record(0, 203)].concat(),
-        };
-        keep_boards_of_finished(&mut first);
-        let still_full = fold_relaunch(&mut first, &[1, 2], again);
-        assert_eq!(still_full, vec![2]);
-        assert_eq!(first.status, vec![ITEM_DONE, ITEM_DONE, ITEM_BOARDS_FULL]);
-        assert_eq!(first.subclasses, vec![10, 20, 1]);
-        // Item 1's partial board (101) and the still-full item's (202) are
-        // gone; the relaunch's boards carry the first launch's numbers.
-        assert_eq!(
-            first.boards,
-            [record(0, 100), record(1, 201), record(1, 203)].concat()
-        );
-    }
-
     use super::GpuProofReport;
 
     fn report(host: f64, waiting: f64, kernel: f64) -> GpuProofReport {

@@ -1087,8 +1087,10 @@ fn gpu_proofs_equal_cpu_proofs() {
         }
     }
     // Board buffers far too small: the subclasses that find one full are
-    // walked again on the GPU, and past the relaunches on the CPU, with the
-    // CPU proof's boards and counts (no board lost, none scored twice).
+    // walked again on the GPU, split deeper when a round finishes none of
+    // them, and with one position left walked on the CPU, with the CPU
+    // proof's boards and counts (no board lost, none scored twice, no
+    // subclass counted twice).
     let settings = settings(3, 3, 500, corners, None, None);
     let cpu = prove(&trie, &settings, &|_, _| {}).unwrap();
     for board_capacity in [64, 1] {
