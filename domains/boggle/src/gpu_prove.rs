@@ -42,8 +42,8 @@ use crate::gpu::GpuBoggle;
 use crate::handover::FLUSH_WORDS;
 use crate::orderly::{split_order, OrderlyBuilder};
 use crate::prove::{
-    boards_up_to_symmetry, mean_and_standard_error, prove_split, ArenaPool, ClassOutcome, Handover,
-    Proof, ProofSettings, Split, Worker,
+    boards_up_to_symmetry, letters_of, mean_and_standard_error, prove_split, ArenaPool,
+    ClassOutcome, Handover, Proof, ProofSettings, Split, Worker,
 };
 use crate::trie::Trie;
 use crate::BoggleError;
@@ -654,6 +654,11 @@ struct Uploaded {
     items_host: Vec<u32>,
     /// The same letter sets on the host, for splitting some of them.
     masks_host: Vec<u32>,
+    /// Per tree, its class (an index into `class_letters`).
+    tree_classes: Vec<u32>,
+    /// Per class of the launch, its letters cell by cell as `--json`
+    /// names classes, for the log when its subclasses overflow.
+    class_letters: Vec<String>,
     count: usize,
 }
 
@@ -683,6 +688,22 @@ struct ReadBack {
     subclasses: Vec<u64>,
     status: Vec<u32>,
     boards: Vec<u32>,
+}
+
+/// A class's letters, cell by cell, as `--json` names classes
+/// (`class_letters`), from its letter sets in split `order`.
+fn class_letters(order: &[usize], masks: &[u32]) -> String {
+    let mut by_cell = vec![0; masks.len()];
+    for (&cell, &mask) in order.iter().zip(masks) {
+        if let Some(slot) = by_cell.get_mut(cell) {
+            *slot = mask;
+        }
+    }
+    by_cell
+        .iter()
+        .map(|&mask| letters_of(mask))
+        .collect::<Vec<_>>()
+        .join(" ")
 }
 
 /// What one launch sent back.
@@ -810,7 +831,12 @@ impl GpuProver {
         let mut roots = Vec::with_capacity(batch.len());
         let mut masks = Vec::with_capacity(batch.len() * self.cells);
         let mut items = Vec::new();
-        for (handover, device) in batch.iter().zip(devices) {
+        let mut tree_classes = Vec::with_capacity(batch.len());
+        let class_letters = batch
+            .iter()
+            .map(|handover| class_letters(&handover.order, &handover.masks))
+            .collect();
+        for (class, (handover, device)) in batch.iter().zip(devices).enumerate() {
             // The class's arena on the device, copied by the host thread
             // that handed it over or here; the kernel's stream waits for
             // the copy (its write event), wherever it was made.
@@ -835,6 +861,7 @@ impl GpuProver {
             };
             for group in &handover.groups {
                 let tree = roots.len() as u32;
+                tree_classes.push(class as u32);
                 trees.push(pointer);
                 roots.push(group.root);
                 masks.extend_from_slice(&handover.masks);
@@ -863,6 +890,8 @@ impl GpuProver {
             items: s.clone_htod(&items).map_err(gpu_error)?,
             items_host: items,
             masks_host: masks,
+            tree_classes,
+            class_letters,
             count,
         };
         report.upload_seconds += upload_started.elapsed().as_secs_f64();
@@ -973,6 +1002,25 @@ impl GpuProver {
         report.launches += 1;
         report.handed_over += launched.kernel.count as u64;
         let mut relaunch = Relaunch::new(&mut read, &launched.inputs.items_host, launched.depth);
+        if !relaunch.is_empty() {
+            let inputs = &launched.inputs;
+            let mut classes: Vec<u32> = relaunch
+                .trees()
+                .filter_map(|tree| inputs.tree_classes.get(tree as usize).copied())
+                .collect();
+            classes.sort_unstable();
+            classes.dedup();
+            let letters: Vec<&str> = classes
+                .iter()
+                .filter_map(|&class| inputs.class_letters.get(class as usize))
+                .map(String::as_str)
+                .collect();
+            tracing::info!(
+                "GPU launch {}: {} subclasses found the board buffer full, of the classes {letters:?}",
+                report.launches,
+                relaunch.len()
+            );
+        }
         while !relaunch.is_empty() {
             let (count, depth) = (relaunch.len(), relaunch.depth());
             let items = self
@@ -1034,6 +1082,13 @@ impl GpuProver {
 #[cfg(test)]
 mod tests {
     use super::GpuProofReport;
+
+    #[test]
+    fn a_class_is_named_cell_by_cell_whatever_its_split_order() {
+        // Split order: cell 2, then 0, then 1.
+        let masks = [0b1, 0b110, 1 << 25];
+        assert_eq!(super::class_letters(&[2, 0, 1], &masks), "bc z a");
+    }
 
     fn report(host: f64, waiting: f64, kernel: f64) -> GpuProofReport {
         GpuProofReport {

@@ -382,7 +382,8 @@ pub(crate) fn boards_up_to_symmetry(
     boards
 }
 
-fn letters_of(mask: u32) -> String {
+/// The letters of `mask`, alphabetical.
+pub(crate) fn letters_of(mask: u32) -> String {
     (0..26u8)
         .filter(|l| mask >> l & 1 == 1)
         .map(|l| char::from(b'a' + l))

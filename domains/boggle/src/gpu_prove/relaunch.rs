@@ -84,6 +84,12 @@ impl Relaunch {
         self.depth
     }
 
+    /// The trees (the kernel's class numbers) of the next round's
+    /// subclasses.
+    pub(super) fn trees(&self) -> impl Iterator<Item = u32> + '_ {
+        self.work.iter().map(|again| again.record[0])
+    }
+
     /// The next round's item records, back to back.
     pub(super) fn records(&self) -> Vec<u32> {
         self.work.iter().flat_map(|again| again.record).collect()
