@@ -349,7 +349,7 @@ fn check_class(
     for piece in &class.pieces {
         let letters = letter_text(&piece.letters);
         if piece.letters.len() == shape.cells() {
-            place_in_order(order, &piece.letters, &mut board);
+            place_in_order(order, piece.letters.iter().copied(), &mut board);
             // A board's piece holds its score when it reached the target, else
             // its orderly bound; either way the score decides.
             let score = scorer.score_letters(shape, &board);

@@ -219,8 +219,8 @@ pub struct GpuProofOptions {
     pub host_upload_budget: Option<u64>,
     /// Boards one launch can send back. The subclasses that find the
     /// buffer full are walked again with an empty one, split deeper when a
-    /// round finishes none of them (`gpu_prove/relaunch.rs`); 24 bytes of
-    /// device memory a board.
+    /// round finishes none of them or leaves fewer than the kernel's warps
+    /// (`gpu_prove/relaunch.rs`); 24 bytes of device memory a board.
     pub board_capacity: usize,
 }
 
@@ -1001,7 +1001,13 @@ impl GpuProver {
         let mut read = self.read_back(&launched.kernel, report)?;
         report.launches += 1;
         report.handed_over += launched.kernel.count as u64;
-        let mut relaunch = Relaunch::new(&mut read, &launched.inputs.items_host, launched.depth);
+        let warps = self.blocks as usize * WARPS as usize;
+        let mut relaunch = Relaunch::new(
+            &mut read,
+            &launched.inputs.items_host,
+            launched.depth,
+            warps,
+        );
         if !relaunch.is_empty() {
             let inputs = &launched.inputs;
             let mut classes: Vec<u32> = relaunch

@@ -360,8 +360,12 @@ pub(crate) fn letter_values(text: &str) -> Option<Vec<u8>> {
 }
 
 /// Lays letters given in split order out on the board's cells.
-pub(crate) fn place_in_order(order: &[usize], letters: &[u8], board: &mut [u8]) {
-    for (&cell, &letter) in order.iter().zip(letters) {
+pub(crate) fn place_in_order(
+    order: &[usize],
+    letters: impl IntoIterator<Item = u8>,
+    board: &mut [u8],
+) {
+    for (&cell, letter) in order.iter().zip(letters) {
         board[cell] = letter;
     }
 }
@@ -1363,7 +1367,7 @@ impl Below<'_> {
                     return Visit::Descend;
                 }
             } else if depth == cells && bound >= target {
-                place_in_order(order, &fixed.letters, &mut board);
+                place_in_order(order, fixed.letters.iter().copied(), &mut board);
                 self.outcome.boards_scored += 1;
                 bound = scorer.score_letters(shape, &board);
                 if bound >= target {

@@ -11,8 +11,12 @@
 //! some of them; when a round finishes none, they compete for the buffer
 //! with more boards each than it holds, and each is split into its
 //! children one position deeper (a relaunch at that depth), which send
-//! fewer boards each. Only a subclass that overflows with one position
-//! left, or whose walk overflows a stack, goes to the CPU.
+//! fewer boards each. They are split too when fewer are left than the
+//! kernel runs warps at once: a warp walks one subclass, so the last few
+//! would otherwise keep most of the GPU idle (on a class of seed 3's
+//! 4,096-class sample, 31 M boards, the rounds of 46, 23 and 1 subclasses
+//! took 17 of the relaunches' 34 s). Only a subclass that overflows with
+//! one position left, or whose walk overflows a stack, goes to the CPU.
 //!
 //! The counts stay those of one walk of the subclass: a child counts the
 //! subclasses below it, and the parent's walk would have counted the
@@ -33,6 +37,9 @@ struct Again {
 /// The subclasses still to walk again, all with `depth` positions fixed.
 pub(super) struct Relaunch {
     depth: usize,
+    /// Warps the kernel runs at once: fewer subclasses left than this are
+    /// split so that the next round has more to share among them.
+    warps: usize,
     work: Vec<Again>,
     /// Per first-launch subclass: its records not yet finished.
     outstanding: Vec<u32>,
@@ -42,8 +49,8 @@ impl Relaunch {
     /// Takes from `first` (a launch's first kernel over the records
     /// `items`, `depth` positions fixed) the subclasses that found the
     /// buffer full: their boards so far are dropped and their counts
-    /// start from zero.
-    pub(super) fn new(first: &mut ReadBack, items: &[u32], depth: usize) -> Relaunch {
+    /// start from zero. `warps`: how many the kernel runs at once.
+    pub(super) fn new(first: &mut ReadBack, items: &[u32], depth: usize, warps: usize) -> Relaunch {
         let mut outstanding = vec![0; first.status.len()];
         let mut work = Vec::new();
         for (item, record) in items.chunks_exact(ITEM_WORDS).enumerate() {
@@ -64,6 +71,7 @@ impl Relaunch {
         }
         Relaunch {
             depth,
+            warps,
             work,
             outstanding,
         }
@@ -97,10 +105,11 @@ impl Relaunch {
 
     /// Folds into `first` a round's kernel over [`Relaunch::records`], and
     /// prepares the next round: the subclasses that found the buffer full
-    /// again, at the same depth if the round finished some, else split one
-    /// position deeper (`masks`: per tree, each position's letters, `cells`
-    /// positions) while a position is left below them. What cannot go on
-    /// stays [`ITEM_BOARDS_FULL`] in `first`, for the CPU.
+    /// again, split one position deeper (`masks`: per tree, each position's
+    /// letters, `cells` positions) if the round finished none of them or
+    /// fewer are left than the kernel's warps, else at the same depth; a
+    /// split needs a position left below them. What cannot go on stays
+    /// [`ITEM_BOARDS_FULL`] in `first`, for the CPU.
     pub(super) fn fold(
         &mut self,
         first: &mut ReadBack,
@@ -142,7 +151,8 @@ impl Relaunch {
         }
         // Descendants of a subclass gone to the CPU are not walked again.
         full.retain(|walked| first.status[walked.of as usize] == ITEM_BOARDS_FULL);
-        self.work = if full.is_empty() || finished_some {
+        let split = !finished_some || full.len() < self.warps;
+        self.work = if full.is_empty() || (finished_some && !split) {
             full
         } else if self.depth + 1 < cells {
             let position = self.depth;
@@ -168,6 +178,9 @@ impl Relaunch {
                 }
             }
             children
+        } else if finished_some {
+            // Too few to fill the GPU, but nothing to split them by.
+            full
         } else {
             Vec::new()
         };
@@ -225,7 +238,7 @@ mod tests {
             boards: [board(0, 100), board(1, 101)].concat(),
         };
         let items = [item(0, &[1, 2]), item(0, &[1, 3]), item(1, &[4, 5])].concat();
-        let mut relaunch = Relaunch::new(&mut first, &items, 2);
+        let mut relaunch = Relaunch::new(&mut first, &items, 2, 1);
         assert_eq!(relaunch.len(), 2);
         assert_eq!(relaunch.records(), items[ITEM_WORDS..].to_vec());
         // Item 1's partial board is gone, its count reset.
@@ -262,7 +275,7 @@ mod tests {
         // Tree 1: position 1 takes letters 3 and 6.
         let masks = [0, 0, 0, 0, 1 << 3 | 1 << 6, 0];
         let cells = 3;
-        let mut relaunch = Relaunch::new(&mut first, &items, 1);
+        let mut relaunch = Relaunch::new(&mut first, &items, 1, 1);
         let again = ReadBack {
             subclasses: vec![5],
             status: vec![ITEM_BOARDS_FULL],
@@ -294,6 +307,42 @@ mod tests {
     }
 
     #[test]
+    fn fewer_left_than_the_kernels_warps_are_split_even_when_some_finished() {
+        let mut first = ReadBack {
+            subclasses: vec![0, 0],
+            status: vec![ITEM_BOARDS_FULL, ITEM_BOARDS_FULL],
+            boards: Vec::new(),
+        };
+        let items = [item(0, &[1]), item(0, &[2])].concat();
+        // Tree 0: position 1 takes letters 4 and 5; a kernel of 8 warps.
+        let masks = [0, 1 << 4 | 1 << 5, 0];
+        let mut relaunch = Relaunch::new(&mut first, &items, 1, 8);
+        let again = ReadBack {
+            subclasses: vec![6, 2],
+            status: vec![ITEM_DONE, ITEM_BOARDS_FULL],
+            boards: board(0, 800),
+        };
+        relaunch.fold(&mut first, again, &masks, 3);
+        assert_eq!(first.status, vec![ITEM_DONE, ITEM_BOARDS_FULL]);
+        assert_eq!((relaunch.len(), relaunch.depth()), (2, 2));
+        assert_eq!(
+            relaunch.records(),
+            [item(0, &[2, 4]), item(0, &[2, 5])].concat()
+        );
+        // With one position left they cannot be split: walked again at
+        // the same depth while rounds finish some.
+        let again = ReadBack {
+            subclasses: vec![1, 0],
+            status: vec![ITEM_DONE, ITEM_BOARDS_FULL],
+            boards: Vec::new(),
+        };
+        relaunch.fold(&mut first, again, &masks, 3);
+        assert_eq!((relaunch.len(), relaunch.depth()), (1, 2));
+        assert_eq!(relaunch.records(), item(0, &[2, 5]));
+        assert_eq!(first.subclasses, vec![6, 3]);
+    }
+
+    #[test]
     fn what_cannot_go_deeper_or_overflows_a_stack_is_left_to_the_cpu() {
         // Item 0 at the last position but one: no split below it.
         let mut first = ReadBack {
@@ -302,7 +351,7 @@ mod tests {
             boards: Vec::new(),
         };
         let items = [item(0, &[1, 1]), item(0, &[1, 2])].concat();
-        let mut relaunch = Relaunch::new(&mut first, &items, 2);
+        let mut relaunch = Relaunch::new(&mut first, &items, 2, 1);
         let again = ReadBack {
             subclasses: vec![3, 9],
             status: vec![ITEM_BOARDS_FULL, ITEM_STACK_FULL],
@@ -325,7 +374,7 @@ mod tests {
             boards: Vec::new(),
         };
         let masks = [1 << 0 | 1 << 1, 1 << 0 | 1 << 1, 1 << 0 | 1 << 1, 1];
-        let mut relaunch = Relaunch::new(&mut first, &item(0, &[0]), 1);
+        let mut relaunch = Relaunch::new(&mut first, &item(0, &[0]), 1, 1);
         let none = ReadBack {
             subclasses: vec![0],
             status: vec![ITEM_BOARDS_FULL],
