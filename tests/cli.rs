@@ -150,6 +150,16 @@ fn bad_instances_give_one_line_errors_and_a_failing_exit() {
             ],
             "bad partition",
         ),
+        (
+            vec![
+                "solve",
+                "tiles",
+                "1 2 3 4 5 6 7 8 0",
+                "--heuristic",
+                "4-4|1,2/2,3",
+            ],
+            "bad partition",
+        ),
         (vec!["solve", "grid", "S..x/..G"], "column 4"),
         (vec!["run", "no/such/config.ron"], "no/such/config.ron"),
     ] {
@@ -158,6 +168,31 @@ fn bad_instances_give_one_line_errors_and_a_failing_exit() {
         let err = stderr(&out);
         assert_eq!(err.lines().count(), 1, "{args:?}: {err}");
         assert!(err.contains(needle), "{args:?}: {err}");
+    }
+}
+
+/// Several partitions joined by `|` take the largest of their sums: the
+/// 8-puzzle's hardest board keeps its optimum of 31 on A* and IDA*.
+#[test]
+fn several_partitions_solve_the_hardest_8_puzzle_optimally() {
+    let dir = scratch("max-partitions");
+    for executor in ["astar", "ida"] {
+        let out = frontier(&[
+            "solve",
+            "--json",
+            "--executor",
+            executor,
+            "tiles",
+            "8 6 7 2 5 4 3 0 1",
+            "--heuristic",
+            "4-4|1,2,3/4,5,6/7,8",
+            "--reflect",
+            "--pdb-dir",
+            dir.to_str().unwrap(),
+        ]);
+        assert!(out.status.success(), "{executor}: {}", stderr(&out));
+        let v: serde_json::Value = serde_json::from_str(stdout(&out).trim()).unwrap();
+        assert_eq!(v["cost"], 31, "{executor}");
     }
 }
 

@@ -1,7 +1,9 @@
 // Sliding tiles plugin for kernels/gastar.cu. The host prepends the instance:
 //   N_CELLS, COLS, BITS (4 or 5 bits a cell), STATE_WORDS, MAX_SUCC, NUM_PDB,
-//   REFLECT, GOAL_CELL[25], GOAL_WORDS[], REFL_CELL[25], REFL_TILE[25],
-//   PDB_K[], PDB_TILES[][8], PDB_OFFSET[].
+//   NUM_PART, REFLECT, PART_FIRST[NUM_PART + 1], GOAL_CELL[25], GOAL_WORDS[],
+//   REFL_CELL[25], REFL_TILE[25], PDB_K[], PDB_TILES[][8], PDB_OFFSET[].
+// The databases form NUM_PART additive partitions (PART_FIRST[q] is
+// partition q's first database); h is the largest partition's sum.
 // A state is the tile on each cell, BITS bits a cell, little-endian across words.
 // The tables buffer holds the pattern databases, one byte an entry.
 
@@ -77,19 +79,23 @@ __device__ int expand(const u32* s, u32* out, u32* cost, const unsigned char* ta
 }
 
 __device__ __forceinline__ u32 pdb_sum(const unsigned char* pos, const unsigned char* tables) {
-    u32 sum = 0;
-    for (int p = 0; p < NUM_PDB; p++) {
-        u64 used = 0;  // cells taken so far (boards up to 49 cells)
-        u64 index = 0;
-        for (int i = 0; i < PDB_K[p]; i++) {
-            u32 cell = pos[PDB_TILES[p][i]];
-            u32 below = __popcll(used & ((1ull << cell) - 1ull));
-            index = index * (u64)(N_CELLS - i) + (cell - below);
-            used |= 1ull << cell;
+    u32 best = 0;
+    for (int q = 0; q < NUM_PART; q++) {
+        u32 sum = 0;
+        for (int p = PART_FIRST[q]; p < PART_FIRST[q + 1]; p++) {
+            u64 used = 0;  // cells taken so far (boards up to 49 cells)
+            u64 index = 0;
+            for (int i = 0; i < PDB_K[p]; i++) {
+                u32 cell = pos[PDB_TILES[p][i]];
+                u32 below = __popcll(used & ((1ull << cell) - 1ull));
+                index = index * (u64)(N_CELLS - i) + (cell - below);
+                used |= 1ull << cell;
+            }
+            sum += tables[PDB_OFFSET[p] + index];
         }
-        sum += tables[PDB_OFFSET[p] + index];
+        if (sum > best) best = sum;
     }
-    return sum;
+    return best;
 }
 
 __device__ u32 heuristic(const u32* s, const unsigned char* tables) {
@@ -125,6 +131,9 @@ __device__ void for_each_feature(const u32* s, Visit visit) {
     }
 }
 
+// With several partitions IDA* looks each child up whole (ida.cu's
+// defaults): the detail below follows one partition's databases.
+#if NUM_PART == 1
 // Incremental heuristic for IDA* (kernels/ida.cu, PLUGIN_H_CHILD): a
 // state's detail is every tile's cell (a byte each) and each pattern
 // database's value, plain and mirrored (a byte each), then h. A move
@@ -242,3 +251,4 @@ __device__ __forceinline__ bool nth_child(const u32* s, const u32* hw, int i, u3
     *cost = 1;
     return true;
 }
+#endif  // NUM_PART == 1

@@ -27,8 +27,9 @@ pub struct TilesCli {
     #[arg(long, default_value = "standard")]
     #[serde(default = "standard_goal")]
     pub goal: Goal,
-    /// manhattan, a pattern-database preset (4-4, 5-5-5, 6-6-3, 7-8, 6-6-6-6),
-    /// or a partition of tile numbers like 1,2,3,4/5,6,7,8.
+    /// manhattan, a pattern-database preset (4-4, 5-5-5, 6-6-3, 7-8, 6-6-6-6,
+    /// 5-5-5-5-5-5-5, …), or a partition of tile numbers like 1,2,3,4/5,6,7,8;
+    /// several joined by `|` take the largest of their sums.
     #[arg(long, default_value = "manhattan")]
     #[serde(default = "manhattan")]
     pub heuristic: String,
@@ -232,29 +233,42 @@ impl TilesCli {
             }
             TilesHeuristic::Manhattan(Manhattan::new(board, self.goal))
         } else {
-            let patterns = partition(&self.heuristic, board, self.goal).map_err(tiles_error)?;
+            // Every partition is checked before any database is built.
+            let partitions = self
+                .heuristic
+                .split('|')
+                .map(|spec| partition(spec.trim(), board, self.goal).map_err(tiles_error))
+                .collect::<Result<Vec<_>, _>>()?;
             let dir = self.pdb_dir.clone().unwrap_or_else(cache::default_dir);
             let threads = self
                 .pdb_threads
                 .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, usize::from));
-            let mut dbs = Vec::new();
-            for pattern in &patterns {
-                let total = crate::pdb::placements(board.cells(), pattern.tiles.len());
-                let bar = task_bar(format!("pattern {:?}", pattern.tiles), total);
-                let progress = move |p: crate::BuildProgress| {
-                    bar(
-                        p.placements_done,
-                        format!("depth {} frontier {}", p.level, p.frontier),
-                    );
-                };
-                dbs.push(Arc::new(
-                    cache::load_or_build(board, pattern, &dir, threads, &progress)
-                        .map_err(tiles_error)?,
-                ));
+            let mut each = Vec::new();
+            for patterns in &partitions {
+                let mut dbs = Vec::new();
+                for pattern in patterns {
+                    let total = crate::pdb::placements(board.cells(), pattern.tiles.len());
+                    let bar = task_bar(format!("pattern {:?}", pattern.tiles), total);
+                    let progress = move |p: crate::BuildProgress| {
+                        bar(
+                            p.placements_done,
+                            format!("depth {} frontier {}", p.level, p.frontier),
+                        );
+                    };
+                    dbs.push(Arc::new(
+                        cache::load_or_build(board, pattern, &dir, threads, &progress)
+                            .map_err(tiles_error)?,
+                    ));
+                }
+                each.push(
+                    AdditivePdb::new(board, self.goal, dbs, self.reflect).map_err(tiles_error)?,
+                );
             }
-            TilesHeuristic::Pdb(
-                AdditivePdb::new(board, self.goal, dbs, self.reflect).map_err(tiles_error)?,
-            )
+            if each.len() == 1 {
+                TilesHeuristic::Pdb(each.remove(0))
+            } else {
+                TilesHeuristic::Max(each)
+            }
         };
         let heuristic = Arc::new(heuristic);
         built.insert(key, heuristic.clone());

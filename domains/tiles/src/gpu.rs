@@ -50,16 +50,34 @@ impl GpuPlugin<Tiles> for TilesHeuristic {
             "u32",
             goal_words.iter().map(|&w| u64::from(w)),
         );
-        let (dbs, reflection) = match self {
+        // Each partition's databases back to back; PART_FIRST[q] is
+        // partition q's first, the last entry their count.
+        let (partitions, reflection) = match self {
             TilesHeuristic::Manhattan(_) => (Vec::new(), None),
-            TilesHeuristic::Pdb(p) => (p.dbs().to_vec(), p.reflection_maps()),
+            TilesHeuristic::Pdb(p) => (vec![p], p.reflection_maps()),
+            // Built with one --reflect for all: the same maps.
+            TilesHeuristic::Max(ps) => (
+                ps.iter().collect(),
+                ps.first().and_then(|p| p.reflection_maps()),
+            ),
         };
+        let dbs: Vec<_> = partitions.iter().flat_map(|p| p.dbs()).collect();
+        let mut first = vec![0u64];
+        for p in &partitions {
+            first.push(first.last().copied().unwrap_or(0) + p.dbs().len() as u64);
+        }
+        // Manhattan: one empty partition, so that PART_FIRST[1] exists.
+        if partitions.is_empty() {
+            first.push(0);
+        }
         let _ = writeln!(
             src,
-            "#define NUM_PDB {}\n#define REFLECT {}",
+            "#define NUM_PDB {}\n#define NUM_PART {}\n#define REFLECT {}",
             dbs.len(),
+            partitions.len().max(1),
             u8::from(reflection.is_some())
         );
+        src += &array("PART_FIRST", "unsigned short", first);
         let (cells, tiles) = reflection.unwrap_or(([0; MAX_CELLS], [0; MAX_CELLS]));
         src += &array(
             "REFL_CELL",
@@ -72,7 +90,7 @@ impl GpuPlugin<Tiles> for TilesHeuristic {
             tiles[..n].iter().map(|&c| u64::from(c)),
         );
         // The inverse of REFL_TILE, and the database holding each tile
-        // (255: none), for the incremental heuristic.
+        // (255: none), for the incremental heuristic (one partition only).
         let mut inverse = vec![0u64; n];
         for (t, &m) in tiles[..n].iter().enumerate() {
             if let Some(slot) = inverse.get_mut(usize::from(m)) {
@@ -125,6 +143,11 @@ impl GpuPlugin<Tiles> for TilesHeuristic {
         match self {
             TilesHeuristic::Manhattan(_) => Vec::new(),
             TilesHeuristic::Pdb(p) => p.dbs().iter().map(|db| db.table()).collect(),
+            TilesHeuristic::Max(ps) => ps
+                .iter()
+                .flat_map(|p| p.dbs())
+                .map(|db| db.table())
+                .collect(),
         }
     }
 }

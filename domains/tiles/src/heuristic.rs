@@ -220,6 +220,14 @@ pub enum TilesHeuristic {
     Manhattan(Manhattan),
     /// Additive pattern databases.
     Pdb(AdditivePdb),
+    /// The largest of several additive partitions (`A|B|…`). Each is
+    /// admissible, so their max is; it is consistent where each is (no
+    /// reflection). A tighter bound prunes more in A* and IDA*; a beam
+    /// ranks by it too, but three 35-puzzle partitions gained nothing on
+    /// DeepCubeA's own boards (docs/RESULTS.md, "The largest of several
+    /// partitions"). All are built with the same reflection (the GPU plugin
+    /// takes the first's).
+    Max(Vec<AdditivePdb>),
 }
 
 impl Heuristic<Tiles> for TilesHeuristic {
@@ -228,6 +236,7 @@ impl Heuristic<Tiles> for TilesHeuristic {
         match self {
             TilesHeuristic::Manhattan(m) => m.h(d, s),
             TilesHeuristic::Pdb(p) => p.h(d, s),
+            TilesHeuristic::Max(ps) => ps.iter().map(|p| p.h(d, s)).max().unwrap_or(0),
         }
     }
     #[inline]
@@ -235,12 +244,14 @@ impl Heuristic<Tiles> for TilesHeuristic {
         match self {
             TilesHeuristic::Manhattan(m) => m.h_child(d, parent, parent_h, child),
             TilesHeuristic::Pdb(p) => p.h(d, child),
+            TilesHeuristic::Max(_) => self.h(d, child),
         }
     }
     fn consistent(&self) -> bool {
         match self {
             TilesHeuristic::Manhattan(_) => true,
             TilesHeuristic::Pdb(p) => Heuristic::<Tiles>::consistent(p),
+            TilesHeuristic::Max(ps) => ps.iter().all(Heuristic::<Tiles>::consistent),
         }
     }
 }
@@ -433,6 +444,8 @@ impl InPlaceHeuristic<Tiles> for TilesHeuristic {
         match self {
             TilesHeuristic::Manhattan(m) => m.h(puzzle, state),
             TilesHeuristic::Pdb(p) => p.root_detail(state, detail),
+            // The detail follows one partition; several are looked up whole.
+            TilesHeuristic::Max(_) => self.h(puzzle, state),
         }
     }
 
@@ -471,6 +484,7 @@ impl InPlaceHeuristic<Tiles> for TilesHeuristic {
                     - Cost::from(row[usize::from(state.blank)])
             }
             TilesHeuristic::Pdb(p) => p.after_move(state, from, parent, child, cap),
+            TilesHeuristic::Max(_) => self.h(puzzle, state),
         }
     }
 }
@@ -518,6 +532,34 @@ const PRESETS: &[(&str, u8, &[&[u8]])] = &[
             &[15, 20, 21, 26, 27],
             &[24, 25, 30, 31, 32],
             &[28, 29, 33, 34, 35],
+        ],
+    ),
+    // 6×6: two other groupings into seven blocks of five, to take the
+    // largest of several partitions (`5-5-5-5-5-5-5|alt-…|strips-…`).
+    (
+        "alt-5-5-5-5-5-5-5",
+        6,
+        &[
+            &[1, 2, 3, 8, 9],
+            &[4, 5, 10, 11, 17],
+            &[6, 7, 12, 13, 18],
+            &[14, 15, 16, 21, 22],
+            &[19, 20, 24, 25, 26],
+            &[23, 28, 29, 34, 35],
+            &[27, 30, 31, 32, 33],
+        ],
+    ),
+    (
+        "strips-5-5-5-5-5-5-5",
+        6,
+        &[
+            &[1, 2, 3, 4, 5],
+            &[6, 7, 8, 9, 10],
+            &[11, 15, 16, 17, 23],
+            &[12, 13, 14, 18, 19],
+            &[20, 21, 22, 27, 28],
+            &[24, 25, 26, 30, 31],
+            &[29, 32, 33, 34, 35],
         ],
     ),
     // 6×6: five blocks of six tiles and one of five, 1.41 G entries (bytes)

@@ -253,6 +253,40 @@ fn heuristics_never_overestimate_anywhere_on_the_8_puzzle() {
     }
 }
 
+/// The largest of several partitions never overestimates, equals the
+/// largest part, and beats each part alone on some boards (the point of
+/// taking it).
+#[test]
+fn the_largest_of_several_partitions_is_admissible_and_beats_each_part() {
+    let dir = tempdir("max-partitions");
+    let board = Board::new(3, 3).unwrap();
+    for goal in [Goal::Korf, Goal::Standard] {
+        let truth = all_distances(&board, goal);
+        let parts = [
+            pdb_heuristic(&board, goal, "1,2,3,4/5,6,7,8", false, &dir),
+            pdb_heuristic(&board, goal, "1,2,5,6/3,4,7,8", false, &dir),
+        ];
+        let max = TilesHeuristic::Max(parts.to_vec());
+        assert!(Heuristic::<Tiles>::consistent(&max));
+        let mut beats = [0usize; 2];
+        for (cells, &d) in &truth {
+            let puzzle = Tiles::new(board.clone(), state_from(cells, &board), goal).unwrap();
+            let s = puzzle.start();
+            let each = [parts[0].h(&puzzle, &s), parts[1].h(&puzzle, &s)];
+            let h = max.h(&puzzle, &s);
+            assert!(h <= d, "{s:?}: true {d}, max {h}");
+            assert_eq!(h, each[0].max(each[1]));
+            for (count, part) in beats.iter_mut().zip(each) {
+                *count += usize::from(h > part);
+            }
+        }
+        assert!(
+            beats.iter().all(|&b| b > truth.len() / 20),
+            "each partition should lose to the other often: {beats:?}"
+        );
+    }
+}
+
 #[test]
 fn astar_returns_exact_distances_on_random_8_puzzles_and_replays() {
     let dir = tempdir("astar8");
@@ -263,6 +297,10 @@ fn astar_returns_exact_distances_on_random_8_puzzles_and_replays() {
         TilesHeuristic::Manhattan(Manhattan::new(&board, goal)),
         TilesHeuristic::Pdb(pdb_heuristic(&board, goal, "4-4", true, &dir)),
         TilesHeuristic::Pdb(pdb_heuristic(&board, goal, "1,2,3/4,5,6/7,8", false, &dir)),
+        TilesHeuristic::Max(vec![
+            pdb_heuristic(&board, goal, "4-4", true, &dir),
+            pdb_heuristic(&board, goal, "1,2,3/4,5,6/7,8", true, &dir),
+        ]),
     ];
     let mut rng = Rng(5);
     let states: Vec<&[u8; frontier_tiles::MAX_CELLS]> = truth.keys().collect();
@@ -705,6 +743,75 @@ fn gpu_ida_matches_exact_distances_and_published_optima() {
     }
 }
 
+/// The largest of several partitions on the GPU: GA*, GPU IDA* (which
+/// then looks each child up whole) and the GPU beam keep Korf's optima and
+/// their bounds, and IDA* with strong and weak partitions together expands
+/// far fewer nodes than with the weak alone (the kernel takes the max, not
+/// the first partition).
+#[test]
+fn gpu_searches_take_the_largest_of_several_partitions() {
+    if !frontier_core::gpu::usable_or_skip("gpu_searches_take_the_largest_of_several_partitions") {
+        return;
+    }
+    use frontier_core::search::gpu::{gastar, gpu_beam, gpu_ida, GastarConfig, GpuIdaConfig};
+    use frontier_core::search::{Order, Weight};
+    let dir = tempdir("gpu-max");
+    let board = Board::new(4, 4).unwrap();
+    let weak = pdb_heuristic(
+        &board,
+        Goal::Korf,
+        "1,2/3,4/5,6/7,8/9,10/11,12/13,14/15",
+        true,
+        &dir,
+    );
+    let strong = pdb_heuristic(&board, Goal::Korf, "5-5-5", true, &dir);
+    let alone = TilesHeuristic::Pdb(weak.clone());
+    let max = TilesHeuristic::Max(vec![weak, strong]);
+    let plain = SearchOptions::default();
+    let beam = SearchOptions {
+        order: Order {
+            beam: Some(2000),
+            shortcut: None,
+            window: None,
+            weight: Weight::parse("1").unwrap(),
+            anytime: false,
+        },
+        ..SearchOptions::default()
+    };
+    let config = GpuIdaConfig {
+        roots: 4096,
+        memory_fraction: 0.2,
+        ..GpuIdaConfig::default()
+    };
+    for (id, korf, _, optimum) in korf100()
+        .iter()
+        .filter(|i| ["16", "55", "79"].contains(&i.0.as_str()))
+    {
+        let puzzle = Tiles::parse(korf, Goal::Korf).unwrap();
+        let by_gastar = gastar(&puzzle, &max, &GastarConfig::default(), &plain).unwrap();
+        let by_ida = gpu_ida(&puzzle, &max, &config, &plain).unwrap();
+        let weak_ida = gpu_ida(&puzzle, &alone, &config, &plain).unwrap();
+        for (outcome, what) in [(&by_gastar, "GA*"), (&by_ida, "IDA*"), (&weak_ida, "weak")] {
+            let solution = outcome.solution().expect("solved");
+            assert_eq!(solution.cost, *optimum, "#{id} {what}");
+            assert!(puzzle.is_goal(&puzzle.replay(&solution.moves).unwrap()));
+        }
+        assert!(
+            by_ida.stats.expanded * 4 < weak_ida.stats.expanded,
+            "#{id}: {} nodes with both, {} with the weak alone",
+            by_ida.stats.expanded,
+            weak_ida.stats.expanded
+        );
+        let beamed = gpu_beam(&puzzle, &max, 0, &beam).unwrap();
+        let solution = beamed
+            .solution()
+            .expect("a beam of 2000 solves Korf's easy boards");
+        let lower = beamed.stats.lower_bound.expect("a beam proves a bound");
+        assert!(lower <= *optimum && *optimum <= solution.cost, "#{id} beam");
+        assert!(puzzle.is_goal(&puzzle.replay(&solution.moves).unwrap()));
+    }
+}
+
 /// GPU IDA* cut inside its iterations (segments of a few roots, runs of a
 /// fifth of the work each) resumes after its last segment, run after run,
 /// on two GPUs (or two sessions on one), and ends at Korf's optimum.
@@ -997,17 +1104,26 @@ fn in_place_ida_equals_ida_and_its_bounds_equal_h() {
     let mut rng = Rng(41);
     for (side, specs) in [
         (3, vec!["4-4", "1,2,3/4,5,6/7,8"]),
-        (4, vec!["1,2,3,4,5/6,7,8,9,10/11,12,13,14,15"]),
+        (
+            4,
+            vec![
+                "1,2,3,4,5/6,7,8,9,10/11,12,13,14,15",
+                "1,2,3,4/5,6,7,8/9,10,11,12/13,14,15",
+            ],
+        ),
     ] {
         let board = Board::new(side, side).unwrap();
         for goal in [Goal::Korf, Goal::Standard] {
             let mut heuristics = vec![TilesHeuristic::Manhattan(Manhattan::new(&board, goal))];
-            for spec in &specs {
-                for reflect in [false, true] {
-                    heuristics.push(TilesHeuristic::Pdb(pdb_heuristic(
-                        &board, goal, spec, reflect, &dir,
-                    )));
+            for reflect in [false, true] {
+                // Each partition alone, and the largest of them.
+                let mut each = Vec::new();
+                for spec in &specs {
+                    let pdb = pdb_heuristic(&board, goal, spec, reflect, &dir);
+                    heuristics.push(TilesHeuristic::Pdb(pdb.clone()));
+                    each.push(pdb);
                 }
+                heuristics.push(TilesHeuristic::Max(each));
             }
             for h in &heuristics {
                 // Bounds along a random walk.
