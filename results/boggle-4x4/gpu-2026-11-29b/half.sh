@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
-# half.sh K SECONDS: share K/2 of seed 3's 4,096-class sample on the GPU, 16 threads, with the monitor.
+# [BIN=frontier-split2] half.sh K SECONDS: share K/2 of seed 3's 4,096-class sample on the GPU, 16 threads, with the monitor.
 export CUDA_VISIBLE_DEVICES=0 RUST_LOG=info XDG_CACHE_HOME=/tmp/fc
 mkdir -p $OUT/r
 target/device/mon.sh $OUT/r/mon.txt & mon=$!
 s=$(date +%s.%N)
-timeout $2 target/device/frontier-split --json boggle prove --dict data/boggle/enable2k.txt --shape 4x4 --target 3500 \
+timeout $2 target/device/${BIN:-frontier-split} --json boggle prove --dict data/boggle/enable2k.txt --shape 4x4 --target 3500 \
   --buckets "aeijou bcdfgmpqvwxz hklnrsty, corner: aeiosuy bcdfghjklmnpqrtvwxz" --threads 16 --sample 4096 --seed 3 --share $1/2 \
   --gpu --gpu-depth 7 --switchover 16000 --gpu-host-copies always > $OUT/r/half$1.json 2> $OUT/r/half$1.log
 echo "half $1 rc=$? wall $(awk "BEGIN{print $(date +%s.%N) - $s}") s" > $OUT/table.txt
