@@ -90,7 +90,7 @@ pub enum TilesError {
         goal: Goal,
     },
     /// A partition spec is malformed.
-    #[error("bad partition '{0}': give a preset (4-4, 5-5-5, 6-6-3, 7-8, 6-6-6-6) or disjoint tile lists like 1,2,3/4,5,6, each leaving two cells free")]
+    #[error("bad partition '{0}': give a preset ({presets}) or disjoint tile lists like 1,2,3/4,5,6, each leaving two cells free; several joined by '|' take the largest", presets = preset_names().join(", "))]
     BadPartition(String),
     /// A preset was used on the wrong board.
     #[error("preset {preset} is for {side}x{side} boards")]
