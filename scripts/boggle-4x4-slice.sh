@@ -16,10 +16,14 @@
 #                               forced; carry target/device/boggle-tests:
 #                               cargo test --release -p frontier-boggle
 #                               --test boggle --no-run, stripped)
-#   gpu-sample:N:SEED:DEPTH:SWITCHOVER
+#   gpu-sample:N:SEED:DEPTH:SWITCHOVER[:K/M]
 #                               a 4x4 sample on the GPU, split at DEPTH cells,
 #                               the host forcing above SWITCHOVER (0: none):
-#                               the projection in GPU-hours
+#                               the projection in GPU-hours; with K/M only share
+#                               K of M of the sample (every Mth class from the
+#                               Kth, itself a random sample: a sample too long
+#                               for one call runs as M shares, whose
+#                               projections average to the whole's)
 #   gpu-profile:N:SEED:DEPTH:SWITCHOVER
 #                               the same sample with Nsight Compute (ncu, where
 #                               the machine has it and may read the counters)
@@ -94,9 +98,10 @@ EOF
 # A gpu-sample or gpu-profile phase's numbers (n, seed, depth,
 # switchover) and the prove arguments of its sample, in gpu_args.
 gpu_sample_args() {
-  IFS=: read -r _ n seed depth switchover <<< "$1"
+  IFS=: read -r _ n seed depth switchover share <<< "$1"
   gpu_args=(--shape 4x4 --target 3500 --buckets "$BUCKETS" --threads "$THREADS"
     --sample "$n" --seed "$seed" --gpu --gpu-depth "$depth" --switchover "$switchover")
+  [ -n "${share:-}" ] && gpu_args+=(--share "$share")
 }
 for phase in "$@"; do
   case $phase in
@@ -144,7 +149,7 @@ for phase in "$@"; do
       ;;
     gpu-sample:*)
       gpu_sample_args "$phase"
-      run "4x4-gpu-sample-$n-$seed-d$depth-sw$switchover" "${gpu_args[@]}"
+      run "4x4-gpu-sample-$n-$seed-d$depth-sw$switchover${share:+-share-${share/\//-of-}}" "${gpu_args[@]}"
       ;;
     gpu-profile:*)
       gpu_sample_args "$phase"
