@@ -196,6 +196,55 @@ fn several_partitions_solve_the_hardest_8_puzzle_optimally() {
     }
 }
 
+/// A proof's shares run from one config as grid rows (`share`), as a
+/// sample too long for one sitting does: the rows' boards are the whole
+/// proof's, each once.
+#[test]
+fn a_configs_share_rows_add_up_to_the_whole_proof() {
+    let dir = scratch("boggle-shares");
+    let config = dir.join("shares.ron");
+    std::fs::write(
+        &config,
+        "Experiment(\n    domain: Boggle(job: Prove(shape: \"2x2\", target: 15, buckets: \"ae rst\")),\n    instances: Inline([\"1\"]),\n    grid: {\"share\": [\"1/2\", \"2/2\"], \"switchover\": [0]},\n)\n",
+    )
+    .unwrap();
+    let rows = json_lines(
+        &frontier(&["--json", "run", config.to_str().unwrap()]),
+        "run with share rows",
+    );
+    let statuses: Vec<&str> = rows.iter().map(|r| r["status"].as_str().unwrap()).collect();
+    assert_eq!(statuses, ["share 1/2 proven", "share 2/2 proven"]);
+    assert_eq!(rows[0]["params"], "share=1/2 switchover=0");
+    let mut boards: Vec<String> = rows
+        .iter()
+        .flat_map(|r| r["path"].as_array().unwrap().clone())
+        .map(|b| b.as_str().unwrap().to_string())
+        .collect();
+    boards.sort();
+    let whole = json_lines(
+        &frontier(&[
+            "--json",
+            "boggle",
+            "prove",
+            "--shape",
+            "2x2",
+            "--target",
+            "15",
+            "--buckets",
+            "ae rst",
+        ]),
+        "the whole proof",
+    );
+    let mut expected: Vec<String> = whole[0]["boards"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|b| format!("{} {}", b[1], b[0].as_str().unwrap()))
+        .collect();
+    expected.sort();
+    assert_eq!(boards, expected);
+}
+
 #[test]
 fn usage_errors_exit_non_zero_and_help_lists_the_domains() {
     let out = frontier(&["solve", "tiles"]);

@@ -1483,6 +1483,10 @@ impl frontier_app::plugin::Plugin for BoggleCli {
             (BoggleJob::Prove(p), "gpu") => p.gpu = value.flag(key)?,
             (BoggleJob::Prove(p), "gpu_depth") => p.gpu_depth = Some(value.count(key)? as usize),
             (BoggleJob::Prove(p), "gpu_host_copies") => p.gpu_host_copies = Some(value.text(key)?),
+            // A sample too long for one sitting runs as shares of it, each
+            // a random sample of its own (docs/RESULTS.md, seed 3's halves).
+            (BoggleJob::Prove(p), "share") => p.share = Some(value.text(key)?),
+            (BoggleJob::Prove(p), "switchover") => p.switchover = Some(value.count(key)? as u32),
             _ => return Ok(false),
         }
         Ok(true)
