@@ -222,17 +222,7 @@ fn a_configs_share_rows_add_up_to_the_whole_proof() {
         .collect();
     boards.sort();
     let whole = json_lines(
-        &frontier(&[
-            "--json",
-            "boggle",
-            "prove",
-            "--shape",
-            "2x2",
-            "--target",
-            "15",
-            "--buckets",
-            "ae rst",
-        ]),
+        &frontier(&[&["--json", "boggle"][..], &BOGGLE_2X2_PROOF].concat()),
         "the whole proof",
     );
     let mut expected: Vec<String> = whole[0]["boards"]
@@ -952,15 +942,7 @@ fn every_subcommand_prints_json_lines_with_json() {
         fails_with(&boggle(&args), message);
     }
     // Shares of a proof add up to it: classes and boards.
-    let args = [
-        "prove",
-        "--shape",
-        "2x2",
-        "--target",
-        "15",
-        "--buckets",
-        "ae rst",
-    ];
+    let args = BOGGLE_2X2_PROOF;
     let whole = json_lines(&boggle(&args), "boggle prove");
     let (mut classes, mut boards) = (0, Vec::new());
     for share in ["1/2", "2/2"] {
@@ -2203,6 +2185,17 @@ fn plot_draws_the_anytime_trace_of_json_results() {
 }
 
 /// A 3x3 proof over few letters: under a second, tens of boards.
+/// A 2x2 proof of two buckets: six classes, boards to find.
+const BOGGLE_2X2_PROOF: [&str; 7] = [
+    "prove",
+    "--shape",
+    "2x2",
+    "--target",
+    "15",
+    "--buckets",
+    "ae rst",
+];
+
 const BOGGLE_3X3_PROOF: [&str; 7] = [
     "prove",
     "--shape",
