@@ -2,12 +2,14 @@
 //! and the pattern databases as the plugin's tables.
 
 use std::fmt::Write;
+use std::sync::Arc;
 
 use frontier_core::search::gpu::GpuPlugin;
 use frontier_core::PackedState;
 
 use crate::board::{Tiles, MAX_CELLS};
 use crate::heuristic::TilesHeuristic;
+use crate::pdb::PatternDb;
 
 const PLUGIN: &str = include_str!("../kernels/tiles.cuh");
 
@@ -50,31 +52,26 @@ impl GpuPlugin<Tiles> for TilesHeuristic {
             "u32",
             goal_words.iter().map(|&w| u64::from(w)),
         );
+        let partitions = partitions(self);
+        // Built with one --reflect for all: the same maps.
+        let reflection = match self {
+            TilesHeuristic::Manhattan(_) => None,
+            TilesHeuristic::Pdb(p) => p.reflection_maps(),
+            TilesHeuristic::Max(ps) => ps.first().and_then(|p| p.reflection_maps()),
+        };
+        let dbs: Vec<_> = partitions.iter().copied().flatten().collect();
         // Each partition's databases back to back; PART_FIRST[q] is
         // partition q's first, the last entry their count.
-        let (partitions, reflection) = match self {
-            TilesHeuristic::Manhattan(_) => (Vec::new(), None),
-            TilesHeuristic::Pdb(p) => (vec![p], p.reflection_maps()),
-            // Built with one --reflect for all: the same maps.
-            TilesHeuristic::Max(ps) => (
-                ps.iter().collect(),
-                ps.first().and_then(|p| p.reflection_maps()),
-            ),
-        };
-        let dbs: Vec<_> = partitions.iter().flat_map(|p| p.dbs()).collect();
-        let mut first = vec![0u64];
-        for p in &partitions {
-            first.push(first.last().copied().unwrap_or(0) + p.dbs().len() as u64);
-        }
-        // Manhattan: one empty partition, so that PART_FIRST[1] exists.
-        if partitions.is_empty() {
-            first.push(0);
-        }
+        let mut at = 0;
+        let first = std::iter::once(0).chain(partitions.iter().map(|p| {
+            at += p.len() as u64;
+            at
+        }));
         let _ = writeln!(
             src,
             "#define NUM_PDB {}\n#define NUM_PART {}\n#define REFLECT {}",
             dbs.len(),
-            partitions.len().max(1),
+            partitions.len(),
             u8::from(reflection.is_some())
         );
         src += &array("PART_FIRST", "unsigned short", first);
@@ -140,14 +137,21 @@ impl GpuPlugin<Tiles> for TilesHeuristic {
     }
 
     fn tables<'a>(&'a self, _: &Tiles) -> Vec<&'a [u8]> {
-        match self {
-            TilesHeuristic::Manhattan(_) => Vec::new(),
-            TilesHeuristic::Pdb(p) => p.dbs().iter().map(|db| db.table()).collect(),
-            TilesHeuristic::Max(ps) => ps
-                .iter()
-                .flat_map(|p| p.dbs())
-                .map(|db| db.table())
-                .collect(),
-        }
+        partitions(self)
+            .into_iter()
+            .flatten()
+            .map(|db| db.table())
+            .collect()
+    }
+}
+
+/// The heuristic's additive partitions, each its databases, in the order
+/// the kernel reads them; Manhattan distance is one partition of none (the
+/// kernel then never looks one up).
+fn partitions(heuristic: &TilesHeuristic) -> Vec<&[Arc<PatternDb>]> {
+    match heuristic {
+        TilesHeuristic::Manhattan(_) => vec![&[]],
+        TilesHeuristic::Pdb(p) => vec![p.dbs()],
+        TilesHeuristic::Max(ps) => ps.iter().map(|p| p.dbs()).collect(),
     }
 }

@@ -152,7 +152,7 @@ impl Relaunch {
         // Descendants of a subclass gone to the CPU are not walked again.
         full.retain(|walked| first.status[walked.of as usize] == ITEM_BOARDS_FULL);
         let split = !finished_some || full.len() < self.warps;
-        self.work = if full.is_empty() || (finished_some && !split) {
+        self.work = if full.is_empty() || !split {
             full
         } else if self.depth + 1 < cells {
             let position = self.depth;
