@@ -96,7 +96,9 @@ pub struct GpuProofReport {
     pub relaunched: u64,
     /// Subclasses bounded on the GPU.
     pub subclasses: u64,
-    /// Seconds the kernels ran, by device events.
+    /// Seconds the GPU ran kernels, by device events: the union of the
+    /// kernels' spans, since consecutive launches overlap (each queued on
+    /// the other compute stream before the last one is read back).
     pub kernel_seconds: f64,
     /// The host threads' seconds on classes (building, forcing, walking to
     /// the split, handing over), summed over the classes; with
@@ -589,8 +591,9 @@ impl Consumer<'_> {
     }
 
     /// Copies `batch` to the GPU (while the kernel of `last`, if any, still
-    /// runs), reads `last`'s results and starts `batch`'s kernel: returns
-    /// the launch now in flight and `last`, walked, for the adding-up thread.
+    /// runs), starts `batch`'s kernel on the other compute stream and reads
+    /// `last`'s results: returns the launch now in flight and `last`,
+    /// walked, for the adding-up thread.
     fn start(
         &mut self,
         batch: Vec<Handover>,
@@ -611,6 +614,11 @@ impl Consumer<'_> {
             .upload(&batch, devices, self.depth, &mut self.report)?;
         self.report.upload_seconds += copies.seconds();
         self.report.uploaded_bytes += copies.bytes();
+        // Queued on the other compute stream before the last launch is
+        // read back: its warps start as the last kernel's tail frees SMs.
+        let launched = self
+            .prover
+            .launch(uploaded, self.depth, self.settings.target)?;
         let done = match last {
             Some(last) => Some(Finished {
                 walked: self.prover.results(last.launched, &mut self.report)?,
@@ -618,9 +626,6 @@ impl Consumer<'_> {
             }),
             None => None,
         };
-        let launched = self
-            .prover
-            .launch(uploaded, self.depth, self.settings.target)?;
         self.report.launch_seconds += launch_started.elapsed().as_secs_f64();
         Ok((InFlight { batch, launched }, done))
     }
@@ -669,6 +674,8 @@ struct Launched {
     kernel: KernelRun,
     depth: usize,
     target: u32,
+    /// The compute stream its kernels run on.
+    turn: usize,
 }
 
 /// One kernel's buffers, read back by [`GpuProver::read_back`].
@@ -680,6 +687,8 @@ struct KernelRun {
     board_count: CudaSlice<u32>,
     start: CudaEvent,
     end: CudaEvent,
+    /// The compute stream it runs on.
+    turn: usize,
 }
 
 /// What one kernel sent back: per subclass its count and status, and the
@@ -751,12 +760,24 @@ fn keep_freed_memory(gpu: &Gpu) {
 /// The kernel and its per-warp scratch on one GPU.
 struct GpuProver {
     gpu: Gpu,
-    /// Where the next launch's inputs are copied while a kernel runs on
-    /// `gpu.stream`.
+    /// Where the next launch's inputs are copied while a kernel runs.
     upload_stream: Arc<CudaStream>,
+    /// Launches take turns on two compute streams, each with its own
+    /// scratch: the next launch is queued before the last one is read
+    /// back, so its warps take the SMs that the last launch's tail leaves
+    /// idle (a launch's last items run on few warps: the SMs were active
+    /// 73% of a launch's cycles, "Profile of the kernel" in
+    /// docs/RESULTS.md), and the read-back and relaunches of one overlap
+    /// the other's kernel.
+    compute: [Arc<CudaStream>; 2],
+    scratch: [CudaSlice<u32>; 2],
+    /// The compute stream of the next launch.
+    turn: usize,
+    /// The end of the latest kernel added to `kernel_seconds`, so that
+    /// overlapping kernels count once.
+    last_end: Option<CudaEvent>,
     kernel: CudaFunction,
     blocks: u32,
-    scratch: CudaSlice<u32>,
     cells: usize,
     /// Boards one kernel can send back.
     board_capacity: usize,
@@ -787,33 +808,49 @@ impl GpuProver {
             .attribute(CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT)
             .map_err(gpu_error)? as u32;
         let warp_words = (cells + 1) * cells * 32 + cells * capacity;
-        // Every SM full, in at most a quarter of the free memory.
+        // Every SM full, the two scratches in at most a quarter of the
+        // free memory.
         let (free, _) = gpu.memory()?;
-        let fit = (free / 4 / (warp_words * 4 * WARPS as usize)).max(1) as u32;
+        let fit = (free / 8 / (warp_words * 4 * WARPS as usize)).max(1) as u32;
         let blocks = (sms * occupancy).min(fit);
         tracing::info!(
-            "boggle prove kernel: {} registers, {blocks} blocks of {WARPS} warps ({occupancy} per SM), {} MB scratch",
+            "boggle prove kernel: {} registers, {blocks} blocks of {WARPS} warps ({occupancy} per SM), {} MB scratch a stream",
             kernel.num_regs().unwrap_or(-1),
             (blocks as usize * WARPS as usize * warp_words * 4) >> 20
         );
-        let scratch = gpu
-            .stream
-            .alloc_zeros::<u32>(blocks as usize * WARPS as usize * warp_words)
-            .map_err(gpu_error)?;
+        // Streams of their own: the context's default stream is the legacy
+        // one, which other blocking streams would wait for.
+        let compute = [
+            gpu.ctx.new_stream().map_err(gpu_error)?,
+            gpu.ctx.new_stream().map_err(gpu_error)?,
+        ];
+        let scratch_words = blocks as usize * WARPS as usize * warp_words;
+        let scratch = [
+            compute[0]
+                .alloc_zeros::<u32>(scratch_words)
+                .map_err(gpu_error)?,
+            compute[1]
+                .alloc_zeros::<u32>(scratch_words)
+                .map_err(gpu_error)?,
+        ];
         Ok(GpuProver {
             gpu,
             upload_stream,
+            compute,
+            scratch,
+            turn: 0,
+            last_end: None,
             kernel,
             blocks,
-            scratch,
             cells,
             board_capacity: options.board_capacity,
         })
     }
 
     /// Copies `batch`'s trees and subclasses to the device on the upload
-    /// stream, so that the copy overlaps a kernel still running on the
-    /// compute stream (the context tracks which buffer each stream wrote).
+    /// stream, so that the copy overlaps the kernels still running (the
+    /// context tracks which buffer each stream wrote); the next launch's
+    /// compute stream waits for the copies.
     fn upload(
         &mut self,
         batch: &[Handover],
@@ -823,6 +860,7 @@ impl GpuProver {
     ) -> Result<Uploaded, BoggleError> {
         let upload_started = Instant::now();
         let s = self.upload_stream.clone();
+        let compute = self.compute[self.turn].clone();
         let mut arenas = Vec::with_capacity(batch.len());
         let mut own = Vec::new();
         // The kernel's "classes" are trees: each group's, in its class's
@@ -842,7 +880,7 @@ impl GpuProver {
             // the copy (its write event), wherever it was made.
             let pointer = match device {
                 Some(device) => {
-                    let pointer = device.words.device_ptr(&self.gpu.stream).0;
+                    let pointer = device.words.device_ptr(&compute).0;
                     arenas.push(device);
                     pointer
                 }
@@ -854,7 +892,7 @@ impl GpuProver {
                         unsafe { s.alloc::<u32>(tree.len().max(1)) }.map_err(gpu_error)?;
                     s.memcpy_htod(tree, &mut words).map_err(gpu_error)?;
                     report.uploaded_bytes += tree.len() as u64 * 4;
-                    let pointer = words.device_ptr(&self.gpu.stream).0;
+                    let pointer = words.device_ptr(&compute).0;
                     own.push(words);
                     pointer
                 }
@@ -898,25 +936,29 @@ impl GpuProver {
         Ok(uploaded)
     }
 
-    /// Starts the kernel over every subclass of `inputs` on the compute
-    /// stream, without waiting for it.
+    /// Starts the kernel over every subclass of `inputs` on this turn's
+    /// compute stream, without waiting for it; the next launch takes the
+    /// other stream.
     fn launch(
         &mut self,
         inputs: Uploaded,
         depth: usize,
         target: u32,
     ) -> Result<Launched, BoggleError> {
-        let kernel = self.run_kernel(&inputs, &inputs.items, inputs.count, depth, target)?;
+        let turn = self.turn;
+        self.turn = 1 - turn;
+        let kernel = self.run_kernel(&inputs, &inputs.items, inputs.count, depth, target, turn)?;
         Ok(Launched {
             inputs,
             kernel,
             depth,
             target,
+            turn,
         })
     }
 
     /// Starts the kernel over the `count` subclasses `items` of `inputs`'
-    /// trees, without waiting for it.
+    /// trees on compute stream `turn`, without waiting for it.
     fn run_kernel(
         &mut self,
         inputs: &Uploaded,
@@ -924,8 +966,9 @@ impl GpuProver {
         count: usize,
         depth: usize,
         target: u32,
+        turn: usize,
     ) -> Result<KernelRun, BoggleError> {
-        let s = self.gpu.stream.clone();
+        let s = self.compute[turn].clone();
         let mut next = s.alloc_zeros::<u32>(1).map_err(gpu_error)?;
         let mut subclasses = s.alloc_zeros::<u64>(count).map_err(gpu_error)?;
         let mut status = s.alloc_zeros::<u32>(count).map_err(gpu_error)?;
@@ -947,7 +990,7 @@ impl GpuProver {
             .arg(&depth32)
             .arg(&target)
             .arg(&mut next)
-            .arg(&mut self.scratch)
+            .arg(&mut self.scratch[turn])
             .arg(&mut subclasses)
             .arg(&mut status)
             .arg(&mut boards)
@@ -958,8 +1001,9 @@ impl GpuProver {
             block_dim: (WARPS * 32, 1, 1),
             shared_mem_bytes: 0,
         };
-        // SAFETY: the arguments match `prove_items`; `scratch` holds the
-        // per-warp words of `blocks * WARPS` warps, every per-item buffer
+        // SAFETY: the arguments match `prove_items`; `scratch[turn]` holds
+        // the per-warp words of `blocks * WARPS` warps (no other kernel
+        // uses it meanwhile: only stream `turn`'s), every per-item buffer
         // `count` entries, `boards` `board_capacity` boards, and every
         // tree offset the kernel follows stays inside its class's arena,
         // whose address `trees` holds. The inputs, written on the upload
@@ -987,6 +1031,7 @@ impl GpuProver {
             board_count,
             start,
             end,
+            turn,
         })
     }
 
@@ -998,18 +1043,19 @@ impl GpuProver {
         launched: Launched,
         report: &mut GpuProofReport,
     ) -> Result<Walked, BoggleError> {
-        let mut read = self.read_back(&launched.kernel, report)?;
+        let Launched {
+            inputs,
+            kernel,
+            depth,
+            target,
+            turn,
+        } = launched;
+        report.handed_over += kernel.count as u64;
+        let mut read = self.read_back(kernel, report)?;
         report.launches += 1;
-        report.handed_over += launched.kernel.count as u64;
         let warps = self.blocks as usize * WARPS as usize;
-        let mut relaunch = Relaunch::new(
-            &mut read,
-            &launched.inputs.items_host,
-            launched.depth,
-            warps,
-        );
+        let mut relaunch = Relaunch::new(&mut read, &inputs.items_host, depth, warps);
         if !relaunch.is_empty() {
-            let inputs = &launched.inputs;
             let mut classes: Vec<u32> = relaunch
                 .trees()
                 .filter_map(|tree| inputs.tree_classes.get(tree as usize).copied())
@@ -1028,19 +1074,16 @@ impl GpuProver {
             );
         }
         while !relaunch.is_empty() {
-            let (count, depth) = (relaunch.len(), relaunch.depth());
-            let items = self
-                .gpu
-                .stream
+            let (count, relaunch_depth) = (relaunch.len(), relaunch.depth());
+            let items = self.compute[turn]
                 .clone_htod(&relaunch.records())
                 .map_err(gpu_error)?;
-            let kernel =
-                self.run_kernel(&launched.inputs, &items, count, depth, launched.target)?;
-            let again = self.read_back(&kernel, report)?;
+            let kernel = self.run_kernel(&inputs, &items, count, relaunch_depth, target, turn)?;
+            let again = self.read_back(kernel, report)?;
             report.relaunched += count as u64;
-            relaunch.fold(&mut read, again, &launched.inputs.masks_host, self.cells);
+            relaunch.fold(&mut read, again, &inputs.masks_host, self.cells);
             tracing::info!(
-                "GPU launch {}: {count} subclasses of depth {depth} found the board buffer full, walked again; {} left at depth {}",
+                "GPU launch {}: {count} subclasses of depth {relaunch_depth} found the board buffer full, walked again; {} left at depth {}",
                 report.launches,
                 relaunch.len(),
                 relaunch.depth()
@@ -1058,10 +1101,10 @@ impl GpuProver {
     /// Waits for `kernel` and reads back what it found.
     fn read_back(
         &mut self,
-        launched: &KernelRun,
+        launched: KernelRun,
         report: &mut GpuProofReport,
     ) -> Result<ReadBack, BoggleError> {
-        let s = self.gpu.stream.clone();
+        let s = self.compute[launched.turn].clone();
         let found = s.clone_dtoh(&launched.board_count).map_err(gpu_error)?;
         let found = (found.first().copied().unwrap_or(0) as usize).min(self.board_capacity);
         let boards = if found == 0 {
@@ -1076,7 +1119,31 @@ impl GpuProver {
             .start
             .elapsed_ms(&launched.end)
             .map_err(gpu_error)?;
-        report.kernel_seconds += f64::from(ms) / 1e3;
+        // Kernels are read back in the order they were queued, so the part
+        // of this one before the latest end read so far ran beside an
+        // earlier kernel, and is counted once. (A launch's relaunches run
+        // beside the next launch's kernel after a gap for the read-back:
+        // those gaps, a few milliseconds, are not counted.) An end before
+        // this start is no overlap, whether the driver gives a negative
+        // time or an error for it.
+        let overlap = self.last_end.as_ref().map_or(0.0, |last_end| {
+            launched
+                .start
+                .elapsed_ms(last_end)
+                .unwrap_or(0.0)
+                .clamp(0.0, ms)
+        });
+        report.kernel_seconds += f64::from(ms - overlap) / 1e3;
+        let later = match &self.last_end {
+            Some(last_end) => launched
+                .end
+                .elapsed_ms(last_end)
+                .map_or(true, |after| after <= 0.0),
+            None => true,
+        };
+        if later {
+            self.last_end = Some(launched.end);
+        }
         Ok(ReadBack {
             subclasses,
             status,
