@@ -118,9 +118,10 @@ pub enum BoggleCommand {
         #[arg(long, requires = "gpu")]
         gpu_depth: Option<usize>,
         /// With --gpu: which trees the CPU threads copy to the device
-        /// themselves: `queue-full` (default: those they would otherwise
-        /// wait to hand over, the GPU's thread being behind), `always` or
-        /// `never` (the GPU's thread copies the rest).
+        /// themselves: `queue-full` (those they would otherwise wait to
+        /// hand over, the GPU's thread being behind), `always`, `never`
+        /// (the GPU's thread copies the rest) or `auto` (default: `always`
+        /// from 32 threads up, else `queue-full`).
         #[arg(long, requires = "gpu")]
         gpu_host_copies: Option<String>,
         /// Force cells (a merged, tighter tree per letter of the next cell)

@@ -237,23 +237,46 @@ pub enum HostCopies {
     /// the GPU's thread, behind, is spared it. While the host bounds the
     /// proof it copies nothing (on 16 host threads copying every tree made
     /// a 4x4 sample 7% slower, docs/RESULTS.md).
-    #[default]
     WhenQueueFull,
     /// Every tree (within the budget).
     Always,
+    /// [`HostCopies::Always`] from [`ALWAYS_FROM_THREADS`] host threads up,
+    /// else [`HostCopies::WhenQueueFull`] ([`HostCopies::for_threads`]).
+    #[default]
+    Auto,
+}
+
+/// Host threads from which [`HostCopies::Auto`] copies every tree. On 4x4
+/// samples (docs/RESULTS.md, "Thirty-two host threads" and "Sixty-four
+/// host threads"), copying every tree beat copying when the queue is
+/// full by 4% on 32 threads and by 14-20% on 64, while the GPU's thread,
+/// copying the rest from pageable memory, fell behind; on 16 it cost 7%.
+pub const ALWAYS_FROM_THREADS: usize = 32;
+
+impl HostCopies {
+    /// What `self` means for a proof on `threads` host threads: `Auto`
+    /// resolved, any other choice as it is.
+    pub fn for_threads(self, threads: usize) -> HostCopies {
+        match self {
+            HostCopies::Auto if threads >= ALWAYS_FROM_THREADS => HostCopies::Always,
+            HostCopies::Auto => HostCopies::WhenQueueFull,
+            chosen => chosen,
+        }
+    }
 }
 
 impl std::str::FromStr for HostCopies {
     type Err = String;
 
-    /// `never`, `queue-full` or `always`.
+    /// `never`, `queue-full`, `always` or `auto`.
     fn from_str(text: &str) -> Result<HostCopies, String> {
         match text {
             "never" => Ok(HostCopies::Never),
             "queue-full" => Ok(HostCopies::WhenQueueFull),
             "always" => Ok(HostCopies::Always),
+            "auto" => Ok(HostCopies::Auto),
             _ => Err(format!(
-                "host copies {text:?}: `never`, `queue-full` or `always`"
+                "host copies {text:?}: `never`, `queue-full`, `always` or `auto`"
             )),
         }
     }
@@ -338,6 +361,14 @@ pub fn prove_on_gpu(
     let uploader = ArenaUploader::new(prover.gpu.ctx.clone(), budget);
     let host_copies = CopyStats::default();
     let started = Instant::now();
+    let copies = options
+        .host_copies
+        .for_threads(rayon::current_num_threads());
+    tracing::info!(
+        "host threads copy trees: {copies:?} ({:?} on {} threads)",
+        options.host_copies,
+        rayon::current_num_threads()
+    );
     // Room for a few classes per thread: the threads keep building while
     // the GPU walks.
     let (sender, receiver) =
@@ -387,21 +418,24 @@ pub fn prove_on_gpu(
             (result, consumer)
         });
         let sink = |handover: Handover| {
-            let handover = match options.host_copies {
+            let handover = match copies {
                 HostCopies::Never => (handover, None),
                 HostCopies::Always => {
                     let device = uploader.upload(handover.tree.arena(), &host_copies);
                     (handover, device)
                 }
-                HostCopies::WhenQueueFull => match sender.try_send((handover, None)) {
-                    Err(TrySendError::Full((handover, _))) => {
-                        let device = uploader.upload(handover.tree.arena(), &host_copies);
-                        (handover, device)
+                // `Auto` is resolved above.
+                HostCopies::WhenQueueFull | HostCopies::Auto => {
+                    match sender.try_send((handover, None)) {
+                        Err(TrySendError::Full((handover, _))) => {
+                            let device = uploader.upload(handover.tree.arena(), &host_copies);
+                            (handover, device)
+                        }
+                        // Sent, or the consumer failed (its error is reported
+                        // below).
+                        Ok(()) | Err(TrySendError::Disconnected(_)) => return,
                     }
-                    // Sent, or the consumer failed (its error is reported
-                    // below).
-                    Ok(()) | Err(TrySendError::Disconnected(_)) => return,
-                },
+                }
             };
             let wait_started = Instant::now();
             // A closed channel means the consumer failed: its error is
@@ -1170,6 +1204,35 @@ mod tests {
             kernel_seconds: kernel,
             ..GpuProofReport::default()
         }
+    }
+
+    #[test]
+    fn auto_host_copies_copy_every_tree_from_32_threads_up() {
+        use super::{HostCopies, ALWAYS_FROM_THREADS};
+        assert_eq!(HostCopies::default(), HostCopies::Auto);
+        assert_eq!(HostCopies::Auto.for_threads(16), HostCopies::WhenQueueFull);
+        assert_eq!(
+            HostCopies::Auto.for_threads(ALWAYS_FROM_THREADS - 1),
+            HostCopies::WhenQueueFull
+        );
+        assert_eq!(
+            HostCopies::Auto.for_threads(ALWAYS_FROM_THREADS),
+            HostCopies::Always
+        );
+        assert_eq!(HostCopies::Auto.for_threads(64), HostCopies::Always);
+        // A choice made is kept, whatever the threads.
+        for chosen in [
+            HostCopies::Never,
+            HostCopies::WhenQueueFull,
+            HostCopies::Always,
+        ] {
+            assert_eq!(chosen.for_threads(1), chosen);
+            assert_eq!(chosen.for_threads(128), chosen);
+        }
+        assert_eq!("auto".parse(), Ok(HostCopies::Auto));
+        assert_eq!("queue-full".parse(), Ok(HostCopies::WhenQueueFull));
+        let refused = "sometimes".parse::<HostCopies>().unwrap_err();
+        assert!(refused.contains("`auto`"), "{refused}");
     }
 
     #[test]

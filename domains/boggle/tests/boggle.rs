@@ -1000,12 +1000,18 @@ fn gpu_proofs_equal_cpu_proofs() {
     // split stops forcing above it, and the counts would differ).
     let cases = [
         // (settings, split depths, stack capacity, who copies the trees to
-        // the device: the default, the GPU's thread alone, every host thread)
+        // the device: the default (`auto`), whoever finds the queue full,
+        // the GPU's thread alone, every host thread)
         (
             settings(3, 3, 500, corners, None, None),
             vec![None, Some(1), Some(8)],
             2048,
-            vec![HostCopies::default(), HostCopies::Never, HostCopies::Always],
+            vec![
+                HostCopies::default(),
+                HostCopies::WhenQueueFull,
+                HostCopies::Never,
+                HostCopies::Always,
+            ],
         ),
         (
             settings(3, 3, 500, corners, None, None),
@@ -1066,7 +1072,7 @@ fn gpu_proofs_equal_cpu_proofs() {
                     assert_eq!(report.walked_on_cpu, 0, "{case}");
                 }
                 // Who copied the trees (these are far below the default
-                // budget): by default whoever found the GPU's queue full.
+                // budget); `auto` is one of the other three.
                 match host_copies {
                     HostCopies::Never => {
                         assert_eq!(report.host_uploaded_bytes, 0, "{case}");
@@ -1076,7 +1082,7 @@ fn gpu_proofs_equal_cpu_proofs() {
                         assert!(report.host_uploaded_bytes > 0, "{case}");
                         assert_eq!(report.uploaded_bytes, 0, "{case}");
                     }
-                    HostCopies::WhenQueueFull => {
+                    HostCopies::WhenQueueFull | HostCopies::Auto => {
                         assert!(
                             report.host_uploaded_bytes + report.uploaded_bytes > 0,
                             "{case}"
