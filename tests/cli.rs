@@ -932,7 +932,7 @@ fn every_subcommand_prints_json_lines_with_json() {
         (&["--gpu-depth", "3"], "--gpu"),
         (
             &["--gpu", "--gpu-host-copies", "sometimes"],
-            "host copies \"sometimes\": `never`, `queue-full` or `always`",
+            "host copies \"sometimes\": `never`, `queue-full`, `always` or `auto`",
         ),
         (&["--gpu-host-copies", "always"], "--gpu"),
         (&["--gpu", "--certificate", "c.txt"], "--certificate"),

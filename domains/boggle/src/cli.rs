@@ -969,8 +969,9 @@ pub struct ProveSettings {
     /// With `gpu`: cells fixed on the CPU before a subclass goes to the GPU.
     #[serde(default)]
     pub gpu_depth: Option<usize>,
-    /// With `gpu`: `queue-full` (default), `always` or `never`: which trees
-    /// the CPU threads copy to the device (see `boggle prove --help`).
+    /// With `gpu`: `auto` (default), `queue-full`, `always` or `never`:
+    /// which trees the CPU threads copy to the device (see `boggle prove
+    /// --help`).
     #[serde(default)]
     pub gpu_host_copies: Option<String>,
     /// Force cells while a subclass's bound is above this (see `boggle
