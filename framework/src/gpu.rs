@@ -136,6 +136,16 @@ fn options(arch: &str) -> Vec<String> {
     ]
 }
 
+/// Compiles `source` for `arch` (`sm_90` for H100 and H200) with NVRTC
+/// and drops the binary: a kernel's compile errors, found on a machine
+/// with no GPU and no CUDA driver (NVRTC alone, as PyPI's
+/// `nvidia-cuda-nvrtc-cu12` ships it, on the library path). An
+/// [`Error::NoGpu`] when NVRTC is not installed, an [`Error::Gpu`] with
+/// NVRTC's log when the source does not compile.
+pub fn compile_only(source: &str, arch: &str) -> Result<(), Error> {
+    compile_cubin(source, arch).map(|_| ())
+}
+
 /// Compiles to a CUBIN; `Ok(None)` when this NVRTC cannot hand one out.
 fn compile_cubin(source: &str, arch: &str) -> Result<Option<Vec<u8>>, Error> {
     use cudarc::nvrtc::{result, sys};

@@ -58,6 +58,76 @@ fn trie_depth(nodes: &[Node]) -> usize {
     deepest
 }
 
+/// The scorer's kernel source for boards of `shape` over a trie of
+/// `nodes` (`node_bits` bits a node index), with what launching it needs.
+pub(crate) struct ScorerSource {
+    /// The CUDA source: the defines, the neighbour masks, then `boggle.cu`.
+    pub(crate) source: String,
+    /// Log2 of a thread's seen-table entries.
+    pub(crate) table_log2: u32,
+    /// Whether the per-board tables are in shared memory.
+    pub(crate) shared: bool,
+    /// Dynamic shared memory a block takes (0 without shared tables).
+    pub(crate) shared_bytes: u32,
+}
+
+/// [`ScorerSource`] for `shape` and `nodes` (the environment's tuning
+/// knobs of the module docs included); no device is needed to make it.
+pub(crate) fn scorer_source(shape: &Shape, nodes: &[Node], node_bits: u32) -> ScorerSource {
+    let cells = shape.cells();
+    let words = cells.div_ceil(32);
+    // Room for ~192 distinct words per cell before a board falls back
+    // to the CPU: far beyond any board seen.
+    let table_log2 = std::env::var("FRONTIER_BOGGLE_TABLE_LOG2")
+        .ok()
+        .and_then(|v| v.parse::<u32>().ok())
+        .unwrap_or_else(|| (cells * 256).next_power_of_two().trailing_zeros())
+        .clamp(8, 16);
+    let mut src = String::new();
+    let _ = writeln!(
+        src,
+        "#define CELLS {cells}\n#define WORDS {words}\n#define NODE_BITS {node_bits}\n\
+         #define TABLE_LOG2 {table_log2}\n#define MAX_DEPTH {}",
+        // A path never holds more cells than the board has.
+        trie_depth(nodes).clamp(1, cells)
+    );
+    // Per-board tables in shared memory where they fit in a quarter of
+    // an SM's (about 57 KB on H100/H200) for a block.
+    let shared_bytes = ((26 * words + cells) * 4 + cells) as u32 * BLOCK;
+    let shared =
+        shared_bytes <= 56 * 1024 && std::env::var("FRONTIER_BOGGLE_SHARED").as_deref() != Ok("0");
+    if shared {
+        src += "#define SHARED_BOARD\n";
+    }
+    let shared_bytes = if shared { shared_bytes } else { 0 };
+    let mut masks = vec![0u32; cells * words];
+    for cell in 0..cells {
+        for &n in shape.neighbors_of(cell) {
+            masks[cell * words + n as usize / 32] |= 1 << (n % 32);
+        }
+    }
+    let values: Vec<String> = masks.iter().map(|m| format!("{m}u")).collect();
+    // Profiling knobs: extra #defines (e.g. TABLE_LOG2_MIN) for experiments.
+    if let Ok(extra) = std::env::var("FRONTIER_BOGGLE_DEFINES") {
+        for define in extra.split_whitespace() {
+            let _ = writeln!(src, "#define {}", define.replacen('=', " ", 1));
+        }
+    }
+    let _ = writeln!(
+        src,
+        "__device__ const unsigned int NEIGHBORS[{}] = {{{}}};",
+        values.len(),
+        values.join(", ")
+    );
+    src += SOURCE;
+    ScorerSource {
+        source: src,
+        table_log2,
+        shared,
+        shared_bytes,
+    }
+}
+
 impl GpuBoggle {
     /// Uploads `trie` to GPU `ordinal` and compiles the kernels for boards
     /// of `shape`.
@@ -71,52 +141,12 @@ impl GpuBoggle {
                 nodes.len()
             )));
         }
-        let cells = shape.cells();
-        let words = cells.div_ceil(32);
-        // Room for ~192 distinct words per cell before a board falls back
-        // to the CPU: far beyond any board seen.
-        let table_log2 = std::env::var("FRONTIER_BOGGLE_TABLE_LOG2")
-            .ok()
-            .and_then(|v| v.parse::<u32>().ok())
-            .unwrap_or_else(|| (cells * 256).next_power_of_two().trailing_zeros())
-            .clamp(8, 16);
-        let mut src = String::new();
-        let _ = writeln!(
-            src,
-            "#define CELLS {cells}\n#define WORDS {words}\n#define NODE_BITS {node_bits}\n\
-             #define TABLE_LOG2 {table_log2}\n#define MAX_DEPTH {}",
-            // A path never holds more cells than the board has.
-            trie_depth(nodes).clamp(1, cells)
-        );
-        // Per-board tables in shared memory where they fit in a quarter of
-        // an SM's (about 57 KB on H100/H200) for a block.
-        let shared_bytes = ((26 * words + cells) * 4 + cells) as u32 * BLOCK;
-        let shared = shared_bytes <= 56 * 1024
-            && std::env::var("FRONTIER_BOGGLE_SHARED").as_deref() != Ok("0");
-        if shared {
-            src += "#define SHARED_BOARD\n";
-        }
-        let shared_bytes = if shared { shared_bytes } else { 0 };
-        let mut masks = vec![0u32; cells * words];
-        for cell in 0..cells {
-            for &n in shape.neighbors_of(cell) {
-                masks[cell * words + n as usize / 32] |= 1 << (n % 32);
-            }
-        }
-        let values: Vec<String> = masks.iter().map(|m| format!("{m}u")).collect();
-        // Profiling knobs: extra #defines (e.g. TABLE_LOG2_MIN) for experiments.
-        if let Ok(extra) = std::env::var("FRONTIER_BOGGLE_DEFINES") {
-            for define in extra.split_whitespace() {
-                let _ = writeln!(src, "#define {}", define.replacen('=', " ", 1));
-            }
-        }
-        let _ = writeln!(
-            src,
-            "__device__ const unsigned int NEIGHBORS[{}] = {{{}}};",
-            values.len(),
-            values.join(", ")
-        );
-        src += SOURCE;
+        let ScorerSource {
+            source: src,
+            table_log2,
+            shared,
+            shared_bytes,
+        } = scorer_source(shape, nodes, node_bits);
         let module = gpu.module(&src)?;
         let function = |name: &str| module.load_function(name).map_err(gpu_error);
         let score_kernel = function("score_boards")?;

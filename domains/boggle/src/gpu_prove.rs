@@ -791,6 +791,18 @@ fn keep_freed_memory(gpu: &Gpu) {
     }
 }
 
+/// The walk kernel's source for boards of `cells` cells and stacks of
+/// `capacity` choice nodes a position; no device is needed to make it.
+fn prove_source(cells: usize, capacity: usize) -> String {
+    let mut src = String::new();
+    let _ = writeln!(
+        src,
+        "#define CELLS {cells}\n#define CAP {capacity}\n#define WARPS {WARPS}"
+    );
+    src += SOURCE;
+    src
+}
+
 /// The kernel and its per-warp scratch on one GPU.
 struct GpuProver {
     gpu: Gpu,
@@ -825,13 +837,7 @@ impl GpuProver {
         // orders the kernels after the copies of their inputs.
         let upload_stream = gpu.ctx.new_stream().map_err(gpu_error)?;
         let capacity = options.stack_capacity;
-        let mut src = String::new();
-        let _ = writeln!(
-            src,
-            "#define CELLS {cells}\n#define CAP {capacity}\n#define WARPS {WARPS}"
-        );
-        src += SOURCE;
-        let module = gpu.module(&src)?;
+        let module = gpu.module(&prove_source(cells, capacity))?;
         let kernel = module.load_function("prove_items").map_err(gpu_error)?;
         let occupancy = kernel
             .occupancy_max_active_blocks_per_multiprocessor(WARPS * 32, 0, None)
@@ -1203,6 +1209,39 @@ mod tests {
             handover_wait_seconds: waiting,
             kernel_seconds: kernel,
             ..GpuProofReport::default()
+        }
+    }
+
+    /// Both Boggle kernels compile for Hopper on every shape the tests and
+    /// proofs use, with NVRTC alone (no GPU needed): a kernel edited on a
+    /// machine without one is checked before device time is spent on it.
+    #[test]
+    fn the_kernels_compile_for_hopper_without_a_gpu() {
+        use crate::board::Shape;
+        use crate::dict::WordList;
+        use crate::trie::Trie;
+        use frontier_core::Error;
+        let trie = Trie::build(&WordList::parse(b"tree\nquit\nstreets\nqueen\n"));
+        let node_bits = (usize::BITS - trie.nodes().len().leading_zeros()).max(8);
+        for (rows, cols) in [(2, 2), (3, 3), (3, 4), (4, 4), (5, 5)] {
+            let shape = Shape::new(rows, cols);
+            let sources = [
+                ("walk", super::prove_source(shape.cells(), 2048)),
+                (
+                    "scorer",
+                    crate::gpu::scorer_source(&shape, trie.nodes(), node_bits).source,
+                ),
+            ];
+            for (kernel, source) in sources {
+                match frontier_core::gpu::compile_only(&source, "sm_90") {
+                    Ok(()) => {}
+                    Err(Error::NoGpu(why)) => {
+                        eprintln!("SKIPPED: the kernels are not compiled here: {why}");
+                        return;
+                    }
+                    Err(e) => panic!("the {kernel} kernel for {rows}x{cols}: {e}"),
+                }
+            }
         }
     }
 
