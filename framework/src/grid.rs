@@ -445,6 +445,25 @@ pub mod fuzz {
 mod tests {
     use super::*;
 
+    /// Every GPU executor's kernel for the maze compiles for Hopper with
+    /// NVRTC alone (no GPU needed), on mazes of one and many words of
+    /// rows; skipped loudly where NVRTC is not installed.
+    #[cfg(feature = "gpu")]
+    #[test]
+    fn every_gpu_kernel_for_mazes_compiles_without_a_gpu() {
+        for text in ["S.#\n..G", "S...\n.##.\n...G"] {
+            let maze = Grid::parse(text).unwrap();
+            match crate::search::gpu::compile_engines(&maze, &Manhattan, "sm_90") {
+                Ok(()) => {}
+                Err(crate::Error::NoGpu(why)) => {
+                    eprintln!("SKIPPED: the kernels are not compiled here: {why}");
+                    return;
+                }
+                Err(e) => panic!("{text:?}: {e}"),
+            }
+        }
+    }
+
     #[test]
     fn cells_round_trip_and_walls_or_strays_are_refused() {
         let maze = Grid::parse("S.#\n..G").unwrap();

@@ -841,3 +841,22 @@ fn paths_between_states_of_known_distance_are_found_again() {
         assert_eq!(none.is_some(), state == pancake.start());
     }
 }
+
+/// Every GPU executor's kernel compiles for Hopper with NVRTC alone (no GPU
+/// needed), for stacks of one packed word and of several; skipped loudly
+/// where NVRTC is not installed.
+#[test]
+fn every_gpu_kernel_compiles_without_a_gpu() {
+    for n in [4, 14, 40] {
+        let sizes: Vec<usize> = (1..=n).rev().collect();
+        let stack = Pancake::new(&sizes).unwrap();
+        match frontier_core::search::gpu::compile_engines(&stack, &Gap, "sm_90") {
+            Ok(()) => {}
+            Err(frontier_core::Error::NoGpu(why)) => {
+                eprintln!("SKIPPED: the kernels are not compiled here: {why}");
+                return;
+            }
+            Err(e) => panic!("{n} pancakes: {e}"),
+        }
+    }
+}

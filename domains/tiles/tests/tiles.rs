@@ -1491,3 +1491,45 @@ fn uniform_walks_are_lazy_and_lengths_are_drawn_from_the_range() {
         assert!(e.contains(message), "{e}");
     }
 }
+
+/// Every GPU executor's kernel compiles for Hopper with NVRTC alone (no GPU
+/// needed) for every heuristic's device code (Manhattan distance, one
+/// additive partition, the largest of two) and every board size up to 7×7;
+/// skipped loudly where NVRTC is not installed.
+#[test]
+fn every_gpu_kernel_compiles_without_a_gpu() {
+    let dir = tempdir("compile");
+    let small = Board::new(3, 3).unwrap();
+    let mut cases: Vec<(Board, TilesHeuristic)> = vec![
+        (
+            small.clone(),
+            TilesHeuristic::Pdb(pdb_heuristic(&small, Goal::Standard, "4-4", true, &dir)),
+        ),
+        (
+            small.clone(),
+            TilesHeuristic::Max(vec![
+                pdb_heuristic(&small, Goal::Standard, "4-4", true, &dir),
+                pdb_heuristic(&small, Goal::Standard, "1,2,3/4,5,6/7,8", false, &dir),
+            ]),
+        ),
+    ];
+    for (rows, cols) in [(3, 3), (3, 4), (4, 4), (5, 5), (6, 6), (7, 7)] {
+        let board = Board::new(rows, cols).unwrap();
+        cases.push((
+            board.clone(),
+            TilesHeuristic::Manhattan(Manhattan::new(&board, Goal::Standard)),
+        ));
+    }
+    for (board, heuristic) in cases {
+        let goal = TileState::goal(&board, Goal::Standard);
+        let puzzle = Tiles::new(board.clone(), goal, Goal::Standard).unwrap();
+        match frontier_core::search::gpu::compile_engines(&puzzle, &heuristic, "sm_90") {
+            Ok(()) => {}
+            Err(frontier_core::Error::NoGpu(why)) => {
+                eprintln!("SKIPPED: the kernels are not compiled here: {why}");
+                return;
+            }
+            Err(e) => panic!("{}x{}: {e}", board.rows(), board.cols()),
+        }
+    }
+}

@@ -151,12 +151,7 @@ where
         .ok_or_else(|| Error::BadConfig(format!("beam {width}: at most 2^28 states a layer")))?;
     let started = Instant::now();
     let gpu = Gpu::open(device)?;
-    let source = format!(
-        "{PRELUDE}{}\n{}{ENGINE}",
-        plugin.source(domain),
-        super::multi::STATE_HASH
-    );
-    let module = gpu.module(&source)?;
+    let module = gpu.module(&beam_source(&plugin.source(domain)))?;
     let load = |name: &str| module.load_function(name).map_err(gpu_error);
     let remember = load("beam_remember")?;
     let (expand, dedup, histogram, count, place, min_f) = (
@@ -550,4 +545,12 @@ where
     }
     stats.finish(seconds);
     Ok(Outcome { status, stats })
+}
+
+/// The GPU beam's kernel source: the engine after `plugin_source`.
+pub(super) fn beam_source(plugin_source: &str) -> String {
+    format!(
+        "{PRELUDE}{plugin_source}\n{}{ENGINE}",
+        super::multi::STATE_HASH
+    )
 }

@@ -646,15 +646,7 @@ where
     if devices.is_empty() {
         return Err(Error::NoGpu("this machine has no CUDA device".into()));
     }
-    let plugin_source = plugin.source(domain);
-    let pruning_defines = match pruning {
-        Some(_) => format!("#define MOVE_PRUNING\n#define PRUNED_OP {PRUNED}u\n"),
-        None => String::new(),
-    };
-    let source = format!(
-        "{PRELUDE}#define IDA_MAX_DEPTH {}\n{plugin_source}\n{pruning_defines}{ENGINE}",
-        config.max_depth.max(2)
-    );
+    let source = ida_source(&plugin.source(domain), config.max_depth, pruning.is_some());
     let opened: Vec<Result<Gpu, Error>> = std::thread::scope(|scope| {
         let handles: Vec<_> = devices
             .iter()
@@ -851,6 +843,20 @@ where
 fn local_range(global: std::ops::Range<usize>, k: usize, count: usize) -> std::ops::Range<u32> {
     let first_at_or_after = |g: usize| g.saturating_sub(k).div_ceil(count) as u32;
     first_at_or_after(global.start)..first_at_or_after(global.end)
+}
+
+/// GPU IDA*'s kernel source: the engine after `plugin_source`, stacks of
+/// `max_depth` frames (at least 2), with move pruning or without.
+pub(super) fn ida_source(plugin_source: &str, max_depth: u32, pruning: bool) -> String {
+    let pruning_defines = if pruning {
+        format!("#define MOVE_PRUNING\n#define PRUNED_OP {PRUNED}u\n")
+    } else {
+        String::new()
+    };
+    format!(
+        "{PRELUDE}#define IDA_MAX_DEPTH {}\n{plugin_source}\n{pruning_defines}{ENGINE}",
+        max_depth.max(2)
+    )
 }
 
 #[cfg(test)]

@@ -82,6 +82,7 @@ pub(crate) fn check_memory_fraction(memory_fraction: f64) -> Result<(), String> 
 pub use partition::{packed_hash, GpuPartitioner, PackedHasher};
 
 use crate::domain::PackedState;
+use crate::Error;
 
 /// A domain's (and heuristic's) GPU side: CUDA source and lookup tables.
 /// Moves need no device encoding: the host finds them again when it
@@ -101,3 +102,43 @@ pub trait GpuPlugin<D: PackedState>: Send + Sync {
 }
 
 pub use crate::search::replay;
+
+/// Every kernel the GPU executors compile for `domain` with `plugin`,
+/// each named: GA* (`gpu`, `multi-gpu`; with the `hash` partition), the
+/// beam, and IDA* with and without move pruning (stacks of the default
+/// depth). With [`crate::gpu::compile_only`] a plugin's author finds its
+/// compile errors on a machine without a GPU, before any device time.
+pub fn engine_sources<D: PackedState, P: GpuPlugin<D>>(
+    domain: &D,
+    plugin: &P,
+) -> Vec<(&'static str, String)> {
+    let plugin_source = plugin.source(domain);
+    let depth = GpuIdaConfig::default().max_depth;
+    vec![
+        ("GA*", multi::kernel_source(domain, plugin, &PackedHasher)),
+        ("beam", beam::beam_source(&plugin_source)),
+        ("IDA*", ida::ida_source(&plugin_source, depth, false)),
+        (
+            "IDA* with move pruning",
+            ida::ida_source(&plugin_source, depth, true),
+        ),
+    ]
+}
+
+/// Compiles every kernel of [`engine_sources`] for `arch` (`sm_90` for
+/// H100 and H200) with NVRTC alone ([`crate::gpu::compile_only`]): no GPU
+/// or CUDA driver needed. The error names the kernel that does not
+/// compile; [`Error::NoGpu`] says NVRTC is not installed.
+pub fn compile_engines<D: PackedState, P: GpuPlugin<D>>(
+    domain: &D,
+    plugin: &P,
+    arch: &str,
+) -> Result<(), Error> {
+    for (name, source) in engine_sources(domain, plugin) {
+        crate::gpu::compile_only(&source, arch).map_err(|e| match e {
+            Error::Gpu(log) => Error::Gpu(format!("{name}: {log}")),
+            other => other,
+        })?;
+    }
+    Ok(())
+}
