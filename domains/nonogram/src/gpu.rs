@@ -162,3 +162,15 @@ impl GpuPropagator {
         ))
     }
 }
+
+#[cfg(test)]
+mod tests {
+    /// The nonogram line-solving kernel compiles for Hopper with NVRTC alone (no GPU
+    /// needed); skipped loudly where NVRTC is not installed.
+    #[test]
+    fn the_kernel_compiles_without_a_gpu() {
+        let compiled = frontier_core::gpu::compile_only(super::SOURCE, "sm_90");
+        frontier_core::gpu::checked_unless_no_nvrtc(compiled)
+            .expect("the nonogram line-solving kernel compiles");
+    }
+}

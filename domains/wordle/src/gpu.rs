@@ -99,3 +99,15 @@ impl GpuRanker {
         Ok((scores, seconds))
     }
 }
+
+#[cfg(test)]
+mod tests {
+    /// The Wordle ranking kernel compiles for Hopper with NVRTC alone (no GPU
+    /// needed); skipped loudly where NVRTC is not installed.
+    #[test]
+    fn the_kernel_compiles_without_a_gpu() {
+        let compiled = frontier_core::gpu::compile_only(super::SOURCE, "sm_90");
+        frontier_core::gpu::checked_unless_no_nvrtc(compiled)
+            .expect("the Wordle ranking kernel compiles");
+    }
+}
