@@ -21,7 +21,7 @@ zipfile.ZipFile(wheel).extractall(cache)
 PY
 fi
 export LD_LIBRARY_PATH=$lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
-out=$(cargo test --release --workspace compiles_without_a_gpu -- --nocapture 2>&1) || {
+out=$(cargo test --release --workspace --no-fail-fast compiles_without_a_gpu -- --nocapture 2>&1) || {
   echo "$out" | grep -E "panicked|error" -A3
   exit 1
 }
