@@ -454,10 +454,10 @@ mod tests {
         for text in ["S.#\n..G", "S...\n.##.\n...G"] {
             let maze = Grid::parse(text).unwrap();
             let compiled = crate::search::gpu::compile_engines(&maze, &Manhattan, "sm_90");
-            match crate::gpu::checked_unless_no_nvrtc(compiled) {
-                Ok(checked) if !checked => return,
-                Ok(_) => {}
-                Err(e) => panic!("{text:?}: {e}"),
+            if !crate::gpu::checked_unless_no_nvrtc(compiled)
+                .unwrap_or_else(|e| panic!("{text:?}: {e}"))
+            {
+                return;
             }
         }
     }

@@ -58,8 +58,14 @@ fn trie_depth(nodes: &[Node]) -> usize {
     deepest
 }
 
+/// Bits that index a trie of `nodes` on the device (at least 8; the
+/// scorer takes at most 24).
+fn node_bits(nodes: &[Node]) -> u32 {
+    (usize::BITS - nodes.len().leading_zeros()).max(8)
+}
+
 /// The scorer's kernel source for boards of `shape` over a trie of
-/// `nodes` (`node_bits` bits a node index), with what launching it needs.
+/// `nodes`, with what launching it needs.
 pub(crate) struct ScorerSource {
     /// The CUDA source: the defines, the neighbour masks, then `boggle.cu`.
     pub(crate) source: String,
@@ -73,7 +79,8 @@ pub(crate) struct ScorerSource {
 
 /// [`ScorerSource`] for `shape` and `nodes` (the environment's tuning
 /// knobs of the module docs included); no device is needed to make it.
-pub(crate) fn scorer_source(shape: &Shape, nodes: &[Node], node_bits: u32) -> ScorerSource {
+pub(crate) fn scorer_source(shape: &Shape, nodes: &[Node]) -> ScorerSource {
+    let node_bits = node_bits(nodes);
     let cells = shape.cells();
     let words = cells.div_ceil(32);
     // Room for ~192 distinct words per cell before a board falls back
@@ -134,8 +141,7 @@ impl GpuBoggle {
     pub fn new(trie: &Trie, shape: &Shape, ordinal: usize) -> Result<GpuBoggle, BoggleError> {
         let gpu = Gpu::open(ordinal)?;
         let nodes = trie.nodes();
-        let node_bits = (usize::BITS - nodes.len().leading_zeros()).max(8);
-        if node_bits > 24 {
+        if node_bits(nodes) > 24 {
             return Err(BoggleError::Config(format!(
                 "a trie of {} nodes is too large for the GPU scorer (at most 2^24)",
                 nodes.len()
@@ -146,7 +152,7 @@ impl GpuBoggle {
             table_log2,
             shared,
             shared_bytes,
-        } = scorer_source(shape, nodes, node_bits);
+        } = scorer_source(shape, nodes);
         let module = gpu.module(&src)?;
         let function = |name: &str| module.load_function(name).map_err(gpu_error);
         let score_kernel = function("score_boards")?;

@@ -361,18 +361,15 @@ pub fn prove_on_gpu(
     let uploader = ArenaUploader::new(prover.gpu.ctx.clone(), budget);
     let host_copies = CopyStats::default();
     let started = Instant::now();
-    let copies = options
-        .host_copies
-        .for_threads(rayon::current_num_threads());
+    let threads = rayon::current_num_threads();
+    let copies = options.host_copies.for_threads(threads);
     tracing::info!(
-        "host threads copy trees: {copies:?} ({:?} on {} threads)",
-        options.host_copies,
-        rayon::current_num_threads()
+        "host threads copy trees: {copies:?} ({:?} on {threads} threads)",
+        options.host_copies
     );
     // Room for a few classes per thread: the threads keep building while
     // the GPU walks.
-    let (sender, receiver) =
-        sync_channel::<(Handover, Option<DeviceArena>)>(2 * rayon::current_num_threads().max(1));
+    let (sender, receiver) = sync_channel::<(Handover, Option<DeviceArena>)>(2 * threads.max(1));
     // Sized for the host: with 64 host threads more arenas are in flight
     // than a fixed 16 GiB pool keeps, and each one freed is faulted in
     // afresh by a later class.
@@ -708,8 +705,6 @@ struct Launched {
     kernel: KernelRun,
     depth: usize,
     target: u32,
-    /// The compute stream its kernels run on.
-    turn: usize,
 }
 
 /// One kernel's buffers, read back by [`GpuProver::read_back`].
@@ -993,7 +988,6 @@ impl GpuProver {
             kernel,
             depth,
             target,
-            turn,
         })
     }
 
@@ -1088,8 +1082,9 @@ impl GpuProver {
             kernel,
             depth,
             target,
-            turn,
         } = launched;
+        // The relaunches run on the launch's own stream and scratch.
+        let turn = kernel.turn;
         report.handed_over += kernel.count as u64;
         let mut read = self.read_back(kernel, report)?;
         report.launches += 1;
@@ -1221,22 +1216,21 @@ mod tests {
         use crate::dict::WordList;
         use crate::trie::Trie;
         let trie = Trie::build(&WordList::parse(b"tree\nquit\nstreets\nqueen\n"));
-        let node_bits = (usize::BITS - trie.nodes().len().leading_zeros()).max(8);
         for (rows, cols) in [(2, 2), (3, 3), (3, 4), (4, 4), (5, 5)] {
             let shape = Shape::new(rows, cols);
             let sources = [
                 ("walk", super::prove_source(shape.cells(), 2048)),
                 (
                     "scorer",
-                    crate::gpu::scorer_source(&shape, trie.nodes(), node_bits).source,
+                    crate::gpu::scorer_source(&shape, trie.nodes()).source,
                 ),
             ];
             for (kernel, source) in sources {
                 let compiled = frontier_core::gpu::compile_only(&source, "sm_90");
-                match frontier_core::gpu::checked_unless_no_nvrtc(compiled) {
-                    Ok(checked) if !checked => return,
-                    Ok(_) => {}
-                    Err(e) => panic!("the {kernel} kernel for {rows}x{cols}: {e}"),
+                if !frontier_core::gpu::checked_unless_no_nvrtc(compiled)
+                    .unwrap_or_else(|e| panic!("the {kernel} kernel for {rows}x{cols}: {e}"))
+                {
+                    return;
                 }
             }
         }
