@@ -1,9 +1,12 @@
 // Sliding tiles plugin for kernels/gastar.cu. The host prepends the instance:
 //   N_CELLS, COLS, BITS (4 or 5 bits a cell), STATE_WORDS, MAX_SUCC, NUM_PDB,
-//   NUM_PART, REFLECT, PART_FIRST[NUM_PART + 1], GOAL_CELL[25], GOAL_WORDS[],
+//   NUM_PART, REFLECT, PART_FIRST[NUM_PART + 1], PART_REFLECT[NUM_PART],
+//   GOAL_CELL[25], GOAL_WORDS[],
 //   REFL_CELL[25], REFL_TILE[25], PDB_K[], PDB_TILES[][8], PDB_OFFSET[].
 // The databases form NUM_PART additive partitions (PART_FIRST[q] is
-// partition q's first database); h is the largest partition's sum.
+// partition q's first database); h is the largest partition's sum, each
+// partition maxed with its sum on the mirrored board where PART_REFLECT[q]
+// (REFLECT: any partition does), as the CPU's TilesHeuristic::Max.
 // A state is the tile on each cell, BITS bits a cell, little-endian across words.
 // The tables buffer holds the pattern databases, one byte an entry.
 
@@ -78,9 +81,13 @@ __device__ int expand(const u32* s, u32* out, u32* cost, const unsigned char* ta
     return n;
 }
 
-__device__ __forceinline__ u32 pdb_sum(const unsigned char* pos, const unsigned char* tables) {
+// The largest partition's sum at tile positions `pos`; on the mirrored
+// board (`mirrored`) only partitions built with the reflection count.
+__device__ __forceinline__ u32 pdb_sum(const unsigned char* pos, const unsigned char* tables,
+                                       bool mirrored) {
     u32 best = 0;
     for (int q = 0; q < NUM_PART; q++) {
+        if (mirrored && !PART_REFLECT[q]) continue;
         u32 sum = 0;
         for (int p = PART_FIRST[q]; p < PART_FIRST[q + 1]; p++) {
             u64 used = 0;  // cells taken so far (boards up to 49 cells)
@@ -111,11 +118,11 @@ __device__ u32 heuristic(const u32* s, const unsigned char* tables) {
         }
     }
     if (NUM_PDB == 0) return manhattan;
-    u32 h = pdb_sum(pos, tables);
+    u32 h = pdb_sum(pos, tables, false);
     if (REFLECT) {
         unsigned char mirrored[N_CELLS];
         for (int t = 0; t < N_CELLS; t++) mirrored[REFL_TILE[t]] = REFL_CELL[pos[t]];
-        u32 h2 = pdb_sum(mirrored, tables);
+        u32 h2 = pdb_sum(mirrored, tables, true);
         if (h2 > h) h = h2;
     }
     return h;

@@ -53,11 +53,19 @@ impl GpuPlugin<Tiles> for TilesHeuristic {
             goal_words.iter().map(|&w| u64::from(w)),
         );
         let partitions = partitions(self);
-        // Built with one --reflect for all: the same maps.
+        // Each partition's own reflection flag: a library user may mix them
+        // in `Max`, and the GPU must then bound as the CPU does. The maps
+        // depend on the board and goal alone, so any reflecting
+        // partition's are every one's.
+        let reflects: Vec<bool> = match self {
+            TilesHeuristic::Manhattan(_) => vec![false],
+            TilesHeuristic::Pdb(p) => vec![p.reflection_maps().is_some()],
+            TilesHeuristic::Max(ps) => ps.iter().map(|p| p.reflection_maps().is_some()).collect(),
+        };
         let reflection = match self {
             TilesHeuristic::Manhattan(_) => None,
             TilesHeuristic::Pdb(p) => p.reflection_maps(),
-            TilesHeuristic::Max(ps) => ps.first().and_then(|p| p.reflection_maps()),
+            TilesHeuristic::Max(ps) => ps.iter().find_map(|p| p.reflection_maps()),
         };
         let dbs: Vec<_> = partitions.iter().copied().flatten().collect();
         // Each partition's databases back to back; PART_FIRST[q] is
@@ -75,6 +83,11 @@ impl GpuPlugin<Tiles> for TilesHeuristic {
             u8::from(reflection.is_some())
         );
         src += &array("PART_FIRST", "unsigned short", first);
+        src += &array(
+            "PART_REFLECT",
+            "unsigned char",
+            reflects.iter().map(|&r| u64::from(r)),
+        );
         let (cells, tiles) = reflection.unwrap_or(([0; MAX_CELLS], [0; MAX_CELLS]));
         src += &array(
             "REFL_CELL",

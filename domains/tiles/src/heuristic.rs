@@ -225,8 +225,8 @@ pub enum TilesHeuristic {
     /// reflection). A tighter bound prunes more in A* and IDA*; a beam
     /// ranks by it too, but three 35-puzzle partitions gained nothing on
     /// DeepCubeA's own boards (docs/RESULTS.md, "The largest of several
-    /// partitions"). All are built with the same reflection (the GPU plugin
-    /// takes the first's).
+    /// partitions"). Each partition keeps its own reflection setting, on
+    /// the GPU too (the CLI builds all with the same `--reflect`).
     Max(Vec<AdditivePdb>),
 }
 

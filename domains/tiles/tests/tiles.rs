@@ -766,7 +766,17 @@ fn gpu_searches_take_the_largest_of_several_partitions() {
     );
     let strong = pdb_heuristic(&board, Goal::Korf, "5-5-5", true, &dir);
     let alone = TilesHeuristic::Pdb(weak.clone());
-    let max = TilesHeuristic::Max(vec![weak, strong]);
+    let max = TilesHeuristic::Max(vec![weak, strong.clone()]);
+    // Partitions with and without the reflection, mixed as a library user
+    // may: the GPU mirrors each partition as the CPU does. Taking the first
+    // partition's setting for all would drop the strong partition's mirror
+    // and expand as many nodes as with no reflection at all.
+    let pairs = "1,2/3,4/5,6/7,8/9,10/11,12/13,14/15";
+    let weak_plain = pdb_heuristic(&board, Goal::Korf, pairs, false, &dir);
+    let strong_plain = pdb_heuristic(&board, Goal::Korf, "5-5-5", false, &dir);
+    let mixed = TilesHeuristic::Max(vec![weak_plain.clone(), strong]);
+    let neither = TilesHeuristic::Max(vec![weak_plain, strong_plain]);
+    let (mut mixed_nodes, mut neither_nodes) = (0, 0);
     let plain = SearchOptions::default();
     let beam = SearchOptions {
         order: Order {
@@ -796,6 +806,15 @@ fn gpu_searches_take_the_largest_of_several_partitions() {
             assert_eq!(solution.cost, *optimum, "#{id} {what}");
             assert!(puzzle.is_goal(&puzzle.replay(&solution.moves).unwrap()));
         }
+        for (h, nodes) in [(&mixed, &mut mixed_nodes), (&neither, &mut neither_nodes)] {
+            let outcome = gpu_ida(&puzzle, h, &config, &plain).unwrap();
+            assert_eq!(
+                outcome.solution().expect("solved").cost,
+                *optimum,
+                "#{id} mixed"
+            );
+            *nodes += outcome.stats.expanded;
+        }
         assert!(
             by_ida.stats.expanded * 4 < weak_ida.stats.expanded,
             "#{id}: {} nodes with both, {} with the weak alone",
@@ -810,6 +829,10 @@ fn gpu_searches_take_the_largest_of_several_partitions() {
         assert!(lower <= *optimum && *optimum <= solution.cost, "#{id} beam");
         assert!(puzzle.is_goal(&puzzle.replay(&solution.moves).unwrap()));
     }
+    assert!(
+        mixed_nodes * 10 < neither_nodes * 9,
+        "the strong partition's mirror saved too little: {mixed_nodes} nodes mixed, {neither_nodes} with no mirror"
+    );
 }
 
 /// GPU IDA* cut inside its iterations (segments of a few roots, runs of a
