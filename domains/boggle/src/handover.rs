@@ -204,6 +204,11 @@ impl Shipment {
         }
     }
 
+    /// Whether no group waits to be handed over.
+    pub(crate) fn is_empty(&self) -> bool {
+        self.groups.is_empty()
+    }
+
     /// A mark to take before a force: see [`Shipment::keeps_since`].
     pub(crate) fn mark(&self) -> u64 {
         self.recorded

@@ -682,12 +682,16 @@ impl OrderlyTree {
     }
 
     /// Builds the next tree in `arena`'s memory if it holds more than this
-    /// tree's own.
-    pub(crate) fn adopt_arena(&mut self, arena: Vec<u32>) {
+    /// tree's own, and returns the smaller of the two: memory that the
+    /// process already holds is worth keeping (in an
+    /// [`crate::handover::ArenaPool`]), since fresh memory costs a page
+    /// fault and a cleared page every 4 KiB.
+    pub(crate) fn adopt_arena(&mut self, mut arena: Vec<u32>) -> Vec<u32> {
         if arena.capacity() > self.arena.capacity() {
-            self.arena = arena;
-            self.arena.clear();
+            std::mem::swap(&mut self.arena, &mut arena);
         }
+        self.arena.clear();
+        arena
     }
 
     /// A copy of the tree without the build's buffers.

@@ -1057,8 +1057,13 @@ fn search_class(
     worker
         .builder
         .reorder(&settings.order.of_class(shape, &masks));
-    if let Some(arena) = split.and_then(|s| s.pool.take()) {
-        worker.tree.adopt_arena(arena);
+    if let Some(split) = split {
+        if let Some(arena) = split.pool.take() {
+            let smaller = worker.tree.adopt_arena(arena);
+            if smaller.capacity() > 0 {
+                split.pool.give(smaller);
+            }
+        }
     }
     let bound = worker.builder.build(&masks, &mut worker.tree);
     let mut outcome = ClassOutcome {
@@ -1085,7 +1090,8 @@ fn search_class(
         };
         let masks: Vec<u32> = worker.builder.order().iter().map(|&c| masks[c]).collect();
         below.outcome.complete = below.force(worker, &masks, &mut Vec::new(), split);
-        if let (Some(split), Some(shipment)) = (split, shipment) {
+        // A class with nothing to hand over keeps its arena for the next.
+        if let (Some(split), Some(shipment)) = (split, shipment.filter(|s| !s.is_empty())) {
             let tree = worker.tree.take();
             if let Some(handover) = shipment.finish(tree, &masks, worker.builder.order()) {
                 (split.sink)(handover);
