@@ -21,6 +21,10 @@
 #                                    target/deepcubea/puzzle35.tsv from scripts/deepcubea-tsv.py)
 #   scripts/deepcubea-kind.sh own-48 a beam of 3·10^6 on DeepCubeA's own first 10 48-puzzles
 #                                    (configs/deepcubea-own-48.ron; target/deepcubea/puzzle48.tsv)
+#   scripts/deepcubea-kind.sh own-35-ranked  beams of 10^6 and 4·10^6 on the same 30, ranked by h
+#                                    and by h plus conflicts (configs/deepcubea-own-35-beam-ranked.ron)
+#   scripts/deepcubea-kind.sh own-48-ranked  the beam of 3·10^6 on the same 10, ranked both ways
+#                                    (configs/deepcubea-own-48-ranked.ron)
 #   scripts/deepcubea-kind.sh tests  the GPU pancake tests of weighted and anytime GA*
 #                                    (carries target/device/pancake-test)
 # Several parts at once: `… tests 24 35 48`. Prints, per row kind last: rows,
@@ -48,7 +52,9 @@ for part in "$@"; do
     own-24) configs+=(deepcubea-own-24) ;;
     own-35) configs+=(deepcubea-own-35 deepcubea-own-35-beam) ;;
     own-48) configs+=(deepcubea-own-48) ;;
-    *) echo "unknown part $part (tests, 24, 35, 35-anytime, 35-sc, 35-win, 35-6, 48, 48-sc, 48-win, pareto-35, pareto-48, own-24, own-35 or own-48)"; exit 2 ;;
+    own-35-ranked) configs+=(deepcubea-own-35-beam-ranked) ;;
+    own-48-ranked) configs+=(deepcubea-own-48-ranked) ;;
+    *) echo "unknown part $part (tests, 24, 35, 35-anytime, 35-sc, 35-win, 35-6, 48, 48-sc, 48-win, pareto-35, pareto-48, own-24, own-35, own-48, own-35-ranked or own-48-ranked)"; exit 2 ;;
   esac
 done
 for c in "${configs[@]}"; do
@@ -63,7 +69,7 @@ echo "== config row: rows solved mean-cost mean-lower optimal mean-s max-s"
 for c in "${configs[@]}"; do
   grep -v '^#' "$out/$c.csv" | awk -F, -v c="$c" '
     NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
-    { k = $(col["executor"]); n[k]++; s[k] += $(col["seconds"]);
+    { k = $(col["executor"]) " " $(col["params"]); n[k]++; s[k] += $(col["seconds"]);
       if ($(col["seconds"]) > m[k]) m[k] = $(col["seconds"]);
       if ($(col["cost"]) != "-") { ok[k]++; cost[k] += $(col["cost"]);
         lo[k] += ($(col["lower"]) == "-" ? $(col["cost"]) : $(col["lower"])) }
@@ -76,13 +82,13 @@ done
 for c in "${configs[@]}"; do
   case $c in deepcubea-own-*) ;; *) continue ;; esac
   size=${c#deepcubea-own-}
-  tsv=target/deepcubea/puzzle${size%-beam}.tsv
+  tsv=target/deepcubea/puzzle${size%%-*}.tsv
   echo "== $c, paired with DeepCubeA ($tsv): row boards ours theirs-on-those shorter equal longer"
   grep -v '^#' "$out/$c.csv" | awk -F, -v tsv="$tsv" '
     BEGIN { while ((getline line < tsv) > 0) { split(line, f, "\t");
               if (f[1] != "id") theirs[f[1]] = f[3] } }
     NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
-    $(col["cost"]) != "-" { k = $(col["executor"]); id = $(col["instance"]); n[k]++;
+    $(col["cost"]) != "-" { k = $(col["executor"]) " " $(col["params"]); id = $(col["instance"]); n[k]++;
       ours[k] += $(col["cost"]); th[k] += theirs[id];
       if ($(col["cost"]) < theirs[id]) lt[k]++; else if ($(col["cost"]) == theirs[id]) eq[k]++; else gt[k]++ }
     END { for (k in n) printf "%s %-22s %3d %8.2f %8.2f %3d %3d %3d\n", c, k, n[k], ours[k] / n[k],

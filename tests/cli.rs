@@ -162,6 +162,12 @@ fn bad_instances_give_one_line_errors_and_a_failing_exit() {
         ),
         (vec!["solve", "grid", "S..x/..G"], "column 4"),
         (vec!["run", "no/such/config.ron"], "no/such/config.ron"),
+        // A rank only orders a beam's layers: without a beam it would do
+        // nothing, so it is refused.
+        (
+            vec!["solve", "tiles", "1 2 3 4 5 6 0 7 8", "--rank-conflicts"],
+            "--rank-conflicts ranks a beam's layers: give --beam W too",
+        ),
     ] {
         let out = frontier(&args);
         assert!(!out.status.success(), "{args:?}");

@@ -1,6 +1,8 @@
 // Beam search on one GPU: the generic engine (framework/src/search/gpu/beam.rs
 // drives it). It takes the GA* plugin contract (see gastar.cu): STATE_WORDS,
-// MAX_SUCC, is_goal, expand, heuristic and optionally state_hash.
+// MAX_SUCC, is_goal, expand, heuristic and optionally state_hash, and
+// optionally rank(state, h, tables) under PLUGIN_RANK (the CPU's
+// Heuristic::rank: what a layer is ranked by in place of h).
 //
 // A layer of n states is expanded by n threads (beam_expand); a child equal
 // to its parent's parent, or whose fingerprint is in the table of states
@@ -8,7 +10,7 @@
 // hash, so a rare collision drops a state never seen: the dropped child's f
 // joins the bound, which stays sound), is dropped; the others get g,
 // f = g + h and the
-// key den·g + num·h (h alone when greedy). beam_dedup keeps, of the
+// key den·g + num·r (r alone when greedy; r = rank, else h). beam_dedup keeps, of the
 // children that are the same state, the one with the least (key, index)
 // through a hash table of ~(key << 32 | index) words (0: empty, so the
 // table is cleared with a memset) and atomicMax; the losers are dropped. The host reads the keys' histogram (beam_histogram)
@@ -90,7 +92,14 @@ extern "C" __global__ void beam_expand(
         }
         u32* to = child_states + slot * STATE_WORDS;
         for (int w = 0; w < STATE_WORDS; w++) to[w] = c[w];
-        u64 key = greedy ? (u64)h : (u64)den * g + (u64)num * h;
+#ifdef PLUGIN_RANK
+        // The plugin's rank (the CPU's Heuristic::rank) orders the layer;
+        // f, and so the lower bound, stays g + h.
+        u32 r = rank(c, h, tables);
+#else
+        u32 r = h;
+#endif
+        u64 key = greedy ? (u64)r : (u64)den * g + (u64)num * r;
         if (key >= DROPPED) key = DROPPED - 1;
         child_g[slot] = g;
         child_f[slot] = g + h;

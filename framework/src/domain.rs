@@ -95,6 +95,19 @@ pub trait Heuristic<D: Domain>: Send + Sync {
         false
     }
 
+    /// The value a beam ranks `state` by in place of its bound `h` (the
+    /// layer's best `width` by g + w·rank). It need not be admissible: a
+    /// beam's solution is not optimal anyway, and its proven lower bound
+    /// still comes from `h` alone. A heuristic whose `h` orders states of
+    /// equal depth poorly adds here what `h` cannot count (sliding tiles:
+    /// conflicts between tiles of different pattern databases). Default:
+    /// `h`.
+    #[inline]
+    fn rank(&self, domain: &D, state: &D::State, h: Cost) -> Cost {
+        let _ = (domain, state);
+        h
+    }
+
     /// Operator selection for enhanced partial expansion (Felner et al.,
     /// JAIR 2012), where the heuristic can tell a move's effect on f
     /// without building the child: push onto `out` only the successors of

@@ -128,6 +128,42 @@ __device__ u32 heuristic(const u32* s, const unsigned char* tables) {
     return h;
 }
 
+#ifdef PLUGIN_RANK
+// A beam's rank: h plus the linear conflicts between tiles of different
+// groups (RANK_GROUP), as the CPU's Conflicts::count (conflicts.rs). A
+// line's LEN cells are read into registers (every loop over them is
+// unrolled, so no array leaves the registers), then each pair is checked.
+template <int LEN, int STEP>
+__device__ __forceinline__ u32 line_conflicts(const u32* s, int first, int line, bool is_row) {
+    u32 place[LEN], group[LEN];
+    bool on[LEN];
+#pragma unroll
+    for (int i = 0; i < LEN; i++) {
+        u32 t = get_tile(s, first + i * STEP);
+        int g = GOAL_CELL[t];
+        int goal_line = is_row ? g / COLS : g % COLS;
+        on[i] = t != 0 && goal_line == line;
+        place[i] = (u32)(is_row ? g % COLS : g / COLS);
+        group[i] = RANK_GROUP[t];
+    }
+    u32 pairs = 0;
+#pragma unroll
+    for (int i = 0; i < LEN; i++)
+#pragma unroll
+        for (int j = i + 1; j < LEN; j++)
+            pairs += (on[i] && on[j] && place[i] > place[j] && group[i] != group[j]) ? 1u : 0u;
+    return pairs;
+}
+
+__device__ u32 rank(const u32* s, u32 h, const unsigned char* tables) {
+    constexpr int ROWS = N_CELLS / COLS;
+    u32 pairs = 0;
+    for (int r = 0; r < ROWS; r++) pairs += line_conflicts<COLS, 1>(s, r * COLS, r, true);
+    for (int c = 0; c < COLS; c++) pairs += line_conflicts<ROWS, COLS>(s, c, c, false);
+    return h + pairs;
+}
+#endif
+
 // Features for Abstract Zobrist partitions, as the CPU's `Features for
 // Tiles`: feature = tile (the blank is implied), value = its cell.
 template <class Visit>

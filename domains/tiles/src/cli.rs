@@ -37,6 +37,13 @@ pub struct TilesCli {
     #[arg(long)]
     #[serde(default)]
     pub reflect: bool,
+    /// Rank a beam's layers by h plus the linear conflicts between tiles of
+    /// different pattern databases (between every two tiles with
+    /// manhattan), which h does not count; the proven bound still comes
+    /// from h alone. Needs --beam.
+    #[arg(long)]
+    #[serde(default)]
+    pub rank_conflicts: bool,
     /// Where pattern databases are cached [default: ~/.cache/frontier/pdb].
     #[arg(long)]
     #[serde(default)]
@@ -231,7 +238,12 @@ impl TilesCli {
                     "--reflect applies to pattern databases, not manhattan".into(),
                 ));
             }
-            TilesHeuristic::Manhattan(Manhattan::new(board, self.goal))
+            let manhattan = Manhattan::new(board, self.goal);
+            TilesHeuristic::Manhattan(if self.rank_conflicts {
+                manhattan.ranked_by_conflicts(board, self.goal)
+            } else {
+                manhattan
+            })
         } else {
             // Every partition is checked before any database is built.
             let partitions = self
@@ -260,9 +272,13 @@ impl TilesCli {
                             .map_err(tiles_error)?,
                     ));
                 }
-                each.push(
-                    AdditivePdb::new(board, self.goal, dbs, self.reflect).map_err(tiles_error)?,
-                );
+                let pdb =
+                    AdditivePdb::new(board, self.goal, dbs, self.reflect).map_err(tiles_error)?;
+                each.push(if self.rank_conflicts {
+                    pdb.ranked_by_conflicts(board, self.goal)
+                } else {
+                    pdb
+                });
             }
             if each.len() == 1 {
                 TilesHeuristic::Pdb(each.remove(0))
@@ -292,8 +308,14 @@ impl Plugin for TilesCli {
     /// Goal and heuristic decide the answer; where pattern databases are
     /// cached and how many threads build them do not.
     fn answer_params(&self) -> String {
+        // Named only when set, so that earlier results files still match.
+        let rank = if self.rank_conflicts {
+            "\nrank_conflicts=true"
+        } else {
+            ""
+        };
         format!(
-            "goal={:?}\nheuristic={}\nreflect={}",
+            "goal={:?}\nheuristic={}\nreflect={}{rank}",
             self.goal, self.heuristic, self.reflect
         )
     }
@@ -302,6 +324,7 @@ impl Plugin for TilesCli {
         match key {
             "heuristic" => self.heuristic = value.text(key)?,
             "reflect" => self.reflect = value.flag(key)?,
+            "rank_conflicts" => self.rank_conflicts = value.flag(key)?,
             "scramble" => self.scramble = Some(value.count(key)?),
             "scramble_to" => self.scramble_to = Some(value.count(key)?),
             "walk" => self.walk = value.text(key)?.parse()?,
@@ -351,6 +374,11 @@ impl Plugin for TilesCli {
             id: instance.id.clone(),
             message: e.to_string(),
         })?;
+        if self.rank_conflicts && options.order.beam.is_none() {
+            return Err(CliError::Input(
+                "tiles: --rank-conflicts ranks a beam's layers: give --beam W too".into(),
+            ));
+        }
         let heuristic = self.heuristic_for(prepared, &puzzle)?;
         let on_gpus = match executor {
             // A beam runs through `run_gpu` below (no GA* session).

@@ -146,6 +146,16 @@ impl GpuPlugin<Tiles> for TilesHeuristic {
             }
         );
         src += &array("PDB_OFFSET", "unsigned long long", offsets);
+        // A beam's rank (the CPU's `Heuristic::rank`): h plus the
+        // conflicts between tiles of different groups.
+        if let Some(conflicts) = self.rank_conflicts() {
+            src += "#define PLUGIN_RANK\n";
+            src += &array(
+                "RANK_GROUP",
+                "unsigned char",
+                conflicts.groups().iter().map(|&g| u64::from(g)),
+            );
+        }
         src + PLUGIN
     }
 

@@ -6,6 +6,7 @@ use std::sync::Arc;
 use frontier_core::{Cost, Heuristic, InPlaceHeuristic};
 
 use crate::board::{Board, Dir, Goal, TileState, Tiles, MAX_CELLS};
+use crate::conflicts::Conflicts;
 use crate::pdb::{Pattern, PatternDb};
 use crate::TilesError;
 
@@ -15,6 +16,8 @@ pub struct Manhattan {
     /// `distance[tile][cell]`.
     distance: [[u8; MAX_CELLS]; MAX_CELLS],
     cells: usize,
+    /// What a beam adds to h to rank a state (see [`Conflicts`]).
+    rank_conflicts: Option<Arc<Conflicts>>,
 }
 
 impl Manhattan {
@@ -29,7 +32,18 @@ impl Manhattan {
                 distance[usize::from(tile)][usize::from(cell)] = r.abs_diff(gr) + c.abs_diff(gc);
             }
         }
-        Manhattan { distance, cells }
+        Manhattan {
+            distance,
+            cells,
+            rank_conflicts: None,
+        }
+    }
+
+    /// The same heuristic, with beams ranking a state by h plus its linear
+    /// conflicts between every two tiles ([`Conflicts::every_pair`]).
+    pub fn ranked_by_conflicts(mut self, board: &Board, goal: Goal) -> Manhattan {
+        self.rank_conflicts = Some(Arc::new(Conflicts::every_pair(board, goal)));
+        self
     }
 }
 
@@ -45,6 +59,11 @@ impl Heuristic<Tiles> for Manhattan {
             .enumerate()
             .map(|(cell, &tile)| Cost::from(self.distance[usize::from(tile)][cell]))
             .sum()
+    }
+
+    #[inline]
+    fn rank(&self, _: &Tiles, state: &TileState, h: Cost) -> Cost {
+        h + self.rank_conflicts.as_ref().map_or(0, |c| c.count(state))
     }
 
     /// One tile moved from the child's blank cell to the parent's.
@@ -109,6 +128,8 @@ pub struct AdditivePdb {
     /// The same for the reflected state, by the unreflected tile's number
     /// (the reflected tile's digit), so that a move reads one table.
     reflected_digits: [Digit; MAX_CELLS],
+    /// What a beam adds to h to rank a state (see [`Conflicts`]).
+    rank_conflicts: Option<Arc<Conflicts>>,
 }
 
 /// Where a tile's digit sits in the databases' indices.
@@ -174,7 +195,29 @@ impl AdditivePdb {
             digits,
             reflected_digits,
             dbs,
+            rank_conflicts: None,
         })
+    }
+
+    /// The same heuristic, with beams ranking a state by h plus its linear
+    /// conflicts between tiles of different databases, which the sum does
+    /// not count ([`Conflicts`]); a tile in no database conflicts with
+    /// every other.
+    pub fn ranked_by_conflicts(mut self, board: &Board, goal: Goal) -> AdditivePdb {
+        // Numbered densely (databases first, then each tile in none), so
+        // that a group fits the GPU's byte whatever the partition.
+        let mut alone = self.dbs.len() as u8;
+        let groups: Vec<u8> = (0..board.cells())
+            .map(|t| match self.digits[t].db {
+                NO_DB => {
+                    alone += 1;
+                    alone - 1
+                }
+                db => db,
+            })
+            .collect();
+        self.rank_conflicts = Some(Arc::new(Conflicts::new(board, goal, &groups)));
+        self
     }
 
     /// The databases, in sum order.
@@ -204,6 +247,11 @@ impl Heuristic<Tiles> for AdditivePdb {
         }
     }
 
+    #[inline]
+    fn rank(&self, _: &Tiles, state: &TileState, h: Cost) -> Cost {
+        h + self.rank_conflicts.as_ref().map_or(0, |c| c.count(state))
+    }
+
     /// The max of two admissible sums is admissible but can be inconsistent.
     fn consistent(&self) -> bool {
         self.reflection.is_none()
@@ -230,6 +278,18 @@ pub enum TilesHeuristic {
     Max(Vec<AdditivePdb>),
 }
 
+impl TilesHeuristic {
+    /// The conflicts a beam adds to h to rank a state, if any (a `Max`
+    /// takes its first partition's).
+    pub fn rank_conflicts(&self) -> Option<&Conflicts> {
+        match self {
+            TilesHeuristic::Manhattan(m) => m.rank_conflicts.as_deref(),
+            TilesHeuristic::Pdb(p) => p.rank_conflicts.as_deref(),
+            TilesHeuristic::Max(ps) => ps.first().and_then(|p| p.rank_conflicts.as_deref()),
+        }
+    }
+}
+
 impl Heuristic<Tiles> for TilesHeuristic {
     #[inline]
     fn h(&self, d: &Tiles, s: &TileState) -> Cost {
@@ -245,6 +305,15 @@ impl Heuristic<Tiles> for TilesHeuristic {
             TilesHeuristic::Manhattan(m) => m.h_child(d, parent, parent_h, child),
             TilesHeuristic::Pdb(p) => p.h(d, child),
             TilesHeuristic::Max(_) => self.h(d, child),
+        }
+    }
+    /// The first partition's conflicts rank a `Max`.
+    #[inline]
+    fn rank(&self, d: &Tiles, s: &TileState, h: Cost) -> Cost {
+        match self {
+            TilesHeuristic::Manhattan(m) => m.rank(d, s, h),
+            TilesHeuristic::Pdb(p) => p.rank(d, s, h),
+            TilesHeuristic::Max(ps) => ps.first().map_or(h, |p| p.rank(d, s, h)),
         }
     }
     fn consistent(&self) -> bool {

@@ -22,6 +22,7 @@ pub mod cache;
 /// the RON block, and the domain's own subcommands.
 #[cfg(feature = "cli")]
 pub mod cli;
+pub mod conflicts;
 /// Fuzz properties of this domain's parsers and codec, on
 /// `frontier_core::fuzz`.
 pub mod fuzz;

@@ -835,6 +835,97 @@ fn gpu_searches_take_the_largest_of_several_partitions() {
     );
 }
 
+/// A beam ranked by h plus the conflicts across databases keeps bounds
+/// from h alone (never above Korf's published optima) and finds shorter
+/// paths on Korf's 100 than the same beam ranked by h.
+#[test]
+fn a_beam_ranked_by_conflicts_shortens_korfs_100_and_keeps_sound_bounds() {
+    use frontier_core::search::beam::beam;
+    use frontier_core::search::Order;
+    let dir = tempdir("rank-conflicts");
+    let board = Board::new(4, 4).unwrap();
+    let plain = pdb_heuristic(&board, Goal::Korf, "5-5-5", true, &dir);
+    let ranked = TilesHeuristic::Pdb(plain.clone().ranked_by_conflicts(&board, Goal::Korf));
+    let plain = TilesHeuristic::Pdb(plain);
+    let options = SearchOptions {
+        order: Order {
+            beam: Some(100),
+            ..Order::default()
+        },
+        ..SearchOptions::default()
+    };
+    let (mut plain_total, mut ranked_total) = (0, 0);
+    for (id, korf, _, optimum) in korf100() {
+        let puzzle = Tiles::parse(&korf, Goal::Korf).unwrap();
+        for (h, total) in [(&plain, &mut plain_total), (&ranked, &mut ranked_total)] {
+            let outcome = beam(&puzzle, h, 1, &options).unwrap();
+            let solution = outcome
+                .solution()
+                .expect("a beam of 100 solves Korf's boards");
+            let lower = outcome.stats.lower_bound.expect("a beam proves a bound");
+            assert!(
+                lower <= optimum && optimum <= solution.cost,
+                "#{id}: {lower} {optimum} {}",
+                solution.cost
+            );
+            assert!(puzzle.is_goal(&puzzle.replay(&solution.moves).unwrap()));
+            *total += solution.cost;
+        }
+    }
+    assert!(
+        ranked_total < plain_total,
+        "ranked by conflicts {ranked_total} moves in all, by h {plain_total}"
+    );
+}
+
+/// On the GPU too, a beam ranked by conflicts across databases keeps its
+/// bounds from h alone and finds shorter paths on Korf's 100 than the same
+/// beam ranked by h (as the CPU's, tested above).
+#[test]
+fn gpu_beam_ranked_by_conflicts_shortens_korfs_100_and_keeps_sound_bounds() {
+    if !frontier_core::gpu::usable_or_skip(
+        "gpu_beam_ranked_by_conflicts_shortens_korfs_100_and_keeps_sound_bounds",
+    ) {
+        return;
+    }
+    use frontier_core::search::gpu::gpu_beam;
+    use frontier_core::search::Order;
+    let dir = tempdir("gpu-rank-conflicts");
+    let board = Board::new(4, 4).unwrap();
+    let plain = pdb_heuristic(&board, Goal::Korf, "5-5-5", true, &dir);
+    let ranked = TilesHeuristic::Pdb(plain.clone().ranked_by_conflicts(&board, Goal::Korf));
+    let plain = TilesHeuristic::Pdb(plain);
+    let options = SearchOptions {
+        order: Order {
+            beam: Some(100),
+            ..Order::default()
+        },
+        ..SearchOptions::default()
+    };
+    let (mut plain_total, mut ranked_total) = (0, 0);
+    for (id, korf, _, optimum) in korf100() {
+        let puzzle = Tiles::parse(&korf, Goal::Korf).unwrap();
+        for (h, total) in [(&plain, &mut plain_total), (&ranked, &mut ranked_total)] {
+            let outcome = gpu_beam(&puzzle, h, 0, &options).unwrap();
+            let solution = outcome
+                .solution()
+                .expect("a beam of 100 solves Korf's boards");
+            let lower = outcome.stats.lower_bound.expect("a beam proves a bound");
+            assert!(
+                lower <= optimum && optimum <= solution.cost,
+                "#{id}: {lower} {optimum} {}",
+                solution.cost
+            );
+            assert!(puzzle.is_goal(&puzzle.replay(&solution.moves).unwrap()));
+            *total += solution.cost;
+        }
+    }
+    assert!(
+        ranked_total < plain_total,
+        "ranked by conflicts {ranked_total} moves in all, by h {plain_total}"
+    );
+}
+
 /// GPU IDA* cut inside its iterations (segments of a few roots, runs of a
 /// fifth of the work each) resumes after its last segment, run after run,
 /// on two GPUs (or two sessions on one), and ends at Korf's optimum.
@@ -1420,6 +1511,7 @@ fn boards_up_to_7x7_are_scrambled_solved_and_replayed() {
         goal,
         heuristic: "manhattan".into(),
         reflect: false,
+        rank_conflicts: false,
         pdb_dir: None,
         pdb_threads: None,
         scramble: Some(200),
@@ -1480,6 +1572,7 @@ fn uniform_walks_are_lazy_and_lengths_are_drawn_from_the_range() {
         goal: Goal::Standard,
         heuristic: "manhattan".into(),
         reflect: false,
+        rank_conflicts: false,
         pdb_dir: None,
         pdb_threads: None,
         scramble,
@@ -1535,12 +1628,22 @@ fn every_gpu_kernel_compiles_without_a_gpu() {
                 pdb_heuristic(&small, Goal::Standard, "1,2,3/4,5,6/7,8", false, &dir),
             ]),
         ),
+        // A beam's rank by conflicts across databases.
+        (
+            small.clone(),
+            TilesHeuristic::Pdb(
+                pdb_heuristic(&small, Goal::Standard, "4-4", true, &dir)
+                    .ranked_by_conflicts(&small, Goal::Standard),
+            ),
+        ),
     ];
-    for (rows, cols) in [(3, 3), (3, 4), (4, 4), (5, 5), (6, 6), (7, 7)] {
+    for (rows, cols) in [(3, 3), (3, 4), (4, 4), (5, 5), (6, 6), (7, 7), (2, 24)] {
         let board = Board::new(rows, cols).unwrap();
+        let manhattan = Manhattan::new(&board, Goal::Standard);
+        cases.push((board.clone(), TilesHeuristic::Manhattan(manhattan.clone())));
         cases.push((
             board.clone(),
-            TilesHeuristic::Manhattan(Manhattan::new(&board, Goal::Standard)),
+            TilesHeuristic::Manhattan(manhattan.ranked_by_conflicts(&board, Goal::Standard)),
         ));
     }
     for (board, heuristic) in cases {

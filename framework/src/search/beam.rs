@@ -10,7 +10,8 @@
 //! either). In each case some unexpanded node was generated with
 //! f ≤ g\*(n) + h(n) ≤ C\*, so the least f of the generated nodes never
 //! expanded, with the solution's cost, bounds C\* from below. This needs h
-//! admissible only.
+//! admissible only, and holds whatever the layers are ranked by: a beam
+//! ranks by g + w·[`Heuristic::rank`], which defaults to h.
 //!
 //! Layers are expanded by `threads` workers in chunks whose results are
 //! joined in order, and ties are broken by generation order, so a beam's
@@ -42,6 +43,8 @@ struct Candidate<D: Domain> {
     parent: u32,
     g: Cost,
     h: Cost,
+    /// What the layer ranks it by ([`Heuristic::rank`]).
+    rank: Cost,
     hash: u64,
     goal: bool,
 }
@@ -176,7 +179,7 @@ pub fn beam<D: Domain, H: Heuristic<D>>(
         // The best `width` by key, ties by generation order.
         let key = |i: usize| {
             let c = &candidates[i];
-            (weight.key(c.g, c.h).0, i)
+            (weight.key(c.g, c.rank).0, i)
         };
         if fresh.len() > width {
             fresh.select_nth_unstable_by_key(width, |&i| key(i));
@@ -239,6 +242,7 @@ fn expand_layer<D: Domain, H: Heuristic<D>>(
             for edge in edges.drain(..) {
                 let h = heuristic.h_child(domain, &parent.state, parent.h, &edge.state);
                 found.push(Candidate {
+                    rank: heuristic.rank(domain, &edge.state, h),
                     hash: hasher.hash_one(&edge.state),
                     goal: domain.is_goal(&edge.state),
                     g: parent.g.saturating_add(edge.cost),

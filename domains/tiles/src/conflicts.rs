@@ -1,0 +1,182 @@
+//! Linear conflicts between tiles of different groups, as a term a beam
+//! ranks states by ([`frontier_core::Heuristic::rank`]), never a bound.
+//!
+//! Two tiles conflict when both sit on the row (or column) of their goal
+//! cells in the reverse order of their goals: one must leave the line to
+//! let the other pass. An additive pattern database counts such moves only
+//! between tiles of its own pattern, so conflicts across databases are
+//! what the sum cannot see. Adding one per such pair to h makes a beam's
+//! layers better ordered (docs/RESULTS.md, "Ranking a beam by conflicts
+//! across databases"). The sum is not admissible, which a beam does not
+//! need: its lower bound still comes from h alone.
+
+use frontier_core::Cost;
+
+use crate::board::{Board, Goal, TileState, MAX_CELLS};
+
+/// The conflict count of a board shape, goal and grouping of its tiles.
+#[derive(Clone, Debug)]
+pub struct Conflicts {
+    rows: usize,
+    cols: usize,
+    /// Each tile's goal row and column.
+    goal_row: [u8; MAX_CELLS],
+    goal_col: [u8; MAX_CELLS],
+    /// Each tile's group: only tiles of different groups conflict.
+    group: [u8; MAX_CELLS],
+}
+
+impl Conflicts {
+    /// Conflicts on `board` toward `goal`, between tiles whose entries in
+    /// `group_of` (indexed by tile; the blank's is never read) differ.
+    pub fn new(board: &Board, goal: Goal, group_of: &[u8]) -> Conflicts {
+        let cells = board.cells();
+        let mut goal_row = [0u8; MAX_CELLS];
+        let mut goal_col = [0u8; MAX_CELLS];
+        let mut group = [0u8; MAX_CELLS];
+        for tile in 1..cells as u8 {
+            let (r, c) = board.coords(goal.cell_of(tile, cells));
+            goal_row[usize::from(tile)] = r;
+            goal_col[usize::from(tile)] = c;
+            group[usize::from(tile)] = group_of.get(usize::from(tile)).copied().unwrap_or(0);
+        }
+        Conflicts {
+            rows: usize::from(board.rows()),
+            cols: usize::from(board.cols()),
+            goal_row,
+            goal_col,
+            group,
+        }
+    }
+
+    /// Conflicts between every two tiles: each tile its own group, the
+    /// count of the linear-conflict heuristic's pairs (Hansson, Mayer and
+    /// Yung 1992), for Manhattan distance.
+    pub fn every_pair(board: &Board, goal: Goal) -> Conflicts {
+        let tiles: Vec<u8> = (0..board.cells() as u8).collect();
+        Conflicts::new(board, goal, &tiles)
+    }
+
+    /// The group of each tile (as given to [`Conflicts::new`]), for the
+    /// GPU plugin.
+    pub fn groups(&self) -> &[u8] {
+        &self.group[..self.rows * self.cols]
+    }
+
+    /// The conflicting pairs of `state`.
+    pub fn count(&self, state: &TileState) -> Cost {
+        let mut pairs = 0;
+        // A line holds at most 7 tiles (boards of up to 49 cells, 7 a side
+        // at most when square; a 2×24 board's rows are capped by the
+        // 49-cell limit too, so a line's tiles fit the buffer below).
+        let mut along = [(0u8, 0u8); MAX_CELLS];
+        for row in 0..self.rows {
+            let mut k = 0;
+            for col in 0..self.cols {
+                let tile = usize::from(state.cells[row * self.cols + col]);
+                if tile != 0 && usize::from(self.goal_row[tile]) == row {
+                    along[k] = (self.goal_col[tile], self.group[tile]);
+                    k += 1;
+                }
+            }
+            pairs += inversions(&along[..k]);
+        }
+        for col in 0..self.cols {
+            let mut k = 0;
+            for row in 0..self.rows {
+                let tile = usize::from(state.cells[row * self.cols + col]);
+                if tile != 0 && usize::from(self.goal_col[tile]) == col {
+                    along[k] = (self.goal_row[tile], self.group[tile]);
+                    k += 1;
+                }
+            }
+            pairs += inversions(&along[..k]);
+        }
+        pairs
+    }
+}
+
+/// Pairs of `line` (goal place along the line, group), in board order,
+/// whose goals are in the reverse order and whose groups differ.
+fn inversions(line: &[(u8, u8)]) -> Cost {
+    let mut pairs = 0;
+    for (i, &(goal_a, group_a)) in line.iter().enumerate() {
+        for &(goal_b, group_b) in &line[i + 1..] {
+            pairs += Cost::from(goal_a > goal_b && group_a != group_b);
+        }
+    }
+    pairs
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The definition, pair by pair over all tiles.
+    fn by_definition(board: &Board, goal: Goal, groups: &[u8], state: &TileState) -> Cost {
+        let cells = board.cells();
+        let mut pairs = 0;
+        for a in 0..cells as u8 {
+            for b in 0..cells as u8 {
+                let (ta, tb) = (state.cells[usize::from(a)], state.cells[usize::from(b)]);
+                if a >= b
+                    || ta == 0
+                    || tb == 0
+                    || groups[usize::from(ta)] == groups[usize::from(tb)]
+                {
+                    continue;
+                }
+                let (ra, ca) = board.coords(a);
+                let (rb, cb) = board.coords(b);
+                let (gra, gca) = board.coords(goal.cell_of(ta, cells));
+                let (grb, gcb) = board.coords(goal.cell_of(tb, cells));
+                let in_row = ra == rb && gra == ra && grb == rb && ca < cb && gca > gcb;
+                let in_col = ca == cb && gca == ca && gcb == cb && ra < rb && gra > grb;
+                pairs += Cost::from(in_row || in_col);
+            }
+        }
+        pairs
+    }
+
+    #[test]
+    fn counts_match_the_definition_on_random_boards() {
+        let mut rng = frontier_core::rng::SplitMix64::new(7);
+        for (rows, cols) in [(3, 3), (4, 4), (3, 5), (6, 6), (7, 7)] {
+            let board = Board::new(rows, cols).unwrap();
+            let cells = board.cells();
+            for goal in [Goal::Korf, Goal::Standard] {
+                // Groups of three consecutive tiles, and every tile alone.
+                let threes: Vec<u8> = (0..cells as u8).map(|t| t / 3).collect();
+                let alone: Vec<u8> = (0..cells as u8).collect();
+                for groups in [&threes, &alone] {
+                    let conflicts = Conflicts::new(&board, goal, groups);
+                    for _ in 0..200 {
+                        let mut tiles: Vec<u8> = (0..cells as u8).collect();
+                        for i in (1..cells).rev() {
+                            tiles.swap(i, rng.below(i as u64 + 1) as usize);
+                        }
+                        let state = TileState::from_tiles(&board, &tiles).unwrap();
+                        assert_eq!(
+                            conflicts.count(&state),
+                            by_definition(&board, goal, groups, &state),
+                            "{rows}x{cols} {goal:?} {tiles:?}"
+                        );
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn the_goal_has_none_and_a_swapped_pair_on_its_row_has_one() {
+        let board = Board::new(3, 3).unwrap();
+        let every = Conflicts::every_pair(&board, Goal::Standard);
+        let goal = TileState::goal(&board, Goal::Standard);
+        assert_eq!(every.count(&goal), 0);
+        let swapped = TileState::from_tiles(&board, &[2, 1, 3, 4, 5, 6, 7, 8, 0]).unwrap();
+        assert_eq!(every.count(&swapped), 1);
+        // Tiles 1 and 2 in one group: their conflict is the group's own.
+        let together = Conflicts::new(&board, Goal::Standard, &[0, 1, 1, 2, 3, 4, 5, 6, 7]);
+        assert_eq!(together.count(&swapped), 0);
+    }
+}
