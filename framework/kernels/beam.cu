@@ -58,6 +58,23 @@ __device__ __forceinline__ bool same_state(const u32* a, const u32* b) {
     return true;
 }
 
+// For tests: each of n states' h and the rank a layer orders it by (h
+// without PLUGIN_RANK), to check a plugin's against the CPU's.
+extern "C" __global__ void beam_rank_of(const u32* states, u32 n, u32* out,
+                                        const unsigned char* tables) {
+    u32 i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= n) return;
+    const u32* s = states + (u64)i * STATE_WORDS;
+    u32 h = heuristic(s, tables);
+#ifdef PLUGIN_RANK
+    u32 r = rank(s, h, tables);
+#else
+    u32 r = h;
+#endif
+    out[2 * (u64)i] = h;
+    out[2 * (u64)i + 1] = r;
+}
+
 extern "C" __global__ void beam_expand(
     const u32* layer, const u32* layer_g, const u32* layer_parent, const u32* prev_layer,
     u32 n, u32 has_prev, u32* child_states, u32* child_g, u32* child_f, u32* child_key,

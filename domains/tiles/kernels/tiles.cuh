@@ -130,36 +130,63 @@ __device__ u32 heuristic(const u32* s, const unsigned char* tables) {
 
 #ifdef PLUGIN_RANK
 // A beam's rank: h plus the linear conflicts between tiles of different
-// groups (RANK_GROUP), as the CPU's Conflicts::count (conflicts.rs). A
-// line's LEN cells are read into registers (every loop over them is
-// unrolled, so no array leaves the registers), then each pair is checked.
-template <int LEN, int STEP>
-__device__ __forceinline__ u32 line_conflicts(const u32* s, int first, int line, bool is_row) {
-    u32 place[LEN], group[LEN];
-    bool on[LEN];
-#pragma unroll
-    for (int i = 0; i < LEN; i++) {
-        u32 t = get_tile(s, first + i * STEP);
-        int g = GOAL_CELL[t];
-        int goal_line = is_row ? g / COLS : g % COLS;
-        on[i] = t != 0 && goal_line == line;
-        place[i] = (u32)(is_row ? g % COLS : g / COLS);
-        group[i] = RANK_GROUP[t];
-    }
+// groups (RANK_GROUP), as the CPU's Conflicts::count (conflicts.rs). It is
+// computed beside the expansion's children, so it must stay light on
+// registers: unrolled per-line arrays took beam_expand from 42 to 213
+// registers on 7×7 and halved the beam's speed. The loops are kept rolled,
+// and a line's earlier tiles live in two words: a bit per goal place seen
+// and 6 bits of group per place (lines of up to 10 cells; longer lines
+// read the earlier cells again instead).
+__device__ __forceinline__ u32 line_pairs(const u32* s, int first, int step, int len, int line,
+                                          bool is_row) {
     u32 pairs = 0;
-#pragma unroll
-    for (int i = 0; i < LEN; i++)
-#pragma unroll
-        for (int j = i + 1; j < LEN; j++)
-            pairs += (on[i] && on[j] && place[i] > place[j] && group[i] != group[j]) ? 1u : 0u;
+#if COLS <= 10 && N_CELLS / COLS <= 10
+    u32 seen = 0;
+    u64 group_at = 0;
+#pragma unroll 1
+    for (int i = 0; i < len; i++) {
+        u32 t = get_tile(s, first + i * step);
+        int g = GOAL_CELL[t];
+        if (t == 0 || (is_row ? g / COLS : g % COLS) != line) continue;
+        u32 place = (u32)(is_row ? g % COLS : g / COLS);
+        u32 group = RANK_GROUP[t];
+        // Earlier tiles of this line whose goals lie beyond this one's.
+        u32 beyond = seen & ~((2u << place) - 1u);
+        while (beyond) {
+            u32 p = (u32)(__ffs(beyond) - 1);
+            beyond &= beyond - 1u;
+            pairs += (u32)((group_at >> (6u * p)) & 63u) != group ? 1u : 0u;
+        }
+        seen |= 1u << place;
+        group_at |= (u64)group << (6u * place);
+    }
+#else
+#pragma unroll 1
+    for (int i = 0; i < len; i++) {
+        u32 t = get_tile(s, first + i * step);
+        int g = GOAL_CELL[t];
+        if (t == 0 || (is_row ? g / COLS : g % COLS) != line) continue;
+        int place = is_row ? g % COLS : g / COLS;
+#pragma unroll 1
+        for (int j = 0; j < i; j++) {
+            u32 u = get_tile(s, first + j * step);
+            int h = GOAL_CELL[u];
+            if (u == 0 || (is_row ? h / COLS : h % COLS) != line) continue;
+            int earlier = is_row ? h % COLS : h / COLS;
+            pairs += (earlier > place && RANK_GROUP[u] != RANK_GROUP[t]) ? 1u : 0u;
+        }
+    }
+#endif
     return pairs;
 }
 
 __device__ u32 rank(const u32* s, u32 h, const unsigned char* tables) {
-    constexpr int ROWS = N_CELLS / COLS;
+    const int rows = N_CELLS / COLS;
     u32 pairs = 0;
-    for (int r = 0; r < ROWS; r++) pairs += line_conflicts<COLS, 1>(s, r * COLS, r, true);
-    for (int c = 0; c < COLS; c++) pairs += line_conflicts<ROWS, COLS>(s, c, c, false);
+#pragma unroll 1
+    for (int r = 0; r < rows; r++) pairs += line_pairs(s, r * COLS, 1, COLS, r, true);
+#pragma unroll 1
+    for (int c = 0; c < COLS; c++) pairs += line_pairs(s, c, COLS, rows, c, false);
     return h + pairs;
 }
 #endif

@@ -926,6 +926,83 @@ fn gpu_beam_ranked_by_conflicts_shortens_korfs_100_and_keeps_sound_bounds() {
     );
 }
 
+/// The GPU's h and beam rank equal the CPU's on random boards of several
+/// shapes: ranked by conflicts across databases (partial partitions too,
+/// whose tiles outside every database conflict with every other) and
+/// across every two tiles with Manhattan distance, and unranked.
+#[test]
+fn gpu_ranks_equal_cpu_ranks() {
+    if !frontier_core::gpu::usable_or_skip("gpu_ranks_equal_cpu_ranks") {
+        return;
+    }
+    use frontier_core::search::gpu::device_ranks;
+    let dir = tempdir("gpu-ranks");
+    let mut rng = frontier_core::rng::SplitMix64::new(43);
+    let mut cases: Vec<(Board, Goal, TilesHeuristic)> = Vec::new();
+    for (rows, cols) in [(3, 3), (4, 4), (6, 6), (7, 7), (2, 24), (3, 5)] {
+        let board = Board::new(rows, cols).unwrap();
+        for goal in [Goal::Korf, Goal::Standard] {
+            let manhattan = Manhattan::new(&board, goal);
+            cases.push((
+                board.clone(),
+                goal,
+                TilesHeuristic::Manhattan(manhattan.clone()),
+            ));
+            cases.push((
+                board.clone(),
+                goal,
+                TilesHeuristic::Manhattan(manhattan.ranked_by_conflicts(&board, goal)),
+            ));
+        }
+    }
+    let small = Board::new(4, 4).unwrap();
+    let pdb = pdb_heuristic(&small, Goal::Korf, "5-5-5", true, &dir);
+    cases.push((small.clone(), Goal::Korf, TilesHeuristic::Pdb(pdb.clone())));
+    cases.push((
+        small.clone(),
+        Goal::Korf,
+        TilesHeuristic::Pdb(pdb.ranked_by_conflicts(&small, Goal::Korf)),
+    ));
+    let six = Board::new(6, 6).unwrap();
+    for spec in [
+        "1,2,3/7,8,9/13,14,15/4,5,6/10,11,12",
+        "1,2,3/8,9/20,26,32,33",
+    ] {
+        let partial = pdb_heuristic(&six, Goal::Standard, spec, true, &dir);
+        cases.push((
+            six.clone(),
+            Goal::Standard,
+            TilesHeuristic::Pdb(partial.ranked_by_conflicts(&six, Goal::Standard)),
+        ));
+    }
+    for (board, goal, heuristic) in &cases {
+        let cells = board.cells();
+        let start = TileState::goal(board, *goal);
+        let puzzle = Tiles::new(board.clone(), start, *goal).unwrap();
+        let states: Vec<TileState> = (0..500)
+            .map(|_| {
+                let mut tiles: Vec<u8> = (0..cells as u8).collect();
+                for i in (1..cells).rev() {
+                    tiles.swap(i, rng.below(i as u64 + 1) as usize);
+                }
+                TileState::from_tiles(board, &tiles).unwrap()
+            })
+            .collect();
+        let on_gpu = device_ranks(0, &puzzle, heuristic, &states).unwrap();
+        for (state, &(h, rank)) in states.iter().zip(&on_gpu) {
+            let cpu_h = heuristic.h(&puzzle, state);
+            assert_eq!(
+                (h, rank),
+                (cpu_h, heuristic.rank(&puzzle, state, cpu_h)),
+                "{}x{} {goal:?} {:?}",
+                board.rows(),
+                board.cols(),
+                &state.cells[..cells]
+            );
+        }
+    }
+}
+
 /// GPU IDA* cut inside its iterations (segments of a few roots, runs of a
 /// fifth of the work each) resumes after its last segment, run after run,
 /// on two GPUs (or two sessions on one), and ends at Korf's optimum.

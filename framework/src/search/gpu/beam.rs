@@ -547,6 +547,55 @@ where
     Ok(Outcome { status, stats })
 }
 
+/// Each state's `(h, rank)` as GPU `device` computes them for a beam
+/// (the plugin's `heuristic`, and its `rank` under `PLUGIN_RANK`, else h):
+/// for tests that a plugin ranks as the CPU's [`crate::Heuristic::rank`]
+/// does, as [`super::device_owners`] checks partitions.
+pub fn device_ranks<D, P>(
+    device: usize,
+    domain: &D,
+    plugin: &P,
+    states: &[D::State],
+) -> Result<Vec<(Cost, Cost)>, Error>
+where
+    D: PackedState,
+    P: GpuPlugin<D>,
+{
+    let gpu = Gpu::open(device)?;
+    let module = gpu.module(&beam_source(&plugin.source(domain)))?;
+    let kernel = module.load_function("beam_rank_of").map_err(gpu_error)?;
+    let words = domain.packed_words();
+    let mut packed = vec![0u32; states.len().max(1) * words];
+    for (state, out) in states.iter().zip(packed.chunks_mut(words)) {
+        domain.pack(state, out);
+    }
+    let s = gpu.stream.clone();
+    let segments = plugin.tables(domain);
+    let tables =
+        super::upload_tables(&s, &segments, super::tables_len(&segments)).map_err(gpu_error)?;
+    let device_states = s.clone_htod(&packed).map_err(gpu_error)?;
+    let mut ranks = s
+        .alloc_zeros::<u32>(2 * states.len().max(1))
+        .map_err(gpu_error)?;
+    let count = u32::try_from(states.len())
+        .map_err(|_| Error::BadConfig("device_ranks: at most 2^32 states".into()))?;
+    // SAFETY: `device_states` holds `count` packed states and `ranks` two
+    // words for each.
+    unsafe {
+        let mut b = s.launch_builder(&kernel);
+        b.arg(&device_states)
+            .arg(&count)
+            .arg(&mut ranks)
+            .arg(&tables);
+        b.launch(LaunchConfig::for_num_elems(count.max(1)))
+            .map_err(gpu_error)?;
+    }
+    let mut out = vec![0u32; 2 * states.len()];
+    s.memcpy_dtoh(&ranks.slice(0..2 * states.len()), &mut out)
+        .map_err(gpu_error)?;
+    Ok(out.chunks_exact(2).map(|pair| (pair[0], pair[1])).collect())
+}
+
 /// The GPU beam's kernel source: the engine after `plugin_source`.
 pub(super) fn beam_source(plugin_source: &str) -> String {
     format!(
