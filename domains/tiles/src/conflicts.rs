@@ -65,34 +65,41 @@ impl Conflicts {
 
     /// The conflicting pairs of `state`.
     pub fn count(&self, state: &TileState) -> Cost {
+        let (rows, cols) = (self.rows, self.cols);
+        let by_row = |t: usize| (self.goal_row[t], self.goal_col[t]);
+        let by_col = |t: usize| (self.goal_col[t], self.goal_row[t]);
         let mut pairs = 0;
-        // A line holds at most 7 tiles (boards of up to 49 cells, 7 a side
-        // at most when square; a 2×24 board's rows are capped by the
-        // 49-cell limit too, so a line's tiles fit the buffer below).
-        let mut along = [(0u8, 0u8); MAX_CELLS];
-        for row in 0..self.rows {
-            let mut k = 0;
-            for col in 0..self.cols {
-                let tile = usize::from(state.cells[row * self.cols + col]);
-                if tile != 0 && usize::from(self.goal_row[tile]) == row {
-                    along[k] = (self.goal_col[tile], self.group[tile]);
-                    k += 1;
-                }
-            }
-            pairs += inversions(&along[..k]);
+        for row in 0..rows {
+            pairs += self.line(state, (0..cols).map(|col| row * cols + col), row, by_row);
         }
-        for col in 0..self.cols {
-            let mut k = 0;
-            for row in 0..self.rows {
-                let tile = usize::from(state.cells[row * self.cols + col]);
-                if tile != 0 && usize::from(self.goal_col[tile]) == col {
-                    along[k] = (self.goal_row[tile], self.group[tile]);
-                    k += 1;
-                }
-            }
-            pairs += inversions(&along[..k]);
+        for col in 0..cols {
+            pairs += self.line(state, (0..rows).map(|row| row * cols + col), col, by_col);
         }
         pairs
+    }
+
+    /// The conflicting pairs on one line of cells (in board order), line
+    /// number `line`, where `goal(tile)` is the tile's goal line and place
+    /// along it.
+    fn line(
+        &self,
+        state: &TileState,
+        cells: impl Iterator<Item = usize>,
+        line: usize,
+        goal: impl Fn(usize) -> (u8, u8),
+    ) -> Cost {
+        // A line holds at most every cell of the board.
+        let mut along = [(0u8, 0u8); MAX_CELLS];
+        let mut k = 0;
+        for cell in cells {
+            let tile = usize::from(state.cells[cell]);
+            let (goal_line, place) = goal(tile);
+            if tile != 0 && usize::from(goal_line) == line {
+                along[k] = (place, self.group[tile]);
+                k += 1;
+            }
+        }
+        inversions(&along[..k])
     }
 }
 

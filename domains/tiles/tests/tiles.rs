@@ -835,14 +835,16 @@ fn gpu_searches_take_the_largest_of_several_partitions() {
     );
 }
 
-/// A beam ranked by h plus the conflicts across databases keeps bounds
-/// from h alone (never above Korf's published optima) and finds shorter
-/// paths on Korf's 100 than the same beam ranked by h.
-#[test]
-fn a_beam_ranked_by_conflicts_shortens_korfs_100_and_keeps_sound_bounds() {
-    use frontier_core::search::beam::beam;
+/// Beams of 100 over Korf's 100 (5-5-5 with the reflection), ranked by h
+/// and by h plus the conflicts across databases, through `run`: every
+/// lower bound at most the published optimum, every path replayed.
+/// Returns both rankings' total lengths (by h, ranked).
+fn korf100_ranked_beams(
+    dir: &str,
+    run: impl Fn(&Tiles, &TilesHeuristic, &SearchOptions) -> frontier_core::DomainOutcome<Tiles>,
+) -> (u32, u32) {
     use frontier_core::search::Order;
-    let dir = tempdir("rank-conflicts");
+    let dir = tempdir(dir);
     let board = Board::new(4, 4).unwrap();
     let plain = pdb_heuristic(&board, Goal::Korf, "5-5-5", true, &dir);
     let ranked = TilesHeuristic::Pdb(plain.clone().ranked_by_conflicts(&board, Goal::Korf));
@@ -858,7 +860,7 @@ fn a_beam_ranked_by_conflicts_shortens_korfs_100_and_keeps_sound_bounds() {
     for (id, korf, _, optimum) in korf100() {
         let puzzle = Tiles::parse(&korf, Goal::Korf).unwrap();
         for (h, total) in [(&plain, &mut plain_total), (&ranked, &mut ranked_total)] {
-            let outcome = beam(&puzzle, h, 1, &options).unwrap();
+            let outcome = run(&puzzle, h, &options);
             let solution = outcome
                 .solution()
                 .expect("a beam of 100 solves Korf's boards");
@@ -872,9 +874,21 @@ fn a_beam_ranked_by_conflicts_shortens_korfs_100_and_keeps_sound_bounds() {
             *total += solution.cost;
         }
     }
+    (plain_total, ranked_total)
+}
+
+/// A beam ranked by h plus the conflicts across databases keeps bounds
+/// from h alone (never above Korf's published optima) and finds shorter
+/// paths on Korf's 100 than the same beam ranked by h.
+#[test]
+fn a_beam_ranked_by_conflicts_shortens_korfs_100_and_keeps_sound_bounds() {
+    use frontier_core::search::beam::beam;
+    let (plain, ranked) = korf100_ranked_beams("rank-conflicts", |puzzle, h, options| {
+        beam(puzzle, h, 1, options).unwrap()
+    });
     assert!(
-        ranked_total < plain_total,
-        "ranked by conflicts {ranked_total} moves in all, by h {plain_total}"
+        ranked < plain,
+        "ranked by conflicts {ranked} moves in all, by h {plain}"
     );
 }
 
@@ -889,40 +903,12 @@ fn gpu_beam_ranked_by_conflicts_shortens_korfs_100_and_keeps_sound_bounds() {
         return;
     }
     use frontier_core::search::gpu::gpu_beam;
-    use frontier_core::search::Order;
-    let dir = tempdir("gpu-rank-conflicts");
-    let board = Board::new(4, 4).unwrap();
-    let plain = pdb_heuristic(&board, Goal::Korf, "5-5-5", true, &dir);
-    let ranked = TilesHeuristic::Pdb(plain.clone().ranked_by_conflicts(&board, Goal::Korf));
-    let plain = TilesHeuristic::Pdb(plain);
-    let options = SearchOptions {
-        order: Order {
-            beam: Some(100),
-            ..Order::default()
-        },
-        ..SearchOptions::default()
-    };
-    let (mut plain_total, mut ranked_total) = (0, 0);
-    for (id, korf, _, optimum) in korf100() {
-        let puzzle = Tiles::parse(&korf, Goal::Korf).unwrap();
-        for (h, total) in [(&plain, &mut plain_total), (&ranked, &mut ranked_total)] {
-            let outcome = gpu_beam(&puzzle, h, 0, &options).unwrap();
-            let solution = outcome
-                .solution()
-                .expect("a beam of 100 solves Korf's boards");
-            let lower = outcome.stats.lower_bound.expect("a beam proves a bound");
-            assert!(
-                lower <= optimum && optimum <= solution.cost,
-                "#{id}: {lower} {optimum} {}",
-                solution.cost
-            );
-            assert!(puzzle.is_goal(&puzzle.replay(&solution.moves).unwrap()));
-            *total += solution.cost;
-        }
-    }
+    let (plain, ranked) = korf100_ranked_beams("gpu-rank-conflicts", |puzzle, h, options| {
+        gpu_beam(puzzle, h, 0, options).unwrap()
+    });
     assert!(
-        ranked_total < plain_total,
-        "ranked by conflicts {ranked_total} moves in all, by h {plain_total}"
+        ranked < plain,
+        "ranked by conflicts {ranked} moves in all, by h {plain}"
     );
 }
 

@@ -564,11 +564,7 @@ where
     let gpu = Gpu::open(device)?;
     let module = gpu.module(&beam_source(&plugin.source(domain)))?;
     let kernel = module.load_function("beam_rank_of").map_err(gpu_error)?;
-    let words = domain.packed_words();
-    let mut packed = vec![0u32; states.len().max(1) * words];
-    for (state, out) in states.iter().zip(packed.chunks_mut(words)) {
-        domain.pack(state, out);
-    }
+    let packed = super::pack_all(domain, states);
     let s = gpu.stream.clone();
     let segments = plugin.tables(domain);
     let tables =

@@ -54,6 +54,17 @@ pub(crate) fn tables_len(segments: &[&[u8]]) -> usize {
 
 /// Uploads a plugin's table segments end to end into a buffer of `len`
 /// bytes (from [`tables_len`]).
+/// `states` packed back to back (one state's room at least, so that an
+/// empty list still makes a buffer a kernel may take).
+pub(crate) fn pack_all<D: PackedState>(domain: &D, states: &[D::State]) -> Vec<u32> {
+    let words = domain.packed_words();
+    let mut packed = vec![0u32; states.len().max(1) * words];
+    for (state, out) in states.iter().zip(packed.chunks_mut(words)) {
+        domain.pack(state, out);
+    }
+    packed
+}
+
 pub(crate) fn upload_tables(
     stream: &std::sync::Arc<cudarc::driver::CudaStream>,
     segments: &[&[u8]],

@@ -504,11 +504,7 @@ where
     let gpu = Gpu::open(device)?;
     let module = gpu.module(&kernel_source(domain, plugin, partition))?;
     let kernel = module.load_function("ga_owners").map_err(gpu_error)?;
-    let words = domain.packed_words();
-    let mut packed = vec![0u32; states.len().max(1) * words];
-    for (state, out) in states.iter().zip(packed.chunks_mut(words)) {
-        domain.pack(state, out);
-    }
+    let packed = super::pack_all(domain, states);
     let s = gpu.stream.clone();
     let table = partition.device_table();
     let device_states = s.clone_htod(&packed).map_err(gpu_error)?;
