@@ -108,6 +108,24 @@ pub trait Heuristic<D: Domain>: Send + Sync {
         h
     }
 
+    /// [`Heuristic::rank`] of `child` (bound `h`), a successor of `parent`
+    /// whose bound is `parent_h` and rank `parent_rank`. Override it when
+    /// the rank updates from the parent's more cheaply than computed
+    /// afresh, as [`Heuristic::h_child`] does for h.
+    #[inline]
+    fn rank_child(
+        &self,
+        domain: &D,
+        parent: &D::State,
+        parent_h: Cost,
+        parent_rank: Cost,
+        child: &D::State,
+        h: Cost,
+    ) -> Cost {
+        let _ = (parent, parent_h, parent_rank);
+        self.rank(domain, child, h)
+    }
+
     /// Operator selection for enhanced partial expansion (Felner et al.,
     /// JAIR 2012), where the heuristic can tell a move's effect on f
     /// without building the child: push onto `out` only the successors of

@@ -65,17 +65,46 @@ impl Conflicts {
 
     /// The conflicting pairs of `state`.
     pub fn count(&self, state: &TileState) -> Cost {
-        let (rows, cols) = (self.rows, self.cols);
-        let by_row = |t: usize| (self.goal_row[t], self.goal_col[t]);
-        let by_col = |t: usize| (self.goal_col[t], self.goal_row[t]);
-        let mut pairs = 0;
-        for row in 0..rows {
-            pairs += self.line(state, (0..cols).map(|col| row * cols + col), row, by_row);
-        }
-        for col in 0..cols {
-            pairs += self.line(state, (0..rows).map(|row| row * cols + col), col, by_col);
-        }
-        pairs
+        let rows: Cost = (0..self.rows).map(|row| self.row(state, row)).sum();
+        let cols: Cost = (0..self.cols).map(|col| self.col(state, col)).sum();
+        rows + cols
+    }
+
+    /// The conflicting pairs of `child`, a successor of `parent` whose
+    /// pairs are `parent_pairs`: a move keeps the moved tile's order along
+    /// its line of travel and changes the two lines across it only, so
+    /// four lines are counted instead of every one.
+    pub fn count_child(&self, parent: &TileState, parent_pairs: Cost, child: &TileState) -> Cost {
+        let (from, to) = (usize::from(child.blank), usize::from(parent.blank));
+        let (a, b) = (from.min(to), from.max(to));
+        let (before, after) = if a / self.cols == b / self.cols {
+            // Along a row: the columns of both cells changed.
+            let (x, y) = (a % self.cols, b % self.cols);
+            (
+                self.col(parent, x) + self.col(parent, y),
+                self.col(child, x) + self.col(child, y),
+            )
+        } else {
+            let (x, y) = (a / self.cols, b / self.cols);
+            (
+                self.row(parent, x) + self.row(parent, y),
+                self.row(child, x) + self.row(child, y),
+            )
+        };
+        // `before` is part of `parent_pairs`, which counts every line.
+        (parent_pairs + after).saturating_sub(before)
+    }
+
+    fn row(&self, state: &TileState, row: usize) -> Cost {
+        let cols = self.cols;
+        let goal = |t: usize| (self.goal_row[t], self.goal_col[t]);
+        self.line(state, (0..cols).map(|col| row * cols + col), row, goal)
+    }
+
+    fn col(&self, state: &TileState, col: usize) -> Cost {
+        let cols = self.cols;
+        let goal = |t: usize| (self.goal_col[t], self.goal_row[t]);
+        self.line(state, (0..self.rows).map(|row| row * cols + col), col, goal)
     }
 
     /// The conflicting pairs on one line of cells (in board order), line
@@ -170,6 +199,28 @@ mod tests {
                         );
                     }
                 }
+            }
+        }
+    }
+
+    #[test]
+    fn a_child_counted_from_its_parent_matches_a_count_afresh() {
+        let mut rng = frontier_core::rng::SplitMix64::new(11);
+        for (rows, cols) in [(3, 3), (4, 4), (3, 5), (6, 6), (7, 7), (2, 24)] {
+            let board = Board::new(rows, cols).unwrap();
+            let threes: Vec<u8> = (0..board.cells() as u8).map(|t| t / 3).collect();
+            let conflicts = Conflicts::new(&board, Goal::Standard, &threes);
+            let mut state = TileState::goal(&board, Goal::Standard);
+            let mut pairs = conflicts.count(&state);
+            for _ in 0..2000 {
+                let moves: Vec<TileState> = crate::board::Dir::ALL
+                    .iter()
+                    .filter_map(|&dir| state.slide(&board, dir))
+                    .collect();
+                let child = moves[rng.below(moves.len() as u64) as usize];
+                pairs = conflicts.count_child(&state, pairs, &child);
+                assert_eq!(pairs, conflicts.count(&child), "{rows}x{cols}");
+                state = child;
             }
         }
     }

@@ -66,6 +66,26 @@ impl Heuristic<Tiles> for Manhattan {
         h + self.rank_conflicts.as_ref().map_or(0, |c| c.count(state))
     }
 
+    #[inline]
+    fn rank_child(
+        &self,
+        _: &Tiles,
+        parent: &TileState,
+        parent_h: Cost,
+        parent_rank: Cost,
+        child: &TileState,
+        h: Cost,
+    ) -> Cost {
+        rank_child_by(
+            self.rank_conflicts.as_deref(),
+            parent,
+            parent_h,
+            parent_rank,
+            child,
+            h,
+        )
+    }
+
     /// One tile moved from the child's blank cell to the parent's.
     #[inline]
     fn h_child(&self, _: &Tiles, parent: &TileState, parent_h: Cost, child: &TileState) -> Cost {
@@ -74,6 +94,22 @@ impl Heuristic<Tiles> for Manhattan {
         parent_h + Cost::from(row[usize::from(parent.blank)])
             - Cost::from(row[usize::from(child.blank)])
     }
+}
+
+/// h plus `conflicts`' pairs of `child`, counted from its parent's (its
+/// rank less its bound); h alone without conflicts.
+#[inline]
+fn rank_child_by(
+    conflicts: Option<&Conflicts>,
+    parent: &TileState,
+    parent_h: Cost,
+    parent_rank: Cost,
+    child: &TileState,
+    h: Cost,
+) -> Cost {
+    h + conflicts.map_or(0, |c| {
+        c.count_child(parent, parent_rank.saturating_sub(parent_h), child)
+    })
 }
 
 /// The reflection about the main diagonal, as a relabelling of cells and
@@ -252,6 +288,26 @@ impl Heuristic<Tiles> for AdditivePdb {
         h + self.rank_conflicts.as_ref().map_or(0, |c| c.count(state))
     }
 
+    #[inline]
+    fn rank_child(
+        &self,
+        _: &Tiles,
+        parent: &TileState,
+        parent_h: Cost,
+        parent_rank: Cost,
+        child: &TileState,
+        h: Cost,
+    ) -> Cost {
+        rank_child_by(
+            self.rank_conflicts.as_deref(),
+            parent,
+            parent_h,
+            parent_rank,
+            child,
+            h,
+        )
+    }
+
     /// The max of two admissible sums is admissible but can be inconsistent.
     fn consistent(&self) -> bool {
         self.reflection.is_none()
@@ -309,12 +365,27 @@ impl Heuristic<Tiles> for TilesHeuristic {
     }
     /// The first partition's conflicts rank a `Max`.
     #[inline]
-    fn rank(&self, d: &Tiles, s: &TileState, h: Cost) -> Cost {
-        match self {
-            TilesHeuristic::Manhattan(m) => m.rank(d, s, h),
-            TilesHeuristic::Pdb(p) => p.rank(d, s, h),
-            TilesHeuristic::Max(ps) => ps.first().map_or(h, |p| p.rank(d, s, h)),
-        }
+    fn rank(&self, _: &Tiles, s: &TileState, h: Cost) -> Cost {
+        h + self.rank_conflicts().map_or(0, |c| c.count(s))
+    }
+    #[inline]
+    fn rank_child(
+        &self,
+        _: &Tiles,
+        parent: &TileState,
+        parent_h: Cost,
+        parent_rank: Cost,
+        child: &TileState,
+        h: Cost,
+    ) -> Cost {
+        rank_child_by(
+            self.rank_conflicts(),
+            parent,
+            parent_h,
+            parent_rank,
+            child,
+            h,
+        )
     }
     fn consistent(&self) -> bool {
         match self {

@@ -34,6 +34,7 @@ struct Kept<D: Domain> {
     parent: u32,
     g: Cost,
     h: Cost,
+    rank: Cost,
 }
 
 /// A successor before the beam chose among them.
@@ -96,6 +97,7 @@ pub fn beam<D: Domain, H: Heuristic<D>>(
     seen_states.push(start.clone());
     let start_goal = domain.is_goal(&start);
     kept.push(Kept {
+        rank: heuristic.rank(domain, &start, h0),
         state: start,
         mv: None,
         parent: NO_PARENT,
@@ -204,6 +206,7 @@ pub fn beam<D: Domain, H: Heuristic<D>>(
                 parent: c.parent,
                 g: c.g,
                 h: c.h,
+                rank: c.rank,
             });
         }
         stats.peak_open = stats.peak_open.max(layer.len() as u64);
@@ -242,7 +245,14 @@ fn expand_layer<D: Domain, H: Heuristic<D>>(
             for edge in edges.drain(..) {
                 let h = heuristic.h_child(domain, &parent.state, parent.h, &edge.state);
                 found.push(Candidate {
-                    rank: heuristic.rank(domain, &edge.state, h),
+                    rank: heuristic.rank_child(
+                        domain,
+                        &parent.state,
+                        parent.h,
+                        parent.rank,
+                        &edge.state,
+                        h,
+                    ),
                     hash: hasher.hash_one(&edge.state),
                     goal: domain.is_goal(&edge.state),
                     g: parent.g.saturating_add(edge.cost),
