@@ -28,17 +28,27 @@ pub struct Conflicts {
 
 impl Conflicts {
     /// Conflicts on `board` toward `goal`, between tiles whose entries in
-    /// `group_of` (indexed by tile; the blank's is never read) differ.
+    /// `group_of` (indexed by tile; the blank's is never read, a missing
+    /// entry is group 0) differ.
     pub fn new(board: &Board, goal: Goal, group_of: &[u8]) -> Conflicts {
         let cells = board.cells();
         let mut goal_row = [0u8; MAX_CELLS];
         let mut goal_col = [0u8; MAX_CELLS];
         let mut group = [0u8; MAX_CELLS];
+        // Renumbered densely in tile order (at most 48 groups), so that a
+        // group fits the GPU's 6 bits whatever numbers the caller used.
+        let mut dense: Vec<u8> = Vec::new();
         for tile in 1..cells as u8 {
             let (r, c) = board.coords(goal.cell_of(tile, cells));
             goal_row[usize::from(tile)] = r;
             goal_col[usize::from(tile)] = c;
-            group[usize::from(tile)] = group_of.get(usize::from(tile)).copied().unwrap_or(0);
+            let given = group_of.get(usize::from(tile)).copied().unwrap_or(0);
+            let at = dense.iter().position(|&g| g == given).unwrap_or_else(|| {
+                dense.push(given);
+                dense.len() - 1
+            });
+            // Fewer than MAX_CELLS groups: a group per tile at most.
+            group[usize::from(tile)] = at as u8;
         }
         Conflicts {
             rows: usize::from(board.rows()),
@@ -57,8 +67,8 @@ impl Conflicts {
         Conflicts::new(board, goal, &tiles)
     }
 
-    /// The group of each tile (as given to [`Conflicts::new`]), for the
-    /// GPU plugin.
+    /// The group of each tile (those given to [`Conflicts::new`],
+    /// renumbered 0, 1, … in tile order), for the GPU plugin.
     pub fn groups(&self) -> &[u8] {
         &self.group[..self.rows * self.cols]
     }
@@ -236,5 +246,10 @@ mod tests {
         // Tiles 1 and 2 in one group: their conflict is the group's own.
         let together = Conflicts::new(&board, Goal::Standard, &[0, 1, 1, 2, 3, 4, 5, 6, 7]);
         assert_eq!(together.count(&swapped), 0);
+        // Group numbers 64 apart stay apart once renumbered for the GPU's
+        // 6 bits.
+        let far = Conflicts::new(&board, Goal::Standard, &[0, 200, 136, 72, 8, 9, 10, 11, 12]);
+        assert_eq!(far.count(&swapped), 1);
+        assert!(far.groups().iter().all(|&g| g < 9), "{:?}", far.groups());
     }
 }

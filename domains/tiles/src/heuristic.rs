@@ -240,8 +240,8 @@ impl AdditivePdb {
     /// not count ([`Conflicts`]); a tile in no database conflicts with
     /// every other.
     pub fn ranked_by_conflicts(mut self, board: &Board, goal: Goal) -> AdditivePdb {
-        // Numbered densely (databases first, then each tile in none), so
-        // that a group fits the GPU's byte whatever the partition.
+        // Each tile in no database a group of its own, numbered past the
+        // databases' (`Conflicts` renumbers them densely).
         let mut alone = self.dbs.len() as u8;
         let groups: Vec<u8> = (0..board.cells())
             .map(|t| match self.digits[t].db {
