@@ -58,21 +58,27 @@ __device__ __forceinline__ bool same_state(const u32* a, const u32* b) {
     return true;
 }
 
-// For tests: each of n states' h and the rank a layer orders it by (h
-// without PLUGIN_RANK), to check a plugin's against the CPU's.
+// What a layer ranks state s (bound h) by: the plugin's rank (the CPU's
+// Heuristic::rank) under PLUGIN_RANK, else h. f, and so the lower bound,
+// stays g + h either way.
+__device__ __forceinline__ u32 rank_of(const u32* s, u32 h, const unsigned char* tables) {
+#ifdef PLUGIN_RANK
+    return rank(s, h, tables);
+#else
+    return h;
+#endif
+}
+
+// For tests: each of n states' h and the rank a layer orders it by, to
+// check a plugin's against the CPU's.
 extern "C" __global__ void beam_rank_of(const u32* states, u32 n, u32* out,
                                         const unsigned char* tables) {
     u32 i = blockIdx.x * blockDim.x + threadIdx.x;
     if (i >= n) return;
     const u32* s = states + (u64)i * STATE_WORDS;
     u32 h = heuristic(s, tables);
-#ifdef PLUGIN_RANK
-    u32 r = rank(s, h, tables);
-#else
-    u32 r = h;
-#endif
     out[2 * (u64)i] = h;
-    out[2 * (u64)i + 1] = r;
+    out[2 * (u64)i + 1] = rank_of(s, h, tables);
 }
 
 extern "C" __global__ void beam_expand(
@@ -109,13 +115,7 @@ extern "C" __global__ void beam_expand(
         }
         u32* to = child_states + slot * STATE_WORDS;
         for (int w = 0; w < STATE_WORDS; w++) to[w] = c[w];
-#ifdef PLUGIN_RANK
-        // The plugin's rank (the CPU's Heuristic::rank) orders the layer;
-        // f, and so the lower bound, stays g + h.
-        u32 r = rank(c, h, tables);
-#else
-        u32 r = h;
-#endif
+        u32 r = rank_of(c, h, tables);
         u64 key = greedy ? (u64)r : (u64)den * g + (u64)num * r;
         if (key >= DROPPED) key = DROPPED - 1;
         child_g[slot] = g;

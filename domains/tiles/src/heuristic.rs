@@ -63,7 +63,7 @@ impl Heuristic<Tiles> for Manhattan {
 
     #[inline]
     fn rank(&self, _: &Tiles, state: &TileState, h: Cost) -> Cost {
-        h + self.rank_conflicts.as_ref().map_or(0, |c| c.count(state))
+        rank_by(self.rank_conflicts.as_deref(), state, h)
     }
 
     #[inline]
@@ -94,6 +94,12 @@ impl Heuristic<Tiles> for Manhattan {
         parent_h + Cost::from(row[usize::from(parent.blank)])
             - Cost::from(row[usize::from(child.blank)])
     }
+}
+
+/// h plus `conflicts`' pairs of `state`; h alone without conflicts.
+#[inline]
+fn rank_by(conflicts: Option<&Conflicts>, state: &TileState, h: Cost) -> Cost {
+    h + conflicts.map_or(0, |c| c.count(state))
 }
 
 /// h plus `conflicts`' pairs of `child`, counted from its parent's (its
@@ -285,7 +291,7 @@ impl Heuristic<Tiles> for AdditivePdb {
 
     #[inline]
     fn rank(&self, _: &Tiles, state: &TileState, h: Cost) -> Cost {
-        h + self.rank_conflicts.as_ref().map_or(0, |c| c.count(state))
+        rank_by(self.rank_conflicts.as_deref(), state, h)
     }
 
     #[inline]
@@ -366,7 +372,7 @@ impl Heuristic<Tiles> for TilesHeuristic {
     /// The first partition's conflicts rank a `Max`.
     #[inline]
     fn rank(&self, _: &Tiles, s: &TileState, h: Cost) -> Cost {
-        h + self.rank_conflicts().map_or(0, |c| c.count(s))
+        rank_by(self.rank_conflicts(), s, h)
     }
     #[inline]
     fn rank_child(

@@ -52,8 +52,6 @@ pub(crate) fn tables_len(segments: &[&[u8]]) -> usize {
     (segments.iter().map(|t| t.len()).sum::<usize>().div_ceil(4) * 4).max(4)
 }
 
-/// Uploads a plugin's table segments end to end into a buffer of `len`
-/// bytes (from [`tables_len`]).
 /// `states` packed back to back (one state's room at least, so that an
 /// empty list still makes a buffer a kernel may take).
 pub(crate) fn pack_all<D: PackedState>(domain: &D, states: &[D::State]) -> Vec<u32> {
@@ -65,6 +63,8 @@ pub(crate) fn pack_all<D: PackedState>(domain: &D, states: &[D::State]) -> Vec<u
     packed
 }
 
+/// Uploads a plugin's table segments end to end into a buffer of `len`
+/// bytes (from [`tables_len`]).
 pub(crate) fn upload_tables(
     stream: &std::sync::Arc<cudarc::driver::CudaStream>,
     segments: &[&[u8]],
