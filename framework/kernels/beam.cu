@@ -2,7 +2,11 @@
 // drives it). It takes the GA* plugin contract (see gastar.cu): STATE_WORDS,
 // MAX_SUCC, is_goal, expand, heuristic and optionally state_hash, and
 // optionally rank(state, h, tables) under PLUGIN_RANK (the CPU's
-// Heuristic::rank: what a layer is ranked by in place of h).
+// Heuristic::rank: what a layer is ranked by in place of h). An optional
+// hook makes a child's rank cheaper from its parent's: PLUGIN_RANK_CHILD
+// (rank_child(parent, parent_h, parent_rank, child, h, tables), the CPU's
+// Heuristic::rank_child). Each layer keeps its states' h and rank for the
+// next expansion.
 //
 // A layer of n states is expanded by n threads (beam_expand); a child equal
 // to its parent's parent, or whose fingerprint is in the table of states
@@ -35,6 +39,35 @@
 #define BC_WORDS 7
 
 // state_hash: the plugin's, or the default of state_hash.cuh (pasted above).
+
+// Warp reductions: a word that every thread of a block's warps adds to,
+// or keeps the least or largest of, is reduced in the warp first and
+// changed by one atomic a warp. Many children a layer into one control word
+// would otherwise queue at one address. Every lane of the warp must call
+// them (the kernels that do keep out-of-range threads to the end).
+#define FULL_WARP 0xFFFFFFFFu
+#define NO_VALUE 0xFFFFFFFFu
+
+__device__ __forceinline__ u32 warp_min(u32 v) {
+    for (int o = 16; o > 0; o >>= 1) v = min(v, __shfl_xor_sync(FULL_WARP, v, o));
+    return v;
+}
+
+__device__ __forceinline__ u32 warp_max(u32 v) {
+    for (int o = 16; o > 0; o >>= 1) v = max(v, __shfl_xor_sync(FULL_WARP, v, o));
+    return v;
+}
+
+__device__ __forceinline__ u32 warp_sum(u32 v) {
+    for (int o = 16; o > 0; o >>= 1) v += __shfl_xor_sync(FULL_WARP, v, o);
+    return v;
+}
+
+// Lowers the control word `at` to the warp's least `v` (NO_VALUE: none).
+__device__ __forceinline__ void warp_atomic_min(u64* at, u32 v) {
+    v = warp_min(v);
+    if ((threadIdx.x & 31) == 0 && v != NO_VALUE) atomicMin(at, (u64)v);
+}
 
 // A state's fingerprint in the table of kept states: never 0 (empty).
 __device__ __forceinline__ u64 fingerprint(const u32* s) {
@@ -69,6 +102,16 @@ __device__ __forceinline__ u32 rank_of(const u32* s, u32 h, const unsigned char*
 #endif
 }
 
+// A child's rank, from its parent's (h ph, rank pr) under PLUGIN_RANK_CHILD.
+__device__ __forceinline__ u32 child_rank(const u32* parent, u32 ph, u32 pr, const u32* child,
+                                          u32 h, const unsigned char* tables) {
+#ifdef PLUGIN_RANK_CHILD
+    return rank_child(parent, ph, pr, child, h, tables);
+#else
+    return rank_of(child, h, tables);
+#endif
+}
+
 // For tests: each of n states' h and the rank a layer orders it by, to
 // check a plugin's against the CPU's.
 extern "C" __global__ void beam_rank_of(const u32* states, u32 n, u32* out,
@@ -82,50 +125,66 @@ extern "C" __global__ void beam_rank_of(const u32* states, u32 n, u32* out,
 }
 
 extern "C" __global__ void beam_expand(
-    const u32* layer, const u32* layer_g, const u32* layer_parent, const u32* prev_layer,
-    u32 n, u32 has_prev, u32* child_states, u32* child_g, u32* child_f, u32* child_key,
-    u64* ctrl, u32 num, u32 den, u32 greedy, const u64* seen, u64 seen_mask,
-    const unsigned char* tables) {
+    const u32* layer, const u32* layer_g, const u32* layer_hr, const u32* layer_parent,
+    const u32* prev_layer, u32 n, u32 has_prev, u32* child_states, u32* child_g, u32* child_f,
+    u32* child_rank_out, u32* child_key, u64* ctrl, u32 num, u32 den, u32 greedy,
+    const u64* seen, u64 seen_mask, const unsigned char* tables) {
     u32 i = blockIdx.x * blockDim.x + threadIdx.x;
-    if (i >= n) return;
-    const u32* s = layer + (u64)i * STATE_WORDS;
-    u32 out[MAX_SUCC * STATE_WORDS];
-    u32 cost[MAX_SUCC];
-    int made = expand(s, out, cost, tables);
-    const u32* grandparent = has_prev ? prev_layer + (u64)layer_parent[i] * STATE_WORDS : 0;
-    u32 generated = 0;
-    for (int j = 0; j < MAX_SUCC; j++) {
-        u64 slot = (u64)i * MAX_SUCC + j;
-        if (j >= made) {
-            child_key[slot] = DROPPED;
-            continue;
+    // Threads past the layer stay to the warp reductions at the end.
+    u32 generated = 0, least_key = NO_VALUE, most_key = 0, least_dropped_f = NO_VALUE;
+    if (i < n) {
+        // The parent and each child are read into registers once: the
+        // plugin's code reads a state word by word many times, from
+        // global or local memory otherwise.
+        u32 s[STATE_WORDS];
+        for (int w = 0; w < STATE_WORDS; w++) s[w] = layer[(u64)i * STATE_WORDS + w];
+        u32 out[MAX_SUCC * STATE_WORDS];
+        u32 cost[MAX_SUCC];
+        int made = expand(s, out, cost, tables);
+        u32 ph = layer_hr[2 * (u64)i], pr = layer_hr[2 * (u64)i + 1];
+        const u32* grandparent = has_prev ? prev_layer + (u64)layer_parent[i] * STATE_WORDS : 0;
+        for (int j = 0; j < MAX_SUCC; j++) {
+            u64 slot = (u64)i * MAX_SUCC + j;
+            if (j >= made) {
+                child_key[slot] = DROPPED;
+                continue;
+            }
+            u32 c[STATE_WORDS];
+            for (int w = 0; w < STATE_WORDS; w++) c[w] = out[j * STATE_WORDS + w];
+            if (grandparent && same_state(c, grandparent)) {
+                child_key[slot] = DROPPED;
+                continue;
+            }
+            generated++;
+            u32 g = layer_g[i] + cost[j];
+            u32 h = heuristic(c, tables);
+            if (seen_before(seen, seen_mask, fingerprint(c))) {
+                child_key[slot] = DROPPED;
+                least_dropped_f = min(least_dropped_f, g + h);
+                continue;
+            }
+            u32* to = child_states + slot * STATE_WORDS;
+            for (int w = 0; w < STATE_WORDS; w++) to[w] = c[w];
+            u32 r = child_rank(s, ph, pr, c, h, tables);
+            u64 key = greedy ? (u64)r : (u64)den * g + (u64)num * r;
+            if (key >= DROPPED) key = DROPPED - 1;
+            child_g[slot] = g;
+            child_f[slot] = g + h;
+            child_rank_out[slot] = r;
+            child_key[slot] = (u32)key;
+            least_key = min(least_key, (u32)key);
+            most_key = max(most_key, (u32)key);
+            if (is_goal(c, tables)) atomicMin(&ctrl[BC_FOUND], ((u64)g << 32) | slot);
         }
-        const u32* c = out + j * STATE_WORDS;
-        if (grandparent && same_state(c, grandparent)) {
-            child_key[slot] = DROPPED;
-            continue;
-        }
-        generated++;
-        u32 g = layer_g[i] + cost[j];
-        u32 h = heuristic(c, tables);
-        if (seen_before(seen, seen_mask, fingerprint(c))) {
-            child_key[slot] = DROPPED;
-            atomicMin(&ctrl[BC_DROPPED_F], (u64)(g + h));
-            continue;
-        }
-        u32* to = child_states + slot * STATE_WORDS;
-        for (int w = 0; w < STATE_WORDS; w++) to[w] = c[w];
-        u32 r = rank_of(c, h, tables);
-        u64 key = greedy ? (u64)r : (u64)den * g + (u64)num * r;
-        if (key >= DROPPED) key = DROPPED - 1;
-        child_g[slot] = g;
-        child_f[slot] = g + h;
-        child_key[slot] = (u32)key;
-        atomicMin(&ctrl[BC_MIN_KEY], key);
-        atomicMax(&ctrl[BC_MAX_KEY], key);
-        if (is_goal(c, tables)) atomicMin(&ctrl[BC_FOUND], ((u64)g << 32) | slot);
     }
-    if (generated) atomicAdd(&ctrl[BC_GENERATED], (u64)generated);
+    warp_atomic_min(&ctrl[BC_MIN_KEY], least_key);
+    warp_atomic_min(&ctrl[BC_DROPPED_F], least_dropped_f);
+    most_key = warp_max(most_key);
+    generated = warp_sum(generated);
+    if ((threadIdx.x & 31) == 0) {
+        if (most_key) atomicMax(&ctrl[BC_MAX_KEY], (u64)most_key);
+        if (generated) atomicAdd(&ctrl[BC_GENERATED], (u64)generated);
+    }
 }
 
 extern "C" __global__ void beam_dedup(
@@ -155,20 +214,41 @@ extern "C" __global__ void beam_dedup(
     }
 }
 
+// For tests: the h and rank of each of n children as beam_expand makes
+// them from their parents (the incremental hooks where the plugin has them).
+extern "C" __global__ void beam_child_rank_of(const u32* parents, const u32* children, u32 n,
+                                              u32* out, const unsigned char* tables) {
+    u32 i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= n) return;
+    const u32* p = parents + (u64)i * STATE_WORDS;
+    const u32* c = children + (u64)i * STATE_WORDS;
+    u32 ph = heuristic(p, tables);
+    u32 pr = rank_of(p, ph, tables);
+    u32 h = heuristic(c, tables);
+    out[2 * (u64)i] = h;
+    out[2 * (u64)i + 1] = child_rank(p, ph, pr, c, h, tables);
+}
+
 // The plugin's sizes, for the host: MAX_SUCC and STATE_WORDS.
 extern "C" __global__ void beam_sizes(u32* out) {
     out[0] = MAX_SUCC;
     out[1] = STATE_WORDS;
 }
 
+// Children of a warp whose keys share a bin add to it with one atomic
+// (a layer's keys span a few dozen bins, so most of a warp's share one).
 extern "C" __global__ void beam_histogram(
     const u32* child_key, u32 total, u32 base, u32 bins, u32* counts) {
     u32 i = blockIdx.x * blockDim.x + threadIdx.x;
-    if (i >= total) return;
-    u32 key = child_key[i];
-    if (key == DROPPED) return;
-    u32 at = key - base;
-    atomicAdd(&counts[at < bins ? at : bins - 1], 1u);
+    u32 key = i < total ? child_key[i] : DROPPED;
+    u32 at = NO_VALUE;
+    if (key != DROPPED) {
+        at = key - base;
+        if (at >= bins) at = bins - 1;
+    }
+    u32 peers = __match_any_sync(FULL_WARP, at);
+    if (at != NO_VALUE && (u32)(__ffs(peers) - 1) == (threadIdx.x & 31))
+        atomicAdd(&counts[at], (u32)__popc(peers));
 }
 
 // The bin of a key: keys past the last bin share it (the host widens the
@@ -180,16 +260,23 @@ __device__ __forceinline__ u32 bin_of(u32 key, u32 base, u32 bins) {
 
 // Per block of BEAM_BLOCK children: how many are below the threshold bin,
 // and how many in it.
-extern "C" __global__ void beam_count(
+extern "C" __global__ void __launch_bounds__(BEAM_BLOCK) beam_count(
     const u32* child_key, u32 total, u32 base, u32 bins, u32 threshold, u32* below, u32* at) {
     __shared__ u32 lt, eq;
     if (threadIdx.x == 0) { lt = 0; eq = 0; }
     __syncthreads();
     u32 i = blockIdx.x * blockDim.x + threadIdx.x;
+    bool is_lt = false, is_eq = false;
     if (i < total && child_key[i] != DROPPED) {
         u32 b = bin_of(child_key[i], base, bins);
-        if (b < threshold) atomicAdd(&lt, 1u);
-        else if (b == threshold) atomicAdd(&eq, 1u);
+        is_lt = b < threshold;
+        is_eq = b == threshold;
+    }
+    u32 warp_lt = __popc(__ballot_sync(FULL_WARP, is_lt));
+    u32 warp_eq = __popc(__ballot_sync(FULL_WARP, is_eq));
+    if ((threadIdx.x & 31) == 0) {
+        if (warp_lt) atomicAdd(&lt, warp_lt);
+        if (warp_eq) atomicAdd(&eq, warp_eq);
     }
     __syncthreads();
     if (threadIdx.x == 0) { below[blockIdx.x] = lt; at[blockIdx.x] = eq; }
@@ -218,10 +305,11 @@ __device__ u32 block_rank(bool flag, u32* warp_totals, u32* total) {
     return rank;
 }
 
-extern "C" __global__ void beam_place(
-    const u32* child_states, const u32* child_g, const u32* child_f, const u32* child_key,
-    u32 total, u32 base, u32 bins, u32 threshold, const u32* below_before, const u32* at_before,
-    u32 below_all, u32 room_at, u32* next_layer, u32* next_g, u32* next_parent, u64* ctrl) {
+extern "C" __global__ void __launch_bounds__(BEAM_BLOCK) beam_place(
+    const u32* child_states, const u32* child_g, const u32* child_f, const u32* child_rank,
+    const u32* child_key, u32 total, u32 base, u32 bins, u32 threshold, const u32* below_before,
+    const u32* at_before, u32 below_all, u32 room_at, u32* next_layer, u32* next_g,
+    u32* next_hr, u32* next_parent, u64* ctrl) {
     __shared__ u32 warp_totals[BEAM_BLOCK / 32];
     __shared__ u32 block_total;
     u32 i = blockIdx.x * blockDim.x + threadIdx.x;
@@ -237,32 +325,33 @@ extern "C" __global__ void beam_place(
         u32 e = at_before[blockIdx.x] + eq_rank;
         if (e < room_at) to = below_all + e;
     }
-    if (!valid) return;
-    if (to < 0) {
-        atomicMin(&ctrl[BC_DROPPED_F], (u64)child_f[i]);
-        return;
-    }
+    u32 f = valid ? child_f[i] : NO_VALUE;
+    warp_atomic_min(&ctrl[BC_DROPPED_F], to < 0 ? f : NO_VALUE);
+    warp_atomic_min(&ctrl[BC_MIN_F], to >= 0 ? f : NO_VALUE);
+    if (!valid || to < 0) return;
     const u32* c = child_states + (u64)i * STATE_WORDS;
     u32* out = next_layer + (u64)to * STATE_WORDS;
     for (int w = 0; w < STATE_WORDS; w++) out[w] = c[w];
     next_g[to] = child_g[i];
+    next_hr[2 * to] = child_f[i] - child_g[i];
+    next_hr[2 * to + 1] = child_rank[i];
     next_parent[to] = i / MAX_SUCC;
-    atomicMin(&ctrl[BC_MIN_F], (u64)child_f[i]);
 }
 
 // Adds the fingerprints of a layer's kept states to the table.
 extern "C" __global__ void beam_remember(const u32* layer, u32 n, u64* seen, u64 mask, u64* ctrl) {
     u32 i = blockIdx.x * blockDim.x + threadIdx.x;
-    if (i >= n) return;
-    u64 print = fingerprint(layer + (u64)i * STATE_WORDS);
-    for (u64 slot = print & mask;; slot = (slot + 1) & mask) {
-        u64 old = atomicCAS(&seen[slot], 0ull, print);
-        if (old == 0) {
-            atomicAdd(&ctrl[BC_SEEN], 1ull);
-            return;
+    u32 added = 0;
+    if (i < n) {
+        u64 print = fingerprint(layer + (u64)i * STATE_WORDS);
+        for (u64 slot = print & mask;; slot = (slot + 1) & mask) {
+            u64 old = atomicCAS(&seen[slot], 0ull, print);
+            if (old == 0) added = 1;
+            if (old == 0 || old == print) break;
         }
-        if (old == print) return;
     }
+    added = warp_sum(added);
+    if ((threadIdx.x & 31) == 0 && added) atomicAdd(&ctrl[BC_SEEN], (u64)added);
 }
 
 // The least f of a layer's children that are not dropped: the last layer

@@ -1,8 +1,10 @@
 // Sliding tiles plugin for kernels/gastar.cu. The host prepends the instance:
-//   N_CELLS, COLS, BITS (4 or 5 bits a cell), STATE_WORDS, MAX_SUCC, NUM_PDB,
+//   N_CELLS, COLS, BITS (4 to 6 bits a cell), STATE_WORDS, MAX_SUCC, NUM_PDB,
 //   NUM_PART, REFLECT, PART_FIRST[NUM_PART + 1], PART_REFLECT[NUM_PART],
-//   GOAL_CELL[25], GOAL_WORDS[],
-//   REFL_CELL[25], REFL_TILE[25], PDB_K[], PDB_TILES[][8], PDB_OFFSET[].
+//   GOAL_CELL[N_CELLS] and goal_cell_of(tile) (arithmetic where it can be),
+//   GOAL_WORDS[], REFL_CELL[], REFL_TILE[], REFL_INV[], PDB_OF[], PDB_K[],
+//   PDB_TILES[][8], PDB_OFFSET[]; for a beam's rank, PLUGIN_RANK and
+//   rank_group_of(tile).
 // The databases form NUM_PART additive partitions (PART_FIRST[q] is
 // partition q's first database); h is the largest partition's sum, each
 // partition maxed with its sum on the mirrored board where PART_REFLECT[q]
@@ -112,7 +114,7 @@ __device__ u32 heuristic(const u32* s, const unsigned char* tables) {
         u32 t = get_tile(s, c);
         pos[t] = (unsigned char)c;
         if (t != 0) {
-            int g = GOAL_CELL[t];
+            int g = goal_cell_of(t);
             int dr = c / COLS - g / COLS, dc = c % COLS - g % COLS;
             manhattan += (dr < 0 ? -dr : dr) + (dc < 0 ? -dc : dc);
         }
@@ -130,13 +132,14 @@ __device__ u32 heuristic(const u32* s, const unsigned char* tables) {
 
 #ifdef PLUGIN_RANK
 // A beam's rank: h plus the linear conflicts between tiles of different
-// groups (RANK_GROUP), as the CPU's Conflicts::count (conflicts.rs). It is
+// groups (rank_group_of), as the CPU's Conflicts::count (conflicts.rs). It is
 // computed beside the expansion's children, so it must stay light on
 // registers: unrolled per-line arrays took beam_expand from 42 to 213
 // registers on 7×7 and halved the beam's speed. The loops are kept rolled,
 // and a line's earlier tiles live in two words: a bit per goal place seen
 // and 6 bits of group per place (lines of up to 10 cells; longer lines
-// read the earlier cells again instead).
+// read the earlier cells again instead). A branch-free form of this loop
+// (popcounts over the fields of the two words) was slower on an H200.
 __device__ __forceinline__ u32 line_pairs(const u32* s, int first, int step, int len, int line,
                                           bool is_row) {
     u32 pairs = 0;
@@ -146,10 +149,10 @@ __device__ __forceinline__ u32 line_pairs(const u32* s, int first, int step, int
 #pragma unroll 1
     for (int i = 0; i < len; i++) {
         u32 t = get_tile(s, first + i * step);
-        int g = GOAL_CELL[t];
+        int g = goal_cell_of(t);
         if (t == 0 || (is_row ? g / COLS : g % COLS) != line) continue;
         u32 place = (u32)(is_row ? g % COLS : g / COLS);
-        u32 group = RANK_GROUP[t];
+        u32 group = rank_group_of(t);
         // Earlier tiles of this line whose goals lie beyond this one's.
         u32 beyond = seen & ~((2u << place) - 1u);
         while (beyond) {
@@ -164,16 +167,16 @@ __device__ __forceinline__ u32 line_pairs(const u32* s, int first, int step, int
 #pragma unroll 1
     for (int i = 0; i < len; i++) {
         u32 t = get_tile(s, first + i * step);
-        int g = GOAL_CELL[t];
+        int g = goal_cell_of(t);
         if (t == 0 || (is_row ? g / COLS : g % COLS) != line) continue;
         int place = is_row ? g % COLS : g / COLS;
 #pragma unroll 1
         for (int j = 0; j < i; j++) {
             u32 u = get_tile(s, first + j * step);
-            int h = GOAL_CELL[u];
+            int h = goal_cell_of(u);
             if (u == 0 || (is_row ? h / COLS : h % COLS) != line) continue;
             int earlier = is_row ? h % COLS : h / COLS;
-            pairs += (earlier > place && RANK_GROUP[u] != RANK_GROUP[t]) ? 1u : 0u;
+            pairs += (earlier > place && rank_group_of(u) != rank_group_of(t)) ? 1u : 0u;
         }
     }
 #endif
@@ -188,6 +191,40 @@ __device__ u32 rank(const u32* s, u32 h, const unsigned char* tables) {
 #pragma unroll 1
     for (int c = 0; c < COLS; c++) pairs += line_pairs(s, c, COLS, rows, c, false);
     return h + pairs;
+}
+
+// The pairs of the two lines that a move between cells a and b changes:
+// a move along a row keeps that row's order of tiles and changes the two
+// columns (one loses the tile, one gains it); a move along a column, the
+// two rows. As the CPU's Conflicts::count_child.
+__device__ __forceinline__ u32 moved_lines_pairs(const u32* s, int a, int b) {
+    const int rows = N_CELLS / COLS;
+    if (a / COLS == b / COLS)
+        return line_pairs(s, a % COLS, COLS, rows, a % COLS, false) +
+               line_pairs(s, b % COLS, COLS, rows, b % COLS, false);
+    return line_pairs(s, (a / COLS) * COLS, 1, COLS, a / COLS, true) +
+           line_pairs(s, (b / COLS) * COLS, 1, COLS, b / COLS, true);
+}
+
+// A child's rank from its parent's (the beam's PLUGIN_RANK_CHILD): the
+// parent's pairs (its rank less its h), less those of the two lines the
+// move changes, plus the child's there. The two cells the move touches
+// are the lowest and highest bits where the packed states differ (the
+// moved tile is not 0, so both cells differ).
+#define PLUGIN_RANK_CHILD
+__device__ u32 rank_child(const u32* parent, u32 ph, u32 pr, const u32* child, u32 h,
+                          const unsigned char* tables) {
+    int low = -1, high = -1;
+#pragma unroll
+    for (int w = 0; w < STATE_WORDS; w++) {
+        u32 x = parent[w] ^ child[w];
+        if (x) {
+            if (low < 0) low = w * 32 + __ffs(x) - 1;
+            high = w * 32 + 31 - __clz(x);
+        }
+    }
+    int a = low / BITS, b = high / BITS;
+    return h + (pr - ph) - moved_lines_pairs(parent, a, b) + moved_lines_pairs(child, a, b);
 }
 #endif
 
@@ -285,7 +322,7 @@ __device__ u32 h_child(const u32* phw, const u32* child, u32* hw, const unsigned
     set_byte(hw, 0, to);
     u32 h;
     if (NUM_PDB == 0) {
-        int g = GOAL_CELL[t];
+        int g = goal_cell_of(t);
         int before = abs((int)to / COLS - g / COLS) + abs((int)to % COLS - g % COLS);
         int after = abs((int)from / COLS - g / COLS) + abs((int)from % COLS - g % COLS);
         h = (u32)((int)phw[H_AT] + after - before);

@@ -47,6 +47,7 @@ impl GpuPlugin<Tiles> for TilesHeuristic {
             "unsigned char",
             goal_pos[..n].iter().map(|&c| u64::from(c)),
         );
+        src += &goal_cell_of(&goal_pos[..n]);
         src += &array(
             "GOAL_WORDS",
             "u32",
@@ -150,11 +151,7 @@ impl GpuPlugin<Tiles> for TilesHeuristic {
         // conflicts between tiles of different groups.
         if let Some(conflicts) = self.rank_conflicts() {
             src += "#define PLUGIN_RANK\n";
-            src += &array(
-                "RANK_GROUP",
-                "unsigned char",
-                conflicts.groups().iter().map(|&g| u64::from(g)),
-            );
+            src += &rank_group_of(conflicts.groups());
         }
         src + PLUGIN
     }
@@ -168,6 +165,55 @@ impl GpuPlugin<Tiles> for TilesHeuristic {
     }
 }
 
+/// `goal_cell_of(t)`, tile t's goal cell, for the rank's line scans: an
+/// offset (`t` or `t - 1`, both goal conventions) where the goal has one,
+/// else a read of `GOAL_CELL`. A read per scanned cell cost the beam more
+/// than its database lookups: the scans are latency-bound, arithmetic is
+/// not.
+fn goal_cell_of(goal_pos: &[u8]) -> String {
+    let offset = |k: i64| {
+        goal_pos
+            .iter()
+            .enumerate()
+            .skip(1)
+            .all(|(tile, &cell)| i64::from(cell) == tile as i64 + k)
+    };
+    let body = match [0i64, -1].into_iter().find(|&k| offset(k)) {
+        Some(k) => format!("return (int)t + ({k});"),
+        None => "return GOAL_CELL[t];".into(),
+    };
+    format!("__device__ __forceinline__ int goal_cell_of(u32 t) {{ {body} }}\n")
+}
+
+/// `rank_group_of(t)`, tile t's group for the rank's conflicts, from
+/// constants in the code (6 bits a tile, ten tiles a word) instead of a
+/// table in memory, for the reason of [`goal_cell_of`]. Groups are
+/// numbered below 64 ([`crate::conflicts::Conflicts::groups`]).
+fn rank_group_of(groups: &[u8]) -> String {
+    let words = group_words(groups);
+    let mut select = String::from("0ull");
+    for (i, word) in words.iter().enumerate().rev() {
+        select = format!("t < {} ? {word:#x}ull : {select}", 10 * (i + 1));
+    }
+    format!(
+        "__device__ __forceinline__ u32 rank_group_of(u32 t) {{\n    u64 word = {select};\n    return (u32)(word >> (6 * (t % 10))) & 63u;\n}}\n"
+    )
+}
+
+/// The groups packed as `rank_group_of` reads them: tile t's in bits
+/// `6 * (t % 10)` and up of word `t / 10`.
+fn group_words(groups: &[u8]) -> Vec<u64> {
+    groups
+        .chunks(10)
+        .map(|chunk| {
+            chunk
+                .iter()
+                .enumerate()
+                .fold(0u64, |word, (i, &g)| word | (u64::from(g & 63) << (6 * i)))
+        })
+        .collect()
+}
+
 /// The heuristic's additive partitions, each its databases, in the order
 /// the kernel reads them; Manhattan distance is one partition of none (the
 /// kernel then never looks one up).
@@ -176,5 +222,41 @@ fn partitions(heuristic: &TilesHeuristic) -> Vec<&[Arc<PatternDb>]> {
         TilesHeuristic::Manhattan(_) => vec![&[]],
         TilesHeuristic::Pdb(p) => vec![p.dbs()],
         TilesHeuristic::Max(ps) => ps.iter().map(|p| p.dbs()).collect(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every tile's group comes back from the packed words as the kernel
+    /// reads them, for boards up to 49 cells and groups up to 63.
+    #[test]
+    fn packed_groups_read_back() {
+        for cells in [9usize, 16, 36, 49] {
+            let groups: Vec<u8> = (0..cells).map(|t| ((t * 37 + 5) % 64) as u8).collect();
+            let words = group_words(&groups);
+            for (t, &g) in groups.iter().enumerate() {
+                assert_eq!(
+                    (words[t / 10] >> (6 * (t % 10))) & 63,
+                    u64::from(g),
+                    "{cells} {t}"
+                );
+            }
+            let source = rank_group_of(&groups);
+            assert_eq!(source.matches("ull").count(), words.len() + 1, "{source}");
+        }
+    }
+
+    /// Both goal conventions give arithmetic; any other goal reads the table.
+    #[test]
+    fn goal_cells_are_arithmetic_for_both_conventions() {
+        let standard: Vec<u8> = std::iter::once(8).chain(0..8).collect();
+        let korf: Vec<u8> = (0..9).collect();
+        assert!(goal_cell_of(&standard).contains("return (int)t + (-1);"));
+        assert!(goal_cell_of(&korf).contains("return (int)t + (0);"));
+        let mut other = korf.clone();
+        other.swap(3, 4);
+        assert!(goal_cell_of(&other).contains("GOAL_CELL[t]"));
     }
 }

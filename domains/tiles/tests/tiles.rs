@@ -915,13 +915,15 @@ fn gpu_beam_ranked_by_conflicts_shortens_korfs_100_and_keeps_sound_bounds() {
 /// The GPU's h and beam rank equal the CPU's on random boards of several
 /// shapes: ranked by conflicts across databases (partial partitions too,
 /// whose tiles outside every database conflict with every other) and
-/// across every two tiles with Manhattan distance, and unranked.
+/// across every two tiles with Manhattan distance, and unranked; computed
+/// afresh, and for a random child of each board as the beam makes them
+/// from the parent's (the incremental h and rank of the tiles plugin).
 #[test]
 fn gpu_ranks_equal_cpu_ranks() {
     if !frontier_core::gpu::usable_or_skip("gpu_ranks_equal_cpu_ranks") {
         return;
     }
-    use frontier_core::search::gpu::device_ranks;
+    use frontier_core::search::gpu::{device_child_ranks, device_ranks};
     let dir = tempdir("gpu-ranks");
     let mut rng = frontier_core::rng::SplitMix64::new(43);
     let mut cases: Vec<(Board, Goal, TilesHeuristic)> = Vec::new();
@@ -984,6 +986,28 @@ fn gpu_ranks_equal_cpu_ranks() {
                 board.rows(),
                 board.cols(),
                 &state.cells[..cells]
+            );
+        }
+        let mut edges = Vec::new();
+        let pairs: Vec<(TileState, TileState)> = states
+            .iter()
+            .map(|state| {
+                edges.clear();
+                puzzle.expand(state, &mut edges);
+                let child = edges[rng.below(edges.len() as u64) as usize].state;
+                (*state, child)
+            })
+            .collect();
+        let from_parents = device_child_ranks(0, &puzzle, heuristic, &pairs).unwrap();
+        for ((parent, child), &(h, rank)) in pairs.iter().zip(&from_parents) {
+            let cpu_h = heuristic.h(&puzzle, child);
+            assert_eq!(
+                (h, rank),
+                (cpu_h, heuristic.rank(&puzzle, child, cpu_h)),
+                "{}x{} {goal:?} child of {:?}",
+                board.rows(),
+                board.cols(),
+                &parent.cells[..cells]
             );
         }
     }

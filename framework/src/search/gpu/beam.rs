@@ -59,11 +59,61 @@ const MOST_GAP_SEQUENCES: f64 = 1e5;
 /// The most layers between checkpoints (for branching near 1).
 const MOST_GAP: usize = 64;
 
+/// Where a beam's time goes, kernel by kernel: kept only at debug level
+/// (`-vv`), where each kernel is waited for so that its time is its own
+/// (with the host's work just before it; the waits slow the beam a
+/// little), and logged when the beam ends.
+struct KernelClock {
+    on: bool,
+    mark: Instant,
+    spent: Vec<(&'static str, f64)>,
+}
+
+impl KernelClock {
+    fn new() -> Self {
+        KernelClock {
+            on: tracing::enabled!(tracing::Level::DEBUG),
+            mark: Instant::now(),
+            spent: Vec::new(),
+        }
+    }
+
+    /// Charges the time since the last mark, once the stream is idle, to `what`.
+    fn charge(&mut self, s: &cudarc::driver::CudaStream, what: &'static str) -> Result<(), Error> {
+        if !self.on {
+            return Ok(());
+        }
+        s.synchronize().map_err(gpu_error)?;
+        let now = Instant::now();
+        let seconds = (now - self.mark).as_secs_f64();
+        self.mark = now;
+        match self.spent.iter_mut().find(|(name, _)| *name == what) {
+            Some((_, total)) => *total += seconds,
+            None => self.spent.push((what, seconds)),
+        }
+        Ok(())
+    }
+
+    fn log(&self, layers: usize) {
+        if self.on {
+            let spent: Vec<String> = self
+                .spent
+                .iter()
+                .map(|(name, seconds)| format!("{name} {seconds:.3} s"))
+                .collect();
+            tracing::debug!(layers, "GPU beam, by kernel: {}", spent.join(", "));
+        }
+    }
+}
+
 /// One layer kept on the device: its states and their g (None once the
 /// layer is neither a checkpoint nor one of the last two), its states'
 /// parents' indices in the layer before.
 struct Layer {
     states: Option<(CudaSlice<u32>, CudaSlice<u32>)>,
+    /// Each state's h and rank, two words a state, until the layer is
+    /// expanded (its children's may be made from them: `PLUGIN_RANK_CHILD`).
+    h_and_rank: Option<CudaSlice<u32>>,
     parent: CudaSlice<u32>,
     len: u32,
 }
@@ -74,6 +124,22 @@ impl Layer {
         self.states
             .as_ref()
             .ok_or_else(|| Error::Gpu("a beam layer's states were freed too early".into()))
+    }
+}
+
+/// A launch of `threads` threads in blocks of [`SMALL_BLOCK`]: for the
+/// kernels that run the plugin's code (expand, heuristic, rank), whose
+/// registers can exceed what a block of 1024 threads may hold.
+fn small_blocks(threads: u32) -> LaunchConfig {
+    blocks_of(threads, SMALL_BLOCK)
+}
+
+/// A launch of `threads` threads in blocks of `block`.
+fn blocks_of(threads: u32, block: u32) -> LaunchConfig {
+    LaunchConfig {
+        grid_dim: (threads.div_ceil(block).max(1), 1, 1),
+        block_dim: (block, 1, 1),
+        shared_mem_bytes: 0,
     }
 }
 
@@ -154,7 +220,8 @@ where
     let module = gpu.module(&beam_source(&plugin.source(domain)))?;
     let load = |name: &str| module.load_function(name).map_err(gpu_error);
     let remember = load("beam_remember")?;
-    let (expand, dedup, histogram, count, place, min_f) = (
+    let (rank_of, expand, dedup, histogram, count, place, min_f) = (
+        load("beam_rank_of")?,
         load("beam_expand")?,
         load("beam_dedup")?,
         load("beam_histogram")?,
@@ -196,6 +263,7 @@ where
     let mut child_states = s.alloc_zeros::<u32>(children * words).map_err(oom)?;
     let mut child_g = s.alloc_zeros::<u32>(children).map_err(oom)?;
     let mut child_f = s.alloc_zeros::<u32>(children).map_err(oom)?;
+    let mut child_rank = s.alloc_zeros::<u32>(children).map_err(oom)?;
     let mut child_key = s.alloc_zeros::<u32>(children).map_err(oom)?;
     let table_slots = (2 * children).next_power_of_two();
     let mut table = s.alloc_zeros::<u64>(table_slots).map_err(oom)?;
@@ -217,11 +285,18 @@ where
     let start = domain.start();
     let mut packed = vec![0u32; words];
     domain.pack(&start, &mut packed);
+    let start_states = s.clone_htod(&packed).map_err(oom)?;
+    let mut start_h_and_rank = s.alloc_zeros::<u32>(2).map_err(oom)?;
+    let mut b = s.launch_builder(&rank_of);
+    b.arg(&start_states)
+        .arg(&1u32)
+        .arg(&mut start_h_and_rank)
+        .arg(&tables);
+    // SAFETY: one packed state in, two words out.
+    unsafe { b.launch(small_blocks(1)) }.map_err(gpu_error)?;
     let mut layers = vec![Layer {
-        states: Some((
-            s.clone_htod(&packed).map_err(oom)?,
-            s.clone_htod(&[0u32]).map_err(oom)?,
-        )),
+        states: Some((start_states, s.clone_htod(&[0u32]).map_err(oom)?)),
+        h_and_rank: Some(start_h_and_rank),
         parent: s.clone_htod(&[0u32]).map_err(oom)?,
         len: 1,
     }];
@@ -232,16 +307,11 @@ where
     let bytes_per_state = (words * 4 + 8) as u64;
     let mut held_bytes = 0u64;
     let child_bytes =
-        children as u64 * (words as u64 * 4 + 12) + table_slots as u64 * 8 + seen_slots as u64 * 8;
+        children as u64 * (words as u64 * 4 + 16) + table_slots as u64 * 8 + seen_slots as u64 * 8;
     // The plugin's kernels (expand, heuristic) take many registers: they
     // run in small blocks; counting and placing need BLOCK-wide blocks.
-    let sized = |threads: u32, block: u32| LaunchConfig {
-        grid_dim: (threads.div_ceil(block).max(1), 1, 1),
-        block_dim: (block, 1, 1),
-        shared_mem_bytes: 0,
-    };
-    let launch = |threads: u32| sized(threads, SMALL_BLOCK);
-    let ranked = |threads: u32| sized(threads, BLOCK);
+    let launch = small_blocks;
+    let ranked = |threads: u32| blocks_of(threads, BLOCK);
 
     /// How the layers ended.
     enum End {
@@ -254,6 +324,7 @@ where
         /// A limit.
         Limit(Limit),
     }
+    let mut clock = KernelClock::new();
     let end = loop {
         if domain.is_goal(&start) {
             break End::Start;
@@ -286,6 +357,10 @@ where
         .map_err(gpu_error)?;
         let has_prev = u32::from(prev.is_some());
         let (layer_states, layer_g) = layer.held()?;
+        let layer_h_and_rank = layer
+            .h_and_rank
+            .as_ref()
+            .ok_or_else(|| Error::Gpu("a beam layer's ranks were freed too early".into()))?;
         let prev_states = match prev {
             Some(p) => &p.held()?.0,
             None => layer_states,
@@ -293,6 +368,7 @@ where
         let mut b = s.launch_builder(&expand);
         b.arg(layer_states)
             .arg(layer_g)
+            .arg(layer_h_and_rank)
             .arg(&layer.parent)
             .arg(prev_states)
             .arg(&n)
@@ -300,6 +376,7 @@ where
             .arg(&mut child_states)
             .arg(&mut child_g)
             .arg(&mut child_f)
+            .arg(&mut child_rank)
             .arg(&mut child_key)
             .arg(&mut ctrl)
             .arg(&num)
@@ -312,6 +389,7 @@ where
         // index names a state of the layer before (or `has_prev` is 0);
         // the child arrays hold `width · MAX_SUCC` entries, `n ≤ width`.
         unsafe { b.launch(launch(n)) }.map_err(gpu_error)?;
+        clock.charge(&s, "expand")?;
         stats.expanded += u64::from(n);
         let total = n * max_succ as u32;
         s.memset_zeros(&mut table).map_err(gpu_error)?;
@@ -325,6 +403,7 @@ where
         // SAFETY: `total` children were written; the table has `mask + 1`
         // slots, more than twice the children, so a probe ends.
         unsafe { b.launch(launch(total)) }.map_err(gpu_error)?;
+        clock.charge(&s, "dedup")?;
         let mut words_back = [0u64; BC_WORDS];
         s.memcpy_dtoh(&ctrl, &mut words_back).map_err(gpu_error)?;
         stats.generated += words_back[BC_GENERATED];
@@ -351,6 +430,7 @@ where
             .arg(&mut counts);
         // SAFETY: the histogram has `bins` counters; keys past it go to the last.
         unsafe { b.launch(launch(total)) }.map_err(gpu_error)?;
+        clock.charge(&s, "histogram")?;
         let mut host_counts = vec![0u32; bins as usize];
         s.memcpy_dtoh(&counts, &mut host_counts)
             .map_err(gpu_error)?;
@@ -380,6 +460,7 @@ where
             .arg(&mut at_bin);
         // SAFETY: one counter pair per block of `BLOCK` children.
         unsafe { b.launch(ranked(total)) }.map_err(gpu_error)?;
+        clock.charge(&s, "count")?;
         let used_blocks = total.div_ceil(BLOCK) as usize;
         let mut host_below = vec![0u32; used_blocks];
         let mut host_at = vec![0u32; used_blocks];
@@ -405,15 +486,17 @@ where
         // limit (a row, with no solution and so no bound), as a full arena
         // ends GA*; it is not an error that stops an experiment.
         let room = kept.max(1) as usize;
-        let (Ok(states), Ok(g), Ok(parent)) = (
+        let (Ok(states), Ok(g), Ok(mut h_and_rank), Ok(parent)) = (
             s.alloc_zeros::<u32>(room * words),
             s.alloc_zeros::<u32>(room),
+            s.alloc_zeros::<u32>(2 * room),
             s.alloc_zeros::<u32>(room),
         ) else {
             break End::Limit(Limit::Memory);
         };
         let mut next = Layer {
             states: None,
+            h_and_rank: None,
             parent,
             len: kept,
         };
@@ -423,6 +506,7 @@ where
         b.arg(&child_states)
             .arg(&child_g)
             .arg(&child_f)
+            .arg(&child_rank)
             .arg(&child_key)
             .arg(&total)
             .arg(&base)
@@ -434,12 +518,14 @@ where
             .arg(&room_at)
             .arg(&mut next_states)
             .arg(&mut next_g)
+            .arg(&mut h_and_rank)
             .arg(&mut next.parent)
             .arg(&mut ctrl);
         // SAFETY: the prefixes give every kept child a distinct place
         // below `kept` (below_all states under the threshold, at most
         // room_at in it), which the next layer holds.
         unsafe { b.launch(ranked(total)) }.map_err(gpu_error)?;
+        clock.charge(&s, "place")?;
         // Remember the kept states while the table has room for them.
         if (remembered + u64::from(kept)) * 4 <= 3 * seen_slots as u64 {
             let mut b = s.launch_builder(&remember);
@@ -451,11 +537,17 @@ where
             // SAFETY: the layer holds `kept` states; the table stays under
             // three quarters full, so every probe finds a slot.
             unsafe { b.launch(launch(kept)) }.map_err(gpu_error)?;
+            clock.charge(&s, "remember")?;
             remembered += u64::from(kept);
         }
         held_bytes += u64::from(kept) * bytes_per_state;
         stats.peak_open = stats.peak_open.max(u64::from(kept));
         next.states = Some((next_states, next_g));
+        next.h_and_rank = Some(h_and_rank);
+        // The expanded layer's ranks are read no more.
+        if let Some(last) = layers.last_mut() {
+            last.h_and_rank = None;
+        }
         layers.push(next);
         // The layer before the last two is expanded no more: its states
         // go unless it is a checkpoint.
@@ -483,6 +575,7 @@ where
             }
         }
     };
+    clock.log(layers.len());
     let seconds = started.elapsed().as_secs_f64();
     stats.peak_bytes = held_bytes + child_bytes;
     let mut kept_states = [0u64];
@@ -561,33 +654,76 @@ where
     D: PackedState,
     P: GpuPlugin<D>,
 {
+    rank_kernel(device, domain, plugin, "beam_rank_of", &[states])
+}
+
+/// Each child's `(h, rank)` as a GPU beam makes them from its parent
+/// (`pairs`: parent, child), through the plugin's incremental hooks
+/// (`PLUGIN_H_CHILD`, `PLUGIN_RANK_CHILD`) where it has them: for tests that
+/// they equal [`device_ranks`] and the CPU's.
+pub fn device_child_ranks<D, P>(
+    device: usize,
+    domain: &D,
+    plugin: &P,
+    pairs: &[(D::State, D::State)],
+) -> Result<Vec<(Cost, Cost)>, Error>
+where
+    D: PackedState,
+    P: GpuPlugin<D>,
+{
+    let (parents, children): (Vec<D::State>, Vec<D::State>) = pairs.iter().cloned().unzip();
+    rank_kernel(
+        device,
+        domain,
+        plugin,
+        "beam_child_rank_of",
+        &[&parents, &children],
+    )
+}
+
+/// Runs the test kernel `name` of the beam's source over `inputs` (lists
+/// of states of equal length, each packed into its own buffer), which
+/// writes two words for each: `(h, rank)`.
+fn rank_kernel<D, P>(
+    device: usize,
+    domain: &D,
+    plugin: &P,
+    name: &str,
+    inputs: &[&[D::State]],
+) -> Result<Vec<(Cost, Cost)>, Error>
+where
+    D: PackedState,
+    P: GpuPlugin<D>,
+{
+    let n = inputs.first().map_or(0, |states| states.len());
     let gpu = Gpu::open(device)?;
     let module = gpu.module(&beam_source(&plugin.source(domain)))?;
-    let kernel = module.load_function("beam_rank_of").map_err(gpu_error)?;
-    let packed = super::pack_all(domain, states);
+    let kernel = module.load_function(name).map_err(gpu_error)?;
     let s = gpu.stream.clone();
     let segments = plugin.tables(domain);
     let tables =
         super::upload_tables(&s, &segments, super::tables_len(&segments)).map_err(gpu_error)?;
-    let device_states = s.clone_htod(&packed).map_err(gpu_error)?;
-    let mut ranks = s
-        .alloc_zeros::<u32>(2 * states.len().max(1))
-        .map_err(gpu_error)?;
-    let count = u32::try_from(states.len())
-        .map_err(|_| Error::BadConfig("device_ranks: at most 2^32 states".into()))?;
-    // SAFETY: `device_states` holds `count` packed states and `ranks` two
-    // words for each.
-    unsafe {
-        let mut b = s.launch_builder(&kernel);
-        b.arg(&device_states)
-            .arg(&count)
-            .arg(&mut ranks)
-            .arg(&tables);
-        b.launch(LaunchConfig::for_num_elems(count.max(1)))
-            .map_err(gpu_error)?;
+    let mut buffers = Vec::with_capacity(inputs.len());
+    for states in inputs {
+        buffers.push(
+            s.clone_htod(&super::pack_all(domain, states))
+                .map_err(gpu_error)?,
+        );
     }
-    let mut out = vec![0u32; 2 * states.len()];
-    s.memcpy_dtoh(&ranks.slice(0..2 * states.len()), &mut out)
+    let mut ranks = s.alloc_zeros::<u32>(2 * n.max(1)).map_err(gpu_error)?;
+    let count =
+        u32::try_from(n).map_err(|_| Error::BadConfig(format!("{name}: at most 2^32 states")))?;
+    let mut b = s.launch_builder(&kernel);
+    for buffer in &buffers {
+        b.arg(buffer);
+    }
+    b.arg(&count).arg(&mut ranks).arg(&tables);
+    // SAFETY: each buffer holds `count` packed states (the kernels take
+    // one or two such lists, then the count, the output and the tables),
+    // and `ranks` two words for each.
+    unsafe { b.launch(small_blocks(count)) }.map_err(gpu_error)?;
+    let mut out = vec![0u32; 2 * n];
+    s.memcpy_dtoh(&ranks.slice(0..2 * n), &mut out)
         .map_err(gpu_error)?;
     Ok(out.chunks_exact(2).map(|pair| (pair[0], pair[1])).collect())
 }

@@ -13,7 +13,7 @@ pub mod multi;
 pub mod partition;
 mod shard;
 
-pub use beam::{device_ranks, gpu_beam};
+pub use beam::{device_child_ranks, device_ranks, gpu_beam};
 pub use gastar::{gastar, GastarConfig, GastarSession};
 pub use ida::{gpu_ida, gpu_ida_in_place, GpuIdaConfig};
 #[cfg(feature = "mpi")]
