@@ -976,17 +976,23 @@ fn gpu_ranks_equal_cpu_ranks() {
                 TileState::from_tiles(board, &tiles).unwrap()
             })
             .collect();
-        let on_gpu = device_ranks(0, &puzzle, heuristic, &states).unwrap();
-        for (state, &(h, rank)) in states.iter().zip(&on_gpu) {
+        // The GPU's (h, rank) of `state`, made from `parent`'s (or afresh,
+        // where `parent` is the state itself), are the CPU's.
+        let like_cpu = |state: &TileState, on_gpu: (u32, u32), parent: &TileState| {
             let cpu_h = heuristic.h(&puzzle, state);
             assert_eq!(
-                (h, rank),
+                on_gpu,
                 (cpu_h, heuristic.rank(&puzzle, state, cpu_h)),
-                "{}x{} {goal:?} {:?}",
+                "{}x{} {goal:?} {:?} from {:?}",
                 board.rows(),
                 board.cols(),
-                &state.cells[..cells]
+                &state.cells[..cells],
+                &parent.cells[..cells]
             );
+        };
+        let on_gpu = device_ranks(0, &puzzle, heuristic, &states).unwrap();
+        for (state, &ranks) in states.iter().zip(&on_gpu) {
+            like_cpu(state, ranks, state);
         }
         let mut edges = Vec::new();
         let pairs: Vec<(TileState, TileState)> = states
@@ -999,16 +1005,8 @@ fn gpu_ranks_equal_cpu_ranks() {
             })
             .collect();
         let from_parents = device_child_ranks(0, &puzzle, heuristic, &pairs).unwrap();
-        for ((parent, child), &(h, rank)) in pairs.iter().zip(&from_parents) {
-            let cpu_h = heuristic.h(&puzzle, child);
-            assert_eq!(
-                (h, rank),
-                (cpu_h, heuristic.rank(&puzzle, child, cpu_h)),
-                "{}x{} {goal:?} child of {:?}",
-                board.rows(),
-                board.cols(),
-                &parent.cells[..cells]
-            );
+        for ((parent, child), &ranks) in pairs.iter().zip(&from_parents) {
+            like_cpu(child, ranks, parent);
         }
     }
 }
