@@ -89,8 +89,12 @@ impl Gpu {
     /// compiles at load time, where NVRTC cannot emit a CUBIN.
     pub fn module(&self, source: &str) -> Result<Arc<CudaModule>, Error> {
         let (major, minor) = self.capability;
-        let key = foldhash::fast::FixedState::with_seed(0x6B65_726E_656C)
-            .hash_one((source, major, minor));
+        let key = foldhash::fast::FixedState::with_seed(0x6B65_726E_656C).hash_one((
+            source,
+            major,
+            minor,
+            options(&format!("sm_{major}{minor}")),
+        ));
         let path = cache_dir().join(format!("{key:016x}-sm_{major}{minor}.cubin"));
         let image = match std::fs::read(&path) {
             Ok(bytes) if !bytes.is_empty() => Ptx::from_binary(bytes),
@@ -128,11 +132,16 @@ fn nvrtc_present() -> bool {
     catch_unwind(|| unsafe { cudarc::nvrtc::sys::is_culib_present() }).unwrap_or(false)
 }
 
+/// NVRTC's options; they are part of a cached CUBIN's key. `-lineinfo`
+/// maps the machine code to source lines for Nsight Compute (where a
+/// kernel's warps diverge or stall, by line of the source NVRTC was given:
+/// `search::gpu::engine_sources` makes it again) and leaves the code as it is.
 fn options(arch: &str) -> Vec<String> {
     vec![
         format!("--gpu-architecture={arch}"),
         "-default-device".into(),
         "--std=c++17".into(),
+        "-lineinfo".into(),
     ]
 }
 
