@@ -193,24 +193,35 @@ __device__ u32 rank(const u32* s, u32 h, const unsigned char* tables) {
     return h + pairs;
 }
 
-// The pairs of the two lines that a move between cells a and b changes:
-// a move along a row keeps that row's order of tiles and changes the two
-// columns (one loses the tile, one gains it); a move along a column, the
-// two rows. As the CPU's Conflicts::count_child.
-__device__ __forceinline__ u32 moved_lines_pairs(const u32* s, int a, int b) {
-    const int rows = N_CELLS / COLS;
-    if (a / COLS == b / COLS)
-        return line_pairs(s, a % COLS, COLS, rows, a % COLS, false) +
-               line_pairs(s, b % COLS, COLS, rows, b % COLS, false);
-    return line_pairs(s, (a / COLS) * COLS, 1, COLS, a / COLS, true) +
-           line_pairs(s, (b / COLS) * COLS, 1, COLS, b / COLS, true);
+// The pairs of `tile` (goal line `line`, place `place`, group `group`)
+// with the other tiles of a line of `len` cells from `first` by `step`,
+// its goal line: an earlier tile whose goal lies beyond its own, or a
+// later one whose goal lies before, in another group.
+__device__ __forceinline__ u32 pairs_with(const u32* s, int first, int step, int len, u32 tile,
+                                          int line, int place, u32 group, bool is_row) {
+    u32 pairs = 0;
+    bool before = true;
+#pragma unroll 1
+    for (int i = 0; i < len; i++) {
+        u32 u = get_tile(s, first + i * step);
+        int g = goal_cell_of(u);
+        int other_line = is_row ? g / COLS : g % COLS;
+        int other_place = is_row ? g % COLS : g / COLS;
+        bool counts = u != 0 && u != tile && other_line == line && rank_group_of(u) != group;
+        pairs += counts && (before ? other_place > place : other_place < place) ? 1u : 0u;
+        before = before && u != tile;
+    }
+    return pairs;
 }
 
-// A child's rank from its parent's (the beam's PLUGIN_RANK_CHILD): the
-// parent's pairs (its rank less its h), less those of the two lines the
-// move changes, plus the child's there. The two cells the move touches
-// are the lowest and highest bits where the packed states differ (the
-// moved tile is not 0, so both cells differ).
+// A child's rank from its parent's (the beam's PLUGIN_RANK_CHILD), as the
+// CPU's Conflicts::count_child: only the moved tile's pairs change, across
+// its move (along it, every tile keeps its order), and only on its goal
+// line: the pairs it had on the line it left if that is its goal line, or
+// those it has on the line it entered if that is. Most moves touch neither
+// and scan nothing. The two cells the move touches are the lowest and
+// highest bits where the packed states differ (the moved tile is not 0, so
+// both cells differ); the child's blank is one of them.
 #define PLUGIN_RANK_CHILD
 __device__ u32 rank_child(const u32* parent, u32 ph, u32 pr, const u32* child, u32 h,
                           const unsigned char* tables) {
@@ -224,7 +235,28 @@ __device__ u32 rank_child(const u32* parent, u32 ph, u32 pr, const u32* child, u
         }
     }
     int a = low / BITS, b = high / BITS;
-    return h + (pr - ph) - moved_lines_pairs(parent, a, b) + moved_lines_pairs(child, a, b);
+    int from = get_tile(child, a) == 0 ? a : b;  // the tile's cell in the parent
+    int to = a + b - from;                       // and in the child
+    u32 tile = get_tile(child, to);
+    int g = goal_cell_of(tile);
+    u32 group = rank_group_of(tile);
+    u32 pairs = pr - ph;
+    if (from / COLS == to / COLS) {
+        // Along a row: it leaves column from % COLS for column to % COLS.
+        const int rows = N_CELLS / COLS;
+        int goal_col = g % COLS, goal_row = g / COLS;
+        if (goal_col == from % COLS)
+            pairs -= pairs_with(parent, goal_col, COLS, rows, tile, goal_col, goal_row, group, false);
+        else if (goal_col == to % COLS)
+            pairs += pairs_with(child, goal_col, COLS, rows, tile, goal_col, goal_row, group, false);
+    } else {
+        int goal_row = g / COLS, goal_col = g % COLS;
+        if (goal_row == from / COLS)
+            pairs -= pairs_with(parent, goal_row * COLS, 1, COLS, tile, goal_row, goal_col, group, true);
+        else if (goal_row == to / COLS)
+            pairs += pairs_with(child, goal_row * COLS, 1, COLS, tile, goal_row, goal_col, group, true);
+    }
+    return h + pairs;
 }
 #endif
 

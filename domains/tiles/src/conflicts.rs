@@ -81,28 +81,89 @@ impl Conflicts {
     }
 
     /// The conflicting pairs of `child`, a successor of `parent` whose
-    /// pairs are `parent_pairs`: a move keeps the moved tile's order along
-    /// its line of travel and changes the two lines across it only, so
-    /// four lines are counted instead of every one.
+    /// pairs are `parent_pairs`. Only pairs with the moved tile change: it
+    /// keeps its order along its line of travel, and the other tiles of
+    /// the two lines across it keep theirs. Across, it leaves one line and
+    /// enters the other, and its pairs count only on its goal line; so at
+    /// most one line is scanned, for its pairs with that tile alone, and
+    /// none where neither line is its goal line.
     pub fn count_child(&self, parent: &TileState, parent_pairs: Cost, child: &TileState) -> Cost {
+        // The tile moved from the child's blank cell to the parent's.
         let (from, to) = (usize::from(child.blank), usize::from(parent.blank));
-        let (a, b) = (from.min(to), from.max(to));
-        let (before, after) = if a / self.cols == b / self.cols {
-            // Along a row: the columns of both cells changed.
-            let (x, y) = (a % self.cols, b % self.cols);
+        let tile = usize::from(child.cells[to]);
+        let cols = self.cols;
+        let (lost, gained) = if from / cols == to / cols {
+            // Along a row: from column `from % cols` to column `to % cols`.
+            let goal = usize::from(self.goal_col[tile]);
+            let column = |state: &TileState, col: usize| {
+                let cells = (0..self.rows).map(move |row| row * cols + col);
+                self.pairs_with(state, cells, tile, |t| (self.goal_col[t], self.goal_row[t]))
+            };
             (
-                self.col(parent, x) + self.col(parent, y),
-                self.col(child, x) + self.col(child, y),
+                if goal == from % cols {
+                    column(parent, goal)
+                } else {
+                    0
+                },
+                if goal == to % cols {
+                    column(child, goal)
+                } else {
+                    0
+                },
             )
         } else {
-            let (x, y) = (a / self.cols, b / self.cols);
+            let goal = usize::from(self.goal_row[tile]);
+            let row = |state: &TileState, row: usize| {
+                let cells = (0..cols).map(move |col| row * cols + col);
+                self.pairs_with(state, cells, tile, |t| (self.goal_row[t], self.goal_col[t]))
+            };
             (
-                self.row(parent, x) + self.row(parent, y),
-                self.row(child, x) + self.row(child, y),
+                if goal == from / cols {
+                    row(parent, goal)
+                } else {
+                    0
+                },
+                if goal == to / cols {
+                    row(child, goal)
+                } else {
+                    0
+                },
             )
         };
-        // `before` is part of `parent_pairs`, which counts every line.
-        (parent_pairs + after).saturating_sub(before)
+        // `lost` is part of `parent_pairs`, which counts every pair.
+        (parent_pairs + gained).saturating_sub(lost)
+    }
+
+    /// The conflicting pairs of `tile` with the other tiles on one line of
+    /// cells (in board order), the tile's goal line, where `goal(t)` is a
+    /// tile's goal line and place along it.
+    fn pairs_with(
+        &self,
+        state: &TileState,
+        cells: impl Iterator<Item = usize>,
+        tile: usize,
+        goal: impl Fn(usize) -> (u8, u8),
+    ) -> Cost {
+        let (line, place) = goal(tile);
+        let mut before = true;
+        let mut pairs = 0;
+        for cell in cells {
+            let other = usize::from(state.cells[cell]);
+            if other == tile {
+                before = false;
+                continue;
+            }
+            let (other_line, other_place) = goal(other);
+            if other == 0 || other_line != line || self.group[other] == self.group[tile] {
+                continue;
+            }
+            pairs += Cost::from(if before {
+                other_place > place
+            } else {
+                other_place < place
+            });
+        }
+        pairs
     }
 
     fn row(&self, state: &TileState, row: usize) -> Cost {
@@ -213,24 +274,37 @@ mod tests {
         }
     }
 
+    /// Along random walks from the goal (whose tiles start on their goal
+    /// lines, where the pairs change), on six shapes, both goals, groups
+    /// of three tiles and every tile alone.
     #[test]
     fn a_child_counted_from_its_parent_matches_a_count_afresh() {
         let mut rng = frontier_core::rng::SplitMix64::new(11);
         for (rows, cols) in [(3, 3), (4, 4), (3, 5), (6, 6), (7, 7), (2, 24)] {
             let board = Board::new(rows, cols).unwrap();
-            let threes: Vec<u8> = (0..board.cells() as u8).map(|t| t / 3).collect();
-            let conflicts = Conflicts::new(&board, Goal::Standard, &threes);
-            let mut state = TileState::goal(&board, Goal::Standard);
-            let mut pairs = conflicts.count(&state);
-            for _ in 0..2000 {
-                let moves: Vec<TileState> = crate::board::Dir::ALL
-                    .iter()
-                    .filter_map(|&dir| state.slide(&board, dir))
-                    .collect();
-                let child = moves[rng.below(moves.len() as u64) as usize];
-                pairs = conflicts.count_child(&state, pairs, &child);
-                assert_eq!(pairs, conflicts.count(&child), "{rows}x{cols}");
-                state = child;
+            let cells = board.cells() as u8;
+            let threes: Vec<u8> = (0..cells).map(|t| t / 3).collect();
+            let alone: Vec<u8> = (0..cells).collect();
+            for goal in [Goal::Korf, Goal::Standard] {
+                for groups in [&threes, &alone] {
+                    let conflicts = Conflicts::new(&board, goal, groups);
+                    let mut state = TileState::goal(&board, goal);
+                    let mut pairs = conflicts.count(&state);
+                    for step in 0..2000 {
+                        let moves: Vec<TileState> = crate::board::Dir::ALL
+                            .iter()
+                            .filter_map(|&dir| state.slide(&board, dir))
+                            .collect();
+                        let child = moves[rng.below(moves.len() as u64) as usize];
+                        pairs = conflicts.count_child(&state, pairs, &child);
+                        assert_eq!(
+                            pairs,
+                            conflicts.count(&child),
+                            "{rows}x{cols} {goal:?} {step}"
+                        );
+                        state = child;
+                    }
+                }
             }
         }
     }
