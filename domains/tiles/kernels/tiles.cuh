@@ -131,6 +131,14 @@ __device__ u32 heuristic(const u32* s, const unsigned char* tables) {
 }
 
 #ifdef PLUGIN_RANK
+// Tile t's goal line (its goal row where is_row, else its goal column),
+// and in *place its place along that line.
+__device__ __forceinline__ int goal_line_of(u32 t, bool is_row, int* place) {
+    int g = goal_cell_of(t);
+    *place = is_row ? g % COLS : g / COLS;
+    return is_row ? g / COLS : g % COLS;
+}
+
 // A beam's rank: h plus the linear conflicts between tiles of different
 // groups (rank_group_of), as the CPU's Conflicts::count (conflicts.rs). It is
 // computed beside the expansion's children, so it must stay light on
@@ -149,9 +157,9 @@ __device__ __forceinline__ u32 line_pairs(const u32* s, int first, int step, int
 #pragma unroll 1
     for (int i = 0; i < len; i++) {
         u32 t = get_tile(s, first + i * step);
-        int g = goal_cell_of(t);
-        if (t == 0 || (is_row ? g / COLS : g % COLS) != line) continue;
-        u32 place = (u32)(is_row ? g % COLS : g / COLS);
+        int at;
+        if (t == 0 || goal_line_of(t, is_row, &at) != line) continue;
+        u32 place = (u32)at;
         u32 group = rank_group_of(t);
         // Earlier tiles of this line whose goals lie beyond this one's.
         u32 beyond = seen & ~((2u << place) - 1u);
@@ -167,15 +175,13 @@ __device__ __forceinline__ u32 line_pairs(const u32* s, int first, int step, int
 #pragma unroll 1
     for (int i = 0; i < len; i++) {
         u32 t = get_tile(s, first + i * step);
-        int g = goal_cell_of(t);
-        if (t == 0 || (is_row ? g / COLS : g % COLS) != line) continue;
-        int place = is_row ? g % COLS : g / COLS;
+        int place;
+        if (t == 0 || goal_line_of(t, is_row, &place) != line) continue;
 #pragma unroll 1
         for (int j = 0; j < i; j++) {
             u32 u = get_tile(s, first + j * step);
-            int h = goal_cell_of(u);
-            if (u == 0 || (is_row ? h / COLS : h % COLS) != line) continue;
-            int earlier = is_row ? h % COLS : h / COLS;
+            int earlier;
+            if (u == 0 || goal_line_of(u, is_row, &earlier) != line) continue;
             pairs += (earlier > place && rank_group_of(u) != rank_group_of(t)) ? 1u : 0u;
         }
     }
@@ -193,21 +199,23 @@ __device__ u32 rank(const u32* s, u32 h, const unsigned char* tables) {
     return h + pairs;
 }
 
-// The pairs of `tile` (goal line `line`, place `place`, group `group`)
-// with the other tiles of a line of `len` cells from `first` by `step`,
-// its goal line: an earlier tile whose goal lies beyond its own, or a
-// later one whose goal lies before, in another group.
-__device__ __forceinline__ u32 pairs_with(const u32* s, int first, int step, int len, u32 tile,
-                                          int line, int place, u32 group, bool is_row) {
+// The pairs of `tile` with the other tiles of its goal row (is_row) or
+// goal column: an earlier tile whose goal lies beyond its own, or a later
+// one whose goal lies before, in another group.
+__device__ __forceinline__ u32 pairs_with(const u32* s, bool is_row, u32 tile) {
+    int place;
+    int line = goal_line_of(tile, is_row, &place);
+    int first = is_row ? line * COLS : line, step = is_row ? 1 : COLS;
+    int len = is_row ? COLS : N_CELLS / COLS;
+    u32 group = rank_group_of(tile);
     u32 pairs = 0;
     bool before = true;
 #pragma unroll 1
     for (int i = 0; i < len; i++) {
         u32 u = get_tile(s, first + i * step);
-        int g = goal_cell_of(u);
-        int other_line = is_row ? g / COLS : g % COLS;
-        int other_place = is_row ? g % COLS : g / COLS;
-        bool counts = u != 0 && u != tile && other_line == line && rank_group_of(u) != group;
+        int other_place;
+        bool on_line = goal_line_of(u, is_row, &other_place) == line;
+        bool counts = u != 0 && u != tile && on_line && rank_group_of(u) != group;
         pairs += counts && (before ? other_place > place : other_place < place) ? 1u : 0u;
         before = before && u != tile;
     }
@@ -238,24 +246,15 @@ __device__ u32 rank_child(const u32* parent, u32 ph, u32 pr, const u32* child, u
     int from = get_tile(child, a) == 0 ? a : b;  // the tile's cell in the parent
     int to = a + b - from;                       // and in the child
     u32 tile = get_tile(child, to);
-    int g = goal_cell_of(tile);
-    u32 group = rank_group_of(tile);
+    // A move along a column changes rows across it; along a row, columns.
+    bool across_rows = from / COLS != to / COLS;
+    int place;
+    int goal_line = goal_line_of(tile, across_rows, &place);
     u32 pairs = pr - ph;
-    if (from / COLS == to / COLS) {
-        // Along a row: it leaves column from % COLS for column to % COLS.
-        const int rows = N_CELLS / COLS;
-        int goal_col = g % COLS, goal_row = g / COLS;
-        if (goal_col == from % COLS)
-            pairs -= pairs_with(parent, goal_col, COLS, rows, tile, goal_col, goal_row, group, false);
-        else if (goal_col == to % COLS)
-            pairs += pairs_with(child, goal_col, COLS, rows, tile, goal_col, goal_row, group, false);
-    } else {
-        int goal_row = g / COLS, goal_col = g % COLS;
-        if (goal_row == from / COLS)
-            pairs -= pairs_with(parent, goal_row * COLS, 1, COLS, tile, goal_row, goal_col, group, true);
-        else if (goal_row == to / COLS)
-            pairs += pairs_with(child, goal_row * COLS, 1, COLS, tile, goal_row, goal_col, group, true);
-    }
+    if (goal_line == (across_rows ? from / COLS : from % COLS))
+        pairs -= pairs_with(parent, across_rows, tile);
+    else if (goal_line == (across_rows ? to / COLS : to % COLS))
+        pairs += pairs_with(child, across_rows, tile);
     return h + pairs;
 }
 #endif

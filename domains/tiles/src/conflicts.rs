@@ -75,8 +75,8 @@ impl Conflicts {
 
     /// The conflicting pairs of `state`.
     pub fn count(&self, state: &TileState) -> Cost {
-        let rows: Cost = (0..self.rows).map(|row| self.row(state, row)).sum();
-        let cols: Cost = (0..self.cols).map(|col| self.col(state, col)).sum();
+        let rows: Cost = (0..self.rows).map(|row| self.line(state, true, row)).sum();
+        let cols: Cost = (0..self.cols).map(|col| self.line(state, false, col)).sum();
         rows + cols
     }
 
@@ -91,69 +91,64 @@ impl Conflicts {
         // The tile moved from the child's blank cell to the parent's.
         let (from, to) = (usize::from(child.blank), usize::from(parent.blank));
         let tile = usize::from(child.cells[to]);
-        let cols = self.cols;
-        let (lost, gained) = if from / cols == to / cols {
-            // Along a row: from column `from % cols` to column `to % cols`.
-            let goal = usize::from(self.goal_col[tile]);
-            let column = |state: &TileState, col: usize| {
-                let cells = (0..self.rows).map(move |row| row * cols + col);
-                self.pairs_with(state, cells, tile, |t| (self.goal_col[t], self.goal_row[t]))
-            };
-            (
-                if goal == from % cols {
-                    column(parent, goal)
-                } else {
-                    0
-                },
-                if goal == to % cols {
-                    column(child, goal)
-                } else {
-                    0
-                },
-            )
-        } else {
-            let goal = usize::from(self.goal_row[tile]);
-            let row = |state: &TileState, row: usize| {
-                let cells = (0..cols).map(move |col| row * cols + col);
-                self.pairs_with(state, cells, tile, |t| (self.goal_row[t], self.goal_col[t]))
-            };
-            (
-                if goal == from / cols {
-                    row(parent, goal)
-                } else {
-                    0
-                },
-                if goal == to / cols {
-                    row(child, goal)
-                } else {
-                    0
-                },
-            )
+        // A move along a column changes rows across it; along a row, columns.
+        let across_rows = from / self.cols != to / self.cols;
+        let line_of = |cell: usize| {
+            if across_rows {
+                cell / self.cols
+            } else {
+                cell % self.cols
+            }
         };
+        let (goal_line, _) = self.goal(across_rows, tile);
+        let pairs_on = |state: &TileState, line: usize| {
+            if line == usize::from(goal_line) {
+                self.pairs_with(state, across_rows, tile)
+            } else {
+                0
+            }
+        };
+        let (lost, gained) = (
+            pairs_on(parent, line_of(from)),
+            pairs_on(child, line_of(to)),
+        );
         // `lost` is part of `parent_pairs`, which counts every pair.
         (parent_pairs + gained).saturating_sub(lost)
     }
 
-    /// The conflicting pairs of `tile` with the other tiles on one line of
-    /// cells (in board order), the tile's goal line, where `goal(t)` is a
-    /// tile's goal line and place along it.
-    fn pairs_with(
-        &self,
-        state: &TileState,
-        cells: impl Iterator<Item = usize>,
-        tile: usize,
-        goal: impl Fn(usize) -> (u8, u8),
-    ) -> Cost {
-        let (line, place) = goal(tile);
+    /// Tile `tile`'s goal line (its goal row where `is_row`, else its goal
+    /// column) and its place along that line.
+    fn goal(&self, is_row: bool, tile: usize) -> (u8, u8) {
+        if is_row {
+            (self.goal_row[tile], self.goal_col[tile])
+        } else {
+            (self.goal_col[tile], self.goal_row[tile])
+        }
+    }
+
+    /// The cells of row (`is_row`) or column `line`, in board order.
+    fn cells(&self, is_row: bool, line: usize) -> impl Iterator<Item = usize> {
+        let (first, step, len) = if is_row {
+            (line * self.cols, 1, self.cols)
+        } else {
+            (line, self.cols, self.rows)
+        };
+        (0..len).map(move |i| first + i * step)
+    }
+
+    /// The conflicting pairs of `tile` with the other tiles of its goal
+    /// row (`is_row`) or goal column.
+    fn pairs_with(&self, state: &TileState, is_row: bool, tile: usize) -> Cost {
+        let (line, place) = self.goal(is_row, tile);
         let mut before = true;
         let mut pairs = 0;
-        for cell in cells {
+        for cell in self.cells(is_row, usize::from(line)) {
             let other = usize::from(state.cells[cell]);
             if other == tile {
                 before = false;
                 continue;
             }
-            let (other_line, other_place) = goal(other);
+            let (other_line, other_place) = self.goal(is_row, other);
             if other == 0 || other_line != line || self.group[other] == self.group[tile] {
                 continue;
             }
@@ -166,34 +161,14 @@ impl Conflicts {
         pairs
     }
 
-    fn row(&self, state: &TileState, row: usize) -> Cost {
-        let cols = self.cols;
-        let goal = |t: usize| (self.goal_row[t], self.goal_col[t]);
-        self.line(state, (0..cols).map(|col| row * cols + col), row, goal)
-    }
-
-    fn col(&self, state: &TileState, col: usize) -> Cost {
-        let cols = self.cols;
-        let goal = |t: usize| (self.goal_col[t], self.goal_row[t]);
-        self.line(state, (0..self.rows).map(|row| row * cols + col), col, goal)
-    }
-
-    /// The conflicting pairs on one line of cells (in board order), line
-    /// number `line`, where `goal(tile)` is the tile's goal line and place
-    /// along it.
-    fn line(
-        &self,
-        state: &TileState,
-        cells: impl Iterator<Item = usize>,
-        line: usize,
-        goal: impl Fn(usize) -> (u8, u8),
-    ) -> Cost {
+    /// The conflicting pairs on row (`is_row`) or column `line`.
+    fn line(&self, state: &TileState, is_row: bool, line: usize) -> Cost {
         // A line holds at most every cell of the board.
         let mut along = [(0u8, 0u8); MAX_CELLS];
         let mut k = 0;
-        for cell in cells {
+        for cell in self.cells(is_row, line) {
             let tile = usize::from(state.cells[cell]);
-            let (goal_line, place) = goal(tile);
+            let (goal_line, place) = self.goal(is_row, tile);
             if tile != 0 && usize::from(goal_line) == line {
                 along[k] = (place, self.group[tile]);
                 k += 1;
