@@ -27,10 +27,19 @@
 #                                    (configs/deepcubea-own-48-ranked.ron)
 #   scripts/deepcubea-kind.sh own-35-wide  ranked beams of 4, 7 and 9 million on the same 30
 #                                    (configs/deepcubea-own-35-beam-wide.ron)
+#   scripts/deepcubea-kind.sh own-35-wide-6  ranked beams of 4 and 8 million, six-tile databases
+#                                    (configs/deepcubea-own-35-beam-wide-6.ron; building them
+#                                    takes the host's 16 cores about 10 minutes)
 #   scripts/deepcubea-kind.sh own-35-portfolio  ranked beams of 2 million for three groupings
 #                                    (configs/deepcubea-own-35-beam-portfolio.ron)
 #   scripts/deepcubea-kind.sh own-48-wide  ranked beams of 3 and 8 million on the 48-puzzle's 10
 #                                    (configs/deepcubea-own-48-wide.ron)
+#   scripts/deepcubea-kind.sh own-48-wider  ranked beams of 8 and 11 million on the same 10
+#                                    (configs/deepcubea-own-48-wider.ron)
+#   scripts/deepcubea-kind.sh pareto-35-ranked  the Pareto table's GPU beams ranked by h +
+#                                    conflicts (configs/order-beam-35-gpu-ranked.ron)
+#   scripts/deepcubea-kind.sh pareto-48-ranked  the same on the 48-puzzle
+#                                    (configs/order-beam-48-gpu-ranked.ron)
 #   scripts/deepcubea-kind.sh tests  the GPU pancake tests of weighted and anytime GA*
 #                                    (carries target/device/pancake-test)
 # Several parts at once: `… tests 24 35 48`. Prints, per row kind last: rows,
@@ -61,9 +70,13 @@ for part in "$@"; do
     own-35-ranked) configs+=(deepcubea-own-35-beam-ranked) ;;
     own-48-ranked) configs+=(deepcubea-own-48-ranked) ;;
     own-35-wide) configs+=(deepcubea-own-35-beam-wide) ;;
+    own-35-wide-6) configs+=(deepcubea-own-35-beam-wide-6) ;;
     own-35-portfolio) configs+=(deepcubea-own-35-beam-portfolio) ;;
     own-48-wide) configs+=(deepcubea-own-48-wide) ;;
-    *) echo "unknown part $part (tests, 24, 35, 35-anytime, 35-sc, 35-win, 35-6, 48, 48-sc, 48-win, pareto-35, pareto-48, own-24, own-35, own-48, own-35-ranked, own-48-ranked, own-35-wide, own-35-portfolio or own-48-wide)"; exit 2 ;;
+    own-48-wider) configs+=(deepcubea-own-48-wider) ;;
+    pareto-35-ranked) configs+=(order-beam-35-gpu-ranked) ;;
+    pareto-48-ranked) configs+=(order-beam-48-gpu-ranked) ;;
+    *) echo "unknown part $part (tests, 24, 35, 35-anytime, 35-sc, 35-win, 35-6, 48, 48-sc, 48-win, pareto-35, pareto-48, own-24, own-35, own-48, own-35-ranked, own-48-ranked, own-35-wide, own-35-wide-6, own-35-portfolio, own-48-wide, own-48-wider, pareto-35-ranked or pareto-48-ranked)"; exit 2 ;;
   esac
 done
 for c in "${configs[@]}"; do
