@@ -30,6 +30,8 @@
 #   scripts/deepcubea-kind.sh own-35-wide-6  ranked beams of 4 and 8 million, six-tile databases
 #                                    (configs/deepcubea-own-35-beam-wide-6.ron; building them
 #                                    takes the host's 16 cores about 10 minutes)
+#   scripts/deepcubea-kind.sh own-35-window  the ranked beam of 4 million, then windows of 40
+#                                    (configs/deepcubea-own-35-beam-window.ron)
 #   scripts/deepcubea-kind.sh own-35-portfolio  ranked beams of 2 million for three groupings
 #                                    (configs/deepcubea-own-35-beam-portfolio.ron)
 #   scripts/deepcubea-kind.sh own-48-wide  ranked beams of 3 and 8 million on the 48-puzzle's 10
@@ -71,12 +73,13 @@ for part in "$@"; do
     own-48-ranked) configs+=(deepcubea-own-48-ranked) ;;
     own-35-wide) configs+=(deepcubea-own-35-beam-wide) ;;
     own-35-wide-6) configs+=(deepcubea-own-35-beam-wide-6) ;;
+    own-35-window) configs+=(deepcubea-own-35-beam-window) ;;
     own-35-portfolio) configs+=(deepcubea-own-35-beam-portfolio) ;;
     own-48-wide) configs+=(deepcubea-own-48-wide) ;;
     own-48-wider) configs+=(deepcubea-own-48-wider) ;;
     pareto-35-ranked) configs+=(order-beam-35-gpu-ranked) ;;
     pareto-48-ranked) configs+=(order-beam-48-gpu-ranked) ;;
-    *) echo "unknown part $part (tests, 24, 35, 35-anytime, 35-sc, 35-win, 35-6, 48, 48-sc, 48-win, pareto-35, pareto-48, own-24, own-35, own-48, own-35-ranked, own-48-ranked, own-35-wide, own-35-wide-6, own-35-portfolio, own-48-wide, own-48-wider, pareto-35-ranked or pareto-48-ranked)"; exit 2 ;;
+    *) echo "unknown part $part (tests, 24, 35, 35-anytime, 35-sc, 35-win, 35-6, 48, 48-sc, 48-win, pareto-35, pareto-48, own-24, own-35, own-48, own-35-ranked, own-48-ranked, own-35-wide, own-35-wide-6, own-35-window, own-35-portfolio, own-48-wide, own-48-wider, pareto-35-ranked or pareto-48-ranked)"; exit 2 ;;
   esac
 done
 for c in "${configs[@]}"; do
