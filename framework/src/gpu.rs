@@ -89,16 +89,17 @@ impl Gpu {
     /// compiles at load time, where NVRTC cannot emit a CUBIN.
     pub fn module(&self, source: &str) -> Result<Arc<CudaModule>, Error> {
         let (major, minor) = self.capability;
+        let arch = format!("sm_{major}{minor}");
         let key = foldhash::fast::FixedState::with_seed(0x6B65_726E_656C).hash_one((
             source,
             major,
             minor,
-            options(&format!("sm_{major}{minor}")),
+            options(&arch),
         ));
-        let path = cache_dir().join(format!("{key:016x}-sm_{major}{minor}.cubin"));
+        let path = cache_dir().join(format!("{key:016x}-{arch}.cubin"));
         let image = match std::fs::read(&path) {
             Ok(bytes) if !bytes.is_empty() => Ptx::from_binary(bytes),
-            _ => match compile_cubin(source, &format!("sm_{major}{minor}"))? {
+            _ => match compile_cubin(source, &arch)? {
                 Some(cubin) => {
                     store(&path, &cubin);
                     Ptx::from_binary(cubin)
