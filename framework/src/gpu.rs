@@ -137,12 +137,15 @@ fn nvrtc_present() -> bool {
 /// maps the machine code to source lines for Nsight Compute (where a
 /// kernel's warps diverge or stall, by line of the source NVRTC was given:
 /// `search::gpu::engine_sources` makes it again) and leaves the code as it is.
+/// `--device-int128` lets kernels use `unsigned __int128` (Boggle's 128-bit
+/// path keys), which NVRTC otherwise refuses.
 fn options(arch: &str) -> Vec<String> {
     vec![
         format!("--gpu-architecture={arch}"),
         "-default-device".into(),
         "--std=c++17".into(),
         "-lineinfo".into(),
+        "--device-int128".into(),
     ]
 }
 

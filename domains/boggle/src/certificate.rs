@@ -299,6 +299,7 @@ fn check_class(
         tree,
         bound: evaluator,
         scorer,
+        ..
     } = worker;
     let shape = &certificate.shape;
     let fail =

@@ -224,6 +224,13 @@ pub struct GpuProofOptions {
     /// round finishes none of them or leaves fewer than the kernel's warps
     /// (`gpu_prove/relaunch.rs`); 24 bytes of device memory a board.
     pub board_capacity: usize,
+    /// Whether each class's word paths are collected and sorted on the GPU
+    /// ([`crate::gpu_build`], the default) instead of by the host thread
+    /// that builds its tree; the tree is the same either way. On a 4x4
+    /// sample fed by 16 host threads the GPU's collection took a quarter
+    /// off the wall (docs/RESULTS.md, "Collecting and sorting a class's
+    /// paths on the GPU").
+    pub collect_on_gpu: bool,
 }
 
 /// Which trees a host thread copies to the device as it hands them over;
@@ -240,8 +247,10 @@ pub enum HostCopies {
     WhenQueueFull,
     /// Every tree (within the budget).
     Always,
-    /// [`HostCopies::Always`] from [`ALWAYS_FROM_THREADS`] host threads up,
-    /// else [`HostCopies::WhenQueueFull`] ([`HostCopies::for_threads`]).
+    /// [`HostCopies::Always`] where the paths are collected on the GPU
+    /// ([`GpuProofOptions::collect_on_gpu`]) or from [`ALWAYS_FROM_THREADS`]
+    /// host threads up, else [`HostCopies::WhenQueueFull`]
+    /// ([`HostCopies::for_threads`]).
     #[default]
     Auto,
 }
@@ -261,6 +270,21 @@ impl HostCopies {
             HostCopies::Auto if threads >= ALWAYS_FROM_THREADS => HostCopies::Always,
             HostCopies::Auto => HostCopies::WhenQueueFull,
             chosen => chosen,
+        }
+    }
+}
+
+impl HostCopies {
+    /// What `self` means for a proof on `threads` host threads that
+    /// collects its paths on the GPU or not: `Auto` copies every tree
+    /// where the paths are collected on the GPU, whatever the threads.
+    /// The host threads then have the time to copy, and the GPU's thread,
+    /// copying the rest, became the bound (seed 3's 4x4 sample on 16
+    /// threads: 37.7 against 42.0 GPU-hours, docs/RESULTS.md).
+    pub fn for_proof(self, threads: usize, collect_on_gpu: bool) -> HostCopies {
+        match self {
+            HostCopies::Auto if collect_on_gpu => HostCopies::Always,
+            chosen => chosen.for_threads(threads),
         }
     }
 }
@@ -291,6 +315,7 @@ impl Default for GpuProofOptions {
             host_copies: HostCopies::default(),
             host_upload_budget: None,
             board_capacity: BOARD_CAPACITY,
+            collect_on_gpu: true,
         }
     }
 }
@@ -343,6 +368,17 @@ pub fn prove_on_gpu(
     let order = split_order(&settings.shape);
     let builder = OrderlyBuilder::new(trie, &settings.shape, &order)?;
     let prover = GpuProver::new(cells, options)?;
+    // One sorter for every host thread: a 4x4 class holds it about 35 ms
+    // (docs/RESULTS.md), against the 2 s or so a host thread spends on it.
+    let path_sorter = if options.collect_on_gpu {
+        Some(std::sync::Mutex::new(crate::gpu_build::GpuPathSorter::new(
+            &prover.gpu,
+            trie,
+            &settings.shape,
+        )?))
+    } else {
+        None
+    };
     // The boards the walk sends back are scored on the same GPU: on one
     // host thread they were the GPU thread's largest cost (4x4 sample at
     // depth 7: 0.7 M boards a run), and the host threads waited on it.
@@ -362,7 +398,9 @@ pub fn prove_on_gpu(
     let host_copies = CopyStats::default();
     let started = Instant::now();
     let threads = rayon::current_num_threads();
-    let copies = options.host_copies.for_threads(threads);
+    let copies = options
+        .host_copies
+        .for_proof(threads, options.collect_on_gpu);
     tracing::info!(
         "host threads copy trees: {copies:?} ({:?} on {threads} threads)",
         options.host_copies
@@ -441,6 +479,23 @@ pub fn prove_on_gpu(
             let waited = wait_started.elapsed().as_nanos();
             waited_nanos.fetch_add(u64::try_from(waited).unwrap_or(u64::MAX), Ordering::Relaxed);
         };
+        let paths = |builder: &OrderlyBuilder, masks: &[u32], out: &mut Vec<u128>| {
+            let Some(sorter) = &path_sorter else {
+                return false;
+            };
+            // A poisoned lock only means another thread panicked, which
+            // ends the proof anyway.
+            let mut sorter = sorter.lock().unwrap_or_else(|e| e.into_inner());
+            match sorter.sorted_paths(builder, masks, out) {
+                Ok(()) => true,
+                Err(e) => {
+                    tracing::warn!(
+                        "paths collected on the host: the GPU's collection failed ({e})"
+                    );
+                    false
+                }
+            }
+        };
         let proof = prove_split(
             trie,
             settings,
@@ -450,6 +505,7 @@ pub fn prove_on_gpu(
                 sink: &sink,
                 pool: &pool,
                 flush_words: FLUSH_WORDS,
+                paths: Some(&paths),
             }),
             None,
         );
@@ -1207,7 +1263,7 @@ mod tests {
         }
     }
 
-    /// Both Boggle kernels compile for Hopper on every shape the tests and
+    /// Every Boggle kernel compiles for Hopper on every shape the tests and
     /// proofs use, with NVRTC alone (no GPU needed): a kernel edited on a
     /// machine without one is checked before device time is spent on it.
     #[test]
@@ -1224,6 +1280,7 @@ mod tests {
                     "scorer",
                     crate::gpu::scorer_source(&shape, trie.nodes()).source,
                 ),
+                ("path sorter", crate::gpu_build::build_source(&shape)),
             ];
             for (kernel, source) in sources {
                 let compiled = frontier_core::gpu::compile_only(&source, "sm_90");
@@ -1236,11 +1293,22 @@ mod tests {
         }
     }
 
+    /// `auto` resolves to copying every tree from 32 host threads up, or
+    /// where the paths are collected on the GPU; chosen modes stay as they are.
     #[test]
-    fn auto_host_copies_copy_every_tree_from_32_threads_up() {
+    fn auto_host_copies_copy_every_tree_from_32_threads_up_or_with_paths_on_the_gpu() {
         use super::{HostCopies, ALWAYS_FROM_THREADS};
         assert_eq!(HostCopies::default(), HostCopies::Auto);
         assert_eq!(HostCopies::Auto.for_threads(16), HostCopies::WhenQueueFull);
+        assert_eq!(
+            HostCopies::Auto.for_proof(16, false),
+            HostCopies::WhenQueueFull
+        );
+        assert_eq!(HostCopies::Auto.for_proof(16, true), HostCopies::Always);
+        assert_eq!(HostCopies::Auto.for_proof(64, false), HostCopies::Always);
+        for chosen in [HostCopies::Never, HostCopies::WhenQueueFull] {
+            assert_eq!(chosen.for_proof(16, true), chosen);
+        }
         assert_eq!(
             HostCopies::Auto.for_threads(ALWAYS_FROM_THREADS - 1),
             HostCopies::WhenQueueFull

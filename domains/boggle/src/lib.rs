@@ -30,6 +30,8 @@ pub mod fuzz;
 #[cfg(feature = "gpu")]
 pub mod gpu;
 #[cfg(feature = "gpu")]
+pub mod gpu_build;
+#[cfg(feature = "gpu")]
 pub mod gpu_prove;
 mod handover;
 mod header;

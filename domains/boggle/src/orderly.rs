@@ -210,10 +210,49 @@ impl<'t> OrderlyBuilder<'t> {
         for bucket in &mut paths {
             bucket.sort_unstable();
         }
-        let bound = tree.fill(&layout, &paths);
+        let bound = tree.fill(&layout, paths.iter().flatten().copied());
         *K::buffers(tree) = paths;
         *K::reaches(tree) = levels;
         bound
+    }
+
+    /// The class's word paths in the 128-bit layout of `orderly/path_key.rs`,
+    /// sorted: what [`OrderlyBuilder::build_from_sorted`] takes. The CPU's
+    /// twin of the GPU's collection (`gpu_build`), for its tests.
+    pub fn sorted_wide_paths(&self, masks: &[u32]) -> Vec<u128> {
+        let layout = Layout::<u128>::new(masks.len());
+        let mut paths = vec![Vec::new(); 1 << BUCKET_BITS];
+        let mut levels = Vec::new();
+        levels.resize_with(masks.len(), Default::default);
+        let start = Reach {
+            cell: masks.len() as u32,
+            used: 0,
+            key: 0u128,
+        };
+        self.collect(
+            &layout,
+            masks,
+            self.nodes[0],
+            &[start],
+            &mut levels,
+            &mut paths,
+        );
+        let mut all: Vec<u128> = paths.into_iter().flatten().collect();
+        all.sort_unstable();
+        all
+    }
+
+    /// Fills `tree` from a class's sorted word paths in the 128-bit layout
+    /// (as [`OrderlyBuilder::sorted_wide_paths`] or the GPU gives them);
+    /// returns the root's bound. The tree is the one [`OrderlyBuilder::build`]
+    /// makes: the fill reads only the slots and words, not the key's width.
+    pub fn build_from_sorted(&self, cells: usize, sorted: &[u128], tree: &mut OrderlyTree) -> u32 {
+        tree.fill(&Layout::<u128>::new(cells), sorted.iter().copied())
+    }
+
+    /// Split-order position of each cell, as the paths' slots number them.
+    pub fn positions(&self) -> &[u32] {
+        &self.position
     }
 
     /// Every word path extending the paths in `reached`, which all spell
@@ -328,7 +367,7 @@ impl OrderlyTree {
     /// sits inside its parent's. A sum node's record is copied out to the
     /// arena once, when it closes (its children before it, so every node's
     /// children are contiguous). Returns the root's bound.
-    fn fill<K: PathKey>(&mut self, layout: &Layout<K>, buckets: &[Vec<K>]) -> u32 {
+    fn fill<K: PathKey>(&mut self, layout: &Layout<K>, sorted: impl IntoIterator<Item = K>) -> u32 {
         self.arena.clear();
         self.pending.clear();
         self.nodes = 1;
@@ -338,7 +377,7 @@ impl OrderlyTree {
             ..Open::default()
         });
         let mut previous: Option<K> = None;
-        for &path in buckets.iter().flatten() {
+        for path in sorted {
             // Open nodes kept: those of the slots both paths share.
             let keep = match previous {
                 None => 1,
@@ -1067,6 +1106,41 @@ mod tests {
         assert!(bound > 0 && narrow.node_count() > 20);
         assert_eq!(narrow.arena, wide.arena);
         assert_eq!(narrow.node_count(), wide.node_count());
+    }
+
+    /// A tree filled from the sorted 128-bit paths (what the GPU collects)
+    /// is the tree `build` makes, narrow keys or wide, on 3x3 classes
+    /// of three buckets and on 3x4 and 4x4 classes, each in its own order.
+    #[test]
+    fn trees_filled_from_sorted_wide_paths_are_the_built_trees() {
+        let text = std::fs::read_to_string(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../../data/boggle/enable2k.txt"
+        ))
+        .expect("ENABLE2K ships in data/");
+        let trie = Trie::build(&WordList::parse(text.as_bytes()));
+        let buckets =
+            crate::prove::Buckets::parse("aeijou bcdfgmpqvwxz hklnrsty").expect("buckets");
+        for (rows, cols, stride) in [(3, 3, 41), (3, 4, 4_999), (4, 4, 2_000_003)] {
+            let shape = Shape::new(rows, cols);
+            let classes = crate::prove::top_classes(&shape, &buckets).expect("classes");
+            let mut builder =
+                OrderlyBuilder::new(&trie, &shape, &split_order(&shape)).expect("builder");
+            for class in classes.iter().step_by(stride) {
+                let masks = buckets.class_masks(&shape, class);
+                builder.reorder(&cost_order(&shape, &masks));
+                let (mut filled, mut built) = (OrderlyTree::default(), OrderlyTree::default());
+                let paths = builder.sorted_wide_paths(&masks);
+                assert!(paths.windows(2).all(|w| w[0] <= w[1]));
+                let bound = builder.build_from_sorted(shape.cells(), &paths, &mut filled);
+                assert_eq!(
+                    bound,
+                    builder.build(&masks, &mut built),
+                    "{rows}x{cols} {class:?}"
+                );
+                assert_eq!(filled.arena, built.arena, "{rows}x{cols} {class:?}");
+            }
+        }
     }
 
     /// Forcing merges level by level; the recursive merge it replaced is

@@ -685,6 +685,9 @@ pub(crate) struct Worker<'t> {
     pub(crate) tree: OrderlyTree,
     pub(crate) bound: OrderlyBound,
     pub(crate) scorer: Scorer<'t>,
+    /// A class's sorted word paths, where they come from elsewhere
+    /// ([`Split::paths`]).
+    paths: Vec<u128>,
 }
 
 impl<'t> Worker<'t> {
@@ -695,6 +698,7 @@ impl<'t> Worker<'t> {
             tree: OrderlyTree::default(),
             bound: OrderlyBound::new(cells),
             scorer: Scorer::new(trie),
+            paths: Vec::new(),
         }
     }
 }
@@ -1065,7 +1069,12 @@ fn search_class(
             }
         }
     }
-    let bound = worker.builder.build(&masks, &mut worker.tree);
+    let bound = match split.and_then(|s| s.paths) {
+        Some(collect) if collect(&worker.builder, &masks, &mut worker.paths) => worker
+            .builder
+            .build_from_sorted(masks.len(), &worker.paths, &mut worker.tree),
+        _ => worker.builder.build(&masks, &mut worker.tree),
+    };
     let mut outcome = ClassOutcome {
         tree_nodes: worker.tree.node_count() as u64,
         bound,
@@ -1332,6 +1341,7 @@ impl Below<'_> {
             tree,
             bound: evaluator,
             scorer,
+            ..
         } = worker;
         let (settings, target) = (self.settings, self.settings.target);
         let shape = &settings.shape;
@@ -1673,6 +1683,7 @@ mod tests {
                 sink: &sink,
                 pool: &pool,
                 flush_words,
+                paths: None,
             };
             let top = prove_split(&trie, &settings, &|_, _| {}, Some(&split), None).expect("proof");
             let mut worker = Worker::new(&builder, &trie, cells);

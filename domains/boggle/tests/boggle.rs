@@ -971,8 +971,9 @@ fn shares_of_a_proof_add_up_to_the_whole() {
 /// The GPU prover walks the bottom of the search: the same subclasses
 /// bounded, the same boards scored and found as the CPU proof, at every
 /// split depth, on 9 and 16 cells, unforced and with cells forced near the
-/// root (the forced trees shipped to the GPU), and when small GPU stacks
-/// send subclasses back to the CPU.
+/// root (the forced trees shipped to the GPU), when small GPU stacks
+/// send subclasses back to the CPU, and with the classes' paths collected
+/// and sorted on the GPU or on the host threads.
 #[cfg(feature = "gpu")]
 #[test]
 fn gpu_proofs_equal_cpu_proofs() {
@@ -1049,15 +1050,19 @@ fn gpu_proofs_equal_cpu_proofs() {
         assert!(cpu.complete && cpu.subclasses > 0);
         for split_depth in depths {
             for &host_copies in &copies {
+                // Paths collected on the GPU where the copies are the
+                // default's, on the host threads in the other cases.
+                let collect_on_gpu = host_copies == HostCopies::default();
                 let options = GpuProofOptions {
                     split_depth,
                     stack_capacity,
                     host_copies,
+                    collect_on_gpu,
                     ..GpuProofOptions::default()
                 };
                 let (gpu, report) = prove_on_gpu(&trie, &settings, &options, &|_, _| {}).unwrap();
                 let case = format!(
-                    "{}x{} split {split_depth:?} capacity {stack_capacity} copies {host_copies:?}",
+                    "{}x{} split {split_depth:?} capacity {stack_capacity} copies {host_copies:?} paths on the GPU {collect_on_gpu}",
                     settings.shape.rows, settings.shape.cols
                 );
                 assert!(gpu.complete, "{case}");

@@ -1,0 +1,423 @@
+//! A class's word paths collected and sorted on the GPU
+//! (`domains/boggle/kernels/boggle_build.cu`): the first two of the three
+//! steps that build an orderly tree, which take a fifth of a GPU proof's
+//! host time on a 4×4 class (docs/RESULTS.md, "Collecting and sorting a
+//! class's paths on the GPU"). The host fills the tree from the sorted keys
+//! ([`OrderlyBuilder::build_from_sorted`]), so the tree is the CPU's, word
+//! for word.
+//!
+//! The collection goes one path length at a time: every board path that
+//! spells a trie prefix is extended by each free neighbour and each of its
+//! letters that the trie continues with, as `OrderlyBuilder::collect` does
+//! trie node by trie node. The keys are then sorted by a stable radix sort
+//! over the bytes a key can use (the slots, and the word's bits).
+
+use std::fmt::Write;
+
+use frontier_core::gpu::cudarc::driver::{
+    CudaFunction, CudaSlice, CudaStream, LaunchConfig, PushKernelArg,
+};
+use frontier_core::gpu::{gpu_error, Gpu};
+
+use crate::board::Shape;
+use crate::orderly::{OrderlyBuilder, MAX_ORDERLY_CELLS};
+use crate::trie::{Trie, LETTER_BITS, POINTS_SHIFT};
+use crate::BoggleError;
+
+const SOURCE: &str = include_str!("../kernels/boggle_build.cu");
+/// Threads a block of the collection.
+const COLLECT_BLOCK: u32 = 256;
+/// Keys a block of the radix sort takes (`RADIX_TILE` in the kernel).
+const RADIX_TILE: u32 = 2048;
+/// Threads a block of the radix sort (`RADIX_THREADS`).
+const RADIX_THREADS: u32 = 256;
+/// Bytes of one reach (`struct Reach`).
+const REACH_BYTES: usize = 24;
+/// Capacities the buffers start at; they grow when a class needs more.
+const FIRST_REACHES: usize = 1 << 22;
+const FIRST_KEYS: usize = 1 << 22;
+
+/// The kernel source for boards of `shape`: the defines and neighbour
+/// masks, then `boggle_build.cu`. No device is needed to make it.
+pub fn build_source(shape: &Shape) -> String {
+    let cells = shape.cells();
+    let mut neighbors: Vec<u32> = shape.neighbor_masks.iter().map(|&m| m as u32).collect();
+    // Past the last cell, the virtual cell that paths start from.
+    neighbors.push(((1u64 << cells) - 1) as u32);
+    let mut src = String::new();
+    let _ = writeln!(
+        src,
+        "#define CELLS {cells}\n#define LETTER_BITS {LETTER_BITS}u\n#define POINTS_SHIFT {POINTS_SHIFT}"
+    );
+    let values: Vec<String> = neighbors.iter().map(|m| format!("{m}u")).collect();
+    let _ = writeln!(
+        src,
+        "__device__ const unsigned int NEIGHBORS[{}] = {{{}}};",
+        values.len(),
+        values.join(", ")
+    );
+    src + SOURCE
+}
+
+/// Collects and sorts classes' word paths on one GPU, for one board shape
+/// and one trie. Buffers are kept between classes and grow as needed.
+pub struct GpuPathSorter {
+    stream: std::sync::Arc<CudaStream>,
+    cells: usize,
+    trie: CudaSlice<u32>,
+    /// The bits of a key that the word (its trie node) may use.
+    word_bits: u32,
+    collect: CudaFunction,
+    count: CudaFunction,
+    scan: CudaFunction,
+    scatter: CudaFunction,
+    reaches: [CudaSlice<u8>; 2],
+    reach_capacity: usize,
+    keys: [CudaSlice<u128>; 2],
+    key_capacity: usize,
+    /// The radix sort's counters, 256 a block (grown as needed).
+    counts: CudaSlice<u32>,
+    counters: CudaSlice<u32>,
+    masks: CudaSlice<u32>,
+    positions: CudaSlice<u32>,
+    times: PathSorterTimes,
+}
+
+/// Where a [`GpuPathSorter`]'s time went, summed over its classes (wall
+/// seconds of the calling thread, which waits for each step).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct PathSorterTimes {
+    /// Collecting the paths, buffer growth included.
+    pub collect: f64,
+    /// Sorting them on the GPU.
+    pub sort: f64,
+    /// Reading them back to the host.
+    pub read: f64,
+}
+
+impl GpuPathSorter {
+    /// Uploads `trie` to `gpu` and compiles the kernels for boards of
+    /// `shape` (at most [`MAX_ORDERLY_CELLS`] cells).
+    pub fn new(gpu: &Gpu, trie: &Trie, shape: &Shape) -> Result<GpuPathSorter, BoggleError> {
+        let cells = shape.cells();
+        if cells > MAX_ORDERLY_CELLS {
+            return Err(BoggleError::Config(format!(
+                "paths are collected on the GPU for up to {MAX_ORDERLY_CELLS} cells, not {cells}"
+            )));
+        }
+        let module = gpu.module(&build_source(shape))?;
+        let function = |name: &str| module.load_function(name).map_err(gpu_error);
+        let stream = gpu.ctx.new_stream().map_err(gpu_error)?;
+        let words: Vec<u32> = trie
+            .nodes()
+            .iter()
+            .flat_map(|n| [n.info, n.first])
+            .collect();
+        let trie_dev = stream.clone_htod(&words).map_err(gpu_error)?;
+        let alloc = |bytes: usize| stream.alloc_zeros::<u8>(bytes).map_err(gpu_error);
+        Ok(GpuPathSorter {
+            cells,
+            trie: trie_dev,
+            word_bits: u32::BITS - (trie.nodes().len() as u32).leading_zeros(),
+            collect: function("build_collect")?,
+            count: function("radix_count")?,
+            scan: function("radix_scan")?,
+            scatter: function("radix_scatter")?,
+            reaches: [
+                alloc(FIRST_REACHES * REACH_BYTES)?,
+                alloc(FIRST_REACHES * REACH_BYTES)?,
+            ],
+            reach_capacity: FIRST_REACHES,
+            keys: [
+                stream.alloc_zeros::<u128>(FIRST_KEYS).map_err(gpu_error)?,
+                stream.alloc_zeros::<u128>(FIRST_KEYS).map_err(gpu_error)?,
+            ],
+            counts: stream.alloc_zeros::<u32>(1).map_err(gpu_error)?,
+            key_capacity: FIRST_KEYS,
+            counters: stream.alloc_zeros::<u32>(2).map_err(gpu_error)?,
+            masks: stream.alloc_zeros::<u32>(cells).map_err(gpu_error)?,
+            positions: stream.alloc_zeros::<u32>(cells).map_err(gpu_error)?,
+            times: PathSorterTimes::default(),
+            stream,
+        })
+    }
+
+    /// The word paths of the class whose cell `c` may be any letter of
+    /// `masks[c]`, with positions in `builder`'s split order, sorted: equal
+    /// to [`OrderlyBuilder::sorted_wide_paths`]. They are written to `out`
+    /// (reused between classes: its memory is warm).
+    pub fn sorted_paths(
+        &mut self,
+        builder: &OrderlyBuilder,
+        masks: &[u32],
+        out: &mut Vec<u128>,
+    ) -> Result<(), BoggleError> {
+        if masks.len() != self.cells {
+            return Err(BoggleError::Config(format!(
+                "a class of {} cells given to a {}-cell path sorter",
+                masks.len(),
+                self.cells
+            )));
+        }
+        let started = std::time::Instant::now();
+        loop {
+            if let Some(n) = self.collect(builder, masks)? {
+                self.times.collect += started.elapsed().as_secs_f64();
+                return self.sort(n, out);
+            }
+        }
+    }
+
+    /// The time spent so far, by step.
+    pub fn times(&self) -> PathSorterTimes {
+        self.times
+    }
+
+    /// Collects into `keys[0]`; `None` when a buffer was too small (it has
+    /// grown, collect again).
+    fn collect(
+        &mut self,
+        builder: &OrderlyBuilder,
+        masks: &[u32],
+    ) -> Result<Option<usize>, BoggleError> {
+        let s = self.stream.clone();
+        s.memcpy_htod(masks, &mut self.masks).map_err(gpu_error)?;
+        s.memcpy_htod(builder.positions(), &mut self.positions)
+            .map_err(gpu_error)?;
+        s.memset_zeros(&mut self.counters).map_err(gpu_error)?;
+        // The start: the virtual cell past the last, the trie's root, no slots.
+        let mut start = [0u8; REACH_BYTES];
+        start[..4].copy_from_slice(&(self.cells as u32).to_le_bytes());
+        let mut first = self.reaches[0].slice_mut(0..REACH_BYTES);
+        s.memcpy_htod(&start, &mut first).map_err(gpu_error)?;
+        let (mut n, mut from) = (1u32, 0usize);
+        let reach_capacity = self.reach_capacity as u32;
+        let key_capacity = self.key_capacity as u32;
+        let mut most_keys = 0u32;
+        // A path holds each cell at most once.
+        for _ in 0..self.cells {
+            if n == 0 {
+                break;
+            }
+            let reset = [0u32; 1];
+            s.memcpy_htod(&reset, &mut self.counters.slice_mut(0..1))
+                .map_err(gpu_error)?;
+            let (input, output) = if from == 0 {
+                let [a, b] = &mut self.reaches;
+                (&*a, b)
+            } else {
+                let [a, b] = &mut self.reaches;
+                (&*b, a)
+            };
+            let mut launch = s.launch_builder(&self.collect);
+            launch
+                .arg(input)
+                .arg(&n)
+                .arg(&self.trie)
+                .arg(&self.masks)
+                .arg(&self.positions)
+                .arg(output)
+                .arg(&reach_capacity)
+                .arg(&mut self.keys[0])
+                .arg(&key_capacity)
+                .arg(&mut self.counters);
+            let grid = LaunchConfig {
+                grid_dim: (n.div_ceil(COLLECT_BLOCK), 1, 1),
+                block_dim: (COLLECT_BLOCK, 1, 1),
+                shared_mem_bytes: 0,
+            };
+            // SAFETY: arguments match `build_collect`; `input` holds `n`
+            // reaches, `output` and `keys[0]` their capacities, which the
+            // kernel checks before every write.
+            unsafe { launch.launch(grid) }.map_err(gpu_error)?;
+            let counters = s.clone_dtoh(&self.counters).map_err(gpu_error)?;
+            most_keys = counters[1];
+            if counters[0] > reach_capacity || counters[1] > key_capacity {
+                self.grow(counters[0] as usize, counters[1] as usize)?;
+                return Ok(None);
+            }
+            n = counters[0];
+            from ^= 1;
+        }
+        Ok(Some(most_keys as usize))
+    }
+
+    /// Makes room for `reaches` and `keys` (with a margin for the next classes).
+    fn grow(&mut self, reaches: usize, keys: usize) -> Result<(), BoggleError> {
+        let s = self.stream.clone();
+        let alloc = |bytes: usize| s.alloc_zeros::<u8>(bytes).map_err(gpu_error);
+        if reaches > self.reach_capacity {
+            self.reach_capacity = (reaches + reaches / 4).next_power_of_two();
+            self.reaches = [
+                alloc(self.reach_capacity * REACH_BYTES)?,
+                alloc(self.reach_capacity * REACH_BYTES)?,
+            ];
+        }
+        if keys > self.key_capacity {
+            self.key_capacity = (keys + keys / 4).next_power_of_two();
+            self.keys = [
+                s.alloc_zeros::<u128>(self.key_capacity)
+                    .map_err(gpu_error)?,
+                s.alloc_zeros::<u128>(self.key_capacity)
+                    .map_err(gpu_error)?,
+            ];
+        }
+        Ok(())
+    }
+
+    /// Sorts the `n` keys of `keys[0]` and reads them back into `out`.
+    fn sort(&mut self, n: usize, out: &mut Vec<u128>) -> Result<(), BoggleError> {
+        let s = self.stream.clone();
+        out.clear();
+        if n == 0 {
+            return Ok(());
+        }
+        let sorted_from = std::time::Instant::now();
+        let n32 = n as u32;
+        let blocks = n32.div_ceil(RADIX_TILE);
+        let total = 256 * blocks;
+        if self.counts.len() < total as usize {
+            self.counts = s.alloc_zeros::<u32>(total as usize).map_err(gpu_error)?;
+        }
+        let counts = &mut self.counts;
+        // The bytes a key can use: the word's, then the slots' (the top
+        // 5 bits a cell), least significant first.
+        let slot_bits = 5 * self.cells as u32;
+        let word_bytes = self.word_bits.div_ceil(8);
+        let first_slot_byte = (128 - slot_bits) / 8;
+        let shifts: Vec<u32> = (0..word_bytes)
+            .chain(first_slot_byte.max(word_bytes)..16)
+            .map(|byte| 8 * byte)
+            .collect();
+        let grid = LaunchConfig {
+            grid_dim: (blocks, 1, 1),
+            block_dim: (RADIX_THREADS, 1, 1),
+            shared_mem_bytes: 0,
+        };
+        let mut from = 0;
+        for shift in shifts {
+            let [a, b] = &mut self.keys;
+            let (input, output) = if from == 0 { (&*a, b) } else { (&*b, a) };
+            let mut launch = s.launch_builder(&self.count);
+            launch
+                .arg(input)
+                .arg(&n32)
+                .arg(&shift)
+                .arg(&blocks)
+                .arg(&mut *counts);
+            // SAFETY: arguments match `radix_count`; `counts` holds 256
+            // counters a block, `input` at least `n` keys.
+            unsafe { launch.launch(grid) }.map_err(gpu_error)?;
+            let mut launch = s.launch_builder(&self.scan);
+            launch.arg(&mut *counts).arg(&total);
+            let one = LaunchConfig {
+                grid_dim: (1, 1, 1),
+                block_dim: (1024, 1, 1),
+                shared_mem_bytes: 0,
+            };
+            // SAFETY: arguments match `radix_scan`; `counts` holds `total`.
+            unsafe { launch.launch(one) }.map_err(gpu_error)?;
+            let mut launch = s.launch_builder(&self.scatter);
+            launch
+                .arg(input)
+                .arg(output)
+                .arg(&n32)
+                .arg(&shift)
+                .arg(&blocks)
+                .arg(&*counts);
+            // SAFETY: arguments match `radix_scatter`; both key buffers
+            // hold at least `n` keys, and every place written is below `n`
+            // (the scanned counts add up to `n`).
+            unsafe { launch.launch(grid) }.map_err(gpu_error)?;
+            from ^= 1;
+        }
+        s.synchronize().map_err(gpu_error)?;
+        let read = std::time::Instant::now();
+        self.times.sort += (read - sorted_from).as_secs_f64();
+        out.resize(n, 0);
+        s.memcpy_dtoh(&self.keys[from].slice(0..n), &mut out[..])
+            .map_err(gpu_error)?;
+        s.synchronize().map_err(gpu_error)?;
+        self.times.read += read.elapsed().as_secs_f64();
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::time::Instant;
+
+    use super::*;
+    use crate::dict::WordList;
+    use crate::orderly::{split_order, OrderlyTree, SplitOrder};
+    use crate::prove::{top_classes, Buckets};
+
+    /// Paths collected and sorted on the GPU are the CPU's, key for key, on
+    /// classes of 9, 12 and 16 cells in each class's own split order (light
+    /// and heavy classes: a stride through each), and the tree filled from them is the CPU's tree. Prints the
+    /// time a class takes on each side.
+    #[test]
+    fn gpu_sorted_paths_equal_the_cpus() {
+        if !frontier_core::gpu::usable_or_skip("gpu_sorted_paths_equal_the_cpus") {
+            return;
+        }
+        // Found through FRONTIER_DATA too: this test runs on GPU machines
+        // from a binary built elsewhere.
+        let path =
+            frontier_core::data::find("boggle/enable2k.txt").expect("ENABLE2K ships in data/");
+        let text = std::fs::read(path).expect("ENABLE2K readable");
+        let trie = Trie::build(&WordList::parse(&text));
+        let gpu = Gpu::open(0).expect("a GPU (checked above)");
+        let four = "aeijou bcdfgmpqvwxz hklnrsty";
+        let corners = "aeijou bcdfgmpqvwxz hklnrsty, corner: aeiosuy bcdfghjklmnpqrtvwxz";
+        for (rows, cols, buckets, stride) in
+            [(3, 3, four, 7), (3, 4, four, 997), (4, 4, corners, 35_611)]
+        {
+            let shape = Shape::new(rows, cols);
+            let buckets = Buckets::parse(buckets).expect("buckets");
+            let classes = top_classes(&shape, &buckets).expect("classes");
+            let mut sorter = GpuPathSorter::new(&gpu, &trie, &shape).expect("sorter");
+            let order = SplitOrder::Cost;
+            let mut builder =
+                OrderlyBuilder::new(&trie, &shape, &split_order(&shape)).expect("builder");
+            let (mut gpu_seconds, mut cpu_seconds, mut keys, mut checked) = (0.0, 0.0, 0, 0);
+            let mut on_gpu = Vec::new();
+            for class in classes.iter().step_by(stride) {
+                let masks = buckets.class_masks(&shape, class);
+                builder.reorder(&order.of_class(&shape, &masks));
+                let started = Instant::now();
+                sorter
+                    .sorted_paths(&builder, &masks, &mut on_gpu)
+                    .expect("GPU paths");
+                gpu_seconds += started.elapsed().as_secs_f64();
+                let started = Instant::now();
+                let on_cpu = builder.sorted_wide_paths(&masks);
+                cpu_seconds += started.elapsed().as_secs_f64();
+                assert_eq!(on_gpu.len(), on_cpu.len(), "{rows}x{cols} class {class:?}");
+                assert!(
+                    on_gpu == on_cpu,
+                    "{rows}x{cols} class {class:?}: keys differ"
+                );
+                let (mut from_gpu, mut built) = (OrderlyTree::default(), OrderlyTree::default());
+                let bound = builder.build_from_sorted(shape.cells(), &on_gpu, &mut from_gpu);
+                assert_eq!(bound, builder.build(&masks, &mut built));
+                assert!(
+                    from_gpu.arena() == built.arena(),
+                    "{rows}x{cols} class {class:?}: trees differ"
+                );
+                keys += on_gpu.len();
+                checked += 1;
+            }
+            let times = sorter.times();
+            let ms = |seconds: f64| seconds * 1e3 / checked as f64;
+            eprintln!(
+                "PATHS {rows}x{cols}: {checked} classes, {keys} paths; GPU {:.1} ms a class (collect {:.1}, sort {:.1}, read {:.1}), CPU (one core, collect and sort) {:.1} ms",
+                ms(gpu_seconds),
+                ms(times.collect),
+                ms(times.sort),
+                ms(times.read),
+                ms(cpu_seconds)
+            );
+        }
+    }
+}
