@@ -479,19 +479,27 @@ pub fn prove_on_gpu(
             let waited = wait_started.elapsed().as_nanos();
             waited_nanos.fetch_add(u64::try_from(waited).unwrap_or(u64::MAX), Ordering::Relaxed);
         };
+        // Once the GPU's collection fails (out of device memory, say), the
+        // host threads collect every later class themselves.
+        let collection_failed = AtomicBool::new(false);
         let paths = |builder: &OrderlyBuilder, masks: &[u32], out: &mut Vec<u128>| {
             let Some(sorter) = &path_sorter else {
                 return false;
             };
+            if collection_failed.load(Ordering::Relaxed) {
+                return false;
+            }
             // A poisoned lock only means another thread panicked, which
             // ends the proof anyway.
             let mut sorter = sorter.lock().unwrap_or_else(|e| e.into_inner());
             match sorter.sorted_paths(builder, masks, out) {
                 Ok(()) => true,
                 Err(e) => {
-                    tracing::warn!(
-                        "paths collected on the host: the GPU's collection failed ({e})"
-                    );
+                    if !collection_failed.swap(true, Ordering::Relaxed) {
+                        tracing::warn!(
+                            "the GPU's collection of paths failed ({e}): the host threads collect them from here on"
+                        );
+                    }
                     false
                 }
             }

@@ -188,23 +188,8 @@ impl<'t> OrderlyBuilder<'t> {
             bucket.clear();
         }
         let layout = Layout::new(masks.len());
-        // One list per letter for each depth a path can reach; a path
-        // starts from the virtual cell past the last, next to every cell.
         let mut levels = std::mem::take(K::reaches(tree));
-        levels.resize_with(masks.len(), Default::default);
-        let start = Reach {
-            cell: masks.len() as u32,
-            used: 0,
-            key: K::default(),
-        };
-        self.collect(
-            &layout,
-            masks,
-            self.nodes[0],
-            &[start],
-            &mut levels,
-            &mut paths,
-        );
+        self.collect_class(&layout, masks, &mut levels, &mut paths);
         // Bucketed by the first two slots, then each bucket sorted: buckets
         // small enough to sort in cache.
         for bucket in &mut paths {
@@ -222,21 +207,7 @@ impl<'t> OrderlyBuilder<'t> {
     pub fn sorted_wide_paths(&self, masks: &[u32]) -> Vec<u128> {
         let layout = Layout::<u128>::new(masks.len());
         let mut paths = vec![Vec::new(); 1 << BUCKET_BITS];
-        let mut levels = Vec::new();
-        levels.resize_with(masks.len(), Default::default);
-        let start = Reach {
-            cell: masks.len() as u32,
-            used: 0,
-            key: 0u128,
-        };
-        self.collect(
-            &layout,
-            masks,
-            self.nodes[0],
-            &[start],
-            &mut levels,
-            &mut paths,
-        );
+        self.collect_class(&layout, masks, &mut Vec::new(), &mut paths);
         let mut all: Vec<u128> = paths.into_iter().flatten().collect();
         all.sort_unstable();
         all
@@ -253,6 +224,26 @@ impl<'t> OrderlyBuilder<'t> {
     /// Split-order position of each cell, as the paths' slots number them.
     pub fn positions(&self) -> &[u32] {
         &self.position
+    }
+
+    /// Every word path of the class into `paths` (bucketed, unsorted).
+    /// `levels` holds one list per letter for each depth a path can reach
+    /// (kept between classes); a path starts from the virtual cell past
+    /// the last, next to every cell.
+    fn collect_class<K: PathKey>(
+        &self,
+        layout: &Layout<K>,
+        masks: &[u32],
+        levels: &mut Vec<[Vec<Reach<K>>; 26]>,
+        paths: &mut [Vec<K>],
+    ) {
+        levels.resize_with(masks.len(), Default::default);
+        let start = Reach {
+            cell: masks.len() as u32,
+            used: 0,
+            key: K::default(),
+        };
+        self.collect(layout, masks, self.nodes[0], &[start], levels, paths);
     }
 
     /// Every word path extending the paths in `reached`, which all spell
