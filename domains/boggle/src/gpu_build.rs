@@ -399,7 +399,7 @@ mod tests {
                     "{rows}x{cols} class {class:?}: keys differ"
                 );
                 let (mut from_gpu, mut built) = (OrderlyTree::default(), OrderlyTree::default());
-                let bound = builder.build_from_sorted(shape.cells(), &on_gpu, &mut from_gpu);
+                let bound = builder.build_from_sorted(&on_gpu, &mut from_gpu);
                 assert_eq!(bound, builder.build(&masks, &mut built));
                 assert!(
                     from_gpu.arena() == built.arena(),

@@ -217,8 +217,11 @@ impl<'t> OrderlyBuilder<'t> {
     /// (as [`OrderlyBuilder::sorted_wide_paths`] or the GPU gives them);
     /// returns the root's bound. The tree is the one [`OrderlyBuilder::build`]
     /// makes: the fill reads only the slots and words, not the key's width.
-    pub fn build_from_sorted(&self, cells: usize, sorted: &[u128], tree: &mut OrderlyTree) -> u32 {
-        tree.fill(&Layout::<u128>::new(cells), sorted.iter().copied())
+    pub fn build_from_sorted(&self, sorted: &[u128], tree: &mut OrderlyTree) -> u32 {
+        tree.fill(
+            &Layout::<u128>::new(self.position.len()),
+            sorted.iter().copied(),
+        )
     }
 
     /// Split-order position of each cell, as the paths' slots number them.
@@ -1123,7 +1126,7 @@ mod tests {
                 let (mut filled, mut built) = (OrderlyTree::default(), OrderlyTree::default());
                 let paths = builder.sorted_wide_paths(&masks);
                 assert!(paths.windows(2).all(|w| w[0] <= w[1]));
-                let bound = builder.build_from_sorted(shape.cells(), &paths, &mut filled);
+                let bound = builder.build_from_sorted(&paths, &mut filled);
                 assert_eq!(
                     bound,
                     builder.build(&masks, &mut built),

@@ -1072,7 +1072,7 @@ fn search_class(
     let bound = match split.and_then(|s| s.paths) {
         Some(collect) if collect(&worker.builder, &masks, &mut worker.paths) => worker
             .builder
-            .build_from_sorted(masks.len(), &worker.paths, &mut worker.tree),
+            .build_from_sorted(&worker.paths, &mut worker.tree),
         _ => worker.builder.build(&masks, &mut worker.tree),
     };
     let mut outcome = ClassOutcome {
