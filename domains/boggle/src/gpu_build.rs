@@ -1,7 +1,7 @@
 //! A class's word paths collected and sorted on the GPU
 //! (`domains/boggle/kernels/boggle_build.cu`): the first two of the three
-//! steps that build an orderly tree, which take a fifth of a GPU proof's
-//! host time on a 4×4 class (docs/RESULTS.md, "Collecting and sorting a
+//! steps that build an orderly tree: on 4×4 classes a fifth to a third of
+//! a GPU proof's host time (docs/RESULTS.md, "Collecting and sorting a
 //! class's paths on the GPU"). The host fills the tree from the sorted keys
 //! ([`OrderlyBuilder::build_from_sorted`]), so the tree is the CPU's, word
 //! for word.
@@ -193,7 +193,7 @@ impl GpuPathSorter {
         let (mut n, mut from) = (1u32, 0usize);
         let reach_capacity = self.reach_capacity as u32;
         let key_capacity = self.key_capacity as u32;
-        let mut most_keys = 0u32;
+        let mut keys_written = 0u32;
         // A path holds each cell at most once.
         for _ in 0..self.cells {
             if n == 0 {
@@ -231,7 +231,7 @@ impl GpuPathSorter {
             // kernel checks before every write.
             unsafe { launch.launch(grid) }.map_err(gpu_error)?;
             let counters = s.clone_dtoh(&self.counters).map_err(gpu_error)?;
-            most_keys = counters[1];
+            keys_written = counters[1];
             if counters[0] > reach_capacity || counters[1] > key_capacity {
                 self.grow(counters[0] as usize, counters[1] as usize)?;
                 return Ok(None);
@@ -239,7 +239,7 @@ impl GpuPathSorter {
             n = counters[0];
             from ^= 1;
         }
-        Ok(Some(most_keys as usize))
+        Ok(Some(keys_written as usize))
     }
 
     /// Makes room for `reaches` and `keys` (with a margin for the next classes).
