@@ -113,19 +113,13 @@ pub(crate) fn scorer_source(shape: &Shape, nodes: &[Node]) -> ScorerSource {
             masks[cell * words + n as usize / 32] |= 1 << (n % 32);
         }
     }
-    let values: Vec<String> = masks.iter().map(|m| format!("{m}u")).collect();
     // Profiling knobs: extra #defines (e.g. TABLE_LOG2_MIN) for experiments.
     if let Ok(extra) = std::env::var("FRONTIER_BOGGLE_DEFINES") {
         for define in extra.split_whitespace() {
             let _ = writeln!(src, "#define {}", define.replacen('=', " ", 1));
         }
     }
-    let _ = writeln!(
-        src,
-        "__device__ const unsigned int NEIGHBORS[{}] = {{{}}};",
-        values.len(),
-        values.join(", ")
-    );
+    src += &device_u32s("NEIGHBORS", &masks);
     src += SOURCE;
     ScorerSource {
         source: src,
@@ -133,6 +127,16 @@ pub(crate) fn scorer_source(shape: &Shape, nodes: &[Node]) -> ScorerSource {
         shared,
         shared_bytes,
     }
+}
+
+/// `values` as a kernel's constant array `name`, one line.
+pub(crate) fn device_u32s(name: &str, values: &[u32]) -> String {
+    let values: Vec<String> = values.iter().map(|v| format!("{v}u")).collect();
+    format!(
+        "__device__ const unsigned int {name}[{}] = {{{}}};\n",
+        values.len(),
+        values.join(", ")
+    )
 }
 
 impl GpuBoggle {

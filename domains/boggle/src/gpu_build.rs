@@ -49,14 +49,19 @@ pub fn build_source(shape: &Shape) -> String {
         src,
         "#define CELLS {cells}\n#define LETTER_BITS {LETTER_BITS}u\n#define POINTS_SHIFT {POINTS_SHIFT}"
     );
-    let values: Vec<String> = neighbors.iter().map(|m| format!("{m}u")).collect();
-    let _ = writeln!(
-        src,
-        "__device__ const unsigned int NEIGHBORS[{}] = {{{}}};",
-        values.len(),
-        values.join(", ")
-    );
+    src += &crate::gpu::device_u32s("NEIGHBORS", &neighbors);
     src + SOURCE
+}
+
+/// Of two buffers that a step reads from one and writes to the other in
+/// turn, the one read (`from`) and the one written.
+fn read_and_written<T>(pair: &mut [T; 2], from: usize) -> (&T, &mut T) {
+    let [a, b] = pair;
+    if from == 0 {
+        (a, b)
+    } else {
+        (b, a)
+    }
 }
 
 /// Collects and sorts classes' word paths on one GPU, for one board shape
@@ -202,13 +207,7 @@ impl GpuPathSorter {
             let reset = [0u32; 1];
             s.memcpy_htod(&reset, &mut self.counters.slice_mut(0..1))
                 .map_err(gpu_error)?;
-            let (input, output) = if from == 0 {
-                let [a, b] = &mut self.reaches;
-                (&*a, b)
-            } else {
-                let [a, b] = &mut self.reaches;
-                (&*b, a)
-            };
+            let (input, output) = read_and_written(&mut self.reaches, from);
             let mut launch = s.launch_builder(&self.collect);
             launch
                 .arg(input)
@@ -296,8 +295,7 @@ impl GpuPathSorter {
         };
         let mut from = 0;
         for shift in shifts {
-            let [a, b] = &mut self.keys;
-            let (input, output) = if from == 0 { (&*a, b) } else { (&*b, a) };
+            let (input, output) = read_and_written(&mut self.keys, from);
             let mut launch = s.launch_builder(&self.count);
             launch
                 .arg(input)

@@ -272,9 +272,7 @@ impl HostCopies {
             chosen => chosen,
         }
     }
-}
 
-impl HostCopies {
     /// What `self` means for a proof on `threads` host threads that
     /// collects its paths on the GPU or not: `Auto` copies every tree
     /// where the paths are collected on the GPU, whatever the threads.

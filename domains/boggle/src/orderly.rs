@@ -1071,6 +1071,16 @@ mod tests {
     use super::*;
     use crate::WordList;
 
+    /// The trie of ENABLE2K, which ships in `data/`.
+    fn enable2k() -> Trie {
+        let text = std::fs::read_to_string(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../../data/boggle/enable2k.txt"
+        ))
+        .expect("ENABLE2K ships in data/");
+        Trie::build(&WordList::parse(text.as_bytes()))
+    }
+
     /// Trees built from `u64` and from `u128` paths are the same tree, and
     /// points read off the slots (Qu counting two) match the trie's.
     #[test]
@@ -1107,12 +1117,7 @@ mod tests {
     /// of three buckets and on 3x4 and 4x4 classes, each in its own order.
     #[test]
     fn trees_filled_from_sorted_wide_paths_are_the_built_trees() {
-        let text = std::fs::read_to_string(concat!(
-            env!("CARGO_MANIFEST_DIR"),
-            "/../../data/boggle/enable2k.txt"
-        ))
-        .expect("ENABLE2K ships in data/");
-        let trie = Trie::build(&WordList::parse(text.as_bytes()));
+        let trie = enable2k();
         let buckets =
             crate::prove::Buckets::parse("aeijou bcdfgmpqvwxz hklnrsty").expect("buckets");
         for (rows, cols, stride) in [(3, 3, 41), (3, 4, 4_999), (4, 4, 2_000_003)] {
@@ -1145,12 +1150,7 @@ mod tests {
     /// of the next position.
     #[test]
     fn level_merges_equal_recursive_merges() {
-        let text = std::fs::read_to_string(concat!(
-            env!("CARGO_MANIFEST_DIR"),
-            "/../../data/boggle/enable2k.txt"
-        ))
-        .expect("ENABLE2K ships in data/");
-        let trie = Trie::build(&WordList::parse(text.as_bytes()));
+        let trie = enable2k();
         let shape = Shape::new(3, 3);
         let letters = |text: &str| crate::prove::letter_mask(text).expect("letters");
         let classes = [
