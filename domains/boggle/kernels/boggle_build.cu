@@ -183,16 +183,16 @@ extern "C" __global__ void __launch_bounds__(RADIX_THREADS)
     }
 }
 
-// Exclusive prefix sums of `counts` (total entries) in place, in one block
+// Exclusive prefix sums of `values` (total entries) in place, by one block
 // of 1024 threads: each sums its contiguous chunk, the chunks' sums are
-// scanned, and each thread writes its chunk's prefixes.
-extern "C" __global__ void __launch_bounds__(1024) radix_scan(u32* counts, u32 total) {
+// scanned, and each thread writes its chunk's prefixes. Returns the sum.
+__device__ u32 chunked_scan(u32* values, u32 total) {
     __shared__ u32 sums[1024];
     u32 t = threadIdx.x;
     u32 chunk = (total + 1023) / 1024;
     u32 from = min(total, t * chunk), to = min(total, from + chunk);
     u32 sum = 0;
-    for (u32 i = from; i < to; i++) sum += counts[i];
+    for (u32 i = from; i < to; i++) sum += values[i];
     sums[t] = sum;
     __syncthreads();
     for (u32 o = 1; o < 1024; o <<= 1) {
@@ -203,10 +203,16 @@ extern "C" __global__ void __launch_bounds__(1024) radix_scan(u32* counts, u32 t
     }
     u32 run = sums[t] - sum;
     for (u32 i = from; i < to; i++) {
-        u32 c = counts[i];
-        counts[i] = run;
+        u32 c = values[i];
+        values[i] = run;
         run += c;
     }
+    return sums[1023];
+}
+
+// The radix sort's counters scanned (one block of 1024 threads).
+extern "C" __global__ void __launch_bounds__(1024) radix_scan(u32* counts, u32 total) {
+    chunked_scan(counts, total);
 }
 
 // Moves each key to its place by the pass's digit: its digit's start
@@ -239,5 +245,275 @@ extern "C" __global__ void __launch_bounds__(RADIX_THREADS)
         __syncwarp();
         if (d < 256u && (u32)(__ffs(peers) - 1) == lane) next[warp][d] += __popc(peers);
         __syncwarp();
+    }
+}
+
+// ---------------------------------------------------------------------------
+// The fill: the orderly tree's arena from the sorted keys, level by level
+// (gpu_build/fill_model.rs is the same algorithm on the CPU, loop for
+// kernel). Node levels alternate from the root (level 0): even levels are
+// sum nodes, odd levels choice nodes. A path of m cells is a chain of
+// levels 0..2m; it shares the nodes of levels below its `keep` with the
+// path before it and opens the rest, so the nodes of a level are runs of
+// consecutive paths, numbered in order. With, per level, how many nodes
+// start before each path (`count`, a row of n + 1 a level), every node
+// finds its parent, its children (a contiguous range one level down) and
+// its place among its siblings by lookups alone.
+//
+// The arena's order is the CPU fill's: a sum node's record (header, then
+// its choice nodes' records) is written when the paths move past it, so
+// after every node that closed before it, its own descendants included.
+
+#define LEVELS (2 * CELLS + 1)
+#define FILL_THREADS COLLECT_BLOCK
+#define FILL_PER_THREAD 4
+#define FILL_TILE (FILL_THREADS * FILL_PER_THREAD)
+#define COUNT_BITS 5
+#define POSITION_SHIFT 26
+#define LEAF 0xFFFFFFFFu
+#define QU_SLOT 17u  // 'q' - 'a' + 1
+
+__device__ __forceinline__ u32 slot_of(u128 key, u32 position) {
+    return (u32)(key >> (128 - SLOT_BITS * (position + 1))) & 31u;
+}
+
+// One bit per split-order position that `key` uses.
+__device__ __forceinline__ u32 used_positions(u128 key) {
+    u32 used = 0;
+    for (u32 p = 0; p < CELLS; p++) used |= (slot_of(key, p) != 0 ? 1u : 0u) << p;
+    return used;
+}
+
+// The points of a word of `length` letters (dict.rs's points_for_length).
+__device__ __forceinline__ u32 points_for_length(u32 length) {
+    return length < 3 ? 0u : length < 5 ? 1u : length == 5 ? 2u : length == 6 ? 3u : length == 7 ? 5u : 11u;
+}
+
+// Per path: the first level it opens (keep) and its deepest (top), packed
+// `keep | top << 8`, and its word's points if it is the first path of its
+// key (a word spelled twice over the same cells counts once).
+extern "C" __global__ void __launch_bounds__(FILL_THREADS)
+    fill_paths(const u128* keys, u32 n, u32* keep_top, u32* points) {
+    u32 i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= n) return;
+    u128 key = keys[i];
+    u32 used = used_positions(key);
+    u32 qu = 0;
+    for (u32 p = 0; p < CELLS; p++) qu += slot_of(key, p) == QU_SLOT ? 1u : 0u;
+    u32 top = 2 * __popc(used);
+    u32 word_points = points_for_length(__popc(used) + qu);
+    u32 keep = 0;
+    if (i > 0) {
+        u128 previous = keys[i - 1];
+        if (previous == key) word_points = 0;
+        u128 slots = ~(u128)0 << (128 - SLOT_BITS * CELLS);
+        u128 differ = (previous ^ key) & slots;
+        if (differ == 0) {
+            keep = top + 1;
+        } else {
+            u64 hi = (u64)(differ >> 64);
+            u32 zeros = hi ? __clzll(hi) : 64 + __clzll((u64)differ);
+            u32 q = zeros / SLOT_BITS;
+            u32 before = used_positions(previous) & ((1u << q) - 1u);
+            u32 both = slot_of(previous, q) != 0 && slot_of(key, q) != 0 ? 1u : 0u;
+            keep = 1 + 2 * __popc(before) + both;
+        }
+    }
+    keep_top[i] = keep | top << 8;
+    points[i] = word_points;
+}
+
+__device__ __forceinline__ bool opens(u32 keep_top, u32 level) {
+    return (keep_top & 255u) <= level && level <= (keep_top >> 8);
+}
+
+// counts[level * blocks + block]: the nodes of the level that the block's
+// tile of paths opens.
+extern "C" __global__ void __launch_bounds__(FILL_THREADS)
+    fill_tile_counts(const u32* keep_top, u32 n, u32 blocks, u32* counts) {
+    __shared__ u32 local[LEVELS];
+    for (u32 l = threadIdx.x; l < LEVELS; l += FILL_THREADS) local[l] = 0;
+    __syncthreads();
+    for (u32 j = 0; j < FILL_PER_THREAD; j++) {
+        u32 i = blockIdx.x * FILL_TILE + j * FILL_THREADS + threadIdx.x;
+        if (i >= n) break;
+        u32 kt = keep_top[i];
+        for (u32 l = kt & 255u; l <= (kt >> 8); l++) atomicAdd(&local[l], 1u);
+    }
+    __syncthreads();
+    for (u32 l = threadIdx.x; l < LEVELS; l += FILL_THREADS)
+        counts[l * blocks + blockIdx.x] = local[l];
+}
+
+// Each level's tile counts scanned (a block a level); totals[level]: its
+// nodes.
+extern "C" __global__ void __launch_bounds__(1024)
+    fill_level_scan(u32* counts, u32 blocks, u32* totals) {
+    u32 total = chunked_scan(counts + (u64)blockIdx.x * blocks, blocks);
+    if (threadIdx.x == 0) totals[blockIdx.x] = total;
+}
+
+// count[level * (n + 1) + i]: the level's nodes opened before path i; and
+// starts[base[level] + k]: the path that opens the level's node k. A thread
+// takes FILL_PER_THREAD consecutive paths of the block's tile.
+extern "C" __global__ void __launch_bounds__(FILL_THREADS)
+    fill_index(const u32* keep_top, u32 n, u32 blocks, const u32* tile_starts,
+               const u32* base, u32* count, u32* starts) {
+    __shared__ u32 total;
+    u32 first = blockIdx.x * FILL_TILE + threadIdx.x * FILL_PER_THREAD;
+    u32 kt[FILL_PER_THREAD];
+    for (u32 j = 0; j < FILL_PER_THREAD; j++) kt[j] = first + j < n ? keep_top[first + j] : 1u;
+    for (u32 l = 0; l < LEVELS; l++) {
+        u32 mine = 0;
+        for (u32 j = 0; j < FILL_PER_THREAD; j++) mine += opens(kt[j], l) ? 1u : 0u;
+        u32 run = tile_starts[l * blocks + blockIdx.x] + block_prefix(mine, &total);
+        u32* row = count + (u64)l * (n + 1);
+        for (u32 j = 0; j < FILL_PER_THREAD; j++) {
+            u32 i = first + j;
+            if (i >= n) break;
+            row[i] = run;
+            if (opens(kt[j], l)) {
+                starts[base[l] + run] = i;
+                run++;
+            }
+            if (i == n - 1) row[n] = run;
+        }
+    }
+}
+
+// Ends, a level at a time from the root: a node ends at the path before
+// the next node of its level, or with its parent, whichever is first.
+extern "C" __global__ void __launch_bounds__(FILL_THREADS)
+    fill_ends(u32 level, u32 nodes, u32 here, u32 up, u32 n, const u32* count,
+              const u32* starts, u32* ends) {
+    u32 k = blockIdx.x * blockDim.x + threadIdx.x;
+    if (k >= nodes) return;
+    if (level == 0) {
+        ends[here] = n - 1;
+        return;
+    }
+    u32 s = starts[here + k];
+    u32 parent = count[(u64)(level - 1) * (n + 1) + s + 1] - 1;
+    u32 parent_end = ends[up + parent];
+    u32 next = k + 1 < nodes ? starts[here + k + 1] : n;
+    ends[here + k] = next <= parent_end ? next - 1 : parent_end;
+}
+
+// Bounds and sizes, a level at a time from the deepest. A sum node: its
+// points (those of the paths that end on it, which sort first in its run)
+// plus its choice children's bounds; its record's size (0 for a leaf, not
+// written); its subtree's words. A choice node: its best child's bound and
+// its letters. `closed[e]` adds up the sizes of the sum nodes that end at
+// path e.
+extern "C" __global__ void __launch_bounds__(FILL_THREADS)
+    fill_bottom_up(u32 level, u32 nodes, u32 here, u32 below, u32 n, const u128* keys,
+                   const u32* keep_top, const u32* points, const u32* count,
+                   const u32* starts, const u32* ends, u32* bound, u32* size, u32* subtree,
+                   u32* header, u32* closed) {
+    u32 k = blockIdx.x * blockDim.x + threadIdx.x;
+    if (k >= nodes) return;
+    u32 s = starts[here + k], e = ends[here + k];
+    u32 first_child = 0, last_child = 0;
+    if (level + 1 < LEVELS) {
+        const u32* row = count + (u64)(level + 1) * (n + 1);
+        first_child = row[s];
+        last_child = row[e + 1];
+    }
+    u32 words = 0;
+    for (u32 c = first_child; c < last_child; c++) words += subtree[below + c];
+    if (level % 2 == 0) {
+        u32 own = 0;
+        for (u32 i = s; i <= e && (keep_top[i] >> 8) == level; i++) own += points[i];
+        u32 b = own;
+        for (u32 c = first_child; c < last_child; c++) b += bound[below + c];
+        u32 choices = last_child - first_child;
+        u32 grandchildren = 0;
+        if (level + 2 < LEVELS) {
+            const u32* row = count + (u64)(level + 2) * (n + 1);
+            grandchildren = row[e + 1] - row[s];
+        }
+        u32 record = choices > 0 || level == 0 ? 1 + choices + 2 * grandchildren : 0;
+        bound[here + k] = b;
+        size[here + k] = record;
+        subtree[here + k] = record + words;
+        header[here + k] = own << COUNT_BITS | choices;
+        if (record > 0) atomicAdd(&closed[e], record);
+    } else {
+        // The choice's position: the (level / 2)-th position its paths use.
+        u32 used = used_positions(keys[s]);
+        for (u32 j = 0; j < level / 2; j++) used &= used - 1;
+        u32 position = __ffs(used) - 1;
+        u32 letters = 0, b = 0;
+        for (u32 c = first_child; c < last_child; c++) {
+            letters |= 1u << (slot_of(keys[starts[below + c]], position) - 1);
+            b = max(b, bound[below + c]);
+        }
+        bound[here + k] = b;
+        size[here + k] = 0;
+        subtree[here + k] = words;
+        header[here + k] = position << POSITION_SHIFT | letters;
+    }
+}
+
+// sums[block]: the sum of the block's tile of `values`.
+extern "C" __global__ void __launch_bounds__(FILL_THREADS)
+    fill_tile_sums(const u32* values, u32 n, u32* sums) {
+    __shared__ u32 total;
+    u32 first = blockIdx.x * FILL_TILE + threadIdx.x * FILL_PER_THREAD;
+    u32 mine = 0;
+    for (u32 j = 0; j < FILL_PER_THREAD; j++)
+        if (first + j < n) mine += values[first + j];
+    block_prefix(mine, &total);
+    if (threadIdx.x == 0) sums[blockIdx.x] = total;
+}
+
+// `values` made their exclusive prefix sums, given the tiles' scanned sums.
+extern "C" __global__ void __launch_bounds__(FILL_THREADS)
+    fill_tile_apply(u32* values, u32 n, const u32* tile_starts) {
+    __shared__ u32 total;
+    u32 first = blockIdx.x * FILL_TILE + threadIdx.x * FILL_PER_THREAD;
+    u32 v[FILL_PER_THREAD], mine = 0;
+    for (u32 j = 0; j < FILL_PER_THREAD; j++) {
+        v[j] = first + j < n ? values[first + j] : 0u;
+        mine += v[j];
+    }
+    u32 run = tile_starts[blockIdx.x] + block_prefix(mine, &total);
+    for (u32 j = 0; j < FILL_PER_THREAD; j++) {
+        if (first + j >= n) break;
+        values[first + j] = run;
+        run += v[j];
+    }
+}
+
+// The records, a level at a time from the root. A sum node's record starts
+// after every node closed before its first path and its own descendants
+// (`closed_before`: the scanned `closed`). A choice node's record sits in
+// its parent's after its elder siblings' (a header and a pair a letter
+// each); `at` keeps where, for its children's (bound, offset) pairs.
+extern "C" __global__ void __launch_bounds__(FILL_THREADS)
+    fill_write(u32 level, u32 nodes, u32 here, u32 up, u32 n, const u32* count,
+               const u32* starts, const u32* bound, const u32* size, const u32* subtree,
+               const u32* header, const u32* closed_before, u32* at, u32* arena) {
+    u32 k = blockIdx.x * blockDim.x + threadIdx.x;
+    if (k >= nodes) return;
+    u32 g = here + k, s = starts[g];
+    const u32* row = count + (u64)level * (n + 1);
+    if (level % 2 == 0) {
+        u32 offset = closed_before[s] + subtree[g] - size[g];
+        if (size[g] > 0) arena[offset] = header[g];
+        if (level >= 2) {
+            u32 choice = up + count[(u64)(level - 1) * (n + 1) + s + 1] - 1;
+            u32 pair = at[choice] + 1 + 2 * (k - row[starts[choice]]);
+            arena[pair] = bound[g];
+            arena[pair + 1] = size[g] > 0 ? offset : LEAF;
+        }
+    } else {
+        u32 parent = up + count[(u64)(level - 1) * (n + 1) + s + 1] - 1;
+        u32 ps = starts[parent];
+        const u32* next_row = count + (u64)(level + 1) * (n + 1);
+        u32 place = closed_before[ps] + subtree[parent] - size[parent] + 1 + (k - row[ps]) +
+                    2 * (next_row[s] - next_row[ps]);
+        at[g] = place;
+        arena[place] = header[g];
     }
 }

@@ -125,12 +125,12 @@ pub enum BoggleCommand {
         /// `queue-full`).
         #[arg(long, requires = "gpu")]
         gpu_host_copies: Option<String>,
-        /// With --gpu: where each class's word paths are collected and
-        /// sorted before the host thread fills its tree: `gpu` (default:
-        /// the host threads' largest step moved to the GPU) or `host`. The
-        /// tree is the same either way.
+        /// With --gpu: how much of each class's tree the GPU builds: `tree`
+        /// (default: the paths collected and sorted, and the tree filled),
+        /// `paths` (collected and sorted; the host thread fills the tree) or
+        /// `host` (nothing). The tree is the same either way.
         #[arg(long, requires = "gpu")]
-        gpu_collect: Option<String>,
+        gpu_build: Option<String>,
         /// Force cells (a merged, tighter tree per letter of the next cell)
         /// while a subclass's bound is above this; walk incrementally below
         /// it. 0: never force. Default: 2.6 times the target, 4.6 times
@@ -414,7 +414,7 @@ pub fn run(command: &BoggleCommand, json: bool) -> Result<(), CliError> {
             gpu,
             gpu_depth,
             gpu_host_copies,
-            gpu_collect,
+            gpu_build,
             switchover,
             order,
             results,
@@ -436,7 +436,7 @@ pub fn run(command: &BoggleCommand, json: bool) -> Result<(), CliError> {
                 gpu: *gpu,
                 gpu_depth: *gpu_depth,
                 gpu_host_copies: gpu_host_copies.clone(),
-                gpu_collect: gpu_collect.clone(),
+                gpu_build: gpu_build.clone(),
                 switchover: *switchover,
                 order: order.clone(),
                 results: results.clone(),
@@ -983,10 +983,10 @@ pub struct ProveSettings {
     /// --help`).
     #[serde(default)]
     pub gpu_host_copies: Option<String>,
-    /// With `gpu`: `gpu` (default) or `host`: where each class's word
-    /// paths are collected and sorted (see `boggle prove --help`).
+    /// With `gpu`: `tree` (default), `paths` or `host`: how much of each
+    /// class's tree the GPU builds (see `boggle prove --help`).
     #[serde(default)]
-    pub gpu_collect: Option<String>,
+    pub gpu_build: Option<String>,
     /// Force cells while a subclass's bound is above this (see `boggle
     /// prove --help`); 0: never. Default: 2.6 times the target (4.6 with
     /// `gpu`).
@@ -1158,7 +1158,7 @@ impl ProveSettings {
         let gpu_keys = [
             ("gpu_depth", self.gpu_depth.is_some()),
             ("gpu_host_copies", self.gpu_host_copies.is_some()),
-            ("gpu_collect", self.gpu_collect.is_some()),
+            ("gpu_build", self.gpu_build.is_some()),
         ];
         if let Some((key, _)) = gpu_keys.iter().find(|&&(_, set)| set && !self.gpu) {
             return Err(CliError::Input(format!(
@@ -1169,14 +1169,9 @@ impl ProveSettings {
             None => crate::gpu_prove::HostCopies::default(),
             Some(text) => text.parse().map_err(CliError::Input)?,
         };
-        let collect_on_gpu = match self.gpu_collect.as_deref() {
-            Some("host") => false,
-            None | Some("gpu") => true,
-            Some(other) => {
-                return Err(CliError::Input(format!(
-                    "gpu_collect {other:?}: `host` or `gpu`"
-                )))
-            }
+        let build = match self.gpu_build.as_deref() {
+            None => crate::gpu_prove::GpuBuild::default(),
+            Some(text) => text.parse().map_err(CliError::Input)?,
         };
         let threads = pool.current_num_threads();
         let by_mpi = settings.share.is_some() && self.share.is_none();
@@ -1198,7 +1193,7 @@ impl ProveSettings {
                     let options = crate::gpu_prove::GpuProofOptions {
                         split_depth: self.gpu_depth,
                         host_copies,
-                        collect_on_gpu,
+                        build,
                         ..Default::default()
                     };
                     crate::gpu_prove::prove_on_gpu(trie, &settings, &options, &progress)
@@ -1509,7 +1504,7 @@ impl frontier_app::plugin::Plugin for BoggleCli {
             (BoggleJob::Prove(p), "gpu") => p.gpu = value.flag(key)?,
             (BoggleJob::Prove(p), "gpu_depth") => p.gpu_depth = Some(value.count(key)? as usize),
             (BoggleJob::Prove(p), "gpu_host_copies") => p.gpu_host_copies = Some(value.text(key)?),
-            (BoggleJob::Prove(p), "gpu_collect") => p.gpu_collect = Some(value.text(key)?),
+            (BoggleJob::Prove(p), "gpu_build") => p.gpu_build = Some(value.text(key)?),
             // A sample too long for one sitting runs as shares of it, each
             // a random sample of its own (docs/RESULTS.md, seed 3's halves).
             (BoggleJob::Prove(p), "share") => p.share = Some(value.text(key)?),

@@ -20,7 +20,7 @@ use frontier_core::gpu::cudarc::driver::{
 use frontier_core::gpu::{gpu_error, Gpu};
 
 use crate::board::Shape;
-use crate::orderly::{OrderlyBuilder, MAX_ORDERLY_CELLS};
+use crate::orderly::{OrderlyBuilder, OrderlyTree, MAX_ORDERLY_CELLS};
 use crate::trie::{Trie, LETTER_BITS, POINTS_SHIFT};
 use crate::BoggleError;
 
@@ -79,12 +79,15 @@ pub struct GpuPathSorter {
     reaches: [CudaSlice<u8>; 2],
     reach_capacity: usize,
     keys: [CudaSlice<u128>; 2],
+    /// Which of `keys` holds the last class's sorted keys.
+    sorted: usize,
     key_capacity: usize,
     /// The radix sort's counters, 256 a block (grown as needed).
     counts: CudaSlice<u32>,
     counters: CudaSlice<u32>,
     masks: CudaSlice<u32>,
     positions: CudaSlice<u32>,
+    fill: fill::GpuFill,
     times: PathSorterTimes,
 }
 
@@ -98,6 +101,9 @@ pub struct PathSorterTimes {
     pub sort: f64,
     /// Reading them back to the host.
     pub read: f64,
+    /// Filling trees from them and reading the trees back
+    /// ([`GpuPathSorter::build`]).
+    pub fill: f64,
 }
 
 impl GpuPathSorter {
@@ -138,10 +144,12 @@ impl GpuPathSorter {
                 stream.alloc_zeros::<u128>(FIRST_KEYS).map_err(gpu_error)?,
             ],
             counts: stream.alloc_zeros::<u32>(1).map_err(gpu_error)?,
+            sorted: 0,
             key_capacity: FIRST_KEYS,
             counters: stream.alloc_zeros::<u32>(2).map_err(gpu_error)?,
             masks: stream.alloc_zeros::<u32>(cells).map_err(gpu_error)?,
             positions: stream.alloc_zeros::<u32>(cells).map_err(gpu_error)?,
+            fill: fill::GpuFill::new(&module, &stream, cells)?,
             times: PathSorterTimes::default(),
             stream,
         })
@@ -157,6 +165,49 @@ impl GpuPathSorter {
         masks: &[u32],
         out: &mut Vec<u128>,
     ) -> Result<(), BoggleError> {
+        let n = self.collect_and_sort(builder, masks)?;
+        let read = std::time::Instant::now();
+        out.clear();
+        out.resize(n, 0);
+        if n > 0 {
+            let s = &self.stream;
+            s.memcpy_dtoh(&self.keys[self.sorted].slice(0..n), &mut out[..])
+                .map_err(gpu_error)?;
+            s.synchronize().map_err(gpu_error)?;
+        }
+        self.times.read += read.elapsed().as_secs_f64();
+        Ok(())
+    }
+
+    /// Builds the orderly tree of the class whose cell `c` may be any
+    /// letter of `masks[c]`, with positions in `builder`'s split order, all
+    /// on the GPU: the tree [`OrderlyBuilder::build`] makes, word for word.
+    /// Returns its root's bound.
+    pub fn build(
+        &mut self,
+        builder: &OrderlyBuilder,
+        masks: &[u32],
+        tree: &mut OrderlyTree,
+    ) -> Result<u32, BoggleError> {
+        let n = self.collect_and_sort(builder, masks)?;
+        if n == 0 {
+            return Ok(builder.build_from_sorted(&[], tree));
+        }
+        let started = std::time::Instant::now();
+        let bound = self
+            .fill
+            .fill(&self.stream, &self.keys[self.sorted], n, tree)?;
+        self.times.fill += started.elapsed().as_secs_f64();
+        Ok(bound)
+    }
+
+    /// Collects and sorts a class's paths on the device (into
+    /// `keys[self.sorted]`); returns how many.
+    fn collect_and_sort(
+        &mut self,
+        builder: &OrderlyBuilder,
+        masks: &[u32],
+    ) -> Result<usize, BoggleError> {
         if masks.len() != self.cells {
             return Err(BoggleError::Config(format!(
                 "a class of {} cells given to a {}-cell path sorter",
@@ -168,7 +219,8 @@ impl GpuPathSorter {
         loop {
             if let Some(n) = self.collect(builder, masks)? {
                 self.times.collect += started.elapsed().as_secs_f64();
-                return self.sort(n, out);
+                self.sort(n)?;
+                return Ok(n);
             }
         }
     }
@@ -264,10 +316,10 @@ impl GpuPathSorter {
         Ok(())
     }
 
-    /// Sorts the `n` keys of `keys[0]` and reads them back into `out`.
-    fn sort(&mut self, n: usize, out: &mut Vec<u128>) -> Result<(), BoggleError> {
+    /// Sorts the `n` keys of `keys[0]` into `keys[self.sorted]`.
+    fn sort(&mut self, n: usize) -> Result<(), BoggleError> {
         let s = self.stream.clone();
-        out.clear();
+        self.sorted = 0;
         if n == 0 {
             return Ok(());
         }
@@ -330,16 +382,15 @@ impl GpuPathSorter {
             from ^= 1;
         }
         s.synchronize().map_err(gpu_error)?;
-        let read = std::time::Instant::now();
-        self.times.sort += (read - sorted_from).as_secs_f64();
-        out.resize(n, 0);
-        s.memcpy_dtoh(&self.keys[from].slice(0..n), &mut out[..])
-            .map_err(gpu_error)?;
-        s.synchronize().map_err(gpu_error)?;
-        self.times.read += read.elapsed().as_secs_f64();
+        self.times.sort += sorted_from.elapsed().as_secs_f64();
+        self.sorted = from;
         Ok(())
     }
 }
+
+mod fill;
+#[cfg(test)]
+mod fill_model;
 
 #[cfg(test)]
 mod tests {
@@ -350,10 +401,51 @@ mod tests {
     use crate::orderly::{split_order, OrderlyTree, SplitOrder};
     use crate::prove::{top_classes, Buckets};
 
+    /// The GPU's fill, modelled on the CPU, makes `OrderlyTree::fill`'s
+    /// tree word for word (arena, root, bound and node count) on classes
+    /// of 9, 12 and 16 cells, each in its own split order.
+    #[test]
+    fn level_fill_model_makes_the_cpus_tree() {
+        let path =
+            frontier_core::data::find("boggle/enable2k.txt").expect("ENABLE2K ships in data/");
+        let text = std::fs::read(path).expect("ENABLE2K readable");
+        let trie = Trie::build(&WordList::parse(&text));
+        let four = "aeijou bcdfgmpqvwxz hklnrsty";
+        let corners = "aeijou bcdfgmpqvwxz hklnrsty, corner: aeiosuy bcdfghjklmnpqrtvwxz";
+        for (rows, cols, buckets, stride) in [
+            (3, 3, four, 29),
+            (3, 4, four, 9_973),
+            (4, 4, corners, 700_001),
+        ] {
+            let shape = Shape::new(rows, cols);
+            let buckets = Buckets::parse(buckets).expect("buckets");
+            let classes = top_classes(&shape, &buckets).expect("classes");
+            let mut builder =
+                OrderlyBuilder::new(&trie, &shape, &split_order(&shape)).expect("builder");
+            for class in classes.iter().step_by(stride) {
+                let masks = buckets.class_masks(&shape, class);
+                builder.reorder(&SplitOrder::Cost.of_class(&shape, &masks));
+                let paths = builder.sorted_wide_paths(&masks);
+                let mut filled = OrderlyTree::default();
+                let bound = builder.build_from_sorted(&paths, &mut filled);
+                let (arena, root, model_bound, nodes) =
+                    fill_model::fill_by_levels(&paths, shape.cells());
+                assert_eq!(model_bound, bound, "{rows}x{cols} {class:?}");
+                assert_eq!(root, filled.root(), "{rows}x{cols} {class:?}");
+                assert_eq!(nodes, filled.node_count(), "{rows}x{cols} {class:?}");
+                assert!(
+                    arena == filled.arena(),
+                    "{rows}x{cols} {class:?}: arenas differ"
+                );
+            }
+        }
+    }
+
     /// Paths collected and sorted on the GPU are the CPU's, key for key, on
     /// classes of 9, 12 and 16 cells in each class's own split order (light
-    /// and heavy classes: a stride through each), and the tree filled from them is the CPU's tree. Prints the
-    /// time a class takes on each side.
+    /// and heavy classes: a stride through each); the tree filled from them
+    /// is the CPU's tree, and so is the tree built on the GPU end to end.
+    /// Prints the time a class takes on each side.
     #[test]
     fn gpu_sorted_paths_equal_the_cpus() {
         if !frontier_core::gpu::usable_or_skip("gpu_sorted_paths_equal_the_cpus") {
@@ -379,6 +471,7 @@ mod tests {
             let mut builder =
                 OrderlyBuilder::new(&trie, &shape, &split_order(&shape)).expect("builder");
             let (mut gpu_seconds, mut cpu_seconds, mut keys, mut checked) = (0.0, 0.0, 0, 0);
+            let (mut build_seconds, mut fill_seconds) = (0.0, 0.0);
             let mut on_gpu = Vec::new();
             for class in classes.iter().step_by(stride) {
                 let masks = buckets.class_masks(&shape, class);
@@ -403,16 +496,44 @@ mod tests {
                     from_gpu.arena() == built.arena(),
                     "{rows}x{cols} class {class:?}: trees differ"
                 );
+                // The whole build on the GPU: the same tree again.
+                let mut on_device = OrderlyTree::default();
+                let started = Instant::now();
+                let device_bound = sorter
+                    .build(&builder, &masks, &mut on_device)
+                    .expect("GPU tree");
+                build_seconds += started.elapsed().as_secs_f64();
+                assert_eq!(device_bound, bound, "{rows}x{cols} class {class:?}");
+                assert_eq!(
+                    on_device.root(),
+                    built.root(),
+                    "{rows}x{cols} class {class:?}"
+                );
+                assert_eq!(on_device.node_count(), built.node_count());
+                assert!(
+                    on_device.arena() == built.arena(),
+                    "{rows}x{cols} class {class:?}: the GPU's filled tree differs"
+                );
+                let started = Instant::now();
+                builder.build_from_sorted(&on_gpu, &mut from_gpu);
+                fill_seconds += started.elapsed().as_secs_f64();
                 keys += on_gpu.len();
                 checked += 1;
             }
             let times = sorter.times();
             let ms = |seconds: f64| seconds * 1e3 / checked as f64;
+            // Collected and sorted twice a class: once for the keys, once for the tree.
+            eprintln!(
+                "TREES {rows}x{cols}: {checked} classes; the whole build on the GPU {:.1} ms a class (fill and read back {:.1}); the host's fill from the keys {:.1} ms",
+                ms(build_seconds),
+                ms(times.fill),
+                ms(fill_seconds)
+            );
             eprintln!(
                 "PATHS {rows}x{cols}: {checked} classes, {keys} paths; GPU {:.1} ms a class (collect {:.1}, sort {:.1}, read {:.1}), CPU (one core, collect and sort) {:.1} ms",
                 ms(gpu_seconds),
-                ms(times.collect),
-                ms(times.sort),
+                ms(times.collect / 2.0),
+                ms(times.sort / 2.0),
                 ms(times.read),
                 ms(cpu_seconds)
             );

@@ -40,7 +40,7 @@ use relaunch::Relaunch;
 
 use crate::gpu::GpuBoggle;
 use crate::handover::FLUSH_WORDS;
-use crate::orderly::{split_order, OrderlyBuilder};
+use crate::orderly::{split_order, OrderlyBuilder, OrderlyTree};
 use crate::prove::{
     boards_up_to_symmetry, letters_of, mean_and_standard_error, prove_split, ArenaPool,
     ClassOutcome, Handover, Proof, ProofSettings, Split, Worker,
@@ -224,13 +224,42 @@ pub struct GpuProofOptions {
     /// round finishes none of them or leaves fewer than the kernel's warps
     /// (`gpu_prove/relaunch.rs`); 24 bytes of device memory a board.
     pub board_capacity: usize,
-    /// Whether each class's word paths are collected and sorted on the GPU
-    /// ([`crate::gpu_build`], the default) instead of by the host thread
-    /// that builds its tree; the tree is the same either way. On a 4x4
-    /// sample fed by 16 host threads the GPU's collection took a quarter
-    /// off the wall (docs/RESULTS.md, "Collecting and sorting a class's
-    /// paths on the GPU").
-    pub collect_on_gpu: bool,
+    /// How much of each class's tree is built on the GPU
+    /// ([`crate::gpu_build`]); the tree is the same either way.
+    pub build: GpuBuild,
+}
+
+/// How much of a class's orderly tree the GPU builds, the host threads
+/// doing the rest (the tree is the same, word for word).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum GpuBuild {
+    /// All of it: the paths collected, sorted and the tree filled on the
+    /// GPU, the host thread reading the tree back. Filling took a host
+    /// thread 70-110 ns a path (0.4 s a 4x4 class on one dev core).
+    #[default]
+    Tree,
+    /// The paths collected and sorted on the GPU, the tree filled by the
+    /// host thread from the keys read back. On a 4x4 sample fed by 16 host
+    /// threads this took a quarter off the wall against [`GpuBuild::Host`]
+    /// (docs/RESULTS.md, "Collecting and sorting a class's paths on the
+    /// GPU").
+    Paths,
+    /// Nothing: the host thread builds the tree.
+    Host,
+}
+
+impl std::str::FromStr for GpuBuild {
+    type Err = String;
+
+    /// `tree`, `paths` or `host`.
+    fn from_str(text: &str) -> Result<GpuBuild, String> {
+        match text {
+            "tree" => Ok(GpuBuild::Tree),
+            "paths" => Ok(GpuBuild::Paths),
+            "host" => Ok(GpuBuild::Host),
+            _ => Err(format!("GPU build {text:?}: `tree`, `paths` or `host`")),
+        }
+    }
 }
 
 /// Which trees a host thread copies to the device as it hands them over;
@@ -247,8 +276,8 @@ pub enum HostCopies {
     WhenQueueFull,
     /// Every tree (within the budget).
     Always,
-    /// [`HostCopies::Always`] where the paths are collected on the GPU
-    /// ([`GpuProofOptions::collect_on_gpu`]) or from [`ALWAYS_FROM_THREADS`]
+    /// [`HostCopies::Always`] where the GPU builds some of the trees
+    /// ([`GpuProofOptions::build`]) or from [`ALWAYS_FROM_THREADS`]
     /// host threads up, else [`HostCopies::WhenQueueFull`]
     /// ([`HostCopies::for_threads`]).
     #[default]
@@ -273,15 +302,15 @@ impl HostCopies {
         }
     }
 
-    /// What `self` means for a proof on `threads` host threads that
-    /// collects its paths on the GPU or not: `Auto` copies every tree
-    /// where the paths are collected on the GPU, whatever the threads.
+    /// What `self` means for a proof on `threads` host threads whose
+    /// trees are built as `build` says: `Auto` copies every tree where the
+    /// GPU builds some of them, whatever the threads.
     /// The host threads then have the time to copy, and the GPU's thread,
     /// copying the rest, became the bound (seed 3's 4x4 sample on 16
     /// threads: 37.7 against 42.0 GPU-hours, docs/RESULTS.md).
-    pub fn for_proof(self, threads: usize, collect_on_gpu: bool) -> HostCopies {
+    pub fn for_proof(self, threads: usize, build: GpuBuild) -> HostCopies {
         match self {
-            HostCopies::Auto if collect_on_gpu => HostCopies::Always,
+            HostCopies::Auto if build != GpuBuild::Host => HostCopies::Always,
             chosen => chosen.for_threads(threads),
         }
     }
@@ -313,7 +342,7 @@ impl Default for GpuProofOptions {
             host_copies: HostCopies::default(),
             host_upload_budget: None,
             board_capacity: BOARD_CAPACITY,
-            collect_on_gpu: true,
+            build: GpuBuild::default(),
         }
     }
 }
@@ -368,7 +397,7 @@ pub fn prove_on_gpu(
     let prover = GpuProver::new(cells, options)?;
     // One sorter for every host thread: a 4x4 class holds it about 35 ms
     // (docs/RESULTS.md), against the 2 s or so a host thread spends on it.
-    let path_sorter = if options.collect_on_gpu {
+    let path_sorter = if options.build != GpuBuild::Host {
         Some(std::sync::Mutex::new(crate::gpu_build::GpuPathSorter::new(
             &prover.gpu,
             trie,
@@ -396,9 +425,7 @@ pub fn prove_on_gpu(
     let host_copies = CopyStats::default();
     let started = Instant::now();
     let threads = rayon::current_num_threads();
-    let copies = options
-        .host_copies
-        .for_proof(threads, options.collect_on_gpu);
+    let copies = options.host_copies.for_proof(threads, options.build);
     tracing::info!(
         "host threads copy trees: {copies:?} ({:?} on {threads} threads)",
         options.host_copies
@@ -477,28 +504,37 @@ pub fn prove_on_gpu(
             let waited = wait_started.elapsed().as_nanos();
             waited_nanos.fetch_add(u64::try_from(waited).unwrap_or(u64::MAX), Ordering::Relaxed);
         };
-        // Once the GPU's collection fails (out of device memory, say), the
-        // host threads collect every later class themselves.
-        let collection_failed = AtomicBool::new(false);
-        let paths = |builder: &OrderlyBuilder, masks: &[u32], out: &mut Vec<u128>| {
-            let Some(sorter) = &path_sorter else {
-                return false;
-            };
-            if collection_failed.load(Ordering::Relaxed) {
-                return false;
+        // Once the GPU's build fails (out of device memory, say), the host
+        // threads build every later class themselves.
+        let build_failed = AtomicBool::new(false);
+        let trees = |builder: &OrderlyBuilder,
+                     masks: &[u32],
+                     tree: &mut OrderlyTree,
+                     keys: &mut Vec<u128>| {
+            let sorter = path_sorter.as_ref()?;
+            if build_failed.load(Ordering::Relaxed) {
+                return None;
             }
             // A poisoned lock only means another thread panicked, which
             // ends the proof anyway.
             let mut sorter = sorter.lock().unwrap_or_else(|e| e.into_inner());
-            match sorter.sorted_paths(builder, masks, out) {
-                Ok(()) => true,
+            let built = match options.build {
+                GpuBuild::Paths => sorter.sorted_paths(builder, masks, keys).map(|()| {
+                    // The fill is the host's: the GPU is free for the next class.
+                    drop(sorter);
+                    builder.build_from_sorted(keys, tree)
+                }),
+                GpuBuild::Tree | GpuBuild::Host => sorter.build(builder, masks, tree),
+            };
+            match built {
+                Ok(bound) => Some(bound),
                 Err(e) => {
-                    if !collection_failed.swap(true, Ordering::Relaxed) {
+                    if !build_failed.swap(true, Ordering::Relaxed) {
                         tracing::warn!(
-                            "the GPU's collection of paths failed ({e}): the host threads collect them from here on"
+                            "the GPU's build of a tree failed ({e}): the host threads build them from here on"
                         );
                     }
-                    false
+                    None
                 }
             }
         };
@@ -511,7 +547,7 @@ pub fn prove_on_gpu(
                 sink: &sink,
                 pool: &pool,
                 flush_words: FLUSH_WORDS,
-                paths: Some(&paths),
+                trees: Some(&trees),
             }),
             None,
         );
@@ -1300,20 +1336,26 @@ mod tests {
     }
 
     /// `auto` resolves to copying every tree from 32 host threads up, or
-    /// where the paths are collected on the GPU; chosen modes stay as they are.
+    /// where the GPU builds some of the trees; chosen modes stay as they are.
     #[test]
-    fn auto_host_copies_copy_every_tree_from_32_threads_up_or_with_paths_on_the_gpu() {
-        use super::{HostCopies, ALWAYS_FROM_THREADS};
+    fn auto_host_copies_copy_every_tree_from_32_threads_up_or_with_gpu_builds() {
+        use super::{GpuBuild, HostCopies, ALWAYS_FROM_THREADS};
         assert_eq!(HostCopies::default(), HostCopies::Auto);
+        assert_eq!(GpuBuild::default(), GpuBuild::Tree);
         assert_eq!(HostCopies::Auto.for_threads(16), HostCopies::WhenQueueFull);
         assert_eq!(
-            HostCopies::Auto.for_proof(16, false),
+            HostCopies::Auto.for_proof(16, GpuBuild::Host),
             HostCopies::WhenQueueFull
         );
-        assert_eq!(HostCopies::Auto.for_proof(16, true), HostCopies::Always);
-        assert_eq!(HostCopies::Auto.for_proof(64, false), HostCopies::Always);
+        for build in [GpuBuild::Tree, GpuBuild::Paths] {
+            assert_eq!(HostCopies::Auto.for_proof(16, build), HostCopies::Always);
+        }
+        assert_eq!(
+            HostCopies::Auto.for_proof(64, GpuBuild::Host),
+            HostCopies::Always
+        );
         for chosen in [HostCopies::Never, HostCopies::WhenQueueFull] {
-            assert_eq!(chosen.for_proof(16, true), chosen);
+            assert_eq!(chosen.for_proof(16, GpuBuild::Tree), chosen);
         }
         assert_eq!(
             HostCopies::Auto.for_threads(ALWAYS_FROM_THREADS - 1),

@@ -71,16 +71,22 @@ pub(crate) struct Split<'a> {
     /// Arena words past which a class hands over early: [`FLUSH_WORDS`]
     /// (tests lower it to reach that path on small classes).
     pub(crate) flush_words: usize,
-    /// Where a class's sorted word paths come from, if not from the host
-    /// thread itself: given the builder (its split order) and the class's
-    /// letter sets, it writes them to the buffer and says whether it did
-    /// (else the thread collects and sorts them as usual).
-    pub(crate) paths: Option<&'a PathSource<'a>>,
+    /// Where a class's tree comes from, if not from the host thread
+    /// itself: given the builder (its split order), the class's letter
+    /// sets, the tree to fill and a buffer for keys, it returns the tree's
+    /// bound if it built it (else the thread builds it as usual).
+    pub(crate) trees: Option<&'a TreeSource<'a>>,
 }
 
-/// See [`Split::paths`].
-pub(crate) type PathSource<'a> =
-    dyn Fn(&crate::orderly::OrderlyBuilder, &[u32], &mut Vec<u128>) -> bool + Sync + 'a;
+/// See [`Split::trees`].
+pub(crate) type TreeSource<'a> = dyn Fn(
+        &crate::orderly::OrderlyBuilder,
+        &[u32],
+        &mut crate::orderly::OrderlyTree,
+        &mut Vec<u128>,
+    ) -> Option<u32>
+    + Sync
+    + 'a;
 
 /// Arenas handed back once the GPU is done with them, for the next
 /// classes' trees. A class that keeps its forced trees grows its arena to

@@ -744,6 +744,25 @@ impl OrderlyTree {
         }
     }
 
+    /// The arena, `words` long, for a fill made elsewhere (the GPU's,
+    /// `gpu_build/fill.rs`) to write into; [`OrderlyTree::set_filled`]
+    /// completes it. Its memory is the tree's own, reused.
+    #[cfg_attr(not(feature = "gpu"), allow(dead_code))]
+    pub(crate) fn arena_to_fill(&mut self, words: usize) -> &mut [u32] {
+        self.arena.clear();
+        self.arena.resize(words, 0);
+        &mut self.arena
+    }
+
+    /// Completes a fill made elsewhere into [`OrderlyTree::arena_to_fill`]:
+    /// the root's offset and bound, and the node count.
+    #[cfg_attr(not(feature = "gpu"), allow(dead_code))]
+    pub(crate) fn set_filled(&mut self, root: usize, bound: u32, nodes: usize) {
+        self.root = root;
+        self.bound = bound;
+        self.nodes = nodes;
+    }
+
     /// The nodes (see [`Arena`]).
     pub(crate) fn arena(&self) -> &[u32] {
         &self.arena

@@ -685,8 +685,8 @@ pub(crate) struct Worker<'t> {
     pub(crate) tree: OrderlyTree,
     pub(crate) bound: OrderlyBound,
     pub(crate) scorer: Scorer<'t>,
-    /// A class's sorted word paths, where they come from elsewhere
-    /// ([`Split::paths`]).
+    /// A class's sorted word paths, where its tree comes from elsewhere
+    /// ([`Split::trees`]).
     paths: Vec<u128>,
 }
 
@@ -1069,11 +1069,12 @@ fn search_class(
             }
         }
     }
-    let bound = match split.and_then(|s| s.paths) {
-        Some(collect) if collect(&worker.builder, &masks, &mut worker.paths) => worker
-            .builder
-            .build_from_sorted(&worker.paths, &mut worker.tree),
-        _ => worker.builder.build(&masks, &mut worker.tree),
+    let built = split
+        .and_then(|s| s.trees)
+        .and_then(|trees| trees(&worker.builder, &masks, &mut worker.tree, &mut worker.paths));
+    let bound = match built {
+        Some(bound) => bound,
+        None => worker.builder.build(&masks, &mut worker.tree),
     };
     let mut outcome = ClassOutcome {
         tree_nodes: worker.tree.node_count() as u64,
@@ -1683,7 +1684,7 @@ mod tests {
                 sink: &sink,
                 pool: &pool,
                 flush_words,
-                paths: None,
+                trees: None,
             };
             let top = prove_split(&trie, &settings, &|_, _| {}, Some(&split), None).expect("proof");
             let mut worker = Worker::new(&builder, &trie, cells);

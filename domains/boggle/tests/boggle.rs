@@ -977,7 +977,7 @@ fn shares_of_a_proof_add_up_to_the_whole() {
 #[cfg(feature = "gpu")]
 #[test]
 fn gpu_proofs_equal_cpu_proofs() {
-    use frontier_boggle::gpu_prove::{prove_on_gpu, GpuProofOptions, HostCopies};
+    use frontier_boggle::gpu_prove::{prove_on_gpu, GpuBuild, GpuProofOptions, HostCopies};
     use frontier_boggle::prove::{prove, Buckets, ProofSettings};
     if !frontier_core::gpu::usable_or_skip("gpu_proofs_equal_cpu_proofs") {
         return;
@@ -1050,19 +1050,24 @@ fn gpu_proofs_equal_cpu_proofs() {
         assert!(cpu.complete && cpu.subclasses > 0);
         for split_depth in depths {
             for &host_copies in &copies {
-                // Paths collected on the GPU where the copies are the
-                // default's, on the host threads in the other cases.
-                let collect_on_gpu = host_copies == HostCopies::default();
+                // The whole tree built on the GPU where the copies are the
+                // default's, only the sorted paths where trees are copied
+                // when the queue is full, nothing in the other cases.
+                let build = match host_copies {
+                    HostCopies::Auto => GpuBuild::Tree,
+                    HostCopies::WhenQueueFull => GpuBuild::Paths,
+                    HostCopies::Never | HostCopies::Always => GpuBuild::Host,
+                };
                 let options = GpuProofOptions {
                     split_depth,
                     stack_capacity,
                     host_copies,
-                    collect_on_gpu,
+                    build,
                     ..GpuProofOptions::default()
                 };
                 let (gpu, report) = prove_on_gpu(&trie, &settings, &options, &|_, _| {}).unwrap();
                 let case = format!(
-                    "{}x{} split {split_depth:?} capacity {stack_capacity} copies {host_copies:?} paths on the GPU {collect_on_gpu}",
+                    "{}x{} split {split_depth:?} capacity {stack_capacity} copies {host_copies:?} build {build:?}",
                     settings.shape.rows, settings.shape.cols
                 );
                 assert!(gpu.complete, "{case}");

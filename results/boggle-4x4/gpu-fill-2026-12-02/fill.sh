@@ -1,0 +1,24 @@
+#!/bin/bash
+# Issue 45 (2026-12-02, twenty-fifth session): trees filled on the GPU. The GPU tests (the
+# tree built on the GPU against the CPU's; GPU proofs against CPU proofs), then seed 1's
+# 256 classes with the paths only on the GPU and with the whole tree, then seed 3's share
+# 2/3 with the whole tree. Carried: target/device/{frontier,frontier-gpu-paths,boggle-lib,boggle-tests}.
+export CUDA_VISIBLE_DEVICES=0 RUST_LOG=info FRONTIER_DATA=$PWD/data
+mkdir -p $OUT/r/paths $OUT/r/tree $OUT/r/s3
+FRONTIER_REQUIRE_GPU=1 timeout 200 target/device/boggle-lib gpu_sorted_paths_equal_the_cpus --nocapture > $OUT/r/lib.log 2>&1
+lib=$?
+echo "lib tests rc=$lib" | tee $OUT/r/summary.txt
+grep -E "TREES|PATHS|panicked|test result" $OUT/r/lib.log | tee -a $OUT/r/summary.txt
+FRONTIER_REQUIRE_GPU=1 timeout 200 target/device/boggle-tests gpu_proofs_equal_cpu_proofs --test-threads 1 > $OUT/r/tests.log 2>&1
+echo "proof tests rc=$?" | tee -a $OUT/r/summary.txt
+tail -n 3 $OUT/r/tests.log
+if [ $lib = 0 ]; then
+  for mode in paths tree; do
+    bin=target/device/frontier; [ $mode = paths ] && bin=target/device/frontier-gpu-paths
+    FRONTIER_BIN=$bin THREADS=16 OUT=$OUT/r/$mode scripts/boggle-4x4-slice.sh gpu-sample:256:1:7:16000 > $OUT/r/$mode/table.txt 2>&1
+    echo "== $mode" | tee -a $OUT/r/summary.txt; tail -n 4 $OUT/r/$mode/table.txt | tee -a $OUT/r/summary.txt
+  done
+  FRONTIER_BIN=target/device/frontier THREADS=16 OUT=$OUT/r/s3 timeout 250 scripts/boggle-4x4-slice.sh gpu-sample:4096:3:7:16000:2/3 > $OUT/r/s3/table.txt 2>&1
+  echo "== seed 3 share 2/3, tree" | tee -a $OUT/r/summary.txt; tail -n 3 $OUT/r/s3/table.txt | tee -a $OUT/r/summary.txt
+fi
+tar czf $OUT/r.tgz -C $OUT r
