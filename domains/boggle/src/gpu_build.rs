@@ -13,6 +13,8 @@
 //! over the bytes a key can use (the slots, and the word's bits).
 
 use std::fmt::Write;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Condvar, Mutex};
 
 use frontier_core::gpu::cudarc::driver::{
     CudaFunction, CudaSlice, CudaStream, LaunchConfig, PushKernelArg,
@@ -67,7 +69,7 @@ fn read_and_written<T>(pair: &mut [T; 2], from: usize) -> (&T, &mut T) {
 /// Collects and sorts classes' word paths on one GPU, for one board shape
 /// and one trie. Buffers are kept between classes and grow as needed.
 pub struct GpuPathSorter {
-    stream: std::sync::Arc<CudaStream>,
+    stream: Arc<CudaStream>,
     cells: usize,
     trie: CudaSlice<u32>,
     /// The bits of a key that the word (its trie node) may use.
@@ -88,7 +90,101 @@ pub struct GpuPathSorter {
     masks: CudaSlice<u32>,
     positions: CudaSlice<u32>,
     fill: fill::GpuFill,
+    slots: Arc<ReadSlots>,
     times: PathSorterTimes,
+}
+
+/// Device buffers that filled trees wait in for their host thread to read
+/// them back, each with a stream for the read: a 4x4 tree is about 190 MB,
+/// and its read need not hold the sorter from the next class.
+struct ReadSlots {
+    free: Mutex<(Vec<ReadSlot>, usize)>,
+    returned: Condvar,
+    /// Nanoseconds spent reading trees back, over all threads.
+    read_nanos: AtomicU64,
+}
+
+/// Trees that may wait to be read back at once; a build waits for a
+/// buffer past that.
+const READ_SLOTS: usize = 4;
+
+/// A tree's device buffer and the stream that reads it back.
+struct ReadSlot {
+    stream: Arc<CudaStream>,
+    arena: CudaSlice<u32>,
+}
+
+impl ReadSlots {
+    /// A free slot: one returned, a new one while fewer than
+    /// [`READ_SLOTS`] exist, else the next one returned.
+    fn take(&self, stream: &Arc<CudaStream>) -> Result<ReadSlot, BoggleError> {
+        // A poisoned lock only means another thread panicked, which ends
+        // the proof anyway.
+        let mut free = self.free.lock().unwrap_or_else(|e| e.into_inner());
+        loop {
+            if let Some(slot) = free.0.pop() {
+                return Ok(slot);
+            }
+            if free.1 < READ_SLOTS {
+                free.1 += 1;
+                return Ok(ReadSlot {
+                    stream: stream.context().new_stream().map_err(gpu_error)?,
+                    arena: stream.alloc_zeros::<u32>(1).map_err(gpu_error)?,
+                });
+            }
+            free = self.returned.wait(free).unwrap_or_else(|e| e.into_inner());
+        }
+    }
+
+    fn give(&self, slot: ReadSlot) {
+        let mut free = self.free.lock().unwrap_or_else(|e| e.into_inner());
+        free.0.push(slot);
+        self.returned.notify_one();
+    }
+}
+
+/// A class's tree built on the GPU ([`GpuPathSorter::build`]), waiting on
+/// the device to be read back.
+pub struct DeviceTree {
+    /// None for a class without paths.
+    slot: Option<ReadSlot>,
+    slots: Arc<ReadSlots>,
+    filled: Option<fill::Filled>,
+}
+
+impl DeviceTree {
+    /// Reads the tree back into `tree` (its memory reused); returns its
+    /// root's bound.
+    pub fn read_into(mut self, tree: &mut OrderlyTree) -> Result<u32, BoggleError> {
+        let (Some(slot), Some(filled)) = (self.slot.as_ref(), self.filled) else {
+            // No paths: the empty tree, a root of no points.
+            let arena = tree.arena_to_fill(1);
+            arena[0] = 0;
+            tree.set_filled(0, 0, 1);
+            return Ok(0);
+        };
+        let started = std::time::Instant::now();
+        let arena = tree.arena_to_fill(filled.words);
+        slot.stream
+            .memcpy_dtoh(&slot.arena.slice(0..filled.words), arena)
+            .map_err(gpu_error)?;
+        slot.stream.synchronize().map_err(gpu_error)?;
+        tree.set_filled(filled.root, filled.bound, filled.nodes);
+        let nanos = u64::try_from(started.elapsed().as_nanos()).unwrap_or(u64::MAX);
+        self.slots.read_nanos.fetch_add(nanos, Ordering::Relaxed);
+        if let Some(slot) = self.slot.take() {
+            self.slots.give(slot);
+        }
+        Ok(filled.bound)
+    }
+}
+
+impl Drop for DeviceTree {
+    fn drop(&mut self) {
+        if let Some(slot) = self.slot.take() {
+            self.slots.give(slot);
+        }
+    }
 }
 
 /// Where a [`GpuPathSorter`]'s time went, summed over its classes (wall
@@ -101,9 +197,11 @@ pub struct PathSorterTimes {
     pub sort: f64,
     /// Reading them back to the host.
     pub read: f64,
-    /// Filling trees from them and reading the trees back
-    /// ([`GpuPathSorter::build`]).
+    /// Filling trees from them ([`GpuPathSorter::build`]).
     pub fill: f64,
+    /// Reading the trees back (the host threads' time, summed;
+    /// [`DeviceTree::read_into`]).
+    pub read_trees: f64,
 }
 
 impl GpuPathSorter {
@@ -150,6 +248,11 @@ impl GpuPathSorter {
             masks: stream.alloc_zeros::<u32>(cells).map_err(gpu_error)?,
             positions: stream.alloc_zeros::<u32>(cells).map_err(gpu_error)?,
             fill: fill::GpuFill::new(&module, &stream, cells)?,
+            slots: Arc::new(ReadSlots {
+                free: Mutex::new((Vec::new(), 0)),
+                returned: Condvar::new(),
+                read_nanos: AtomicU64::new(0),
+            }),
             times: PathSorterTimes::default(),
             stream,
         })
@@ -180,25 +283,41 @@ impl GpuPathSorter {
     }
 
     /// Builds the orderly tree of the class whose cell `c` may be any
-    /// letter of `masks[c]`, with positions in `builder`'s split order, all
-    /// on the GPU: the tree [`OrderlyBuilder::build`] makes, word for word.
-    /// Returns its root's bound.
+    /// letter of `masks[c]`, with positions in `builder`'s split order, on
+    /// the GPU: [`DeviceTree::read_into`] then gives the tree
+    /// [`OrderlyBuilder::build`] makes, word for word. The read needs
+    /// nothing of the sorter: a caller that shares it reads after letting
+    /// the next class in.
     pub fn build(
         &mut self,
         builder: &OrderlyBuilder,
         masks: &[u32],
-        tree: &mut OrderlyTree,
-    ) -> Result<u32, BoggleError> {
+    ) -> Result<DeviceTree, BoggleError> {
         let n = self.collect_and_sort(builder, masks)?;
         if n == 0 {
-            return Ok(builder.build_from_sorted(&[], tree));
+            return Ok(DeviceTree {
+                slot: None,
+                slots: self.slots.clone(),
+                filled: None,
+            });
         }
         let started = std::time::Instant::now();
-        let bound = self
+        let mut slot = self.slots.take(&self.stream)?;
+        let filled = self
             .fill
-            .fill(&self.stream, &self.keys[self.sorted], n, tree)?;
+            .fill(&self.stream, &self.keys[self.sorted], n, &mut slot.arena);
         self.times.fill += started.elapsed().as_secs_f64();
-        Ok(bound)
+        match filled {
+            Ok(filled) => Ok(DeviceTree {
+                slot: Some(slot),
+                slots: self.slots.clone(),
+                filled: Some(filled),
+            }),
+            Err(e) => {
+                self.slots.give(slot);
+                Err(e)
+            }
+        }
     }
 
     /// Collects and sorts a class's paths on the device (into
@@ -227,7 +346,10 @@ impl GpuPathSorter {
 
     /// The time spent so far, by step.
     pub fn times(&self) -> PathSorterTimes {
-        self.times
+        PathSorterTimes {
+            read_trees: self.slots.read_nanos.load(Ordering::Relaxed) as f64 * 1e-9,
+            ..self.times
+        }
     }
 
     /// Collects into `keys[0]`; `None` when a buffer was too small (it has
@@ -500,7 +622,8 @@ mod tests {
                 let mut on_device = OrderlyTree::default();
                 let started = Instant::now();
                 let device_bound = sorter
-                    .build(&builder, &masks, &mut on_device)
+                    .build(&builder, &masks)
+                    .and_then(|device| device.read_into(&mut on_device))
                     .expect("GPU tree");
                 build_seconds += started.elapsed().as_secs_f64();
                 assert_eq!(device_bound, bound, "{rows}x{cols} class {class:?}");
@@ -524,9 +647,10 @@ mod tests {
             let ms = |seconds: f64| seconds * 1e3 / checked as f64;
             // Collected and sorted twice a class: once for the keys, once for the tree.
             eprintln!(
-                "TREES {rows}x{cols}: {checked} classes; the whole build on the GPU {:.1} ms a class (fill and read back {:.1}); the host's fill from the keys {:.1} ms",
+                "TREES {rows}x{cols}: {checked} classes; the whole build on the GPU {:.1} ms a class (fill {:.1}, read back {:.1}); the host's fill from the keys {:.1} ms",
                 ms(build_seconds),
                 ms(times.fill),
+                ms(times.read_trees),
                 ms(fill_seconds)
             );
             eprintln!(

@@ -524,7 +524,13 @@ pub fn prove_on_gpu(
                     drop(sorter);
                     builder.build_from_sorted(keys, tree)
                 }),
-                GpuBuild::Tree | GpuBuild::Host => sorter.build(builder, masks, tree),
+                GpuBuild::Tree | GpuBuild::Host => {
+                    sorter.build(builder, masks).and_then(|device| {
+                        // Read back with the GPU free for the next class.
+                        drop(sorter);
+                        device.read_into(tree)
+                    })
+                }
             };
             match built {
                 Ok(bound) => Some(bound),

@@ -1,9 +1,9 @@
 //! The third step of a class's build on the GPU: the orderly tree's arena
 //! filled from the sorted keys already on the device (the `fill_*` kernels
 //! of `kernels/boggle_build.cu`; `fill_model.rs` is the same algorithm on
-//! the CPU), then read back into the host's tree. The host then only reads
-//! the arena back, instead of the keys (about half the bytes) and a fill
-//! of 70-110 ns a key on one core (a 4×4 class: 0.4 s on a dev core).
+//! the CPU). The host then reads the arena back (about twice the keys'
+//! bytes) instead of filling it at 70-110 ns a key on one core (a 4×4
+//! class: 0.4 s on a dev core).
 
 use frontier_core::gpu::cudarc::driver::{
     CudaFunction, CudaModule, CudaSlice, CudaStream, LaunchConfig, PushKernelArg,
@@ -11,7 +11,6 @@ use frontier_core::gpu::cudarc::driver::{
 use frontier_core::gpu::gpu_error;
 use std::sync::Arc;
 
-use crate::orderly::OrderlyTree;
 use crate::BoggleError;
 
 /// Threads a block of the fill's kernels (`FILL_THREADS`).
@@ -51,7 +50,16 @@ pub(super) struct GpuFill {
     subtree: CudaSlice<u32>,
     header: CudaSlice<u32>,
     at: CudaSlice<u32>,
-    arena: CudaSlice<u32>,
+}
+
+/// A tree filled on the device: its arena's length, its root's offset and
+/// bound, and its node count.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Filled {
+    pub(super) words: usize,
+    pub(super) root: usize,
+    pub(super) bound: u32,
+    pub(super) nodes: usize,
 }
 
 /// A buffer of at least `len` words: `buffer` itself or, when it is too
@@ -122,19 +130,19 @@ impl GpuFill {
             subtree: empty()?,
             header: empty()?,
             at: empty()?,
-            arena: empty()?,
         })
     }
 
-    /// Fills `tree` from the `n` sorted keys of `keys` (at least one);
-    /// returns its root's bound.
+    /// Fills a tree's arena into `arena` (grown as needed) from the `n`
+    /// sorted keys of `keys` (at least one). The kernels are done when it
+    /// returns.
     pub(super) fn fill(
         &mut self,
         stream: &Arc<CudaStream>,
         keys: &CudaSlice<u128>,
         n: usize,
-        tree: &mut OrderlyTree,
-    ) -> Result<u32, BoggleError> {
+        arena: &mut CudaSlice<u32>,
+    ) -> Result<Filled, BoggleError> {
         let levels = self.levels;
         let n32 = u32::try_from(n)
             .ok()
@@ -297,7 +305,7 @@ impl GpuFill {
         // SAFETY: arguments match `fill_tile_apply`.
         unsafe { launch.launch(per_tile(entries)) }.map_err(gpu_error)?;
         let words = s.clone_dtoh(&self.totals.slice(0..1)).map_err(gpu_error)?[0] as usize;
-        ensure(s, &mut self.arena, words)?;
+        ensure(s, arena, words)?;
         for level in 0..levels {
             let (l, here, count) = (level as u32, base[level], totals[level]);
             let up = if level > 0 { base[level - 1] } else { 0 };
@@ -316,19 +324,20 @@ impl GpuFill {
                 .arg(&self.header)
                 .arg(&self.closed)
                 .arg(&mut self.at)
-                .arg(&mut self.arena);
+                .arg(&mut *arena);
             // SAFETY: arguments match `fill_write`; every place written is
             // below `words` (the records' sizes add up to it).
             unsafe { launch.launch(one_per(count)) }.map_err(gpu_error)?;
         }
-        // The root: level 0's only node, at index 0.
-        let root = s.clone_dtoh(&self.bound.slice(0..1)).map_err(gpu_error)?[0];
+        // The root: level 0's only node, at index 0. Read on the stream
+        // after the writes: when they are read, every kernel is done.
+        let bound = s.clone_dtoh(&self.bound.slice(0..1)).map_err(gpu_error)?[0];
         let root_size = s.clone_dtoh(&self.size.slice(0..1)).map_err(gpu_error)?[0] as usize;
-        let arena = tree.arena_to_fill(words);
-        s.memcpy_dtoh(&self.arena.slice(0..words), &mut arena[..])
-            .map_err(gpu_error)?;
-        s.synchronize().map_err(gpu_error)?;
-        tree.set_filled(words - root_size, root, nodes);
-        Ok(root)
+        Ok(Filled {
+            words,
+            root: words - root_size,
+            bound,
+            nodes,
+        })
     }
 }
