@@ -381,11 +381,17 @@ extern "C" __global__ void __launch_bounds__(FILL_THREADS)
     }
 }
 
+// The level kernels below run a launch a level, a thread a node. They take
+// the same first arguments (LEVEL_ARGS): the level; its nodes; where its
+// nodes, its parent level's and its child level's lie in the node arrays;
+// the paths; `count` and `starts` (fill_index).
+#define LEVEL_ARGS u32 level, u32 nodes, u32 here, u32 up, u32 below, u32 n, \
+    const u32 *count, const u32 *starts
+
 // Ends, a level at a time from the root: a node ends at the path before
 // the next node of its level, or with its parent, whichever is first.
 extern "C" __global__ void __launch_bounds__(FILL_THREADS)
-    fill_ends(u32 level, u32 nodes, u32 here, u32 up, u32 n, const u32* count,
-              const u32* starts, u32* ends) {
+    fill_ends(LEVEL_ARGS, u32* ends) {
     u32 k = blockIdx.x * blockDim.x + threadIdx.x;
     if (k >= nodes) return;
     if (level == 0) {
@@ -406,10 +412,9 @@ extern "C" __global__ void __launch_bounds__(FILL_THREADS)
 // its letters. `closed[e]` adds up the sizes of the sum nodes that end at
 // path e.
 extern "C" __global__ void __launch_bounds__(FILL_THREADS)
-    fill_bottom_up(u32 level, u32 nodes, u32 here, u32 below, u32 n, const u128* keys,
-                   const u32* keep_top, const u32* points, const u32* count,
-                   const u32* starts, const u32* ends, u32* bound, u32* size, u32* subtree,
-                   u32* header, u32* closed) {
+    fill_bottom_up(LEVEL_ARGS, const u128* keys, const u32* keep_top, const u32* points,
+                   const u32* ends, u32* bound, u32* size, u32* subtree, u32* header,
+                   u32* closed) {
     u32 k = blockIdx.x * blockDim.x + threadIdx.x;
     if (k >= nodes) return;
     u32 s = starts[here + k], e = ends[here + k];
@@ -491,8 +496,7 @@ extern "C" __global__ void __launch_bounds__(FILL_THREADS)
 // its parent's after its elder siblings' (a header and a pair a letter
 // each); `at` keeps where, for its children's (bound, offset) pairs.
 extern "C" __global__ void __launch_bounds__(FILL_THREADS)
-    fill_write(u32 level, u32 nodes, u32 here, u32 up, u32 n, const u32* count,
-               const u32* starts, const u32* bound, const u32* size, const u32* subtree,
+    fill_write(LEVEL_ARGS, const u32* bound, const u32* size, const u32* subtree,
                const u32* header, const u32* closed_before, u32* at, u32* arena) {
     u32 k = blockIdx.x * blockDim.x + threadIdx.x;
     if (k >= nodes) return;

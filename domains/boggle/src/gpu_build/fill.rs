@@ -6,7 +6,7 @@
 //! class: 0.4 s on a dev core).
 
 use frontier_core::gpu::cudarc::driver::{
-    CudaFunction, CudaModule, CudaSlice, CudaStream, LaunchConfig, PushKernelArg,
+    CudaFunction, CudaModule, CudaSlice, CudaStream, LaunchArgs, LaunchConfig, PushKernelArg,
 };
 use frontier_core::gpu::gpu_error;
 use std::sync::Arc;
@@ -77,6 +77,59 @@ fn ensure(
     Ok(())
 }
 
+/// One level's place in the node arrays: the arguments every level kernel
+/// starts with (`LEVEL_ARGS` in the kernel source, the paths and the
+/// `count` and `starts` arrays after these).
+struct Level {
+    level: u32,
+    nodes: u32,
+    here: u32,
+    up: u32,
+    below: u32,
+}
+
+/// Every level's [`Level`], from the levels' node counts.
+fn levels(totals: &[u32]) -> Vec<Level> {
+    let mut base = Vec::with_capacity(totals.len());
+    let mut nodes = 0u32;
+    for &t in totals {
+        base.push(nodes);
+        nodes += t;
+    }
+    (0..totals.len())
+        .map(|l| Level {
+            level: l as u32,
+            nodes: totals[l],
+            here: base[l],
+            up: if l > 0 { base[l - 1] } else { 0 },
+            below: base.get(l + 1).copied().unwrap_or(0),
+        })
+        .collect()
+}
+
+/// A launch of the level kernel `function` with its first arguments
+/// pushed (`LEVEL_ARGS`).
+fn level_launch<'a>(
+    stream: &'a Arc<CudaStream>,
+    function: &'a CudaFunction,
+    level: &'a Level,
+    n: &'a u32,
+    count: &'a CudaSlice<u32>,
+    starts: &'a CudaSlice<u32>,
+) -> LaunchArgs<'a> {
+    let mut launch = stream.launch_builder(function);
+    launch
+        .arg(&level.level)
+        .arg(&level.nodes)
+        .arg(&level.here)
+        .arg(&level.up)
+        .arg(&level.below)
+        .arg(n)
+        .arg(count)
+        .arg(starts);
+    launch
+}
+
 /// A launch of one thread an item.
 fn one_per(items: u32) -> LaunchConfig {
     LaunchConfig {
@@ -143,22 +196,98 @@ impl GpuFill {
         n: usize,
         arena: &mut CudaSlice<u32>,
     ) -> Result<Filled, BoggleError> {
-        let levels = self.levels;
         let n32 = u32::try_from(n)
             .ok()
             .filter(|&n| n < u32::MAX / 2)
             .ok_or_else(|| BoggleError::Config(format!("{n} paths are too many to fill")))?;
+        let levels = self.index(stream, keys, n32)?;
+        let nodes: u64 = levels.iter().map(|l| u64::from(l.nodes)).sum();
+        for level in &levels {
+            let mut launch =
+                level_launch(stream, &self.ends, level, &n32, &self.count, &self.starts);
+            launch.arg(&mut self.ends_buffer);
+            // SAFETY: arguments match `fill_ends`; the level's nodes and its
+            // parent level's lie at `here` and `up`.
+            unsafe { launch.launch(one_per(level.nodes)) }.map_err(gpu_error)?;
+        }
+        stream
+            .memset_zeros(&mut self.closed.slice_mut(0..n + 1))
+            .map_err(gpu_error)?;
+        for level in levels.iter().rev() {
+            let mut launch = level_launch(
+                stream,
+                &self.bottom_up,
+                level,
+                &n32,
+                &self.count,
+                &self.starts,
+            );
+            launch
+                .arg(keys)
+                .arg(&self.keep_top)
+                .arg(&self.points)
+                .arg(&self.ends_buffer)
+                .arg(&mut self.bound)
+                .arg(&mut self.size)
+                .arg(&mut self.subtree)
+                .arg(&mut self.header)
+                .arg(&mut self.closed);
+            // SAFETY: arguments match `fill_bottom_up`; the level below is
+            // done (launches on one stream run in order).
+            unsafe { launch.launch(one_per(level.nodes)) }.map_err(gpu_error)?;
+        }
+        let words = self.offsets(stream, n32)?;
+        ensure(stream, arena, words)?;
+        for level in &levels {
+            let mut launch =
+                level_launch(stream, &self.write, level, &n32, &self.count, &self.starts);
+            launch
+                .arg(&self.bound)
+                .arg(&self.size)
+                .arg(&self.subtree)
+                .arg(&self.header)
+                .arg(&self.closed)
+                .arg(&mut self.at)
+                .arg(&mut *arena);
+            // SAFETY: arguments match `fill_write`; every place written is
+            // below `words` (the records' sizes add up to it).
+            unsafe { launch.launch(one_per(level.nodes)) }.map_err(gpu_error)?;
+        }
+        // The root: level 0's only node, at index 0. Read on the stream
+        // after the writes: when they are read, every kernel is done.
+        let bound = stream
+            .clone_dtoh(&self.bound.slice(0..1))
+            .map_err(gpu_error)?[0];
+        let root_size = stream
+            .clone_dtoh(&self.size.slice(0..1))
+            .map_err(gpu_error)?[0] as usize;
+        Ok(Filled {
+            words,
+            root: words - root_size,
+            bound,
+            nodes: nodes as usize,
+        })
+    }
+
+    /// Per path the levels it opens and its points; per level and path
+    /// the nodes started before it (`count`); per node its first path
+    /// (`starts`). Returns the levels, with the node buffers grown to hold
+    /// them.
+    fn index(
+        &mut self,
+        stream: &Arc<CudaStream>,
+        keys: &CudaSlice<u128>,
+        n32: u32,
+    ) -> Result<Vec<Level>, BoggleError> {
+        let (s, n, level_count) = (stream, n32 as usize, self.levels);
         let blocks = n32.div_ceil(FILL_TILE);
-        let s = stream;
         ensure(s, &mut self.keep_top, n)?;
         ensure(s, &mut self.points, n)?;
         ensure(s, &mut self.closed, n + 1)?;
-        let rows = levels * (n + 1);
-        ensure(s, &mut self.count, rows)?;
-        ensure(s, &mut self.tile_starts, levels * blocks as usize)?;
-        ensure(s, &mut self.tile_sums_buffer, blocks as usize + 1)?;
-        ensure(s, &mut self.totals, levels)?;
-        ensure(s, &mut self.base, levels)?;
+        ensure(s, &mut self.count, level_count * (n + 1))?;
+        ensure(s, &mut self.tile_starts, level_count * blocks as usize)?;
+        ensure(s, &mut self.totals, level_count)?;
+        ensure(s, &mut self.base, level_count)?;
         let mut launch = s.launch_builder(&self.paths);
         launch
             .arg(keys)
@@ -183,7 +312,7 @@ impl GpuFill {
             .arg(&blocks)
             .arg(&mut self.totals);
         let per_level = LaunchConfig {
-            grid_dim: (levels as u32, 1, 1),
+            grid_dim: (level_count as u32, 1, 1),
             block_dim: (1024, 1, 1),
             shared_mem_bytes: 0,
         };
@@ -191,20 +320,17 @@ impl GpuFill {
         // over its row of `blocks` words.
         unsafe { launch.launch(per_level) }.map_err(gpu_error)?;
         let totals = s
-            .clone_dtoh(&self.totals.slice(0..levels))
+            .clone_dtoh(&self.totals.slice(0..level_count))
             .map_err(gpu_error)?;
-        let mut base = Vec::with_capacity(levels);
-        let mut nodes = 0usize;
-        for &t in &totals {
-            base.push(nodes as u32);
-            nodes += t as usize;
-        }
-        if nodes >= u32::MAX as usize / 2 {
+        let nodes: u64 = totals.iter().map(|&t| u64::from(t)).sum();
+        if nodes >= u64::from(u32::MAX / 2) {
             return Err(BoggleError::Config(format!(
                 "{nodes} tree nodes are too many to fill"
             )));
         }
-        s.memcpy_htod(&base, &mut self.base.slice_mut(0..levels))
+        let levels_found = levels(&totals);
+        let base: Vec<u32> = levels_found.iter().map(|l| l.here).collect();
+        s.memcpy_htod(&base, &mut self.base.slice_mut(0..level_count))
             .map_err(gpu_error)?;
         for buffer in [
             &mut self.starts,
@@ -215,7 +341,7 @@ impl GpuFill {
             &mut self.header,
             &mut self.at,
         ] {
-            ensure(s, buffer, nodes)?;
+            ensure(s, buffer, nodes as usize)?;
         }
         let mut launch = s.launch_builder(&self.index);
         launch
@@ -229,63 +355,24 @@ impl GpuFill {
         // SAFETY: arguments match `fill_index`; `count` holds a row of
         // n + 1 a level, `starts` every level's nodes from `base`.
         unsafe { launch.launch(per_tile(n32)) }.map_err(gpu_error)?;
-        for level in 0..levels {
-            let (l, here, count) = (level as u32, base[level], totals[level]);
-            let up = if level > 0 { base[level - 1] } else { 0 };
-            let mut launch = s.launch_builder(&self.ends);
-            launch
-                .arg(&l)
-                .arg(&count)
-                .arg(&here)
-                .arg(&up)
-                .arg(&n32)
-                .arg(&self.count)
-                .arg(&self.starts)
-                .arg(&mut self.ends_buffer);
-            // SAFETY: arguments match `fill_ends`; the level's nodes and its
-            // parent level's lie at `here` and `up`.
-            unsafe { launch.launch(one_per(count)) }.map_err(gpu_error)?;
-        }
-        s.memset_zeros(&mut self.closed.slice_mut(0..n + 1))
-            .map_err(gpu_error)?;
-        for level in (0..levels).rev() {
-            let (l, here, count) = (level as u32, base[level], totals[level]);
-            let below = base.get(level + 1).copied().unwrap_or(0);
-            let mut launch = s.launch_builder(&self.bottom_up);
-            launch
-                .arg(&l)
-                .arg(&count)
-                .arg(&here)
-                .arg(&below)
-                .arg(&n32)
-                .arg(keys)
-                .arg(&self.keep_top)
-                .arg(&self.points)
-                .arg(&self.count)
-                .arg(&self.starts)
-                .arg(&self.ends_buffer)
-                .arg(&mut self.bound)
-                .arg(&mut self.size)
-                .arg(&mut self.subtree)
-                .arg(&mut self.header)
-                .arg(&mut self.closed);
-            // SAFETY: arguments match `fill_bottom_up`; the level below is
-            // done (launches on one stream run in order).
-            unsafe { launch.launch(one_per(count)) }.map_err(gpu_error)?;
-        }
-        // `closed` made its exclusive prefix sums, over n + 1 entries: the
-        // last is the arena's length.
+        Ok(levels_found)
+    }
+
+    /// `closed` made its exclusive prefix sums over n + 1 entries: each
+    /// path's count of record words closed before it. Returns the last,
+    /// the arena's length.
+    fn offsets(&mut self, stream: &Arc<CudaStream>, n32: u32) -> Result<usize, BoggleError> {
         let entries = n32 + 1;
         let tiles = entries.div_ceil(FILL_TILE);
-        ensure(s, &mut self.tile_sums_buffer, tiles as usize)?;
-        let mut launch = s.launch_builder(&self.tile_sums);
+        ensure(stream, &mut self.tile_sums_buffer, tiles as usize)?;
+        let mut launch = stream.launch_builder(&self.tile_sums);
         launch
             .arg(&self.closed)
             .arg(&entries)
             .arg(&mut self.tile_sums_buffer);
         // SAFETY: arguments match `fill_tile_sums`; a word a tile.
         unsafe { launch.launch(per_tile(entries)) }.map_err(gpu_error)?;
-        let mut launch = s.launch_builder(&self.level_scan);
+        let mut launch = stream.launch_builder(&self.level_scan);
         launch
             .arg(&mut self.tile_sums_buffer)
             .arg(&tiles)
@@ -297,47 +384,15 @@ impl GpuFill {
         };
         // SAFETY: arguments match `fill_level_scan`, one row of `tiles`.
         unsafe { launch.launch(one) }.map_err(gpu_error)?;
-        let mut launch = s.launch_builder(&self.tile_apply);
+        let mut launch = stream.launch_builder(&self.tile_apply);
         launch
             .arg(&mut self.closed)
             .arg(&entries)
             .arg(&self.tile_sums_buffer);
         // SAFETY: arguments match `fill_tile_apply`.
         unsafe { launch.launch(per_tile(entries)) }.map_err(gpu_error)?;
-        let words = s.clone_dtoh(&self.totals.slice(0..1)).map_err(gpu_error)?[0] as usize;
-        ensure(s, arena, words)?;
-        for level in 0..levels {
-            let (l, here, count) = (level as u32, base[level], totals[level]);
-            let up = if level > 0 { base[level - 1] } else { 0 };
-            let mut launch = s.launch_builder(&self.write);
-            launch
-                .arg(&l)
-                .arg(&count)
-                .arg(&here)
-                .arg(&up)
-                .arg(&n32)
-                .arg(&self.count)
-                .arg(&self.starts)
-                .arg(&self.bound)
-                .arg(&self.size)
-                .arg(&self.subtree)
-                .arg(&self.header)
-                .arg(&self.closed)
-                .arg(&mut self.at)
-                .arg(&mut *arena);
-            // SAFETY: arguments match `fill_write`; every place written is
-            // below `words` (the records' sizes add up to it).
-            unsafe { launch.launch(one_per(count)) }.map_err(gpu_error)?;
-        }
-        // The root: level 0's only node, at index 0. Read on the stream
-        // after the writes: when they are read, every kernel is done.
-        let bound = s.clone_dtoh(&self.bound.slice(0..1)).map_err(gpu_error)?[0];
-        let root_size = s.clone_dtoh(&self.size.slice(0..1)).map_err(gpu_error)?[0] as usize;
-        Ok(Filled {
-            words,
-            root: words - root_size,
-            bound,
-            nodes,
-        })
+        Ok(stream
+            .clone_dtoh(&self.totals.slice(0..1))
+            .map_err(gpu_error)?[0] as usize)
     }
 }
