@@ -1,10 +1,13 @@
-//! A class's word paths collected and sorted on the GPU
-//! (`domains/boggle/kernels/boggle_build.cu`): the first two of the three
-//! steps that build an orderly tree: on 4×4 classes a fifth to a third of
-//! a GPU proof's host time (docs/RESULTS.md, "Collecting and sorting a
-//! class's paths on the GPU"). The host fills the tree from the sorted keys
-//! ([`OrderlyBuilder::build_from_sorted`]), so the tree is the CPU's, word
-//! for word.
+//! A class's orderly tree built on the GPU
+//! (`domains/boggle/kernels/boggle_build.cu`), in the three steps of the
+//! CPU's build: its word paths collected, their keys sorted, and the tree
+//! filled from them (`gpu_build/fill.rs`). The host thread reads the tree
+//! back (`gpu_build/read.rs`); it is the CPU's tree, word for word. On 4×4
+//! classes the build was about half of a GPU proof's host time
+//! (docs/RESULTS.md, "Collecting and sorting a class's paths on the GPU"
+//! and "The tree filled on the GPU"). [`GpuPathSorter::sorted_paths`]
+//! stops after the sort, for a host that fills the tree itself
+//! ([`OrderlyBuilder::build_from_sorted`]).
 //!
 //! The collection goes one path length at a time: every board path that
 //! spells a trie prefix is extended by each free neighbour and each of its
@@ -13,8 +16,7 @@
 //! over the bytes a key can use (the slots, and the word's bits).
 
 use std::fmt::Write;
-use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::{Arc, Condvar, Mutex};
+use std::sync::Arc;
 
 use frontier_core::gpu::cudarc::driver::{
     CudaFunction, CudaSlice, CudaStream, LaunchConfig, PushKernelArg,
@@ -22,9 +24,17 @@ use frontier_core::gpu::cudarc::driver::{
 use frontier_core::gpu::{gpu_error, Gpu};
 
 use crate::board::Shape;
-use crate::orderly::{OrderlyBuilder, OrderlyTree, MAX_ORDERLY_CELLS};
+use crate::orderly::{OrderlyBuilder, MAX_ORDERLY_CELLS};
 use crate::trie::{Trie, LETTER_BITS, POINTS_SHIFT};
 use crate::BoggleError;
+
+mod fill;
+#[cfg(test)]
+mod fill_model;
+mod read;
+
+pub use read::DeviceTree;
+use read::ReadSlots;
 
 const SOURCE: &str = include_str!("../kernels/boggle_build.cu");
 /// Threads a block of the collection.
@@ -94,99 +104,6 @@ pub struct GpuPathSorter {
     times: PathSorterTimes,
 }
 
-/// Device buffers that filled trees wait in for their host thread to read
-/// them back, each with a stream for the read: a 4x4 tree is about 190 MB,
-/// and its read need not hold the sorter from the next class.
-struct ReadSlots {
-    free: Mutex<(Vec<ReadSlot>, usize)>,
-    returned: Condvar,
-    /// Nanoseconds spent reading trees back, over all threads.
-    read_nanos: AtomicU64,
-}
-
-/// Trees that may wait to be read back at once; a build waits for a
-/// buffer past that.
-const READ_SLOTS: usize = 4;
-
-/// A tree's device buffer and the stream that reads it back.
-struct ReadSlot {
-    stream: Arc<CudaStream>,
-    arena: CudaSlice<u32>,
-}
-
-impl ReadSlots {
-    /// A free slot: one returned, a new one while fewer than
-    /// [`READ_SLOTS`] exist, else the next one returned.
-    fn take(&self, stream: &Arc<CudaStream>) -> Result<ReadSlot, BoggleError> {
-        // A poisoned lock only means another thread panicked, which ends
-        // the proof anyway.
-        let mut free = self.free.lock().unwrap_or_else(|e| e.into_inner());
-        loop {
-            if let Some(slot) = free.0.pop() {
-                return Ok(slot);
-            }
-            if free.1 < READ_SLOTS {
-                free.1 += 1;
-                return Ok(ReadSlot {
-                    stream: stream.context().new_stream().map_err(gpu_error)?,
-                    arena: stream.alloc_zeros::<u32>(1).map_err(gpu_error)?,
-                });
-            }
-            free = self.returned.wait(free).unwrap_or_else(|e| e.into_inner());
-        }
-    }
-
-    fn give(&self, slot: ReadSlot) {
-        let mut free = self.free.lock().unwrap_or_else(|e| e.into_inner());
-        free.0.push(slot);
-        self.returned.notify_one();
-    }
-}
-
-/// A class's tree built on the GPU ([`GpuPathSorter::build`]), waiting on
-/// the device to be read back.
-pub struct DeviceTree {
-    /// None for a class without paths.
-    slot: Option<ReadSlot>,
-    slots: Arc<ReadSlots>,
-    filled: Option<fill::Filled>,
-}
-
-impl DeviceTree {
-    /// Reads the tree back into `tree` (its memory reused); returns its
-    /// root's bound.
-    pub fn read_into(mut self, tree: &mut OrderlyTree) -> Result<u32, BoggleError> {
-        let (Some(slot), Some(filled)) = (self.slot.as_ref(), self.filled) else {
-            // No paths: the empty tree, a root of no points.
-            let arena = tree.arena_to_fill(1);
-            arena[0] = 0;
-            tree.set_filled(0, 0, 1);
-            return Ok(0);
-        };
-        let started = std::time::Instant::now();
-        let arena = tree.arena_to_fill(filled.words);
-        slot.stream
-            .memcpy_dtoh(&slot.arena.slice(0..filled.words), arena)
-            .map_err(gpu_error)?;
-        slot.stream.synchronize().map_err(gpu_error)?;
-        tree.set_filled(filled.root, filled.bound, filled.nodes);
-        let nanos = u64::try_from(started.elapsed().as_nanos()).unwrap_or(u64::MAX);
-        self.slots.read_nanos.fetch_add(nanos, Ordering::Relaxed);
-        if let Some(slot) = self.slot.take() {
-            self.slots.give(slot);
-        }
-        Ok(filled.bound)
-    }
-}
-
-impl Drop for DeviceTree {
-    fn drop(&mut self) {
-        if let Some(slot) = self.slot.take() {
-            self.slots.give(slot);
-        }
-    }
-}
-
 /// Where a [`GpuPathSorter`]'s time went, summed over its classes (wall
 /// seconds of the calling thread, which waits for each step).
 #[derive(Clone, Copy, Debug, Default)]
@@ -248,11 +165,7 @@ impl GpuPathSorter {
             masks: stream.alloc_zeros::<u32>(cells).map_err(gpu_error)?,
             positions: stream.alloc_zeros::<u32>(cells).map_err(gpu_error)?,
             fill: fill::GpuFill::new(&module, &stream, cells)?,
-            slots: Arc::new(ReadSlots {
-                free: Mutex::new((Vec::new(), 0)),
-                returned: Condvar::new(),
-                read_nanos: AtomicU64::new(0),
-            }),
+            slots: Arc::new(ReadSlots::default()),
             times: PathSorterTimes::default(),
             stream,
         })
@@ -295,11 +208,7 @@ impl GpuPathSorter {
     ) -> Result<DeviceTree, BoggleError> {
         let n = self.collect_and_sort(builder, masks)?;
         if n == 0 {
-            return Ok(DeviceTree {
-                slot: None,
-                slots: self.slots.clone(),
-                filled: None,
-            });
+            return Ok(DeviceTree::empty(self.slots.clone()));
         }
         let started = std::time::Instant::now();
         let mut slot = self.slots.take(&self.stream)?;
@@ -308,11 +217,7 @@ impl GpuPathSorter {
             .fill(&self.stream, &self.keys[self.sorted], n, &mut slot.arena);
         self.times.fill += started.elapsed().as_secs_f64();
         match filled {
-            Ok(filled) => Ok(DeviceTree {
-                slot: Some(slot),
-                slots: self.slots.clone(),
-                filled: Some(filled),
-            }),
+            Ok(filled) => Ok(DeviceTree::waiting(slot, self.slots.clone(), filled)),
             Err(e) => {
                 self.slots.give(slot);
                 Err(e)
@@ -347,7 +252,7 @@ impl GpuPathSorter {
     /// The time spent so far, by step.
     pub fn times(&self) -> PathSorterTimes {
         PathSorterTimes {
-            read_trees: self.slots.read_nanos.load(Ordering::Relaxed) as f64 * 1e-9,
+            read_trees: self.slots.read_seconds(),
             ..self.times
         }
     }
@@ -509,10 +414,6 @@ impl GpuPathSorter {
         Ok(())
     }
 }
-
-mod fill;
-#[cfg(test)]
-mod fill_model;
 
 #[cfg(test)]
 mod tests {
