@@ -395,8 +395,10 @@ pub fn prove_on_gpu(
     let order = split_order(&settings.shape);
     let builder = OrderlyBuilder::new(trie, &settings.shape, &order)?;
     let prover = GpuProver::new(cells, options)?;
-    // One sorter for every host thread: a 4x4 class holds it about 35 ms
-    // (docs/RESULTS.md), against the 2 s or so a host thread spends on it.
+    // One sorter for every host thread: a 4x4 class holds it for its
+    // collection, sort and fill, about 18 ms (the tree is read back outside
+    // it), or about 35 ms with `GpuBuild::Paths` (the keys read back under it;
+    // docs/RESULTS.md), against the 1.5 s or so a host thread spends on it.
     let path_sorter = if options.build != GpuBuild::Host {
         Some(std::sync::Mutex::new(crate::gpu_build::GpuPathSorter::new(
             &prover.gpu,
@@ -524,6 +526,7 @@ pub fn prove_on_gpu(
                     drop(sorter);
                     builder.build_from_sorted(keys, tree)
                 }),
+                // `Host` has no sorter: it returned above.
                 GpuBuild::Tree | GpuBuild::Host => {
                     sorter.build(builder, masks).and_then(|device| {
                         // Read back with the GPU free for the next class.

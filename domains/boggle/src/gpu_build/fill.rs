@@ -21,7 +21,8 @@ const FILL_TILE: u32 = 1024;
 /// The fill's kernels and buffers (grown as classes need, kept between
 /// them).
 pub(super) struct GpuFill {
-    levels: usize,
+    /// Node levels of a tree: a sum and a choice level per cell, and the root.
+    level_count: usize,
     paths: CudaFunction,
     tile_counts: CudaFunction,
     level_scan: CudaFunction,
@@ -158,7 +159,7 @@ impl GpuFill {
         let function = |name: &str| module.load_function(name).map_err(gpu_error);
         let empty = || stream.alloc_zeros::<u32>(1).map_err(gpu_error);
         Ok(GpuFill {
-            levels: 2 * cells + 1,
+            level_count: 2 * cells + 1,
             paths: function("fill_paths")?,
             tile_counts: function("fill_tile_counts")?,
             level_scan: function("fill_level_scan")?,
@@ -279,7 +280,7 @@ impl GpuFill {
         keys: &CudaSlice<u128>,
         n32: u32,
     ) -> Result<Vec<Level>, BoggleError> {
-        let (s, n, level_count) = (stream, n32 as usize, self.levels);
+        let (s, n, level_count) = (stream, n32 as usize, self.level_count);
         let blocks = n32.div_ceil(FILL_TILE);
         ensure(s, &mut self.keep_top, n)?;
         ensure(s, &mut self.points, n)?;
