@@ -34,6 +34,7 @@ mod fill_model;
 mod read;
 
 pub use read::DeviceTree;
+pub(crate) use read::KeptArena;
 use read::ReadSlots;
 
 const SOURCE: &str = include_str!("../kernels/boggle_build.cu");

@@ -19,6 +19,7 @@
 //! boards and the same count of subclasses bounded (the GPU tests check
 //! both against [`crate::prove()`]).
 
+use std::collections::HashMap;
 use std::fmt::Write;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::mpsc::{sync_channel, Receiver, SyncSender, TrySendError};
@@ -39,6 +40,7 @@ use arena_upload::{ArenaUploader, CopyStats, DeviceArena};
 use relaunch::Relaunch;
 
 use crate::gpu::GpuBoggle;
+use crate::gpu_build::KeptArena;
 use crate::handover::FLUSH_WORDS;
 use crate::orderly::{split_order, OrderlyBuilder, OrderlyTree};
 use crate::prove::{
@@ -479,18 +481,48 @@ pub fn prove_on_gpu(
             let result = consumer.run(receiver, finished);
             (result, consumer)
         });
+        // Each host thread's class's arena as the GPU filled it, kept on the
+        // device until the class is handed over: its copy then sends only
+        // the words forcing appended.
+        // Each is kept with its class's letter sets and split order, which
+        // decide the tree: an arena is only ever copied over its own class's.
+        type Kept = (Vec<u32>, Vec<usize>, KeptArena);
+        let kept_arenas: std::sync::Mutex<HashMap<std::thread::ThreadId, Kept>> =
+            std::sync::Mutex::new(HashMap::new());
+        let upload = |handover: &Handover| {
+            let me = std::thread::current().id();
+            // A poisoned lock only means another thread panicked, which
+            // ends the proof anyway.
+            let kept = kept_arenas
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .remove(&me);
+            let own = kept
+                .as_ref()
+                .filter(|(masks, order, _)| *masks == handover.masks && *order == handover.order)
+                .map(|(_, _, arena)| arena);
+            let device = uploader.upload(handover.tree.arena(), own, &host_copies);
+            if let Some(kept) = kept {
+                // A class that hands over again (`FLUSH_WORDS`) keeps it.
+                kept_arenas
+                    .lock()
+                    .unwrap_or_else(|e| e.into_inner())
+                    .insert(me, kept);
+            }
+            device
+        };
         let sink = |handover: Handover| {
             let handover = match copies {
                 HostCopies::Never => (handover, None),
                 HostCopies::Always => {
-                    let device = uploader.upload(handover.tree.arena(), &host_copies);
+                    let device = upload(&handover);
                     (handover, device)
                 }
                 // `Auto` is resolved above.
                 HostCopies::WhenQueueFull | HostCopies::Auto => {
                     match sender.try_send((handover, None)) {
                         Err(TrySendError::Full((handover, _))) => {
-                            let device = uploader.upload(handover.tree.arena(), &host_copies);
+                            let device = upload(&handover);
                             (handover, device)
                         }
                         // Sent, or the consumer failed (its error is reported
@@ -514,6 +546,11 @@ pub fn prove_on_gpu(
                      tree: &mut OrderlyTree,
                      keys: &mut Vec<u128>| {
             let sorter = path_sorter.as_ref()?;
+            // The last class's arena, if kept, is handed over by now.
+            kept_arenas
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .remove(&std::thread::current().id());
             if build_failed.load(Ordering::Relaxed) {
                 return None;
             }
@@ -531,7 +568,16 @@ pub fn prove_on_gpu(
                     sorter.build(builder, masks).and_then(|device| {
                         // Read back with the GPU free for the next class.
                         drop(sorter);
-                        device.read_into(tree)
+                        let (bound, kept) = device.read_keeping(tree)?;
+                        if let Some(kept) = kept {
+                            let order = builder.order().to_vec();
+                            let masks = order.iter().map(|&c| masks[c]).collect();
+                            kept_arenas
+                                .lock()
+                                .unwrap_or_else(|e| e.into_inner())
+                                .insert(std::thread::current().id(), (masks, order, kept));
+                        }
+                        Ok(bound)
                     })
                 }
             };
@@ -744,7 +790,7 @@ impl Consumer<'_> {
             .iter()
             .zip(devices)
             .map(|(handover, device)| {
-                device.or_else(|| self.uploader.upload(handover.tree.arena(), &copies))
+                device.or_else(|| self.uploader.upload(handover.tree.arena(), None, &copies))
             })
             .collect();
         let uploaded = self

@@ -100,9 +100,36 @@ impl DeviceTree {
         }
     }
 
+    /// [`DeviceTree::read_into`], and the device's copy of the arena kept
+    /// for the caller (the read slot takes a fresh buffer): a proof that
+    /// copies the class's arena to the device later copies only what was
+    /// appended to it (`gpu_prove/arena_upload.rs`).
+    pub(crate) fn read_keeping(
+        mut self,
+        tree: &mut OrderlyTree,
+    ) -> Result<(u32, Option<KeptArena>), BoggleError> {
+        let bound = self.read(tree)?;
+        let kept = match (self.slot.as_mut(), self.filled) {
+            (Some(slot), Some(filled)) => {
+                let fresh = slot.stream.alloc_zeros::<u32>(1).map_err(gpu_error)?;
+                Some(KeptArena {
+                    words: std::mem::replace(&mut slot.arena, fresh),
+                    len: filled.words,
+                })
+            }
+            _ => None,
+        };
+        Ok((bound, kept))
+    }
+
     /// Reads the tree back into `tree` (its memory reused); returns its
     /// root's bound.
     pub fn read_into(mut self, tree: &mut OrderlyTree) -> Result<u32, BoggleError> {
+        // Dropping `self` then gives the slot back.
+        self.read(tree)
+    }
+
+    fn read(&mut self, tree: &mut OrderlyTree) -> Result<u32, BoggleError> {
         let (Some(slot), Some(filled)) = (self.slot.as_ref(), self.filled) else {
             // No paths: the empty tree, a root of no points.
             let arena = tree.arena_to_fill(1);
@@ -119,11 +146,15 @@ impl DeviceTree {
         tree.set_filled(filled.root, filled.bound, filled.nodes);
         let nanos = u64::try_from(started.elapsed().as_nanos()).unwrap_or(u64::MAX);
         self.slots.read_nanos.fetch_add(nanos, Ordering::Relaxed);
-        if let Some(slot) = self.slot.take() {
-            self.slots.give(slot);
-        }
         Ok(filled.bound)
     }
+}
+
+/// The first `len` words of a class's arena, as the GPU filled them, kept
+/// on the device ([`DeviceTree::read_keeping`]).
+pub(crate) struct KeptArena {
+    pub(crate) words: CudaSlice<u32>,
+    pub(crate) len: usize,
 }
 
 impl Drop for DeviceTree {

@@ -31,6 +31,8 @@ use frontier_core::gpu::cudarc::driver::{
     PinnedHostSlice,
 };
 
+use crate::gpu_build::KeptArena;
+
 /// Words of one staging buffer (16 MiB): large enough that a copy's setup
 /// is small beside it, small enough that 32 threads' pairs stay near a
 /// gigabyte of page-locked memory.
@@ -97,7 +99,15 @@ impl ArenaUploader {
     /// `arena` on the device, or None when it would pass the budget or a
     /// copy failed: then the GPU's thread copies it with its batch (where a
     /// failure is the proof's error).
-    pub(super) fn upload(&self, arena: &[u32], stats: &CopyStats) -> Option<DeviceArena> {
+    /// Where `kept` holds the arena's first words on the device already
+    /// (the GPU filled them), only the words after those are copied from
+    /// the host; the first are copied on the device.
+    pub(super) fn upload(
+        &self,
+        arena: &[u32],
+        kept: Option<&KeptArena>,
+        stats: &CopyStats,
+    ) -> Option<DeviceArena> {
         let bytes = arena.len() as u64 * 4;
         if bytes == 0 {
             return None;
@@ -107,13 +117,16 @@ impl ArenaUploader {
             return None;
         }
         let started = Instant::now();
-        let copied = self.copy(arena);
+        let copied = self.copy(arena, kept.filter(|k| k.len <= arena.len()));
         if copied.is_none() {
             self.resident.fetch_sub(bytes, Ordering::Relaxed);
         } else {
             let nanos = u64::try_from(started.elapsed().as_nanos()).unwrap_or(u64::MAX);
             stats.nanos.fetch_add(nanos, Ordering::Relaxed);
-            stats.bytes.fetch_add(bytes, Ordering::Relaxed);
+            let from_host = arena.len() - kept.map_or(0, |k| k.len.min(arena.len()));
+            stats
+                .bytes
+                .fetch_add(from_host as u64 * 4, Ordering::Relaxed);
         }
         copied.map(|words| DeviceArena {
             words,
@@ -121,7 +134,7 @@ impl ArenaUploader {
         })
     }
 
-    fn copy(&self, arena: &[u32]) -> Option<CudaSlice<u32>> {
+    fn copy(&self, arena: &[u32], kept: Option<&KeptArena>) -> Option<CudaSlice<u32>> {
         let pooled = self
             .stagers
             .lock()
@@ -131,7 +144,7 @@ impl ArenaUploader {
             Some(stager) => stager,
             None => Stager::new(&self.ctx).ok()?,
         };
-        let copied = stager.copy(arena).ok();
+        let copied = stager.copy(arena, kept).ok();
         if let Ok(mut stagers) = self.stagers.lock() {
             stagers.push(stager);
         }
@@ -166,15 +179,28 @@ impl Stager {
     }
 
     /// `arena` on the device, copied a buffer at a time: the device copies
-    /// one buffer while this thread fills the other.
-    fn copy(&mut self, arena: &[u32]) -> Result<CudaSlice<u32>, DriverError> {
+    /// one buffer while this thread fills the other. The words `kept`
+    /// holds (at most the arena's) are copied on the device instead.
+    fn copy(
+        &mut self,
+        arena: &[u32],
+        kept: Option<&KeptArena>,
+    ) -> Result<CudaSlice<u32>, DriverError> {
         // SAFETY: every word is written by the copies below before a
         // kernel reads it (the slice's write event, recorded when `base`'s
         // guard drops after the last copy, orders the kernel's stream).
         let mut words = unsafe { self.stream.alloc::<u32>(arena.len()) }?;
+        let on_device = kept.map_or(0, |k| k.len);
+        if let Some(kept) = kept {
+            self.stream.memcpy_dtod(
+                &kept.words.slice(0..on_device),
+                &mut words.slice_mut(0..on_device),
+            )?;
+        }
         {
             let (base, _write) = words.device_ptr_mut(&self.stream);
-            for (k, chunk) in arena.chunks(STAGE_WORDS).enumerate() {
+            let base = base + (on_device * std::mem::size_of::<u32>()) as u64;
+            for (k, chunk) in arena[on_device..].chunks(STAGE_WORDS).enumerate() {
                 let at = k % 2;
                 if let Some(copied) = self.copied[at].take() {
                     copied.synchronize()?;
