@@ -86,7 +86,8 @@ if g:
           f"(uploads {g.get('upload_seconds', 0):.1f} s)"
           + (f"; adding up {g['adding_seconds']:.1f} s" if 'adding_seconds' in g else "")
           + (f"; host threads' uploads {g['host_upload_seconds']:.1f} s of "
-             f"{g['host_uploaded_bytes'] / 1e9:.1f} GB" if 'host_upload_seconds' in g else ""))
+             f"{g['host_uploaded_bytes'] / 1e9:.1f} GB" if 'host_upload_seconds' in g else "")
+          + (f" (+{g['host_kept_bytes'] / 1e9:.1f} GB kept on the device)" if g.get('host_kept_bytes') else ""))
 else:
     print(f"classes {d['classes']} (+{d.get('classes_resumed', 0)} earlier), "
           f"boards {len(d['boards'])}, class mean {sum(secs) / max(len(secs), 1):.2f} s, "

@@ -469,6 +469,7 @@ pub fn run(command: &BoggleCommand, json: bool) -> Result<(), CliError> {
                         "uploaded_bytes": g.uploaded_bytes,
                         "host_upload_seconds": g.host_upload_seconds,
                         "host_uploaded_bytes": g.host_uploaded_bytes,
+                        "host_kept_bytes": g.host_kept_bytes,
                         "projected_gpu_hours": gpu_hours.map(|h| h.hours),
                         "projected_gpu_hours_stderr": gpu_hours.map(|h| h.error),
                         "projected_kernel_hours": gpu_hours.map(|h| h.kernel_hours),
@@ -562,13 +563,15 @@ pub fn run(command: &BoggleCommand, json: bool) -> Result<(), CliError> {
                     writeln!(
                         out,
                         "host threads: {:.1} s on classes ({:.1} s of it waiting for the GPU's \
-                         queue, {:.1} s copying {:.1} GB of trees to the device; longest class \
-                         {:.1} s), every class done at {:.1} s; the GPU's thread: {:.1} s in \
+                         queue, {:.1} s copying {:.1} GB of trees to the device and {:.1} GB \
+                         on it; longest class {:.1} s), every class done at {:.1} s; the GPU's \
+                         thread: {:.1} s in \
                          launches, {:.1} s of it copying {:.1} GB of trees; {:.1} s adding up",
                         g.host_class_seconds,
                         g.handover_wait_seconds,
                         g.host_upload_seconds,
                         g.host_uploaded_bytes as f64 / 1e9,
+                        g.host_kept_bytes as f64 / 1e9,
                         g.longest_class_seconds,
                         g.host_done_seconds,
                         g.launch_seconds,

@@ -137,8 +137,11 @@ pub struct GpuProofReport {
     /// The host threads' seconds copying their classes' trees to the
     /// device as they hand them over (part of `host_class_seconds`).
     pub host_upload_seconds: f64,
-    /// Bytes of trees the host threads copied.
+    /// Bytes of trees the host threads copied from the host.
     pub host_uploaded_bytes: u64,
+    /// Bytes of the host threads' trees copied on the device instead,
+    /// from the arenas the GPU filled (`--gpu-build tree`).
+    pub host_kept_bytes: u64,
 }
 
 /// The whole proof's time on one GPU and the host threads that fed it,
@@ -658,6 +661,7 @@ pub fn prove_on_gpu(
     report.host_done_seconds = host_done;
     report.host_upload_seconds = host_copies.seconds();
     report.host_uploaded_bytes = host_copies.bytes();
+    report.host_kept_bytes = host_copies.kept_bytes();
     // The CPU's class times miss the GPU's part: no projection from them.
     proof.class_seconds.clear();
     proof.class_letters.clear();

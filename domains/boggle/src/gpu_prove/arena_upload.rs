@@ -70,6 +70,7 @@ pub(super) struct ArenaUploader {
 pub(super) struct CopyStats {
     nanos: AtomicU64,
     bytes: AtomicU64,
+    kept_bytes: AtomicU64,
 }
 
 impl CopyStats {
@@ -78,9 +79,15 @@ impl CopyStats {
         self.nanos.load(Ordering::Relaxed) as f64 * 1e-9
     }
 
-    /// Bytes copied so far.
+    /// Bytes copied from the host so far.
     pub(super) fn bytes(&self) -> u64 {
         self.bytes.load(Ordering::Relaxed)
+    }
+
+    /// Bytes copied on the device so far, from arenas the GPU filled and
+    /// kept ([`KeptArena`]).
+    pub(super) fn kept_bytes(&self) -> u64 {
+        self.kept_bytes.load(Ordering::Relaxed)
     }
 }
 
@@ -117,16 +124,18 @@ impl ArenaUploader {
             return None;
         }
         let started = Instant::now();
-        let copied = self.copy(arena, kept.filter(|k| k.len <= arena.len()));
+        // An arena is only ever appended to after its fill, so one shorter
+        // than what was kept is not the kept one's.
+        let kept = kept.filter(|k| k.len <= arena.len());
+        let copied = self.copy(arena, kept);
         if copied.is_none() {
             self.resident.fetch_sub(bytes, Ordering::Relaxed);
         } else {
             let nanos = u64::try_from(started.elapsed().as_nanos()).unwrap_or(u64::MAX);
             stats.nanos.fetch_add(nanos, Ordering::Relaxed);
-            let from_host = arena.len() - kept.map_or(0, |k| k.len.min(arena.len()));
-            stats
-                .bytes
-                .fetch_add(from_host as u64 * 4, Ordering::Relaxed);
+            let on_device = kept.map_or(0, |k| k.len) as u64 * 4;
+            stats.bytes.fetch_add(bytes - on_device, Ordering::Relaxed);
+            stats.kept_bytes.fetch_add(on_device, Ordering::Relaxed);
         }
         copied.map(|words| DeviceArena {
             words,
