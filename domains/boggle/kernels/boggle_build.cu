@@ -61,14 +61,54 @@ __device__ __forceinline__ u32 block_prefix(u32 v, u32* total) {
     return prefix;
 }
 
-// Extends every reach of `in` (n of them) by one cell: each free
+// The children a collection step extends reach `r` to: each free
 // neighbour, each of its letters that the trie continues with. A child
-// that ends a word writes its key to `keys`; one that goes on writes a
-// reach to `out`. Each thread counts its writes first, and a block takes
-// its places with one atomic per buffer: one counter for every thread
-// would queue tens of millions of atomics at one address. Order does not
-// matter: the keys are sorted next. Writes past a capacity are counted but
-// not made: the host sees the count and grows the buffer.
+// that ends a word takes a key, one that goes on a reach. The count pass
+// (WRITE false) only advances `key_at` and `reach_at`; the write pass
+// writes there too, except past a buffer's capacity.
+template <bool WRITE>
+__device__ __forceinline__ void each_child(const Reach& r, u32 info, u32 first, u32 free,
+                                           const u32* trie, const u32* masks,
+                                           const u32* position, Reach* out, u32 out_capacity,
+                                           u128* keys, u32 key_capacity, u32& key_at,
+                                           u32& reach_at) {
+    u32 letters = info & LETTER_BITS;
+    u32 used = r.cell_used >> 5;
+    u128 key = ((u128)r.hi << 64) | r.lo;
+    for (u32 f = free; f;) {
+        u32 next = __ffs(f) - 1;
+        f &= f - 1;
+        for (u32 choices = masks[next] & letters; choices;) {
+            u32 letter = __ffs(choices) - 1;
+            choices &= choices - 1;
+            u32 child = first + __popc(info & ((1u << letter) - 1u));
+            u32 child_info = trie[2 * child];
+            bool ends_a_word = (child_info >> POINTS_SHIFT) > 0;
+            bool goes_on = (child_info & LETTER_BITS) != 0;
+            if (WRITE) {
+                u128 extended = key | slot(position[next], letter);
+                if (ends_a_word && key_at < key_capacity) keys[key_at] = extended | (u128)child;
+                if (goes_on && reach_at < out_capacity) {
+                    Reach e;
+                    e.cell_used = next | ((used | (1u << next)) << 5);
+                    e.node = child;
+                    e.lo = (u64)extended;
+                    e.hi = (u64)(extended >> 64);
+                    out[reach_at] = e;
+                }
+            }
+            key_at += ends_a_word ? 1u : 0u;
+            reach_at += goes_on ? 1u : 0u;
+        }
+    }
+}
+
+// Extends every reach of `in` (n of them) by one cell (`each_child`).
+// Each thread counts its writes first, and a block takes its places with
+// one atomic per buffer: one counter for every thread would queue tens of
+// millions of atomics at one address. Order does not matter: the keys are
+// sorted next. Writes past a capacity are counted but not made: the host
+// sees the count and grows the buffer.
 extern "C" __global__ void __launch_bounds__(COLLECT_BLOCK)
     build_collect(const Reach* in, u32 n, const u32* trie, const u32* masks,
                   const u32* position, Reach* out, u32 out_capacity, u128* keys,
@@ -87,20 +127,9 @@ extern "C" __global__ void __launch_bounds__(COLLECT_BLOCK)
         first = trie[2 * r.node + 1];
         free = NEIGHBORS[r.cell_used & 31u] & ~(r.cell_used >> 5);
     }
-    u32 letters = info & LETTER_BITS;
-    // Pass 1: how many keys and reaches this thread writes.
     u32 my_keys = 0, my_reaches = 0;
-    for (u32 f = free; f;) {
-        u32 next = __ffs(f) - 1;
-        f &= f - 1;
-        for (u32 choices = masks[next] & letters; choices;) {
-            u32 letter = __ffs(choices) - 1;
-            choices &= choices - 1;
-            u32 child_info = trie[2 * (first + __popc(info & ((1u << letter) - 1u)))];
-            my_keys += (child_info >> POINTS_SHIFT) > 0 ? 1u : 0u;
-            my_reaches += (child_info & LETTER_BITS) ? 1u : 0u;
-        }
-    }
+    each_child<false>(r, info, first, free, trie, masks, position, out, out_capacity, keys,
+                      key_capacity, my_keys, my_reaches);
     u32 key_at = block_prefix(my_keys, &totals[0]);
     u32 reach_at = block_prefix(my_reaches, &totals[1]);
     if (threadIdx.x == 0) {
@@ -110,35 +139,8 @@ extern "C" __global__ void __launch_bounds__(COLLECT_BLOCK)
     __syncthreads();
     key_at += bases[0];
     reach_at += bases[1];
-    // Pass 2: the writes.
-    u32 used = r.cell_used >> 5;
-    u128 key = ((u128)r.hi << 64) | r.lo;
-    for (u32 f = free; f;) {
-        u32 next = __ffs(f) - 1;
-        f &= f - 1;
-        for (u32 choices = masks[next] & letters; choices;) {
-            u32 letter = __ffs(choices) - 1;
-            choices &= choices - 1;
-            u32 child = first + __popc(info & ((1u << letter) - 1u));
-            u32 child_info = trie[2 * child];
-            u128 extended = key | slot(position[next], letter);
-            if ((child_info >> POINTS_SHIFT) > 0) {
-                if (key_at < key_capacity) keys[key_at] = extended | (u128)child;
-                key_at++;
-            }
-            if (child_info & LETTER_BITS) {
-                if (reach_at < out_capacity) {
-                    Reach e;
-                    e.cell_used = next | ((used | (1u << next)) << 5);
-                    e.node = child;
-                    e.lo = (u64)extended;
-                    e.hi = (u64)(extended >> 64);
-                    out[reach_at] = e;
-                }
-                reach_at++;
-            }
-        }
-    }
+    each_child<true>(r, info, first, free, trie, masks, position, out, out_capacity, keys,
+                     key_capacity, key_at, reach_at);
 }
 
 // A stable least-significant-digit radix sort, 8 bits a pass: per pass

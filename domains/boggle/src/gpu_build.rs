@@ -134,7 +134,18 @@ impl GpuPathSorter {
         }
         let module = gpu.module(&build_source(shape))?;
         let function = |name: &str| module.load_function(name).map_err(gpu_error);
-        let stream = gpu.ctx.new_stream().map_err(gpu_error)?;
+        // The builds share the GPU with the proof's walk, whose launches
+        // fill every SM for seconds, and a host thread waits on each build
+        // (and holds the sorter): at the highest priority the scheduler
+        // gives a build's blocks the SMs that free up before the walk's
+        // waiting blocks.
+        gpu.ctx.bind_to_thread().map_err(gpu_error)?;
+        let (_, highest) = frontier_core::gpu::cudarc::driver::result::stream::get_priority_range()
+            .map_err(gpu_error)?;
+        let stream = gpu
+            .ctx
+            .new_stream_with_priority(highest)
+            .map_err(gpu_error)?;
         let words: Vec<u32> = trie
             .nodes()
             .iter()
