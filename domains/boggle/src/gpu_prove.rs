@@ -448,6 +448,9 @@ pub fn prove_on_gpu(
     let adder_failed = AtomicBool::new(false);
     // Classes whose tree the GPU built (the rest fell back to the host).
     let gpu_built = AtomicU64::new(0);
+    // The host threads' time waiting for the path sorter, which one class
+    // holds at a time.
+    let sorter_wait_nanos = AtomicU64::new(0);
     let (proof, consumed, added, host_done) = std::thread::scope(|scope| {
         // Two walked batches may wait to be added up; past that the GPU's
         // thread waits, rather than keep their arenas from the pool.
@@ -561,7 +564,10 @@ pub fn prove_on_gpu(
             }
             // A poisoned lock only means another thread panicked, which
             // ends the proof anyway.
+            let asked = Instant::now();
             let mut sorter = sorter.lock().unwrap_or_else(|e| e.into_inner());
+            let nanos = u64::try_from(asked.elapsed().as_nanos()).unwrap_or(u64::MAX);
+            sorter_wait_nanos.fetch_add(nanos, Ordering::Relaxed);
             let built = match options.build {
                 GpuBuild::Paths => sorter.sorted_paths(builder, masks, keys).map(|()| {
                     // The fill is the host's: the GPU is free for the next class.
@@ -679,11 +685,12 @@ pub fn prove_on_gpu(
             .unwrap_or_else(|e| e.into_inner())
             .times();
         tracing::info!(
-            "GPU builds of {} classes: collect {:.1} s, sort {:.1} s, fill {:.1} s, trees read back {:.1} s (host threads)",
+            "GPU builds of {} classes: collect {:.1} s, sort {:.1} s, fill {:.1} s; the host threads waited {:.1} s for the sorter and read the trees back in {:.1} s",
             gpu_built.into_inner(),
             times.collect,
             times.sort,
             times.fill,
+            sorter_wait_nanos.into_inner() as f64 * 1e-9,
             times.read_trees
         );
     }
