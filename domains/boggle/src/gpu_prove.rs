@@ -19,7 +19,6 @@
 //! boards and the same count of subclasses bounded (the GPU tests check
 //! both against [`crate::prove()`]).
 
-use std::collections::HashMap;
 use std::fmt::Write;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::mpsc::{sync_channel, Receiver, SyncSender, TrySendError};
@@ -36,11 +35,10 @@ mod adder;
 mod arena_upload;
 mod relaunch;
 use adder::Adder;
-use arena_upload::{ArenaUploader, CopyStats, DeviceArena};
+use arena_upload::{ArenaUploader, CopyStats, DeviceArena, KeptArenas};
 use relaunch::Relaunch;
 
 use crate::gpu::GpuBoggle;
-use crate::gpu_build::KeptArena;
 use crate::handover::FLUSH_WORDS;
 use crate::orderly::{split_order, OrderlyBuilder, OrderlyTree};
 use crate::prove::{
@@ -489,35 +487,11 @@ pub fn prove_on_gpu(
             let result = consumer.run(receiver, finished);
             (result, consumer)
         });
-        // Each host thread's class's arena as the GPU filled it, kept on the
-        // device until the class is handed over: its copy then sends only
-        // the words forcing appended.
-        // Each is kept with its class's letter sets and split order, which
-        // decide the tree: an arena is only ever copied over its own class's.
-        type Kept = (Vec<u32>, Vec<usize>, KeptArena);
-        let kept_arenas: std::sync::Mutex<HashMap<std::thread::ThreadId, Kept>> =
-            std::sync::Mutex::new(HashMap::new());
+        let kept_arenas = KeptArenas::default();
         let upload = |handover: &Handover| {
-            let me = std::thread::current().id();
-            // A poisoned lock only means another thread panicked, which
-            // ends the proof anyway.
-            let kept = kept_arenas
-                .lock()
-                .unwrap_or_else(|e| e.into_inner())
-                .remove(&me);
-            let own = kept
-                .as_ref()
-                .filter(|(masks, order, _)| *masks == handover.masks && *order == handover.order)
-                .map(|(_, _, arena)| arena);
-            let device = uploader.upload(handover.tree.arena(), own, &host_copies);
-            if let Some(kept) = kept {
-                // A class that hands over again (`FLUSH_WORDS`) keeps it.
-                kept_arenas
-                    .lock()
-                    .unwrap_or_else(|e| e.into_inner())
-                    .insert(me, kept);
-            }
-            device
+            kept_arenas.with_own(&handover.masks, &handover.order, |own| {
+                uploader.upload(handover.tree.arena(), own, &host_copies)
+            })
         };
         let sink = |handover: Handover| {
             let handover = match copies {
@@ -555,16 +529,13 @@ pub fn prove_on_gpu(
                      keys: &mut Vec<u128>| {
             let sorter = path_sorter.as_ref()?;
             // The last class's arena, if kept, is handed over by now.
-            kept_arenas
-                .lock()
-                .unwrap_or_else(|e| e.into_inner())
-                .remove(&std::thread::current().id());
+            kept_arenas.forget();
             if build_failed.load(Ordering::Relaxed) {
                 return None;
             }
+            let asked = Instant::now();
             // A poisoned lock only means another thread panicked, which
             // ends the proof anyway.
-            let asked = Instant::now();
             let mut sorter = sorter.lock().unwrap_or_else(|e| e.into_inner());
             let nanos = u64::try_from(asked.elapsed().as_nanos()).unwrap_or(u64::MAX);
             sorter_wait_nanos.fetch_add(nanos, Ordering::Relaxed);
@@ -583,10 +554,7 @@ pub fn prove_on_gpu(
                         if let Some(kept) = kept {
                             let order = builder.order().to_vec();
                             let masks = order.iter().map(|&c| masks[c]).collect();
-                            kept_arenas
-                                .lock()
-                                .unwrap_or_else(|e| e.into_inner())
-                                .insert(std::thread::current().id(), (masks, order, kept));
+                            kept_arenas.keep(masks, order, kept);
                         }
                         Ok(bound)
                     })

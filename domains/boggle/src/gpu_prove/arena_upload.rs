@@ -21,8 +21,10 @@
 //! batches before it have freed theirs. So the queue of handed-over classes
 //! never fails the proof for want of device memory.
 
+use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
+use std::thread::ThreadId;
 use std::time::Instant;
 
 use frontier_core::gpu::cudarc::driver::sys::CUevent_flags;
@@ -49,6 +51,73 @@ impl Drop for DeviceArena {
     fn drop(&mut self) {
         self.resident
             .fetch_sub(self.words.len() as u64 * 4, Ordering::Relaxed);
+    }
+}
+
+/// Each host thread's class arena as the GPU filled it ([`KeptArena`]),
+/// kept on the device until the class is handed over: its copy then sends
+/// only the words forcing appended. Each is kept with its class's
+/// split-order letter sets and order, which decide the tree, so that an
+/// arena is only ever copied over its own class's.
+#[derive(Default)]
+pub(super) struct KeptArenas {
+    by_thread: Mutex<HashMap<ThreadId, Kept>>,
+}
+
+struct Kept {
+    masks: Vec<u32>,
+    order: Vec<usize>,
+    arena: KeptArena,
+}
+
+impl KeptArenas {
+    /// The calling thread's kept arenas.
+    fn mine(&self) -> std::sync::MutexGuard<'_, HashMap<ThreadId, Kept>> {
+        // A poisoned lock only means another thread panicked, which ends
+        // the proof anyway.
+        self.by_thread.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Keeps `arena` for the calling thread's class (of split-order letter
+    /// sets `masks` and split order `order`).
+    pub(super) fn keep(&self, masks: Vec<u32>, order: Vec<usize>, arena: KeptArena) {
+        let me = std::thread::current().id();
+        self.mine().insert(
+            me,
+            Kept {
+                masks,
+                order,
+                arena,
+            },
+        );
+    }
+
+    /// Drops the calling thread's arena: its class is done.
+    pub(super) fn forget(&self) {
+        self.mine().remove(&std::thread::current().id());
+    }
+
+    /// `copy` given the calling thread's arena where it is the class of
+    /// `masks` and `order`; the arena stays kept (a class that hands over
+    /// again, past `FLUSH_WORDS`, needs it again). The lock is not held
+    /// during `copy`.
+    pub(super) fn with_own<R>(
+        &self,
+        masks: &[u32],
+        order: &[usize],
+        copy: impl FnOnce(Option<&KeptArena>) -> R,
+    ) -> R {
+        let me = std::thread::current().id();
+        let kept = self.mine().remove(&me);
+        let own = kept
+            .as_ref()
+            .filter(|k| k.masks == masks && k.order == order)
+            .map(|k| &k.arena);
+        let copied = copy(own);
+        if let Some(kept) = kept {
+            self.mine().insert(me, kept);
+        }
+        copied
     }
 }
 
@@ -195,8 +264,9 @@ impl Stager {
         arena: &[u32],
         kept: Option<&KeptArena>,
     ) -> Result<CudaSlice<u32>, DriverError> {
-        // SAFETY: every word is written by the copies below before a
-        // kernel reads it (the slice's write event, recorded when `base`'s
+        // SAFETY: every word is written by the copies below (the kept
+        // words on the device, the rest from the host) before a kernel
+        // reads it (the slice's write event, recorded when `base`'s
         // guard drops after the last copy, orders the kernel's stream).
         let mut words = unsafe { self.stream.alloc::<u32>(arena.len()) }?;
         let on_device = kept.map_or(0, |k| k.len);
