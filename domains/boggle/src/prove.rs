@@ -572,6 +572,57 @@ pub struct Proof {
     /// Of those, the seconds spent listing the top-level classes (a fixed
     /// cost, left out of projections from a sample).
     pub setup_seconds: f64,
+    /// Where the classes' time on their threads went, over the classes
+    /// searched.
+    pub host_phases: HostPhases,
+}
+
+/// Where a class's time on its thread goes, in seconds (summed over a
+/// proof's classes): what is left of the class's time is the walk, the
+/// incremental bounds and the memory they fault in. Measured because the
+/// GPU machines have no profiler: in a GPU proof the host threads bound
+/// the run, and these say which of their steps does.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct HostPhases {
+    /// Building the class's tree (on the GPU: waiting for the path sorter,
+    /// the kernels and the read-back).
+    pub build: f64,
+    /// Forcing cells: the merges, and going back after them.
+    pub merges: f64,
+    /// Handing subclasses over to the GPU: gathering them, copying trees
+    /// to the device and waiting for room in the queue.
+    pub handovers: f64,
+}
+
+impl HostPhases {
+    fn add(&mut self, other: &HostPhases) {
+        self.build += other.build;
+        self.merges += other.merges;
+        self.handovers += other.handovers;
+    }
+
+    /// One line for the log: each phase's seconds and share of
+    /// `class_seconds`, the classes' time on their threads, and the rest.
+    pub fn describe(&self, class_seconds: f64) -> String {
+        let share = |seconds: f64| {
+            if class_seconds > 0.0 {
+                100.0 * seconds / class_seconds
+            } else {
+                0.0
+            }
+        };
+        let rest = class_seconds - self.build - self.merges - self.handovers;
+        format!(
+            "host threads' {class_seconds:.1} s on classes: tree builds {:.1} s ({:.0}%), merges {:.1} s ({:.0}%), handovers {:.1} s ({:.0}%), the walk and the rest {rest:.1} s ({:.0}%)",
+            self.build,
+            share(self.build),
+            self.merges,
+            share(self.merges),
+            self.handovers,
+            share(self.handovers),
+            share(rest),
+        )
+    }
 }
 
 impl Proof {
@@ -715,6 +766,7 @@ pub(crate) struct ClassOutcome {
     complete: bool,
     bound: u32,
     seconds: f64,
+    phases: HostPhases,
     /// Whether the first position was searched letter by letter, skipping
     /// the letters of earlier runs' parts (which then count toward the
     /// class); a class walked whole (not forced at its root, say under
@@ -956,6 +1008,7 @@ pub(crate) fn prove_split(
         class_letters: Vec::new(),
         seconds: 0.0,
         setup_seconds,
+        host_phases: HostPhases::default(),
     };
     if let Some(e) = log_error.into_inner().unwrap_or_else(|e| e.into_inner()) {
         return Err(e);
@@ -980,6 +1033,7 @@ pub(crate) fn prove_split(
         proof.tree_nodes += outcome.tree_nodes;
         proof.max_bound = proof.max_bound.max(outcome.bound);
         proof.class_seconds.push(outcome.seconds);
+        proof.host_phases.add(&outcome.phases);
         proof.class_letters.push(
             (0..shape.cells())
                 .map(|cell| letters_of(settings.buckets.sets_of(shape, cell)[class[cell] as usize]))
@@ -991,6 +1045,10 @@ pub(crate) fn prove_split(
     }
     proof.boards = boards_up_to_symmetry(shape, boards);
     proof.seconds = started.elapsed().as_secs_f64();
+    tracing::info!(
+        "{}",
+        proof.host_phases.describe(proof.class_seconds.iter().sum())
+    );
     Ok(proof)
 }
 
@@ -1069,6 +1127,7 @@ fn search_class(
             }
         }
     }
+    let building = Instant::now();
     let built = split
         .and_then(|s| s.trees)
         .and_then(|trees| trees(&worker.builder, &masks, &mut worker.tree, &mut worker.paths));
@@ -1080,6 +1139,10 @@ fn search_class(
         tree_nodes: worker.tree.node_count() as u64,
         bound,
         complete: true,
+        phases: HostPhases {
+            build: building.elapsed().as_secs_f64(),
+            ..HostPhases::default()
+        },
         ..ClassOutcome::default()
     };
     let mut pieces = Vec::new();
@@ -1102,10 +1165,12 @@ fn search_class(
         below.outcome.complete = below.force(worker, &masks, &mut Vec::new(), split);
         // A class with nothing to hand over keeps its arena for the next.
         if let (Some(split), Some(shipment)) = (split, shipment.filter(|s| !s.is_empty())) {
+            let handing = Instant::now();
             let tree = worker.tree.take();
             if let Some(handover) = shipment.finish(tree, &masks, worker.builder.order()) {
                 (split.sink)(handover);
             }
+            outcome.phases.handovers += handing.elapsed().as_secs_f64();
         }
     }
     if settings.certificate {
@@ -1227,6 +1292,7 @@ impl Below<'_> {
             self.forced = depth;
             let complete = self.walk(worker, masks, prefix);
             if let Some(shipment) = self.shipment.as_mut().filter(|_| !self.items.is_empty()) {
+                let handing = Instant::now();
                 let items = std::mem::take(self.items);
                 let order = worker.builder.order();
                 if let Some(handover) = shipment.hand_over(&worker.tree, items, masks, order) {
@@ -1235,6 +1301,7 @@ impl Below<'_> {
                         (split.sink)(handover);
                     }
                 }
+                self.outcome.phases.handovers += handing.elapsed().as_secs_f64();
             }
             return complete;
         }
@@ -1269,8 +1336,10 @@ impl Below<'_> {
             let mut complete = true;
             if bound >= target {
                 let nodes = worker.tree.node_count();
+                let merging = Instant::now();
                 let saved;
                 (bound, saved) = worker.tree.force(depth as u32, letter);
+                self.outcome.phases.merges += merging.elapsed().as_secs_f64();
                 self.outcome.tree_nodes += (worker.tree.node_count() - nodes) as u64;
                 forced = depth + 1;
                 let mark = self.shipment.as_ref().map(|s| s.mark());
@@ -1692,6 +1761,17 @@ mod tests {
             let stop = AtomicBool::new(false);
             let mut walked = 0;
             let handed = handed.into_inner().expect("no panic");
+            // Each phase is timed inside the class's time, and a phase that
+            // ran is seen: trees built by every class, handovers wherever a
+            // class handed over, merges wherever the proof forced.
+            let phases = top.host_phases;
+            let class_seconds: f64 = top.class_seconds.iter().sum();
+            assert!(phases.build + phases.merges + phases.handovers <= class_seconds);
+            assert!(phases.build > 0.0 && (phases.handovers > 0.0) == !handed.is_empty());
+            assert_eq!(
+                phases.merges > 0.0,
+                whole.host_phases.merges > 0.0 && depth > 1
+            );
             if flush_words == 0 {
                 assert!(
                     handed.iter().all(|h| h.groups.len() == 1),
