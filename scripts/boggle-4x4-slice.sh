@@ -31,7 +31,8 @@
 #                               light, memory, warp states and occupancy, in
 #                               $OUT/ncu-*.txt
 # The binary is $FRONTIER_BIN (default target/device/frontier); $THREADS
-# threads (default 16: fewer leave cores to a GPU run beside it); each run's
+# threads (default 16: fewer leave cores to a GPU run beside it); $GPU_BUILD,
+# where set, is the gpu-* runs' --gpu-build (and ends their labels); each run's
 # JSON, one stderr log and the results files are copied to $OUT. A results
 # file is also kept in /tmp, and whichever copy holds more lines is resumed:
 # a carried file replaces the machine's, and a stale carry to a warm machine
@@ -103,6 +104,7 @@ gpu_sample_args() {
   gpu_args=(--shape 4x4 --target 3500 --buckets "$BUCKETS" --threads "$THREADS"
     --sample "$n" --seed "$seed" --gpu --gpu-depth "$depth" --switchover "$switchover")
   [ -n "${share:-}" ] && gpu_args+=(--share "$share")
+  [ -n "${GPU_BUILD:-}" ] && gpu_args+=(--gpu-build "$GPU_BUILD")
 }
 for phase in "$@"; do
   case $phase in
@@ -150,7 +152,7 @@ for phase in "$@"; do
       ;;
     gpu-sample:*)
       gpu_sample_args "$phase"
-      run "4x4-gpu-sample-$n-$seed-d$depth-sw$switchover${share:+-share-${share/\//-of-}}" "${gpu_args[@]}"
+      run "4x4-gpu-sample-$n-$seed-d$depth-sw$switchover${share:+-share-${share/\//-of-}}${GPU_BUILD:+-$GPU_BUILD}" "${gpu_args[@]}"
       ;;
     gpu-profile:*)
       gpu_sample_args "$phase"

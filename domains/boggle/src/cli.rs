@@ -127,8 +127,9 @@ pub enum BoggleCommand {
         gpu_host_copies: Option<String>,
         /// With --gpu: how much of each class's tree the GPU builds: `tree`
         /// (default: the paths collected and sorted, and the tree filled),
-        /// `paths` (collected and sorted; the host thread fills the tree) or
-        /// `host` (nothing). The tree is the same either way.
+        /// `merges` (the tree, and every forced cell's merge), `paths`
+        /// (collected and sorted; the host thread fills the tree) or `host`
+        /// (nothing). The trees are the same either way.
         #[arg(long, requires = "gpu")]
         gpu_build: Option<String>,
         /// Force cells (a merged, tighter tree per letter of the next cell)
@@ -470,6 +471,7 @@ pub fn run(command: &BoggleCommand, json: bool) -> Result<(), CliError> {
                         "host_upload_seconds": g.host_upload_seconds,
                         "host_uploaded_bytes": g.host_uploaded_bytes,
                         "host_kept_bytes": g.host_kept_bytes,
+                        "merges_on_gpu": g.merges_on_gpu,
                         "projected_gpu_hours": gpu_hours.map(|h| h.hours),
                         "projected_gpu_hours_stderr": gpu_hours.map(|h| h.error),
                         "projected_kernel_hours": gpu_hours.map(|h| h.kernel_hours),

@@ -19,7 +19,7 @@ use std::fmt::Write;
 use std::sync::Arc;
 
 use frontier_core::gpu::cudarc::driver::{
-    CudaFunction, CudaSlice, CudaStream, LaunchConfig, PushKernelArg,
+    CudaFunction, CudaModule, CudaSlice, CudaStream, LaunchConfig, PushKernelArg,
 };
 use frontier_core::gpu::{gpu_error, Gpu};
 
@@ -31,13 +31,17 @@ use crate::BoggleError;
 mod fill;
 #[cfg(test)]
 mod fill_model;
+mod merge;
 mod read;
 
+pub(crate) use merge::GpuMerger;
 pub use read::DeviceTree;
 pub(crate) use read::KeptArena;
 use read::ReadSlots;
 
 const SOURCE: &str = include_str!("../kernels/boggle_build.cu");
+/// The merges of forcing (`merge.rs`), which use the fill's scans.
+const MERGE_SOURCE: &str = include_str!("../kernels/boggle_merge.cu");
 /// Threads a block of the collection.
 const COLLECT_BLOCK: u32 = 256;
 /// Keys a block of the radix sort takes (`RADIX_TILE` in the kernel).
@@ -51,7 +55,8 @@ const FIRST_REACHES: usize = 1 << 22;
 const FIRST_KEYS: usize = 1 << 22;
 
 /// The kernel source for boards of `shape`: the defines and neighbour
-/// masks, then `boggle_build.cu`. No device is needed to make it.
+/// masks, then `boggle_build.cu` and `boggle_merge.cu`. No device is
+/// needed to make it.
 pub fn build_source(shape: &Shape) -> String {
     let cells = shape.cells();
     let mut neighbors: Vec<u32> = shape.neighbor_masks.iter().map(|&m| m as u32).collect();
@@ -63,7 +68,7 @@ pub fn build_source(shape: &Shape) -> String {
         "#define CELLS {cells}\n#define LETTER_BITS {LETTER_BITS}u\n#define POINTS_SHIFT {POINTS_SHIFT}"
     );
     src += &crate::gpu::device_u32s("NEIGHBORS", &neighbors);
-    src + SOURCE
+    src + SOURCE + MERGE_SOURCE
 }
 
 /// Of two buffers that a step reads from one and writes to the other in
@@ -81,6 +86,8 @@ fn read_and_written<T>(pair: &mut [T; 2], from: usize) -> (&T, &mut T) {
 /// and one trie. Buffers are kept between classes and grow as needed.
 pub struct GpuPathSorter {
     stream: Arc<CudaStream>,
+    /// The kernels, which mergers share ([`GpuPathSorter::merger`]).
+    module: Arc<CudaModule>,
     cells: usize,
     trie: CudaSlice<u32>,
     /// The bits of a key that the word (its trie node) may use.
@@ -179,8 +186,19 @@ impl GpuPathSorter {
             fill: fill::GpuFill::new(&module, &stream, cells)?,
             slots: Arc::new(ReadSlots::default()),
             times: PathSorterTimes::default(),
+            module,
             stream,
         })
+    }
+
+    /// A merger for one host thread's forces ([`GpuMerger`]), on a stream of
+    /// its own at the builds' priority: its thread waits on each merge.
+    pub(crate) fn merger(&self) -> Result<GpuMerger, BoggleError> {
+        let ctx = self.stream.context();
+        let (_, highest) = frontier_core::gpu::cudarc::driver::result::stream::get_priority_range()
+            .map_err(gpu_error)?;
+        let stream = ctx.new_stream_with_priority(highest).map_err(gpu_error)?;
+        GpuMerger::new(&self.module, stream)
     }
 
     /// The word paths of the class whose cell `c` may be any letter of
@@ -472,6 +490,141 @@ mod tests {
                     arena == filled.arena(),
                     "{rows}x{cols} {class:?}: arenas differ"
                 );
+            }
+        }
+    }
+
+    /// Forcing with the merge on the GPU makes the CPU's forced tree word
+    /// for word (arena, root, bound, node count) on classes of 9, 12 and
+    /// 16 cells: forces nested three positions deep, each undone after its
+    /// subtree, every other one keeping its nodes (as a class that hands
+    /// subclasses over keeps them), so that the device's copy of the arena
+    /// is checked after the host's shrinks and after it grows. Prints the
+    /// time a force takes on each side.
+    #[test]
+    fn gpu_merges_equal_the_cpus() {
+        if !frontier_core::gpu::usable_or_skip("gpu_merges_equal_the_cpus") {
+            return;
+        }
+        let path =
+            frontier_core::data::find("boggle/enable2k.txt").expect("ENABLE2K ships in data/");
+        let text = std::fs::read(path).expect("ENABLE2K readable");
+        let trie = Trie::build(&WordList::parse(&text));
+        let gpu = Gpu::open(0).expect("a GPU (checked above)");
+        let four = "aeijou bcdfgmpqvwxz hklnrsty";
+        let corners = "aeijou bcdfgmpqvwxz hklnrsty, corner: aeiosuy bcdfghjklmnpqrtvwxz";
+        for (rows, cols, buckets, stride, budget) in [
+            (3, 3, four, 37, 300),
+            (3, 4, four, 4_999, 120),
+            (4, 4, corners, 213_671, 40),
+        ] {
+            let shape = Shape::new(rows, cols);
+            let buckets = Buckets::parse(buckets).expect("buckets");
+            let classes = top_classes(&shape, &buckets).expect("classes");
+            let sorter = GpuPathSorter::new(&gpu, &trie, &shape).expect("sorter");
+            let mut merger = sorter.merger().expect("merger");
+            let mut builder =
+                OrderlyBuilder::new(&trie, &shape, &split_order(&shape)).expect("builder");
+            let mut checked = Checked::default();
+            for class in classes.iter().step_by(stride) {
+                let masks = buckets.class_masks(&shape, class);
+                builder.reorder(&SplitOrder::Cost.of_class(&shape, &masks));
+                let mut cpu = OrderlyTree::default();
+                builder.build(&masks, &mut cpu);
+                let mut on_gpu = cpu.clone_arena();
+                let mut device = merger.load(&on_gpu).expect("loaded");
+                let masks: Vec<u32> = builder.order().iter().map(|&c| masks[c]).collect();
+                let name = format!("{rows}x{cols} class {class:?}");
+                let mut pair = Forced {
+                    cpu: &mut cpu,
+                    gpu: &mut on_gpu,
+                    device: &mut device,
+                    merger: &mut merger,
+                    masks: &masks,
+                    left: budget,
+                    name: &name,
+                };
+                pair.force_from(0, &mut checked);
+            }
+            let (merges, gpu_seconds) = merger.merges();
+            assert!(
+                merges as usize == checked.forces && merges > 0,
+                "{rows}x{cols}"
+            );
+            let ms = |seconds: f64| seconds * 1e3 / merges as f64;
+            eprintln!(
+                "MERGES {rows}x{cols}: {merges} forces, {} words appended; a force {:.2} ms on the GPU (read back included), {:.2} ms on one core",
+                checked.words,
+                ms(gpu_seconds),
+                ms(checked.cpu_seconds)
+            );
+        }
+    }
+
+    /// Forces checked so far, the words they appended and the CPU's time.
+    #[derive(Default)]
+    struct Checked {
+        forces: usize,
+        words: usize,
+        cpu_seconds: f64,
+    }
+
+    /// One class's tree forced on both sides.
+    struct Forced<'a> {
+        cpu: &'a mut OrderlyTree,
+        gpu: &'a mut OrderlyTree,
+        /// The device's copy of `gpu`'s arena.
+        device: &'a mut KeptArena,
+        merger: &'a mut GpuMerger,
+        masks: &'a [u32],
+        /// Forces left to make in this class.
+        left: usize,
+        name: &'a str,
+    }
+
+    impl Forced<'_> {
+        /// Forces position `depth` to each of its letters on both sides,
+        /// compares them, forces deeper (three positions at most), and
+        /// undoes it.
+        fn force_from(&mut self, depth: usize, checked: &mut Checked) {
+            let mut letters = self.masks[depth];
+            while letters != 0 && self.left > 0 {
+                let letter = letters.trailing_zeros() as u8;
+                letters &= letters - 1;
+                self.left -= 1;
+                let before = self.cpu.arena().len();
+                let started = Instant::now();
+                let (cpu_bound, cpu_saved) = self.cpu.force(depth as u32, letter);
+                checked.cpu_seconds += started.elapsed().as_secs_f64();
+                let (gpu_bound, gpu_saved) = self
+                    .merger
+                    .force(self.gpu, self.device, depth as u32, letter)
+                    .expect("a merge on the GPU");
+                let at = format!("{}, position {depth} forced to {letter}", self.name);
+                assert_eq!(gpu_bound, cpu_bound, "{at}: bounds");
+                assert_eq!(self.gpu.root(), self.cpu.root(), "{at}: roots");
+                assert_eq!(self.gpu.node_count(), self.cpu.node_count(), "{at}: nodes");
+                let (g, c) = (self.gpu.arena(), self.cpu.arena());
+                if g != c {
+                    let first = g.iter().zip(c).position(|(x, y)| x != y);
+                    panic!(
+                        "{at}: arenas differ (lengths {} and {}, first difference at {first:?}, {before} words before the force)",
+                        g.len(),
+                        c.len()
+                    );
+                }
+                checked.forces += 1;
+                checked.words += c.len() - before;
+                if depth + 1 < self.masks.len().min(3) {
+                    self.force_from(depth + 1, checked);
+                }
+                if letter.is_multiple_of(2) {
+                    self.cpu.unforce(cpu_saved);
+                    self.gpu.unforce(gpu_saved);
+                } else {
+                    self.cpu.unforce_keeping_nodes(cpu_saved);
+                    self.gpu.unforce_keeping_nodes(gpu_saved);
+                }
             }
         }
     }

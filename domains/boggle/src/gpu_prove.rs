@@ -140,6 +140,8 @@ pub struct GpuProofReport {
     /// Bytes of the host threads' trees copied on the device instead,
     /// from the arenas the GPU filled (`--gpu-build tree`).
     pub host_kept_bytes: u64,
+    /// Forced cells merged on the GPU (`--gpu-build merges`).
+    pub merges_on_gpu: u64,
 }
 
 /// The whole proof's time on one GPU and the host threads that fed it,
@@ -241,6 +243,13 @@ pub enum GpuBuild {
     /// thread 70-110 ns a path (0.4 s a 4x4 class on one dev core).
     #[default]
     Tree,
+    /// The whole tree as with [`GpuBuild::Tree`], and every forced cell's
+    /// merge too (`gpu_build/merge.rs`): the host thread reads the merged
+    /// words back, and its class's copy to the device then sends nothing
+    /// from the host. The merges were half of the host threads' time with
+    /// [`GpuBuild::Tree`] (docs/RESULTS.md, "Where the host threads' time
+    /// goes").
+    Merges,
     /// The paths collected and sorted on the GPU, the tree filled by the
     /// host thread from the keys read back. On a 4x4 sample fed by 16 host
     /// threads this took a quarter off the wall against [`GpuBuild::Host`]
@@ -254,13 +263,16 @@ pub enum GpuBuild {
 impl std::str::FromStr for GpuBuild {
     type Err = String;
 
-    /// `tree`, `paths` or `host`.
+    /// `tree`, `merges`, `paths` or `host`.
     fn from_str(text: &str) -> Result<GpuBuild, String> {
         match text {
             "tree" => Ok(GpuBuild::Tree),
+            "merges" => Ok(GpuBuild::Merges),
             "paths" => Ok(GpuBuild::Paths),
             "host" => Ok(GpuBuild::Host),
-            _ => Err(format!("GPU build {text:?}: `tree`, `paths` or `host`")),
+            _ => Err(format!(
+                "GPU build {text:?}: `tree`, `merges`, `paths` or `host`"
+            )),
         }
     }
 }
@@ -449,6 +461,7 @@ pub fn prove_on_gpu(
     // The host threads' time waiting for the path sorter, which one class
     // holds at a time.
     let sorter_wait_nanos = AtomicU64::new(0);
+    let mut merges_on_gpu = 0;
     let (proof, consumed, added, host_done) = std::thread::scope(|scope| {
         // Two walked batches may wait to be added up; past that the GPU's
         // thread waits, rather than keep their arenas from the pool.
@@ -546,7 +559,7 @@ pub fn prove_on_gpu(
                     builder.build_from_sorted(keys, tree)
                 }),
                 // `Host` has no sorter: it returned above.
-                GpuBuild::Tree | GpuBuild::Host => {
+                GpuBuild::Tree | GpuBuild::Merges | GpuBuild::Host => {
                     sorter.build(builder, masks).and_then(|device| {
                         // Read back with the GPU free for the next class.
                         drop(sorter);
@@ -575,6 +588,14 @@ pub fn prove_on_gpu(
                 }
             }
         };
+        // The merges on the GPU, over the arena the GPU built and kept: a
+        // thread's first force makes its merger.
+        let forces = |tree: &mut OrderlyTree, position: u32, letter: u8| {
+            let sorter = path_sorter.as_ref()?;
+            kept_arenas.force(tree, position, letter, || {
+                sorter.lock().unwrap_or_else(|e| e.into_inner()).merger()
+            })
+        };
         let proof = prove_split(
             trie,
             settings,
@@ -585,9 +606,17 @@ pub fn prove_on_gpu(
                 pool: &pool,
                 flush_words: FLUSH_WORDS,
                 trees: Some(&trees),
+                forces: (options.build == GpuBuild::Merges).then_some(&forces),
             }),
             None,
         );
+        let (merges, merge_seconds) = kept_arenas.merges();
+        merges_on_gpu = merges;
+        if merges > 0 {
+            tracing::info!(
+                "{merges} merges on the GPU, {merge_seconds:.1} s of the host threads' time (read back included)"
+            );
+        }
         let host_done = started.elapsed().as_secs_f64();
         // Closes the channel: the GPU's thread launches what is left and ends.
         drop(sender);
@@ -636,6 +665,7 @@ pub fn prove_on_gpu(
     report.host_upload_seconds = host_copies.seconds();
     report.host_uploaded_bytes = host_copies.bytes();
     report.host_kept_bytes = host_copies.kept_bytes();
+    report.merges_on_gpu = merges_on_gpu;
     // The CPU's class times miss the GPU's part: no projection from them.
     proof.class_seconds.clear();
     proof.class_letters.clear();

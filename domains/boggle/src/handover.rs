@@ -76,7 +76,17 @@ pub(crate) struct Split<'a> {
     /// sets, the tree to fill and a buffer for keys, it returns the tree's
     /// bound if it built it (else the thread builds it as usual).
     pub(crate) trees: Option<&'a TreeSource<'a>>,
+    /// Who merges a forced cell, if not the host thread itself: given the
+    /// class's tree, a position and a letter, the forced tree as
+    /// [`crate::orderly::OrderlyTree::force`] makes it, word for word, or
+    /// None (the thread then forces it itself).
+    pub(crate) forces: Option<&'a Forcer<'a>>,
 }
+
+/// See [`Split::forces`].
+pub(crate) type Forcer<'a> = dyn Fn(&mut crate::orderly::OrderlyTree, u32, u8) -> Option<(u32, crate::orderly::Unforce)>
+    + Sync
+    + 'a;
 
 /// See [`Split::trees`].
 pub(crate) type TreeSource<'a> = dyn Fn(

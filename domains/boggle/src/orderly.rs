@@ -519,6 +519,25 @@ impl OrderlyTree {
         letter: u8,
         merge: impl FnOnce(&mut OrderlyTree, (u32, u32), (u32, u32), u32) -> (u32, u32),
     ) -> (u32, Unforce) {
+        let merged: Result<_, std::convert::Infallible> =
+            self.try_force_with(position, letter, |tree, a, b, skip| {
+                Ok(merge(tree, a, b, skip))
+            });
+        match merged {
+            Ok(forced) => forced,
+        }
+    }
+
+    /// [`OrderlyTree::force`] with a `merge` that may fail (the GPU's,
+    /// `gpu_build/merge.rs`): it must append to the arena what
+    /// [`OrderlyTree::merge_levels`] appends and return what it returns.
+    /// On failure the tree is as it was.
+    pub(crate) fn try_force_with<E>(
+        &mut self,
+        position: u32,
+        letter: u8,
+        merge: impl FnOnce(&mut OrderlyTree, (u32, u32), (u32, u32), u32) -> Result<(u32, u32), E>,
+    ) -> Result<(u32, Unforce), E> {
         let saved = Unforce {
             arena: self.arena.len(),
             root: self.root,
@@ -530,7 +549,13 @@ impl OrderlyTree {
             .choice_at(root, position)
             .and_then(|choice| choice_child(&self.arena, choice, letter))
             .unwrap_or((0, LEAF));
-        let (bound, offset) = merge(self, (self.bound, root), child, position);
+        let (bound, offset) = match merge(self, (self.bound, root), child, position) {
+            Ok(merged) => merged,
+            Err(e) => {
+                self.unforce(saved);
+                return Err(e);
+            }
+        };
         self.root = if offset == LEAF {
             // A root without choice nodes still needs its record.
             self.arena.push(bound << COUNT_BITS);
@@ -539,7 +564,7 @@ impl OrderlyTree {
             offset as usize
         };
         self.bound = bound;
-        (bound, saved)
+        Ok((bound, saved))
     }
 
     /// Goes back to the tree before the [`OrderlyTree::force`] that gave
@@ -752,6 +777,17 @@ impl OrderlyTree {
         self.arena.clear();
         self.arena.resize(words, 0);
         &mut self.arena
+    }
+
+    /// The arena grown by `words` for a merge made elsewhere (the GPU's,
+    /// `gpu_build/merge.rs`) to be copied into, and `nodes` more nodes
+    /// counted: the words returned, to be written.
+    #[cfg_attr(not(feature = "gpu"), allow(dead_code))]
+    pub(crate) fn append_merged(&mut self, words: usize, nodes: usize) -> &mut [u32] {
+        let from = self.arena.len();
+        self.arena.resize(from + words, 0);
+        self.nodes += nodes;
+        &mut self.arena[from..]
     }
 
     /// Completes a fill made elsewhere into [`OrderlyTree::arena_to_fill`]:

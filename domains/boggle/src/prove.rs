@@ -1337,8 +1337,12 @@ impl Below<'_> {
             if bound >= target {
                 let nodes = worker.tree.node_count();
                 let merging = Instant::now();
+                let elsewhere = split
+                    .and_then(|s| s.forces)
+                    .and_then(|forces| forces(&mut worker.tree, depth as u32, letter));
                 let saved;
-                (bound, saved) = worker.tree.force(depth as u32, letter);
+                (bound, saved) =
+                    elsewhere.unwrap_or_else(|| worker.tree.force(depth as u32, letter));
                 self.outcome.phases.merges += merging.elapsed().as_secs_f64();
                 self.outcome.tree_nodes += (worker.tree.node_count() - nodes) as u64;
                 forced = depth + 1;
@@ -1754,6 +1758,7 @@ mod tests {
                 pool: &pool,
                 flush_words,
                 trees: None,
+                forces: None,
             };
             let top = prove_split(&trie, &settings, &|_, _| {}, Some(&split), None).expect("proof");
             let mut worker = Worker::new(&builder, &trie, cells);

@@ -1053,55 +1053,68 @@ fn gpu_proofs_equal_cpu_proofs() {
                 // The whole tree built on the GPU where the copies are the
                 // default's, only the sorted paths where trees are copied
                 // when the queue is full, nothing in the other cases.
-                let build = match host_copies {
-                    HostCopies::Auto => GpuBuild::Tree,
-                    HostCopies::WhenQueueFull => GpuBuild::Paths,
-                    HostCopies::Never | HostCopies::Always => GpuBuild::Host,
+                let builds = match host_copies {
+                    HostCopies::Auto => vec![GpuBuild::Tree, GpuBuild::Merges],
+                    HostCopies::WhenQueueFull => vec![GpuBuild::Paths],
+                    HostCopies::Never | HostCopies::Always => vec![GpuBuild::Host],
                 };
-                let options = GpuProofOptions {
-                    split_depth,
-                    stack_capacity,
-                    host_copies,
-                    build,
-                    ..GpuProofOptions::default()
-                };
-                let (gpu, report) = prove_on_gpu(&trie, &settings, &options, &|_, _| {}).unwrap();
-                let case = format!(
+                for build in builds {
+                    let options = GpuProofOptions {
+                        split_depth,
+                        stack_capacity,
+                        host_copies,
+                        build,
+                        ..GpuProofOptions::default()
+                    };
+                    let (gpu, report) =
+                        prove_on_gpu(&trie, &settings, &options, &|_, _| {}).unwrap();
+                    let case = format!(
                     "{}x{} split {split_depth:?} capacity {stack_capacity} copies {host_copies:?} build {build:?}",
                     settings.shape.rows, settings.shape.cols
                 );
-                assert!(gpu.complete, "{case}");
-                assert_eq!(gpu.boards, cpu.boards, "{case}");
-                assert_eq!(gpu.subclasses, cpu.subclasses, "{case}");
-                assert_eq!(gpu.boards_scored, cpu.boards_scored, "{case}");
-                assert!(report.handed_over > 0, "{case}");
-                if stack_capacity < 2048 {
-                    assert!(report.walked_on_cpu > 0, "{case}: nothing overflowed");
-                } else {
-                    assert!(report.subclasses > 0, "{case}");
-                    assert_eq!(report.walked_on_cpu, 0, "{case}");
-                }
-                // Who copied the trees (these are far below the default
-                // budget); `auto` is one of the other three.
-                match host_copies {
-                    HostCopies::Never => {
-                        assert_eq!(report.host_uploaded_bytes, 0, "{case}");
-                        assert!(report.uploaded_bytes > 0, "{case}");
+                    assert!(gpu.complete, "{case}");
+                    assert_eq!(gpu.boards, cpu.boards, "{case}");
+                    assert_eq!(gpu.subclasses, cpu.subclasses, "{case}");
+                    assert_eq!(gpu.boards_scored, cpu.boards_scored, "{case}");
+                    assert!(report.handed_over > 0, "{case}");
+                    if stack_capacity < 2048 {
+                        assert!(report.walked_on_cpu > 0, "{case}: nothing overflowed");
+                    } else {
+                        assert!(report.subclasses > 0, "{case}");
+                        assert_eq!(report.walked_on_cpu, 0, "{case}");
                     }
-                    HostCopies::Always => {
-                        assert!(report.host_uploaded_bytes > 0, "{case}");
-                        assert_eq!(report.uploaded_bytes, 0, "{case}");
+                    // Who copied the trees (these are far below the default
+                    // budget); `auto` is one of the other three.
+                    match host_copies {
+                        HostCopies::Never => {
+                            assert_eq!(report.host_uploaded_bytes, 0, "{case}");
+                            assert!(report.uploaded_bytes > 0, "{case}");
+                        }
+                        HostCopies::Always => {
+                            assert!(report.host_uploaded_bytes > 0, "{case}");
+                            assert_eq!(report.uploaded_bytes, 0, "{case}");
+                        }
+                        HostCopies::WhenQueueFull | HostCopies::Auto => {
+                            // With the GPU's tree kept on the device, a class
+                            // that forced nothing sends nothing from the host.
+                            assert!(
+                                report.host_uploaded_bytes
+                                    + report.host_kept_bytes
+                                    + report.uploaded_bytes
+                                    > 0,
+                                "{case}"
+                            );
+                        }
                     }
-                    HostCopies::WhenQueueFull | HostCopies::Auto => {
-                        // With the GPU's tree kept on the device, a class
-                        // that forced nothing sends nothing from the host.
-                        assert!(
-                            report.host_uploaded_bytes
-                                + report.host_kept_bytes
-                                + report.uploaded_bytes
-                                > 0,
+                    if build == GpuBuild::Merges {
+                        // Every merge on the GPU, and the device's copy of each
+                        // arena whole: nothing copied from the host.
+                        assert_eq!(
+                            report.merges_on_gpu > 0,
+                            settings.switchover.is_some() && split_depth != Some(1),
                             "{case}"
                         );
+                        assert_eq!(report.host_uploaded_bytes, 0, "{case}");
                     }
                 }
             }

@@ -22,7 +22,7 @@
 //! never fails the proof for want of device memory.
 
 use std::collections::HashMap;
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::thread::ThreadId;
 use std::time::Instant;
@@ -33,7 +33,9 @@ use frontier_core::gpu::cudarc::driver::{
     PinnedHostSlice,
 };
 
-use crate::gpu_build::KeptArena;
+use crate::gpu_build::{GpuMerger, KeptArena};
+use crate::orderly::{OrderlyTree, Unforce};
+use crate::BoggleError;
 
 /// Words of one staging buffer (16 MiB): large enough that a copy's setup
 /// is small beside it, small enough that 32 threads' pairs stay near a
@@ -56,12 +58,17 @@ impl Drop for DeviceArena {
 
 /// Each host thread's class arena as the GPU filled it ([`KeptArena`]),
 /// kept on the device until the class is handed over: its copy then sends
-/// only the words forcing appended. Each is kept with its class's
-/// split-order letter sets and order, which decide the tree, so that an
-/// arena is only ever copied over its own class's.
+/// only the words forcing appended, or none where the merges of forcing
+/// ran on the GPU too ([`KeptArenas::force`]), appending to it. Each is
+/// kept with its class's split-order letter sets and order, which decide
+/// the tree, so that an arena is only ever copied over its own class's.
 #[derive(Default)]
 pub(super) struct KeptArenas {
     by_thread: Mutex<HashMap<ThreadId, Kept>>,
+    /// Each host thread's merger, made at its first force.
+    mergers: Mutex<HashMap<ThreadId, GpuMerger>>,
+    /// Set at the first merge that failed: the host threads merge from then on.
+    merge_failed: AtomicBool,
 }
 
 struct Kept {
@@ -97,6 +104,65 @@ impl KeptArenas {
         self.mine().remove(&std::thread::current().id());
     }
 
+    /// `tree.force(position, letter)` with the merge on the GPU, over the
+    /// calling thread's kept arena (`make` gives the thread its merger the
+    /// first time): the same tree, word for word
+    /// ([`GpuMerger::force`]). None where the thread keeps no arena (its
+    /// class's tree was not built on the GPU) or a merge failed: the
+    /// thread then forces on the host, and a failed merge's arena is
+    /// dropped (the class's copy then comes from the host).
+    pub(super) fn force(
+        &self,
+        tree: &mut OrderlyTree,
+        position: u32,
+        letter: u8,
+        make: impl FnOnce() -> Result<GpuMerger, BoggleError>,
+    ) -> Option<(u32, Unforce)> {
+        if self.merge_failed.load(Ordering::Relaxed) {
+            return None;
+        }
+        let me = std::thread::current().id();
+        let mut kept = self.mine().remove(&me)?;
+        let own = self
+            .mergers
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .remove(&me);
+        let forced = own.map_or_else(make, Ok).and_then(|mut merger| {
+            let forced = merger.force(tree, &mut kept.arena, position, letter);
+            self.mergers
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .insert(me, merger);
+            forced
+        });
+        match forced {
+            Ok(forced) => {
+                self.mine().insert(me, kept);
+                Some(forced)
+            }
+            Err(e) => {
+                if !self.merge_failed.swap(true, Ordering::Relaxed) {
+                    tracing::warn!(
+                        "a merge on the GPU failed ({e}): the host threads merge from here on"
+                    );
+                }
+                None
+            }
+        }
+    }
+
+    /// Merges made on the GPU by every host thread, and their threads'
+    /// seconds in them.
+    pub(super) fn merges(&self) -> (u64, f64) {
+        self.mergers
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .values()
+            .map(GpuMerger::merges)
+            .fold((0, 0.0), |(n, s), (m, t)| (n + m, s + t))
+    }
+
     /// `copy` given the calling thread's arena where it is the class of
     /// `masks` and `order`; the arena stays kept (a class that hands over
     /// again, past `FLUSH_WORDS`, needs it again). The lock is not held
@@ -119,6 +185,15 @@ impl KeptArenas {
         }
         copied
     }
+}
+
+/// How many of `arena`'s first words `kept` holds on the device: its
+/// class's arena as the GPU filled it and merged into it, which equals the
+/// host's up to the shorter of the two (a force undone shortens the host's
+/// and leaves the device's words past it, which the next merge writes
+/// over).
+fn on_device(arena: &[u32], kept: Option<&KeptArena>) -> usize {
+    kept.map_or(0, |k| k.len.min(arena.len()))
 }
 
 /// Copies arenas to the device from the threads that call it, each copy on
@@ -193,16 +268,13 @@ impl ArenaUploader {
             return None;
         }
         let started = Instant::now();
-        // An arena is only ever appended to after its fill, so one shorter
-        // than what was kept is not the kept one's.
-        let kept = kept.filter(|k| k.len <= arena.len());
         let copied = self.copy(arena, kept);
         if copied.is_none() {
             self.resident.fetch_sub(bytes, Ordering::Relaxed);
         } else {
             let nanos = u64::try_from(started.elapsed().as_nanos()).unwrap_or(u64::MAX);
             stats.nanos.fetch_add(nanos, Ordering::Relaxed);
-            let on_device = kept.map_or(0, |k| k.len) as u64 * 4;
+            let on_device = on_device(arena, kept) as u64 * 4;
             stats.bytes.fetch_add(bytes - on_device, Ordering::Relaxed);
             stats.kept_bytes.fetch_add(on_device, Ordering::Relaxed);
         }
@@ -269,8 +341,8 @@ impl Stager {
         // reads it (the slice's write event, recorded when `base`'s
         // guard drops after the last copy, orders the kernel's stream).
         let mut words = unsafe { self.stream.alloc::<u32>(arena.len()) }?;
-        let on_device = kept.map_or(0, |k| k.len);
-        if let Some(kept) = kept {
+        let on_device = on_device(arena, kept);
+        if let Some(kept) = kept.filter(|_| on_device > 0) {
             self.stream.memcpy_dtod(
                 &kept.words.slice(0..on_device),
                 &mut words.slice_mut(0..on_device),

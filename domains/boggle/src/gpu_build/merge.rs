@@ -1,0 +1,362 @@
+//! Forcing a cell with the merge on the GPU (`kernels/boggle_merge.cu`):
+//! the arena the CPU's [`OrderlyTree::force`] would make, word for word,
+//! read back into the host's tree.
+//!
+//! In a GPU proof of 4×4 classes the merges were half of the host threads'
+//! time (docs/RESULTS.md, "Where the host threads' time goes"): about a
+//! hundred a class, each of two trees of millions of nodes, and each
+//! bound by the latency of reading nodes scattered over hundreds of
+//! megabytes. A merge goes level by level, and a level's pairs of nodes are
+//! independent: thousands to millions of them, a GPU thread each.
+//!
+//! The device keeps its own copy of the class's arena (a [`KeptArena`]: the
+//! one the GPU filled, or [`GpuMerger::load`]'s): its first words always
+//! equal the host's, up to the shorter of the two, since the host's tree
+//! only grows by what a merge appends (copied back after it) and shrinks
+//! when a force is undone (the device's words past the host's length are
+//! then written over by the next merge).
+
+use std::sync::Arc;
+
+use frontier_core::gpu::cudarc::driver::{
+    CudaFunction, CudaModule, CudaSlice, CudaStream, LaunchConfig, PushKernelArg,
+};
+use frontier_core::gpu::gpu_error;
+
+use super::KeptArena;
+use crate::orderly::{OrderlyTree, Unforce};
+use crate::BoggleError;
+
+/// Words a pair of nodes to merge takes (`PAIR_WORDS`).
+const PAIR_WORDS: usize = 5;
+/// A pair whose result is the merged tree's root (`MERGE_ROOT`).
+const MERGE_ROOT: u32 = u32::MAX;
+/// No position left out (`NO_SKIP`): every level but the root's.
+const NO_SKIP: u32 = u32::MAX;
+/// Threads a block (`FILL_THREADS`) and entries a block's tile of the
+/// scans (`FILL_TILE`).
+const THREADS: u32 = 256;
+const TILE: u32 = 1024;
+
+/// One host thread's merges on the GPU: its stream and the merges' buffers
+/// (grown as needed, kept between merges and classes).
+pub(crate) struct GpuMerger {
+    stream: Arc<CudaStream>,
+    size: CudaFunction,
+    write: CudaFunction,
+    bounds: CudaFunction,
+    tile_sums: CudaFunction,
+    level_scan: CudaFunction,
+    tile_apply: CudaFunction,
+    /// Every level's pairs, one level after another.
+    pairs: CudaSlice<u32>,
+    /// Per pair: its record's length, then its place (scanned); its count
+    /// of pairs for the next level, then their place; its record's offset.
+    length: CudaSlice<u32>,
+    kids: CudaSlice<u32>,
+    made: CudaSlice<u32>,
+    tile_sums_buffer: CudaSlice<u32>,
+    /// The two scans' totals.
+    totals: CudaSlice<u32>,
+    /// The root's bound and offset.
+    root_out: CudaSlice<u32>,
+    nodes: CudaSlice<u64>,
+    /// Merges made and seconds spent in them (the calling thread's wall
+    /// time, reading back included).
+    merges: u64,
+    seconds: f64,
+}
+
+/// `buffer` with room for `len` elements; when it grows, its first `keep`
+/// are copied over (on `stream`, before anything later on it).
+fn grow(
+    stream: &Arc<CudaStream>,
+    buffer: &mut CudaSlice<u32>,
+    len: usize,
+    keep: usize,
+) -> Result<(), BoggleError> {
+    if buffer.len() >= len {
+        return Ok(());
+    }
+    let mut bigger = stream
+        .alloc_zeros::<u32>(len + len / 2)
+        .map_err(gpu_error)?;
+    if keep > 0 {
+        stream
+            .memcpy_dtod(&buffer.slice(0..keep), &mut bigger.slice_mut(0..keep))
+            .map_err(gpu_error)?;
+    }
+    *buffer = bigger;
+    Ok(())
+}
+
+/// A launch of a thread an entry.
+fn one_per(entries: u32) -> LaunchConfig {
+    LaunchConfig {
+        grid_dim: (entries.div_ceil(THREADS).max(1), 1, 1),
+        block_dim: (THREADS, 1, 1),
+        shared_mem_bytes: 0,
+    }
+}
+
+/// A launch of a block a tile of the scans.
+fn per_tile(entries: u32) -> LaunchConfig {
+    LaunchConfig {
+        grid_dim: (entries.div_ceil(TILE).max(1), 1, 1),
+        block_dim: (THREADS, 1, 1),
+        shared_mem_bytes: 0,
+    }
+}
+
+/// A word count or offset as the kernels take it (arenas stay below 2^32
+/// words: offsets are `u32`, [`crate::orderly`]).
+fn word(value: usize) -> Result<u32, BoggleError> {
+    u32::try_from(value)
+        .ok()
+        .filter(|&v| v < u32::MAX / 2)
+        .ok_or_else(|| BoggleError::Config(format!("{value} words are too many to merge")))
+}
+
+impl GpuMerger {
+    /// A merger with the kernels of `module` (the path sorter's, which
+    /// holds `boggle_merge.cu`) on `stream`.
+    pub(super) fn new(
+        module: &Arc<CudaModule>,
+        stream: Arc<CudaStream>,
+    ) -> Result<GpuMerger, BoggleError> {
+        let function = |name: &str| module.load_function(name).map_err(gpu_error);
+        let empty = || stream.alloc_zeros::<u32>(1).map_err(gpu_error);
+        Ok(GpuMerger {
+            size: function("merge_size")?,
+            write: function("merge_write")?,
+            bounds: function("merge_bounds")?,
+            tile_sums: function("fill_tile_sums")?,
+            level_scan: function("fill_level_scan")?,
+            tile_apply: function("fill_tile_apply")?,
+            pairs: stream.alloc_zeros::<u32>(PAIR_WORDS).map_err(gpu_error)?,
+            length: empty()?,
+            kids: empty()?,
+            made: empty()?,
+            tile_sums_buffer: empty()?,
+            totals: stream.alloc_zeros::<u32>(2).map_err(gpu_error)?,
+            root_out: stream.alloc_zeros::<u32>(2).map_err(gpu_error)?,
+            nodes: stream.alloc_zeros::<u64>(1).map_err(gpu_error)?,
+            merges: 0,
+            seconds: 0.0,
+            stream,
+        })
+    }
+
+    /// `tree`'s arena copied to the device, for [`GpuMerger::force`].
+    #[cfg(test)]
+    pub(crate) fn load(&mut self, tree: &OrderlyTree) -> Result<KeptArena, BoggleError> {
+        let arena = tree.arena();
+        let mut words = self
+            .stream
+            .alloc_zeros::<u32>(arena.len().max(1))
+            .map_err(gpu_error)?;
+        self.stream
+            .memcpy_htod(arena, &mut words.slice_mut(0..arena.len()))
+            .map_err(gpu_error)?;
+        Ok(KeptArena {
+            words,
+            len: arena.len(),
+        })
+    }
+
+    /// [`OrderlyTree::force`] with the merge on the GPU, over `device`, the
+    /// device's copy of `tree`'s arena: the same tree, word for word, and
+    /// the merged words appended to `device` too.
+    pub(crate) fn force(
+        &mut self,
+        tree: &mut OrderlyTree,
+        device: &mut KeptArena,
+        position: u32,
+        letter: u8,
+    ) -> Result<(u32, Unforce), BoggleError> {
+        let started = std::time::Instant::now();
+        let forced = tree.try_force_with(position, letter, |tree, a, b, skip| {
+            self.merge(tree, device, a, b, skip)
+        })?;
+        // A root without choice nodes gets its record on the host: the
+        // device's copy takes it too.
+        let arena = tree.arena();
+        if arena.len() > device.len {
+            let from = device.len;
+            grow(&self.stream, &mut device.words, arena.len(), from)?;
+            self.stream
+                .memcpy_htod(
+                    &arena[from..],
+                    &mut device.words.slice_mut(from..arena.len()),
+                )
+                .map_err(gpu_error)?;
+            self.stream.synchronize().map_err(gpu_error)?;
+            device.len = arena.len();
+        }
+        self.merges += 1;
+        self.seconds += started.elapsed().as_secs_f64();
+        Ok(forced)
+    }
+
+    /// Merges made so far and the seconds they took.
+    pub(crate) fn merges(&self) -> (u64, f64) {
+        (self.merges, self.seconds)
+    }
+
+    /// `OrderlyTree::merge_levels` on the device, the words it appends read
+    /// back into `tree`.
+    fn merge(
+        &mut self,
+        tree: &mut OrderlyTree,
+        device: &mut KeptArena,
+        a: (u32, u32),
+        b: (u32, u32),
+        skip: u32,
+    ) -> Result<(u32, u32), BoggleError> {
+        let s = self.stream.clone();
+        // The host's tree may have shrunk (a force undone): the device's
+        // words up to its length are still the same.
+        let start = tree.arena().len();
+        if start > device.len {
+            return Err(BoggleError::Config(format!(
+                "the GPU's merge was given a tree of {start} words, of which the device holds {}",
+                device.len
+            )));
+        }
+        let mut tail = start;
+        s.memcpy_htod(
+            &[a.0, a.1, b.0, b.1, MERGE_ROOT],
+            &mut self.pairs.slice_mut(0..PAIR_WORDS),
+        )
+        .map_err(gpu_error)?;
+        s.memset_zeros(&mut self.nodes).map_err(gpu_error)?;
+        let (mut first, mut n, mut level_skip) = (0usize, 1usize, skip);
+        let mut levels = Vec::new();
+        loop {
+            let end = first + n;
+            grow(&s, &mut self.length, end, 0)?;
+            grow(&s, &mut self.kids, end, 0)?;
+            grow(&s, &mut self.made, end, first)?;
+            let (first32, n32) = (word(first)?, word(n)?);
+            let mut launch = s.launch_builder(&self.size);
+            launch
+                .arg(&mut device.words)
+                .arg(&self.pairs)
+                .arg(&first32)
+                .arg(&n32)
+                .arg(&level_skip)
+                .arg(&mut self.length)
+                .arg(&mut self.kids)
+                .arg(&mut self.made)
+                .arg(&mut self.root_out);
+            // SAFETY: arguments match `merge_size`; pairs first..end are
+            // written (the root's above, the rest by the last level's
+            // `merge_write`), and the per-pair buffers hold `end` words.
+            unsafe { launch.launch(one_per(n32)) }.map_err(gpu_error)?;
+            self.scan(first, n, 0)?;
+            self.scan(first, n, 1)?;
+            let totals = s.clone_dtoh(&self.totals).map_err(gpu_error)?;
+            let (words, next) = (totals[0] as usize, totals[1] as usize);
+            grow(&s, &mut device.words, tail + words, tail)?;
+            grow(
+                &s,
+                &mut self.pairs,
+                (end + next) * PAIR_WORDS,
+                end * PAIR_WORDS,
+            )?;
+            let (words32, tail32, end32) = (word(words)?, word(tail)?, word(end)?);
+            let mut launch = s.launch_builder(&self.write);
+            launch
+                .arg(&mut device.words)
+                .arg(&mut self.pairs)
+                .arg(&first32)
+                .arg(&n32)
+                .arg(&level_skip)
+                .arg(&self.length)
+                .arg(&words32)
+                .arg(&self.kids)
+                .arg(&tail32)
+                .arg(&end32)
+                .arg(&mut self.made)
+                .arg(&mut self.root_out)
+                .arg(&mut self.nodes);
+            // SAFETY: arguments match `merge_write`; the records fit the
+            // arena (`tail + words`) and the next level's pairs the pair
+            // buffer (`end + next`), both grown above.
+            unsafe { launch.launch(one_per(n32)) }.map_err(gpu_error)?;
+            levels.push((first32, n32));
+            tail += words;
+            if next == 0 {
+                break;
+            }
+            (first, n, level_skip) = (end, next, NO_SKIP);
+        }
+        for (first32, n32) in levels.iter().rev() {
+            let mut launch = s.launch_builder(&self.bounds);
+            launch
+                .arg(&mut device.words)
+                .arg(&self.pairs)
+                .arg(first32)
+                .arg(n32)
+                .arg(&self.made)
+                .arg(&mut self.root_out);
+            // SAFETY: arguments match `merge_bounds`; every deeper level's
+            // bounds are written (launches on one stream run in order).
+            unsafe { launch.launch(one_per(*n32)) }.map_err(gpu_error)?;
+        }
+        let root = s.clone_dtoh(&self.root_out).map_err(gpu_error)?;
+        let nodes = s.clone_dtoh(&self.nodes).map_err(gpu_error)?[0];
+        let appended = tree.append_merged(tail - start, nodes as usize);
+        if !appended.is_empty() {
+            s.memcpy_dtoh(&device.words.slice(start..tail), appended)
+                .map_err(gpu_error)?;
+        }
+        s.synchronize().map_err(gpu_error)?;
+        device.len = tail;
+        Ok((root[0], root[1]))
+    }
+
+    /// The exclusive prefix sums of pairs `first..first + n` of `length`
+    /// (`which` 0) or `kids` (1), in place; their sum in `totals[which]`.
+    fn scan(&mut self, first: usize, n: usize, which: usize) -> Result<(), BoggleError> {
+        let s = &self.stream;
+        let n32 = word(n)?;
+        let tiles = n32.div_ceil(TILE);
+        grow(s, &mut self.tile_sums_buffer, tiles as usize, 0)?;
+        let values = if which == 0 {
+            &mut self.length
+        } else {
+            &mut self.kids
+        };
+        let mut values = values.slice_mut(first..first + n);
+        let mut launch = s.launch_builder(&self.tile_sums);
+        launch
+            .arg(&mut values)
+            .arg(&n32)
+            .arg(&mut self.tile_sums_buffer);
+        // SAFETY: arguments match `fill_tile_sums`; a word a tile.
+        unsafe { launch.launch(per_tile(n32)) }.map_err(gpu_error)?;
+        let mut total = self.totals.slice_mut(which..which + 1);
+        let mut launch = s.launch_builder(&self.level_scan);
+        launch
+            .arg(&mut self.tile_sums_buffer)
+            .arg(&tiles)
+            .arg(&mut total);
+        let one = LaunchConfig {
+            grid_dim: (1, 1, 1),
+            block_dim: (1024, 1, 1),
+            shared_mem_bytes: 0,
+        };
+        // SAFETY: arguments match `fill_level_scan`: one block over the
+        // `tiles` sums, its total to `total`.
+        unsafe { launch.launch(one) }.map_err(gpu_error)?;
+        let mut launch = s.launch_builder(&self.tile_apply);
+        launch
+            .arg(&mut values)
+            .arg(&n32)
+            .arg(&self.tile_sums_buffer);
+        // SAFETY: arguments match `fill_tile_apply`.
+        unsafe { launch.launch(per_tile(n32)) }.map_err(gpu_error)?;
+        Ok(())
+    }
+}
