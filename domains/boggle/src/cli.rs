@@ -125,11 +125,11 @@ pub enum BoggleCommand {
         /// `queue-full`).
         #[arg(long, requires = "gpu")]
         gpu_host_copies: Option<String>,
-        /// With --gpu: how much of each class's tree the GPU builds: `tree`
-        /// (default: the paths collected and sorted, and the tree filled),
-        /// `merges` (the tree, and every forced cell's merge), `paths`
-        /// (collected and sorted; the host thread fills the tree) or `host`
-        /// (nothing). The trees are the same either way.
+        /// With --gpu: how much of each class's tree the GPU builds:
+        /// `merges` (default: the paths collected and sorted, the tree
+        /// filled, and every forced cell's merge), `tree` (all but the
+        /// merges), `paths` (collected and sorted; the host thread fills the
+        /// tree) or `host` (nothing). The trees are the same either way.
         #[arg(long, requires = "gpu")]
         gpu_build: Option<String>,
         /// Force cells (a merged, tighter tree per letter of the next cell)

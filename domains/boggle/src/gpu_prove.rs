@@ -138,7 +138,8 @@ pub struct GpuProofReport {
     /// Bytes of trees the host threads copied from the host.
     pub host_uploaded_bytes: u64,
     /// Bytes of the host threads' trees copied on the device instead,
-    /// from the arenas the GPU filled (`--gpu-build tree`).
+    /// from the arenas the GPU filled (`--gpu-build tree`) and merged into
+    /// (`merges`).
     pub host_kept_bytes: u64,
     /// Forced cells merged on the GPU (`--gpu-build merges`).
     pub merges_on_gpu: u64,
@@ -241,14 +242,15 @@ pub enum GpuBuild {
     /// All of it: the paths collected, sorted and the tree filled on the
     /// GPU, the host thread reading the tree back. Filling took a host
     /// thread 70-110 ns a path (0.4 s a 4x4 class on one dev core).
-    #[default]
     Tree,
     /// The whole tree as with [`GpuBuild::Tree`], and every forced cell's
     /// merge too (`gpu_build/merge.rs`): the host thread reads the merged
     /// words back, and its class's copy to the device then sends nothing
     /// from the host. The merges were half of the host threads' time with
     /// [`GpuBuild::Tree`] (docs/RESULTS.md, "Where the host threads' time
-    /// goes").
+    /// goes"). The default: 11% off seed 1's 256 4x4 classes on 16 host
+    /// threads against [`GpuBuild::Tree`] ("The merges on the GPU").
+    #[default]
     Merges,
     /// The paths collected and sorted on the GPU, the tree filled by the
     /// host thread from the keys read back. On a 4x4 sample fed by 16 host
@@ -1007,6 +1009,12 @@ struct GpuProver {
     board_capacity: usize,
 }
 
+/// Blocks of the walk's per SM left out for the builds' and merges'
+/// kernels when the GPU builds trees: on seed 1's 256 4x4 classes (one
+/// H200, 16 host threads) 2 of 9 took the projection from 27.0 to 24.2
+/// GPU-hours with the merges on the GPU, and from 30.3 to 27.1 without.
+const BUILD_ROOM_BLOCKS: u32 = 2;
+
 impl GpuProver {
     fn new(cells: usize, options: &GpuProofOptions) -> Result<GpuProver, BoggleError> {
         let gpu = Gpu::open(options.ordinal)?;
@@ -1030,7 +1038,18 @@ impl GpuProver {
         // free memory.
         let (free, _) = gpu.memory()?;
         let fit = (free / 8 / (warp_words * 4 * WARPS as usize)).max(1) as u32;
-        let blocks = (sms * occupancy).min(fit);
+        // The walk's blocks stay until its launch is done, and at full
+        // occupancy they hold every register: the builds' and merges'
+        // kernels, which a host thread waits on, then wait for a launch to
+        // end, whatever their priority. Leaving them room cost the walk
+        // less than it saved them (docs/RESULTS.md, "The merges on the
+        // GPU").
+        let room = if options.build == GpuBuild::Host {
+            0
+        } else {
+            BUILD_ROOM_BLOCKS
+        };
+        let blocks = (sms * occupancy.saturating_sub(room).max(1)).min(fit);
         tracing::info!(
             "boggle prove kernel: {} registers, {blocks} blocks of {WARPS} warps ({occupancy} per SM), {} MB scratch a stream",
             kernel.num_regs().unwrap_or(-1),
@@ -1426,13 +1445,13 @@ mod tests {
     fn auto_host_copies_copy_every_tree_from_32_threads_up_or_with_gpu_builds() {
         use super::{GpuBuild, HostCopies, ALWAYS_FROM_THREADS};
         assert_eq!(HostCopies::default(), HostCopies::Auto);
-        assert_eq!(GpuBuild::default(), GpuBuild::Tree);
+        assert_eq!(GpuBuild::default(), GpuBuild::Merges);
         assert_eq!(HostCopies::Auto.for_threads(16), HostCopies::WhenQueueFull);
         assert_eq!(
             HostCopies::Auto.for_proof(16, GpuBuild::Host),
             HostCopies::WhenQueueFull
         );
-        for build in [GpuBuild::Tree, GpuBuild::Paths] {
+        for build in [GpuBuild::Tree, GpuBuild::Merges, GpuBuild::Paths] {
             assert_eq!(HostCopies::Auto.for_proof(16, build), HostCopies::Always);
         }
         assert_eq!(

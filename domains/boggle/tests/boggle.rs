@@ -1051,8 +1051,9 @@ fn gpu_proofs_equal_cpu_proofs() {
         for split_depth in depths {
             for &host_copies in &copies {
                 // The whole tree built on the GPU where the copies are the
-                // default's, only the sorted paths where trees are copied
-                // when the queue is full, nothing in the other cases.
+                // default's, with the merges on the GPU and without, only
+                // the sorted paths where trees are copied when the queue is
+                // full, nothing in the other cases.
                 let builds = match host_copies {
                     HostCopies::Auto => vec![GpuBuild::Tree, GpuBuild::Merges],
                     HostCopies::WhenQueueFull => vec![GpuBuild::Paths],
