@@ -587,7 +587,8 @@ pub struct HostPhases {
     /// Building the class's tree (on the GPU: waiting for the path sorter,
     /// the kernels and the read-back).
     pub build: f64,
-    /// Forcing cells: the merges, and going back after them.
+    /// Forcing cells: the merges (on the GPU, waiting for them and reading
+    /// the merged nodes back).
     pub merges: f64,
     /// Handing subclasses over to the GPU: gathering them, copying trees
     /// to the device and waiting for room in the queue.
