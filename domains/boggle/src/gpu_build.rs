@@ -454,17 +454,27 @@ mod tests {
     use crate::orderly::{split_order, OrderlyTree, SplitOrder};
     use crate::prove::{top_classes, Buckets};
 
+    /// The letter buckets of the tests: one for every cell, and one with
+    /// the corners apart.
+    const FOUR: &str = "aeijou bcdfgmpqvwxz hklnrsty";
+    const CORNERS: &str = "aeijou bcdfgmpqvwxz hklnrsty, corner: aeiosuy bcdfghjklmnpqrtvwxz";
+
+    /// ENABLE2K's trie, found through FRONTIER_DATA too: the GPU tests run
+    /// on GPU machines from a binary built elsewhere.
+    fn enable2k() -> Trie {
+        let path =
+            frontier_core::data::find("boggle/enable2k.txt").expect("ENABLE2K ships in data/");
+        let text = std::fs::read(path).expect("ENABLE2K readable");
+        Trie::build(&WordList::parse(&text))
+    }
+
     /// The GPU's fill, modelled on the CPU, makes `OrderlyTree::fill`'s
     /// tree word for word (arena, root, bound and node count) on classes
     /// of 9, 12 and 16 cells, each in its own split order.
     #[test]
     fn level_fill_model_makes_the_cpus_tree() {
-        let path =
-            frontier_core::data::find("boggle/enable2k.txt").expect("ENABLE2K ships in data/");
-        let text = std::fs::read(path).expect("ENABLE2K readable");
-        let trie = Trie::build(&WordList::parse(&text));
-        let four = "aeijou bcdfgmpqvwxz hklnrsty";
-        let corners = "aeijou bcdfgmpqvwxz hklnrsty, corner: aeiosuy bcdfghjklmnpqrtvwxz";
+        let trie = enable2k();
+        let (four, corners) = (FOUR, CORNERS);
         for (rows, cols, buckets, stride) in [
             (3, 3, four, 29),
             (3, 4, four, 9_973),
@@ -506,13 +516,8 @@ mod tests {
         if !frontier_core::gpu::usable_or_skip("gpu_merges_equal_the_cpus") {
             return;
         }
-        let path =
-            frontier_core::data::find("boggle/enable2k.txt").expect("ENABLE2K ships in data/");
-        let text = std::fs::read(path).expect("ENABLE2K readable");
-        let trie = Trie::build(&WordList::parse(&text));
-        let gpu = Gpu::open(0).expect("a GPU (checked above)");
-        let four = "aeijou bcdfgmpqvwxz hklnrsty";
-        let corners = "aeijou bcdfgmpqvwxz hklnrsty, corner: aeiosuy bcdfghjklmnpqrtvwxz";
+        let (trie, gpu) = (enable2k(), Gpu::open(0).expect("a GPU (checked above)"));
+        let (four, corners) = (FOUR, CORNERS);
         for (rows, cols, buckets, stride, budget) in [
             (3, 3, four, 37, 300),
             (3, 4, four, 4_999, 120),
@@ -639,15 +644,8 @@ mod tests {
         if !frontier_core::gpu::usable_or_skip("gpu_sorted_paths_equal_the_cpus") {
             return;
         }
-        // Found through FRONTIER_DATA too: this test runs on GPU machines
-        // from a binary built elsewhere.
-        let path =
-            frontier_core::data::find("boggle/enable2k.txt").expect("ENABLE2K ships in data/");
-        let text = std::fs::read(path).expect("ENABLE2K readable");
-        let trie = Trie::build(&WordList::parse(&text));
-        let gpu = Gpu::open(0).expect("a GPU (checked above)");
-        let four = "aeijou bcdfgmpqvwxz hklnrsty";
-        let corners = "aeijou bcdfgmpqvwxz hklnrsty, corner: aeiosuy bcdfghjklmnpqrtvwxz";
+        let (trie, gpu) = (enable2k(), Gpu::open(0).expect("a GPU (checked above)"));
+        let (four, corners) = (FOUR, CORNERS);
         for (rows, cols, buckets, stride) in
             [(3, 3, four, 7), (3, 4, four, 997), (4, 4, corners, 35_611)]
         {

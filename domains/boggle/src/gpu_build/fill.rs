@@ -16,7 +16,7 @@ use crate::BoggleError;
 /// Threads a block of the fill's kernels (`FILL_THREADS`).
 const FILL_THREADS: u32 = 256;
 /// Paths a block's tile (`FILL_TILE`).
-const FILL_TILE: u32 = 1024;
+pub(super) const FILL_TILE: u32 = 1024;
 
 /// The fill's kernels and buffers (grown as classes need, kept between
 /// them).
@@ -131,8 +131,8 @@ fn level_launch<'a>(
     launch
 }
 
-/// A launch of one thread an item.
-fn one_per(items: u32) -> LaunchConfig {
+/// A launch of one thread an item (the fill's and the merges' kernels).
+pub(super) fn one_per(items: u32) -> LaunchConfig {
     LaunchConfig {
         grid_dim: (items.div_ceil(FILL_THREADS).max(1), 1, 1),
         block_dim: (FILL_THREADS, 1, 1),
@@ -140,8 +140,8 @@ fn one_per(items: u32) -> LaunchConfig {
     }
 }
 
-/// A launch of one block a tile of `paths`.
-fn per_tile(paths: u32) -> LaunchConfig {
+/// A launch of one block a tile of `paths` (or of entries to scan).
+pub(super) fn per_tile(paths: u32) -> LaunchConfig {
     LaunchConfig {
         grid_dim: (paths.div_ceil(FILL_TILE).max(1), 1, 1),
         block_dim: (FILL_THREADS, 1, 1),

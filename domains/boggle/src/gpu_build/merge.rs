@@ -23,6 +23,7 @@ use frontier_core::gpu::cudarc::driver::{
 };
 use frontier_core::gpu::gpu_error;
 
+use super::fill::{one_per, per_tile, FILL_TILE};
 use super::KeptArena;
 use crate::orderly::{OrderlyTree, Unforce};
 use crate::BoggleError;
@@ -33,10 +34,6 @@ const PAIR_WORDS: usize = 5;
 const MERGE_ROOT: u32 = u32::MAX;
 /// No position left out (`NO_SKIP`): every level but the root's.
 const NO_SKIP: u32 = u32::MAX;
-/// Threads a block (`FILL_THREADS`) and entries a block's tile of the
-/// scans (`FILL_TILE`).
-const THREADS: u32 = 256;
-const TILE: u32 = 1024;
 
 /// One host thread's merges on the GPU: its stream and the merges' buffers
 /// (grown as needed, kept between merges and classes).
@@ -88,24 +85,6 @@ fn grow(
     }
     *buffer = bigger;
     Ok(())
-}
-
-/// A launch of a thread an entry.
-fn one_per(entries: u32) -> LaunchConfig {
-    LaunchConfig {
-        grid_dim: (entries.div_ceil(THREADS).max(1), 1, 1),
-        block_dim: (THREADS, 1, 1),
-        shared_mem_bytes: 0,
-    }
-}
-
-/// A launch of a block a tile of the scans.
-fn per_tile(entries: u32) -> LaunchConfig {
-    LaunchConfig {
-        grid_dim: (entries.div_ceil(TILE).max(1), 1, 1),
-        block_dim: (THREADS, 1, 1),
-        shared_mem_bytes: 0,
-    }
 }
 
 /// A word count or offset as the kernels take it (arenas stay below 2^32
@@ -321,7 +300,7 @@ impl GpuMerger {
     fn scan(&mut self, first: usize, n: usize, which: usize) -> Result<(), BoggleError> {
         let s = &self.stream;
         let n32 = word(n)?;
-        let tiles = n32.div_ceil(TILE);
+        let tiles = n32.div_ceil(FILL_TILE);
         grow(s, &mut self.tile_sums_buffer, tiles as usize, 0)?;
         let values = if which == 0 {
             &mut self.length
