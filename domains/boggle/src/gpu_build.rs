@@ -19,7 +19,7 @@ use std::fmt::Write;
 use std::sync::Arc;
 
 use frontier_core::gpu::cudarc::driver::{
-    CudaFunction, CudaModule, CudaSlice, CudaStream, LaunchConfig, PushKernelArg,
+    CudaContext, CudaFunction, CudaModule, CudaSlice, CudaStream, LaunchConfig, PushKernelArg,
 };
 use frontier_core::gpu::{gpu_error, Gpu};
 
@@ -33,6 +33,7 @@ mod fill;
 mod fill_model;
 mod merge;
 mod read;
+mod scan;
 
 pub(crate) use merge::GpuMerger;
 pub use read::DeviceTree;
@@ -69,6 +70,18 @@ pub fn build_source(shape: &Shape) -> String {
     );
     src += &crate::gpu::device_u32s("NEIGHBORS", &neighbors);
     src + SOURCE + MERGE_SOURCE
+}
+
+/// A new stream of `ctx` at the highest priority, for the builds and the
+/// merges. They share the GPU with the proof's walk, whose launches fill
+/// every SM for seconds, and a host thread waits on each of them: at the
+/// highest priority the scheduler gives their blocks the SMs that free up
+/// before the walk's waiting blocks.
+fn highest_priority_stream(ctx: &Arc<CudaContext>) -> Result<Arc<CudaStream>, BoggleError> {
+    ctx.bind_to_thread().map_err(gpu_error)?;
+    let (_, highest) = frontier_core::gpu::cudarc::driver::result::stream::get_priority_range()
+        .map_err(gpu_error)?;
+    Ok(ctx.new_stream_with_priority(highest).map_err(gpu_error)?)
 }
 
 /// Of two buffers that a step reads from one and writes to the other in
@@ -141,18 +154,7 @@ impl GpuPathSorter {
         }
         let module = gpu.module(&build_source(shape))?;
         let function = |name: &str| module.load_function(name).map_err(gpu_error);
-        // The builds share the GPU with the proof's walk, whose launches
-        // fill every SM for seconds, and a host thread waits on each build
-        // (and holds the sorter): at the highest priority the scheduler
-        // gives a build's blocks the SMs that free up before the walk's
-        // waiting blocks.
-        gpu.ctx.bind_to_thread().map_err(gpu_error)?;
-        let (_, highest) = frontier_core::gpu::cudarc::driver::result::stream::get_priority_range()
-            .map_err(gpu_error)?;
-        let stream = gpu
-            .ctx
-            .new_stream_with_priority(highest)
-            .map_err(gpu_error)?;
+        let stream = highest_priority_stream(&gpu.ctx)?;
         let words: Vec<u32> = trie
             .nodes()
             .iter()
@@ -194,11 +196,10 @@ impl GpuPathSorter {
     /// A merger for one host thread's forces ([`GpuMerger`]), on a stream of
     /// its own at the builds' priority: its thread waits on each merge.
     pub(crate) fn merger(&self) -> Result<GpuMerger, BoggleError> {
-        let ctx = self.stream.context();
-        let (_, highest) = frontier_core::gpu::cudarc::driver::result::stream::get_priority_range()
-            .map_err(gpu_error)?;
-        let stream = ctx.new_stream_with_priority(highest).map_err(gpu_error)?;
-        GpuMerger::new(&self.module, stream)
+        GpuMerger::new(
+            &self.module,
+            highest_priority_stream(self.stream.context())?,
+        )
     }
 
     /// The word paths of the class whose cell `c` may be any letter of

@@ -519,13 +519,11 @@ impl OrderlyTree {
         letter: u8,
         merge: impl FnOnce(&mut OrderlyTree, (u32, u32), (u32, u32), u32) -> (u32, u32),
     ) -> (u32, Unforce) {
-        let merged: Result<_, std::convert::Infallible> =
+        let Ok::<_, std::convert::Infallible>(forced) =
             self.try_force_with(position, letter, |tree, a, b, skip| {
                 Ok(merge(tree, a, b, skip))
             });
-        match merged {
-            Ok(forced) => forced,
-        }
+        forced
     }
 
     /// [`OrderlyTree::force`] with a `merge` that may fail (the GPU's,

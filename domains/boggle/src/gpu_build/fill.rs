@@ -11,6 +11,7 @@ use frontier_core::gpu::cudarc::driver::{
 use frontier_core::gpu::gpu_error;
 use std::sync::Arc;
 
+use super::scan::TileScan;
 use crate::BoggleError;
 
 /// Threads a block of the fill's kernels (`FILL_THREADS`).
@@ -29,9 +30,9 @@ pub(super) struct GpuFill {
     index: CudaFunction,
     ends: CudaFunction,
     bottom_up: CudaFunction,
-    tile_sums: CudaFunction,
-    tile_apply: CudaFunction,
     write: CudaFunction,
+    /// The records' offsets scanned from their sizes.
+    scan: TileScan,
     /// Per path.
     keep_top: CudaSlice<u32>,
     points: CudaSlice<u32>,
@@ -40,7 +41,6 @@ pub(super) struct GpuFill {
     count: CudaSlice<u32>,
     /// Per level and tile; per tile.
     tile_starts: CudaSlice<u32>,
-    tile_sums_buffer: CudaSlice<u32>,
     totals: CudaSlice<u32>,
     base: CudaSlice<u32>,
     /// Per node.
@@ -166,15 +166,13 @@ impl GpuFill {
             index: function("fill_index")?,
             ends: function("fill_ends")?,
             bottom_up: function("fill_bottom_up")?,
-            tile_sums: function("fill_tile_sums")?,
-            tile_apply: function("fill_tile_apply")?,
             write: function("fill_write")?,
+            scan: TileScan::new(module, stream)?,
             keep_top: empty()?,
             points: empty()?,
             closed: empty()?,
             count: empty()?,
             tile_starts: empty()?,
-            tile_sums_buffer: empty()?,
             totals: empty()?,
             base: empty()?,
             starts: empty()?,
@@ -364,34 +362,12 @@ impl GpuFill {
     /// the arena's length.
     fn offsets(&mut self, stream: &Arc<CudaStream>, n32: u32) -> Result<usize, BoggleError> {
         let entries = n32 + 1;
-        let tiles = entries.div_ceil(FILL_TILE);
-        ensure(stream, &mut self.tile_sums_buffer, tiles as usize)?;
-        let mut launch = stream.launch_builder(&self.tile_sums);
-        launch
-            .arg(&self.closed)
-            .arg(&entries)
-            .arg(&mut self.tile_sums_buffer);
-        // SAFETY: arguments match `fill_tile_sums`; a word a tile.
-        unsafe { launch.launch(per_tile(entries)) }.map_err(gpu_error)?;
-        let mut launch = stream.launch_builder(&self.level_scan);
-        launch
-            .arg(&mut self.tile_sums_buffer)
-            .arg(&tiles)
-            .arg(&mut self.totals);
-        let one = LaunchConfig {
-            grid_dim: (1, 1, 1),
-            block_dim: (1024, 1, 1),
-            shared_mem_bytes: 0,
-        };
-        // SAFETY: arguments match `fill_level_scan`, one row of `tiles`.
-        unsafe { launch.launch(one) }.map_err(gpu_error)?;
-        let mut launch = stream.launch_builder(&self.tile_apply);
-        launch
-            .arg(&mut self.closed)
-            .arg(&entries)
-            .arg(&self.tile_sums_buffer);
-        // SAFETY: arguments match `fill_tile_apply`.
-        unsafe { launch.launch(per_tile(entries)) }.map_err(gpu_error)?;
+        self.scan.scan(
+            stream,
+            &mut self.closed.slice_mut(0..entries as usize),
+            entries,
+            &mut self.totals.slice_mut(0..1),
+        )?;
         Ok(stream
             .clone_dtoh(&self.totals.slice(0..1))
             .map_err(gpu_error)?[0] as usize)

@@ -19,11 +19,12 @@
 use std::sync::Arc;
 
 use frontier_core::gpu::cudarc::driver::{
-    CudaFunction, CudaModule, CudaSlice, CudaStream, LaunchConfig, PushKernelArg,
+    CudaFunction, CudaModule, CudaSlice, CudaStream, PushKernelArg,
 };
 use frontier_core::gpu::gpu_error;
 
-use super::fill::{one_per, per_tile, FILL_TILE};
+use super::fill::one_per;
+use super::scan::TileScan;
 use super::KeptArena;
 use crate::orderly::{OrderlyTree, Unforce};
 use crate::BoggleError;
@@ -42,9 +43,7 @@ pub(crate) struct GpuMerger {
     size: CudaFunction,
     write: CudaFunction,
     bounds: CudaFunction,
-    tile_sums: CudaFunction,
-    level_scan: CudaFunction,
-    tile_apply: CudaFunction,
+    scan: TileScan,
     /// Every level's pairs, one level after another.
     pairs: CudaSlice<u32>,
     /// Per pair: its record's length, then its place (scanned); its count
@@ -52,7 +51,6 @@ pub(crate) struct GpuMerger {
     length: CudaSlice<u32>,
     kids: CudaSlice<u32>,
     made: CudaSlice<u32>,
-    tile_sums_buffer: CudaSlice<u32>,
     /// The two scans' totals.
     totals: CudaSlice<u32>,
     /// The root's bound and offset.
@@ -109,14 +107,11 @@ impl GpuMerger {
             size: function("merge_size")?,
             write: function("merge_write")?,
             bounds: function("merge_bounds")?,
-            tile_sums: function("fill_tile_sums")?,
-            level_scan: function("fill_level_scan")?,
-            tile_apply: function("fill_tile_apply")?,
+            scan: TileScan::new(module, &stream)?,
             pairs: stream.alloc_zeros::<u32>(PAIR_WORDS).map_err(gpu_error)?,
             length: empty()?,
             kids: empty()?,
             made: empty()?,
-            tile_sums_buffer: empty()?,
             totals: stream.alloc_zeros::<u32>(2).map_err(gpu_error)?,
             root_out: stream.alloc_zeros::<u32>(2).map_err(gpu_error)?,
             nodes: stream.alloc_zeros::<u64>(1).map_err(gpu_error)?,
@@ -298,44 +293,16 @@ impl GpuMerger {
     /// The exclusive prefix sums of pairs `first..first + n` of `length`
     /// (`which` 0) or `kids` (1), in place; their sum in `totals[which]`.
     fn scan(&mut self, first: usize, n: usize, which: usize) -> Result<(), BoggleError> {
-        let s = &self.stream;
-        let n32 = word(n)?;
-        let tiles = n32.div_ceil(FILL_TILE);
-        grow(s, &mut self.tile_sums_buffer, tiles as usize, 0)?;
         let values = if which == 0 {
             &mut self.length
         } else {
             &mut self.kids
         };
-        let mut values = values.slice_mut(first..first + n);
-        let mut launch = s.launch_builder(&self.tile_sums);
-        launch
-            .arg(&mut values)
-            .arg(&n32)
-            .arg(&mut self.tile_sums_buffer);
-        // SAFETY: arguments match `fill_tile_sums`; a word a tile.
-        unsafe { launch.launch(per_tile(n32)) }.map_err(gpu_error)?;
-        let mut total = self.totals.slice_mut(which..which + 1);
-        let mut launch = s.launch_builder(&self.level_scan);
-        launch
-            .arg(&mut self.tile_sums_buffer)
-            .arg(&tiles)
-            .arg(&mut total);
-        let one = LaunchConfig {
-            grid_dim: (1, 1, 1),
-            block_dim: (1024, 1, 1),
-            shared_mem_bytes: 0,
-        };
-        // SAFETY: arguments match `fill_level_scan`: one block over the
-        // `tiles` sums, its total to `total`.
-        unsafe { launch.launch(one) }.map_err(gpu_error)?;
-        let mut launch = s.launch_builder(&self.tile_apply);
-        launch
-            .arg(&mut values)
-            .arg(&n32)
-            .arg(&self.tile_sums_buffer);
-        // SAFETY: arguments match `fill_tile_apply`.
-        unsafe { launch.launch(per_tile(n32)) }.map_err(gpu_error)?;
-        Ok(())
+        self.scan.scan(
+            &self.stream,
+            &mut values.slice_mut(first..first + n),
+            word(n)?,
+            &mut self.totals.slice_mut(which..which + 1),
+        )
     }
 }

@@ -1,0 +1,76 @@
+//! Exclusive prefix sums of a device buffer, in three launches: each block
+//! sums its tile (`fill_tile_sums`), one block scans the tiles' sums
+//! (`fill_level_scan`), each block writes its tile's prefixes
+//! (`fill_tile_apply`). The fill's offsets and the merges' lengths are
+//! both scanned so.
+
+use std::sync::Arc;
+
+use frontier_core::gpu::cudarc::driver::{
+    CudaFunction, CudaModule, CudaSlice, CudaStream, CudaViewMut, LaunchConfig, PushKernelArg,
+};
+use frontier_core::gpu::gpu_error;
+
+use super::fill::{per_tile, FILL_TILE};
+use crate::BoggleError;
+
+/// The scan's kernels and the tiles' sums (grown as needed, kept between
+/// scans).
+pub(super) struct TileScan {
+    tile_sums: CudaFunction,
+    sums_scan: CudaFunction,
+    tile_apply: CudaFunction,
+    sums: CudaSlice<u32>,
+}
+
+impl TileScan {
+    /// The kernels of `module` (`boggle_build.cu`).
+    pub(super) fn new(
+        module: &Arc<CudaModule>,
+        stream: &Arc<CudaStream>,
+    ) -> Result<TileScan, BoggleError> {
+        let function = |name: &str| module.load_function(name).map_err(gpu_error);
+        Ok(TileScan {
+            tile_sums: function("fill_tile_sums")?,
+            sums_scan: function("fill_level_scan")?,
+            tile_apply: function("fill_tile_apply")?,
+            sums: stream.alloc_zeros::<u32>(1).map_err(gpu_error)?,
+        })
+    }
+
+    /// `values` (`n` entries) made their exclusive prefix sums in place,
+    /// their sum written to `total` (one word); queued on `stream`.
+    pub(super) fn scan(
+        &mut self,
+        stream: &Arc<CudaStream>,
+        values: &mut CudaViewMut<u32>,
+        n: u32,
+        total: &mut CudaViewMut<u32>,
+    ) -> Result<(), BoggleError> {
+        let tiles = n.div_ceil(FILL_TILE);
+        if self.sums.len() < tiles as usize {
+            self.sums = stream
+                .alloc_zeros::<u32>(tiles as usize + tiles as usize / 4)
+                .map_err(gpu_error)?;
+        }
+        let mut launch = stream.launch_builder(&self.tile_sums);
+        launch.arg(&mut *values).arg(&n).arg(&mut self.sums);
+        // SAFETY: arguments match `fill_tile_sums`; a word a tile.
+        unsafe { launch.launch(per_tile(n)) }.map_err(gpu_error)?;
+        let mut launch = stream.launch_builder(&self.sums_scan);
+        launch.arg(&mut self.sums).arg(&tiles).arg(&mut *total);
+        let one = LaunchConfig {
+            grid_dim: (1, 1, 1),
+            block_dim: (1024, 1, 1),
+            shared_mem_bytes: 0,
+        };
+        // SAFETY: arguments match `fill_level_scan`: one block over the
+        // `tiles` sums, its total to `total`.
+        unsafe { launch.launch(one) }.map_err(gpu_error)?;
+        let mut launch = stream.launch_builder(&self.tile_apply);
+        launch.arg(&mut *values).arg(&n).arg(&self.sums);
+        // SAFETY: arguments match `fill_tile_apply`.
+        unsafe { launch.launch(per_tile(n)) }.map_err(gpu_error)?;
+        Ok(())
+    }
+}
