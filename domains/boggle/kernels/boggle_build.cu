@@ -144,7 +144,8 @@ extern "C" __global__ void __launch_bounds__(COLLECT_BLOCK)
 }
 
 // A stable least-significant-digit radix sort, 8 bits a pass: per pass
-// radix_count, radix_scan, radix_scatter. A block takes a tile of
+// radix_count, the counters scanned (the fill's tile scan below, driven by
+// gpu_build/scan.rs), radix_scatter. A block takes a tile of
 // RADIX_TILE keys, each of its RADIX_WARPS warps a contiguous stretch of it.
 #define RADIX_WARPS 8
 #define RADIX_PER_WARP 256
@@ -183,38 +184,6 @@ extern "C" __global__ void __launch_bounds__(RADIX_THREADS)
         for (u32 w = 0; w < RADIX_WARPS; w++) sum += local[w][d];
         counts[(u64)d * blocks + blockIdx.x] = sum;
     }
-}
-
-// Exclusive prefix sums of `values` (total entries) in place, by one block
-// of 1024 threads: each sums its contiguous chunk, the chunks' sums are
-// scanned, and each thread writes its chunk's prefixes. Returns the sum.
-__device__ u32 chunked_scan(u32* values, u32 total) {
-    __shared__ u32 sums[1024];
-    u32 t = threadIdx.x;
-    u32 chunk = (total + 1023) / 1024;
-    u32 from = min(total, t * chunk), to = min(total, from + chunk);
-    u32 sum = 0;
-    for (u32 i = from; i < to; i++) sum += values[i];
-    sums[t] = sum;
-    __syncthreads();
-    for (u32 o = 1; o < 1024; o <<= 1) {
-        u32 v = t >= o ? sums[t - o] : 0;
-        __syncthreads();
-        sums[t] += v;
-        __syncthreads();
-    }
-    u32 run = sums[t] - sum;
-    for (u32 i = from; i < to; i++) {
-        u32 c = values[i];
-        values[i] = run;
-        run += c;
-    }
-    return sums[1023];
-}
-
-// The radix sort's counters scanned (one block of 1024 threads).
-extern "C" __global__ void __launch_bounds__(1024) radix_scan(u32* counts, u32 total) {
-    chunked_scan(counts, total);
 }
 
 // Moves each key to its place by the pass's digit: its digit's start
@@ -347,9 +316,43 @@ extern "C" __global__ void __launch_bounds__(FILL_THREADS)
         counts[l * blocks + blockIdx.x] = local[l];
 }
 
+// Threads of the one-block scan below. A block of 1024 needed 28 K
+// registers, more than the proof's walk leaves free on an SM while a launch
+// runs (two of its blocks, 14 K: gpu_prove.rs, BUILD_ROOM_BLOCKS), so
+// every build and merge that scanned waited for a walk launch to end; 256
+// need 7 K.
+#define SCAN_THREADS 256
+
+// Exclusive prefix sums of `values` (total entries) in place, by one block
+// of SCAN_THREADS threads: each sums its contiguous chunk, the chunks' sums
+// are scanned, and each thread writes its chunk's prefixes. Returns the sum.
+__device__ u32 chunked_scan(u32* values, u32 total) {
+    __shared__ u32 sums[SCAN_THREADS];
+    u32 t = threadIdx.x;
+    u32 chunk = (total + SCAN_THREADS - 1) / SCAN_THREADS;
+    u32 from = min(total, t * chunk), to = min(total, from + chunk);
+    u32 sum = 0;
+    for (u32 i = from; i < to; i++) sum += values[i];
+    sums[t] = sum;
+    __syncthreads();
+    for (u32 o = 1; o < SCAN_THREADS; o <<= 1) {
+        u32 v = t >= o ? sums[t - o] : 0;
+        __syncthreads();
+        sums[t] += v;
+        __syncthreads();
+    }
+    u32 run = sums[t] - sum;
+    for (u32 i = from; i < to; i++) {
+        u32 c = values[i];
+        values[i] = run;
+        run += c;
+    }
+    return sums[SCAN_THREADS - 1];
+}
+
 // Each level's tile counts scanned (a block a level); totals[level]: its
 // nodes.
-extern "C" __global__ void __launch_bounds__(1024)
+extern "C" __global__ void __launch_bounds__(SCAN_THREADS)
     fill_level_scan(u32* counts, u32 blocks, u32* totals) {
     u32 total = chunked_scan(counts + (u64)blockIdx.x * blocks, blocks);
     if (threadIdx.x == 0) totals[blockIdx.x] = total;

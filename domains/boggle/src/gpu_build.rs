@@ -45,6 +45,8 @@ const SOURCE: &str = include_str!("../kernels/boggle_build.cu");
 const MERGE_SOURCE: &str = include_str!("../kernels/boggle_merge.cu");
 /// Threads a block of the collection.
 const COLLECT_BLOCK: u32 = 256;
+/// Threads of the one-block scans (`SCAN_THREADS`: `fill_level_scan`).
+const SCAN_THREADS: u32 = 256;
 /// Keys a block of the radix sort takes (`RADIX_TILE` in the kernel).
 const RADIX_TILE: u32 = 2048;
 /// Threads a block of the radix sort (`RADIX_THREADS`).
@@ -107,7 +109,9 @@ pub struct GpuPathSorter {
     word_bits: u32,
     collect: CudaFunction,
     count: CudaFunction,
-    scan: CudaFunction,
+    /// The radix sort's counters scanned (their sum, `n`, to `scan_total`).
+    scan: scan::TileScan,
+    scan_total: CudaSlice<u32>,
     scatter: CudaFunction,
     reaches: [CudaSlice<u8>; 2],
     reach_capacity: usize,
@@ -168,7 +172,8 @@ impl GpuPathSorter {
             word_bits: u32::BITS - (trie.nodes().len() as u32).leading_zeros(),
             collect: function("build_collect")?,
             count: function("radix_count")?,
-            scan: function("radix_scan")?,
+            scan: scan::TileScan::new(&module, &stream)?,
+            scan_total: stream.alloc_zeros::<u32>(1).map_err(gpu_error)?,
             scatter: function("radix_scatter")?,
             reaches: [
                 alloc(FIRST_REACHES * REACH_BYTES)?,
@@ -416,15 +421,12 @@ impl GpuPathSorter {
             // SAFETY: arguments match `radix_count`; `counts` holds 256
             // counters a block, `input` at least `n` keys.
             unsafe { launch.launch(grid) }.map_err(gpu_error)?;
-            let mut launch = s.launch_builder(&self.scan);
-            launch.arg(&mut *counts).arg(&total);
-            let one = LaunchConfig {
-                grid_dim: (1, 1, 1),
-                block_dim: (1024, 1, 1),
-                shared_mem_bytes: 0,
-            };
-            // SAFETY: arguments match `radix_scan`; `counts` holds `total`.
-            unsafe { launch.launch(one) }.map_err(gpu_error)?;
+            self.scan.scan(
+                &s,
+                &mut counts.slice_mut(0..total as usize),
+                total,
+                &mut self.scan_total.slice_mut(0..1),
+            )?;
             let mut launch = s.launch_builder(&self.scatter);
             launch
                 .arg(input)

@@ -12,6 +12,7 @@ use frontier_core::gpu::gpu_error;
 use std::sync::Arc;
 
 use super::scan::TileScan;
+use super::SCAN_THREADS;
 use crate::BoggleError;
 
 /// Threads a block of the fill's kernels (`FILL_THREADS`).
@@ -312,7 +313,7 @@ impl GpuFill {
             .arg(&mut self.totals);
         let per_level = LaunchConfig {
             grid_dim: (level_count as u32, 1, 1),
-            block_dim: (1024, 1, 1),
+            block_dim: (SCAN_THREADS, 1, 1),
             shared_mem_bytes: 0,
         };
         // SAFETY: arguments match `fill_level_scan`: a block per level, each

@@ -1,8 +1,14 @@
 //! Exclusive prefix sums of a device buffer, in three launches: each block
 //! sums its tile (`fill_tile_sums`), one block scans the tiles' sums
 //! (`fill_level_scan`), each block writes its tile's prefixes
-//! (`fill_tile_apply`). The fill's offsets and the merges' lengths are
-//! both scanned so.
+//! (`fill_tile_apply`). The fill's offsets, the radix sort's counters and
+//! the merges' lengths are all scanned so.
+//!
+//! Blocks of 256 threads: in a proof the walk's launches leave each SM the
+//! registers of two of their blocks (`BUILD_ROOM_BLOCKS` in
+//! `gpu_prove.rs`), about 14 K; a block of 1024 scanning threads needed
+//! 28 K, so every build or merge that scanned waited for a walk launch to
+//! end.
 
 use std::sync::Arc;
 
@@ -12,6 +18,7 @@ use frontier_core::gpu::cudarc::driver::{
 use frontier_core::gpu::gpu_error;
 
 use super::fill::{per_tile, FILL_TILE};
+use super::SCAN_THREADS;
 use crate::BoggleError;
 
 /// The scan's kernels and the tiles' sums (grown as needed, kept between
@@ -61,7 +68,7 @@ impl TileScan {
         launch.arg(&mut self.sums).arg(&tiles).arg(&mut *total);
         let one = LaunchConfig {
             grid_dim: (1, 1, 1),
-            block_dim: (1024, 1, 1),
+            block_dim: (SCAN_THREADS, 1, 1),
             shared_mem_bytes: 0,
         };
         // SAFETY: arguments match `fill_level_scan`: one block over the
