@@ -35,7 +35,7 @@ mod merge;
 mod read;
 mod scan;
 
-pub(crate) use merge::GpuMerger;
+pub(crate) use merge::{GpuMerger, MergeStats};
 pub use read::DeviceTree;
 pub(crate) use read::KeptArena;
 use read::ReadSlots;
@@ -554,7 +554,8 @@ mod tests {
                 };
                 pair.force_from(0, &mut checked);
             }
-            let (merges, gpu_seconds) = merger.merges();
+            let stats = merger.stats();
+            let (merges, gpu_seconds) = (stats.merges, stats.seconds);
             assert!(
                 merges as usize == checked.forces && merges > 0,
                 "{rows}x{cols}"

@@ -612,11 +612,18 @@ pub fn prove_on_gpu(
             }),
             None,
         );
-        let (merges, merge_seconds) = kept_arenas.merges();
-        merges_on_gpu = merges;
-        if merges > 0 {
+        let merges = kept_arenas.merges();
+        merges_on_gpu = merges.merges;
+        if merges.merges > 0 {
             tracing::info!(
-                "{merges} merges on the GPU, {merge_seconds:.1} s of the host threads' time (read back included)"
+                "{} merges on the GPU, {:.1} s of the host threads' time: {} levels ({} pairs of nodes) in {:.1} s, each ended by reading its totals back; bounds and {:.1} G words read back in {:.1} s",
+                merges.merges,
+                merges.seconds,
+                merges.levels,
+                merges.pairs,
+                merges.level_seconds,
+                merges.words as f64 * 1e-9,
+                merges.tail_seconds
             );
         }
         let host_done = started.elapsed().as_secs_f64();

@@ -56,10 +56,37 @@ pub(crate) struct GpuMerger {
     /// The root's bound and offset.
     root_out: CudaSlice<u32>,
     nodes: CudaSlice<u64>,
-    /// Merges made and seconds spent in them (the calling thread's wall
-    /// time, reading back included).
-    merges: u64,
-    seconds: f64,
+    stats: MergeStats,
+}
+
+/// What a thread's merges on the GPU took (its wall time, in seconds),
+/// to see where a merge waits in a proof.
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct MergeStats {
+    /// Merges made, their levels, pairs of nodes and words appended.
+    pub(crate) merges: u64,
+    pub(crate) levels: u64,
+    pub(crate) pairs: u64,
+    pub(crate) words: u64,
+    /// All of it, reading back included.
+    pub(crate) seconds: f64,
+    /// The levels, each ended by reading its two totals back.
+    pub(crate) level_seconds: f64,
+    /// The bounds, the root and the merged words read back.
+    pub(crate) tail_seconds: f64,
+}
+
+impl MergeStats {
+    /// `other`'s added to these.
+    pub(crate) fn add(&mut self, other: &MergeStats) {
+        self.merges += other.merges;
+        self.levels += other.levels;
+        self.pairs += other.pairs;
+        self.words += other.words;
+        self.seconds += other.seconds;
+        self.level_seconds += other.level_seconds;
+        self.tail_seconds += other.tail_seconds;
+    }
 }
 
 /// `buffer` with room for `len` elements; when it grows, its first `keep`
@@ -115,8 +142,7 @@ impl GpuMerger {
             totals: stream.alloc_zeros::<u32>(2).map_err(gpu_error)?,
             root_out: stream.alloc_zeros::<u32>(2).map_err(gpu_error)?,
             nodes: stream.alloc_zeros::<u64>(1).map_err(gpu_error)?,
-            merges: 0,
-            seconds: 0.0,
+            stats: MergeStats::default(),
             stream,
         })
     }
@@ -167,14 +193,14 @@ impl GpuMerger {
             self.stream.synchronize().map_err(gpu_error)?;
             device.len = arena.len();
         }
-        self.merges += 1;
-        self.seconds += started.elapsed().as_secs_f64();
+        self.stats.merges += 1;
+        self.stats.seconds += started.elapsed().as_secs_f64();
         Ok(forced)
     }
 
-    /// Merges made so far and the seconds they took.
-    pub(crate) fn merges(&self) -> (u64, f64) {
-        (self.merges, self.seconds)
+    /// What the merges so far took.
+    pub(crate) fn stats(&self) -> MergeStats {
+        self.stats
     }
 
     /// `OrderlyTree::merge_levels` on the device, the words it appends read
@@ -188,6 +214,7 @@ impl GpuMerger {
         skip: u32,
     ) -> Result<(u32, u32), BoggleError> {
         let s = self.stream.clone();
+        let started = std::time::Instant::now();
         // The host's tree may have shrunk (a force undone): the device's
         // words up to its length are still the same.
         let start = tree.arena().len();
@@ -265,6 +292,7 @@ impl GpuMerger {
             }
             (first, n, level_skip) = (end, next, NO_SKIP);
         }
+        let levels_done = std::time::Instant::now();
         for (first32, n32) in levels.iter().rev() {
             let mut launch = s.launch_builder(&self.bounds);
             launch
@@ -287,6 +315,11 @@ impl GpuMerger {
         }
         s.synchronize().map_err(gpu_error)?;
         device.len = tail;
+        self.stats.levels += levels.len() as u64;
+        self.stats.pairs += levels.iter().map(|&(_, n)| u64::from(n)).sum::<u64>();
+        self.stats.words += (tail - start) as u64;
+        self.stats.level_seconds += (levels_done - started).as_secs_f64();
+        self.stats.tail_seconds += levels_done.elapsed().as_secs_f64();
         Ok((root[0], root[1]))
     }
 

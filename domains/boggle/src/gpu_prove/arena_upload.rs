@@ -33,7 +33,7 @@ use frontier_core::gpu::cudarc::driver::{
     PinnedHostSlice,
 };
 
-use crate::gpu_build::{GpuMerger, KeptArena};
+use crate::gpu_build::{GpuMerger, KeptArena, MergeStats};
 use crate::orderly::{OrderlyTree, Unforce};
 use crate::BoggleError;
 
@@ -157,15 +157,18 @@ impl KeptArenas {
         }
     }
 
-    /// Merges made on the GPU by every host thread, and their threads'
-    /// seconds in them.
-    pub(super) fn merges(&self) -> (u64, f64) {
-        self.mergers
+    /// What every host thread's merges on the GPU took.
+    pub(super) fn merges(&self) -> MergeStats {
+        let mut all = MergeStats::default();
+        for merger in self
+            .mergers
             .lock()
             .unwrap_or_else(|e| e.into_inner())
             .values()
-            .map(GpuMerger::merges)
-            .fold((0, 0.0), |(n, s), (m, t)| (n + m, s + t))
+        {
+            all.add(&merger.stats());
+        }
+        all
     }
 
     /// `copy` given the calling thread's arena where it is the class of
