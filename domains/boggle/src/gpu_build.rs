@@ -34,11 +34,13 @@ mod fill_model;
 mod merge;
 mod read;
 mod scan;
+mod staging;
 
 pub(crate) use merge::{GpuMerger, MergeStats};
 pub use read::DeviceTree;
 pub(crate) use read::KeptArena;
 use read::ReadSlots;
+pub(crate) use staging::PinnedStage;
 
 const SOURCE: &str = include_str!("../kernels/boggle_build.cu");
 /// The merges of forcing (`merge.rs`), which use the fill's scans.

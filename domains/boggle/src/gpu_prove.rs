@@ -616,14 +616,17 @@ pub fn prove_on_gpu(
         merges_on_gpu = merges.merges;
         if merges.merges > 0 {
             tracing::info!(
-                "{} merges on the GPU, {:.1} s of the host threads' time: {} levels ({} pairs of nodes) in {:.1} s, each ended by reading its totals back; bounds and {:.1} G words read back in {:.1} s",
+                "{} merges on the GPU, {:.1} s of the host threads' time: {} levels ({} pairs of nodes) in {:.1} s, {:.1} s of it waiting for their totals; bounds in {:.1} s; {:.1} G words read back in {:.1} s ({:.1} s growing the host's arenas)",
                 merges.merges,
                 merges.seconds,
                 merges.levels,
                 merges.pairs,
                 merges.level_seconds,
+                merges.totals_seconds,
+                merges.bounds_seconds,
                 merges.words as f64 * 1e-9,
-                merges.tail_seconds
+                merges.tail_seconds - merges.bounds_seconds,
+                merges.grow_seconds
             );
         }
         let host_done = started.elapsed().as_secs_f64();

@@ -25,6 +25,7 @@ use frontier_core::gpu::gpu_error;
 
 use super::fill::one_per;
 use super::scan::TileScan;
+use super::staging::PinnedStage;
 use super::KeptArena;
 use crate::orderly::{OrderlyTree, Unforce};
 use crate::BoggleError;
@@ -56,6 +57,12 @@ pub(crate) struct GpuMerger {
     /// The root's bound and offset.
     root_out: CudaSlice<u32>,
     nodes: CudaSlice<u64>,
+    /// The merged words come back through it. Against reading them into
+    /// pageable memory, seed 1's 256 4x4 classes projected 21.3-21.8
+    /// H200-hours against 22.0-23.2 on one machine: the read-backs were no
+    /// faster, the host threads' other phases were (docs/RESULTS.md, "The
+    /// merges' time on the GPU").
+    stage: PinnedStage,
     stats: MergeStats,
 }
 
@@ -74,6 +81,13 @@ pub(crate) struct MergeStats {
     pub(crate) level_seconds: f64,
     /// The bounds, the root and the merged words read back.
     pub(crate) tail_seconds: f64,
+    /// Of the levels': waiting for their totals.
+    pub(crate) totals_seconds: f64,
+    /// Of the tail's: the bounds, until the root's is read back.
+    pub(crate) bounds_seconds: f64,
+    /// Of the read-back's: growing the host's arena to take the words
+    /// (first touches of fresh memory fault its pages in).
+    pub(crate) grow_seconds: f64,
 }
 
 impl MergeStats {
@@ -86,6 +100,9 @@ impl MergeStats {
         self.seconds += other.seconds;
         self.level_seconds += other.level_seconds;
         self.tail_seconds += other.tail_seconds;
+        self.totals_seconds += other.totals_seconds;
+        self.bounds_seconds += other.bounds_seconds;
+        self.grow_seconds += other.grow_seconds;
     }
 }
 
@@ -142,6 +159,7 @@ impl GpuMerger {
             totals: stream.alloc_zeros::<u32>(2).map_err(gpu_error)?,
             root_out: stream.alloc_zeros::<u32>(2).map_err(gpu_error)?,
             nodes: stream.alloc_zeros::<u64>(1).map_err(gpu_error)?,
+            stage: PinnedStage::new(stream.context()).map_err(gpu_error)?,
             stats: MergeStats::default(),
             stream,
         })
@@ -256,7 +274,9 @@ impl GpuMerger {
             unsafe { launch.launch(one_per(n32)) }.map_err(gpu_error)?;
             self.scan(first, n, 0)?;
             self.scan(first, n, 1)?;
+            let waited = std::time::Instant::now();
             let totals = s.clone_dtoh(&self.totals).map_err(gpu_error)?;
+            self.stats.totals_seconds += waited.elapsed().as_secs_f64();
             let (words, next) = (totals[0] as usize, totals[1] as usize);
             grow(&s, &mut device.words, tail + words, tail)?;
             grow(
@@ -308,12 +328,13 @@ impl GpuMerger {
         }
         let root = s.clone_dtoh(&self.root_out).map_err(gpu_error)?;
         let nodes = s.clone_dtoh(&self.nodes).map_err(gpu_error)?[0];
+        self.stats.bounds_seconds += levels_done.elapsed().as_secs_f64();
+        let grown = std::time::Instant::now();
         let appended = tree.append_merged(tail - start, nodes as usize);
-        if !appended.is_empty() {
-            s.memcpy_dtoh(&device.words.slice(start..tail), appended)
-                .map_err(gpu_error)?;
-        }
-        s.synchronize().map_err(gpu_error)?;
+        self.stats.grow_seconds += grown.elapsed().as_secs_f64();
+        self.stage
+            .download(&s, &device.words.slice(start..tail), appended)
+            .map_err(gpu_error)?;
         device.len = tail;
         self.stats.levels += levels.len() as u64;
         self.stats.pairs += levels.iter().map(|&(_, n)| u64::from(n)).sum::<u64>();

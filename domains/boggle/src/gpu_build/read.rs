@@ -139,6 +139,8 @@ impl DeviceTree {
         };
         let started = std::time::Instant::now();
         let arena = tree.arena_to_fill(filled.words);
+        // Straight into the pageable arena: through page-locked buffers
+        // (`super::staging`) these reads took twice as long.
         slot.stream
             .memcpy_dtoh(&slot.arena.slice(0..filled.words), arena)
             .map_err(gpu_error)?;

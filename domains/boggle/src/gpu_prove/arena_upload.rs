@@ -9,9 +9,9 @@
 //! of them, at a few percent of a class's time; the GPU's thread only
 //! gathers the device addresses.
 //!
-//! Each copy goes through page-locked buffers of the thread's own, filled
-//! by the thread and copied from by the device while the thread fills the
-//! next. Copies straight from the (pageable) arena were tried first: the
+//! Each copy goes through page-locked buffers of the thread's own
+//! ([`PinnedStage`]), filled by the thread and copied from by the device
+//! while the thread fills the next. Copies straight from the (pageable) arena were tried first: the
 //! driver stages those itself, and from 32 threads at once they ran at
 //! about 1.3 GB/s each, 60 thread-seconds for 77 GB, more than the GPU's
 //! thread had spent on them alone (docs/RESULTS.md).
@@ -27,20 +27,13 @@ use std::sync::{Arc, Mutex};
 use std::thread::ThreadId;
 use std::time::Instant;
 
-use frontier_core::gpu::cudarc::driver::sys::CUevent_flags;
 use frontier_core::gpu::cudarc::driver::{
-    result, CudaContext, CudaEvent, CudaSlice, CudaStream, DevicePtrMut, DriverError,
-    PinnedHostSlice,
+    CudaContext, CudaSlice, CudaStream, DevicePtrMut, DriverError,
 };
 
-use crate::gpu_build::{GpuMerger, KeptArena, MergeStats};
+use crate::gpu_build::{GpuMerger, KeptArena, MergeStats, PinnedStage};
 use crate::orderly::{OrderlyTree, Unforce};
 use crate::BoggleError;
-
-/// Words of one staging buffer (16 MiB): large enough that a copy's setup
-/// is small beside it, small enough that 32 threads' pairs stay near a
-/// gigabyte of page-locked memory.
-const STAGE_WORDS: usize = 1 << 22;
 
 /// A class's arena on the device. Its bytes count against the uploader's
 /// budget until it is dropped, once the kernel that read it is done.
@@ -310,34 +303,21 @@ impl ArenaUploader {
     }
 }
 
-/// One thread's way to the device: a stream and two page-locked buffers,
-/// each with the event after the last copy from it.
+/// One thread's way to the device: a stream and its page-locked staging.
 struct Stager {
     stream: Arc<CudaStream>,
-    buffers: [PinnedHostSlice<u32>; 2],
-    copied: [Option<CudaEvent>; 2],
+    stage: PinnedStage,
 }
 
 impl Stager {
     fn new(ctx: &Arc<CudaContext>) -> Result<Stager, DriverError> {
-        let stream = ctx.new_stream()?;
-        // SAFETY: the buffers are written (below) before any copy reads
-        // them, and only the words written are copied.
-        let buffers = unsafe {
-            [
-                ctx.alloc_pinned(STAGE_WORDS)?,
-                ctx.alloc_pinned(STAGE_WORDS)?,
-            ]
-        };
         Ok(Stager {
-            stream,
-            buffers,
-            copied: [None, None],
+            stream: ctx.new_stream()?,
+            stage: PinnedStage::new(ctx)?,
         })
     }
 
-    /// `arena` on the device, copied a buffer at a time: the device copies
-    /// one buffer while this thread fills the other. The words `kept`
+    /// `arena` on the device, staged a buffer at a time. The words `kept`
     /// holds (at most the arena's) are copied on the device instead.
     fn copy(
         &mut self,
@@ -359,37 +339,11 @@ impl Stager {
         {
             let (base, _write) = words.device_ptr_mut(&self.stream);
             let base = base + (on_device * std::mem::size_of::<u32>()) as u64;
-            for (k, chunk) in arena[on_device..].chunks(STAGE_WORDS).enumerate() {
-                let at = k % 2;
-                if let Some(copied) = self.copied[at].take() {
-                    copied.synchronize()?;
-                }
-                let buffer = self.buffers[at].as_mut_slice()?;
-                let staged = &mut buffer[..chunk.len()];
-                staged.copy_from_slice(chunk);
-                let offset = (k * STAGE_WORDS * std::mem::size_of::<u32>()) as u64;
-                // SAFETY: `staged` is page-locked and stays untouched until
-                // the event recorded after this copy has passed (waited for
-                // above before the buffer is filled again); the destination
-                // range lies inside `words`.
-                unsafe {
-                    result::memcpy_htod_async(base + offset, staged, self.stream.cu_stream())
-                }?;
-                self.copied[at] = Some(
-                    self.stream
-                        .record_event(Some(CUevent_flags::CU_EVENT_DISABLE_TIMING))?,
-                );
-            }
+            // SAFETY: the destination range lies inside `words`, which no
+            // kernel reads before the write event recorded (as `_write`
+            // drops) after the copies.
+            unsafe { self.stage.upload(&self.stream, &arena[on_device..], base) }?;
         }
         Ok(words)
-    }
-}
-
-impl Drop for Stager {
-    /// The buffers are freed after this: no copy from them may be left.
-    fn drop(&mut self) {
-        for copied in self.copied.iter().flatten() {
-            let _ = copied.synchronize();
-        }
     }
 }
