@@ -19,7 +19,7 @@ fn host_harness() {
     };
     let pool = ArenaPool::default();
     let sink = |h: Handover| pool.give(h.tree.into_arena());
-    let split = Split { depth: 7, sink: &sink, pool: &pool, flush_words: FLUSH_WORDS, trees: None };
+    let split = Split { depth: 7, sink: &sink, pool: &pool, flush_words: FLUSH_WORDS, trees: None, forces: None };
     let t = std::time::Instant::now();
     let p = prove_split(&trie, &settings, &|_, _| {}, Some(&split), None).unwrap();
     eprintln!("HARNESS {} classes {:.1} s subclasses {}", p.classes, t.elapsed().as_secs_f64(), p.subclasses);
