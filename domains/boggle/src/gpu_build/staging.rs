@@ -20,7 +20,7 @@ use frontier_core::gpu::cudarc::driver::{
 /// Words of one staging buffer (16 MiB): large enough that a copy's setup
 /// is small beside it, small enough that 32 threads' pairs stay near a
 /// gigabyte of page-locked memory.
-pub(crate) const STAGE_WORDS: usize = 1 << 22;
+const STAGE_WORDS: usize = 1 << 22;
 
 /// Two page-locked buffers, each with the event after the last copy that
 /// used it.

@@ -303,17 +303,18 @@ impl ArenaUploader {
     }
 }
 
-/// One thread's way to the device: a stream and its page-locked staging.
+/// One thread's way to the device: a stream and its page-locked staging
+/// (dropped first: its drop waits for the copies queued on the stream).
 struct Stager {
-    stream: Arc<CudaStream>,
     stage: PinnedStage,
+    stream: Arc<CudaStream>,
 }
 
 impl Stager {
     fn new(ctx: &Arc<CudaContext>) -> Result<Stager, DriverError> {
         Ok(Stager {
-            stream: ctx.new_stream()?,
             stage: PinnedStage::new(ctx)?,
+            stream: ctx.new_stream()?,
         })
     }
 
