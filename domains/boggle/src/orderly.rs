@@ -28,6 +28,8 @@ use crate::board::Shape;
 use crate::trie::{Node, Trie, LETTER_BITS};
 use crate::BoggleError;
 
+#[cfg(test)]
+mod holey;
 mod levels;
 mod path_key;
 use path_key::{Layout, PathKey, BUCKET_BITS, SLOT_BITS};

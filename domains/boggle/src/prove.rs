@@ -1711,13 +1711,25 @@ mod tests {
         // no force, the same counts; higher up the split forces less than
         // the whole proof (a forced subclass walks at least to the split),
         // so only the boards must agree.
-        split_and_walked_apart(None, &[1, 4, 8], true, FLUSH_WORDS);
-        split_and_walked_apart(Some(500), &[4, 6, 8], true, FLUSH_WORDS);
-        split_and_walked_apart(Some(60), &[8], true, FLUSH_WORDS);
-        split_and_walked_apart(Some(60), &[3, 5], false, FLUSH_WORDS);
+        split_and_walked_apart(None, &[1, 4, 8], true, FLUSH_WORDS, false);
+        split_and_walked_apart(Some(500), &[4, 6, 8], true, FLUSH_WORDS, false);
+        split_and_walked_apart(Some(60), &[8], true, FLUSH_WORDS, false);
+        split_and_walked_apart(Some(60), &[3, 5], false, FLUSH_WORDS, false);
         // Every group handed over early, alone with a copy of its class's
         // arena as forced so far (the path of classes past `FLUSH_WORDS`).
-        split_and_walked_apart(Some(500), &[6], true, 0);
+        split_and_walked_apart(Some(500), &[6], true, 0, false);
+    }
+
+    #[test]
+    fn the_walk_to_the_split_reads_only_the_records_below_its_positions() {
+        // Forced as the GPU merges, the host's tree taking only the records
+        // reached through positions above the split (the rest are holes:
+        // `orderly/holey.rs`), handed-over trees completed from the
+        // device's copy: the same proof.
+        split_and_walked_apart(Some(500), &[4, 6, 8], true, FLUSH_WORDS, true);
+        split_and_walked_apart(Some(60), &[3, 5], false, FLUSH_WORDS, true);
+        split_and_walked_apart(Some(60), &[8], true, FLUSH_WORDS, true);
+        split_and_walked_apart(Some(500), &[6], true, 0, true);
     }
 
     fn split_and_walked_apart(
@@ -1725,6 +1737,7 @@ mod tests {
         depths: &[usize],
         exact: bool,
         flush_words: usize,
+        holey: bool,
     ) {
         let words = "tea eat ate eats seat east teas sate rest stare tears aster rates \
                      treat street setter tester tress resets steer trees terse reset \
@@ -1751,7 +1764,27 @@ mod tests {
         for &depth in depths {
             assert!(depth < cells);
             let handed = Mutex::new(Vec::new());
-            let sink = |handover: Handover| handed.lock().expect("no panic").push(handover);
+            // Each thread's "device" copy of its class's arena, for `holey`.
+            let devices = Mutex::new(std::collections::HashMap::<_, Vec<u32>>::new());
+            let sink = |mut handover: Handover| {
+                if holey {
+                    let devices = devices.lock().expect("no panic");
+                    if let Some(device) = devices.get(&std::thread::current().id()) {
+                        if handover.tree.matches_device(device) {
+                            handover.tree.filled_from(device);
+                        }
+                    }
+                }
+                handed.lock().expect("no panic").push(handover)
+            };
+            let forcer = |tree: &mut OrderlyTree, position: u32, letter: u8| {
+                let mut devices = devices.lock().expect("no panic");
+                let device: &mut Vec<u32> = devices.entry(std::thread::current().id()).or_default();
+                if device.is_empty() || !tree.matches_device(device) {
+                    *device = tree.arena().to_vec();
+                }
+                Some(tree.force_holey(device, depth as u32, position, letter))
+            };
             let pool = ArenaPool::default();
             let split = Split {
                 depth,
@@ -1759,7 +1792,7 @@ mod tests {
                 pool: &pool,
                 flush_words,
                 trees: None,
-                forces: None,
+                forces: holey.then_some(&forcer as &crate::handover::Forcer),
             };
             let top = prove_split(&trie, &settings, &|_, _| {}, Some(&split), None).expect("proof");
             let mut worker = Worker::new(&builder, &trie, cells);
