@@ -625,7 +625,7 @@ pub fn prove_on_gpu(
                 merges.totals_seconds,
                 merges.bounds_seconds,
                 merges.words as f64 * 1e-9,
-                merges.tail_seconds - merges.bounds_seconds,
+                merges.read_seconds,
                 merges.grow_seconds
             );
         }

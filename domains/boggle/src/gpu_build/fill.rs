@@ -66,7 +66,7 @@ pub(super) struct Filled {
 
 /// A buffer of at least `len` words: `buffer` itself or, when it is too
 /// small, a new one with a margin for the next classes.
-fn ensure(
+pub(super) fn ensure(
     stream: &Arc<CudaStream>,
     buffer: &mut CudaSlice<u32>,
     len: usize,

@@ -79,12 +79,12 @@ pub(crate) struct MergeStats {
     pub(crate) seconds: f64,
     /// The levels, each ended by reading its two totals back.
     pub(crate) level_seconds: f64,
-    /// The bounds, the root and the merged words read back.
-    pub(crate) tail_seconds: f64,
     /// Of the levels': waiting for their totals.
     pub(crate) totals_seconds: f64,
-    /// Of the tail's: the bounds, until the root's is read back.
+    /// The bounds, until the root's is read back.
     pub(crate) bounds_seconds: f64,
+    /// The merged words read back, growing the host's arena included.
+    pub(crate) read_seconds: f64,
     /// Of the read-back's: growing the host's arena to take the words
     /// (first touches of fresh memory fault its pages in).
     pub(crate) grow_seconds: f64,
@@ -99,9 +99,9 @@ impl MergeStats {
         self.words += other.words;
         self.seconds += other.seconds;
         self.level_seconds += other.level_seconds;
-        self.tail_seconds += other.tail_seconds;
         self.totals_seconds += other.totals_seconds;
         self.bounds_seconds += other.bounds_seconds;
+        self.read_seconds += other.read_seconds;
         self.grow_seconds += other.grow_seconds;
     }
 }
@@ -340,7 +340,7 @@ impl GpuMerger {
         self.stats.pairs += levels.iter().map(|&(_, n)| u64::from(n)).sum::<u64>();
         self.stats.words += (tail - start) as u64;
         self.stats.level_seconds += (levels_done - started).as_secs_f64();
-        self.stats.tail_seconds += levels_done.elapsed().as_secs_f64();
+        self.stats.read_seconds += grown.elapsed().as_secs_f64();
         Ok((root[0], root[1]))
     }
 

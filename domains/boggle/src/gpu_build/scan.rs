@@ -17,7 +17,7 @@ use frontier_core::gpu::cudarc::driver::{
 };
 use frontier_core::gpu::gpu_error;
 
-use super::fill::{per_tile, FILL_TILE};
+use super::fill::{ensure, per_tile, FILL_TILE};
 use super::SCAN_THREADS;
 use crate::BoggleError;
 
@@ -55,11 +55,7 @@ impl TileScan {
         total: &mut CudaViewMut<u32>,
     ) -> Result<(), BoggleError> {
         let tiles = n.div_ceil(FILL_TILE);
-        if self.sums.len() < tiles as usize {
-            self.sums = stream
-                .alloc_zeros::<u32>(tiles as usize + tiles as usize / 4)
-                .map_err(gpu_error)?;
-        }
+        ensure(stream, &mut self.sums, tiles as usize)?;
         let mut launch = stream.launch_builder(&self.tile_sums);
         launch.arg(&mut *values).arg(&n).arg(&mut self.sums);
         // SAFETY: arguments match `fill_tile_sums`; a word a tile.
