@@ -616,7 +616,7 @@ pub fn prove_on_gpu(
         merges_on_gpu = merges.merges;
         if merges.merges > 0 {
             tracing::info!(
-                "{} merges on the GPU, {:.1} s of the host threads' time: {} levels ({} pairs of nodes) in {:.1} s, {:.1} s of it waiting for their totals; bounds in {:.1} s; {:.1} G words read back in {:.1} s ({:.1} s growing the host's arenas)",
+                "{} merges on the GPU, {:.1} s of the host threads' time: {} levels ({} pairs of nodes) in {:.1} s, {:.1} s of it waiting for their totals; bounds in {:.1} s; {:.1} G words read back in {:.1} s ({:.1} s growing the host's arenas, {:.1} s waiting for the copies, {:.1} s queueing them, {:.1} s copying out of the page-locked buffers)",
                 merges.merges,
                 merges.seconds,
                 merges.levels,
@@ -626,7 +626,10 @@ pub fn prove_on_gpu(
                 merges.bounds_seconds,
                 merges.words as f64 * 1e-9,
                 merges.read_seconds,
-                merges.grow_seconds
+                merges.grow_seconds,
+                merges.copy_wait_seconds,
+                merges.copy_queue_seconds,
+                merges.copy_seconds
             );
         }
         let host_done = started.elapsed().as_secs_f64();

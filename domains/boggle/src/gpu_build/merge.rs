@@ -88,6 +88,11 @@ pub(crate) struct MergeStats {
     /// Of the read-back's: growing the host's arena to take the words
     /// (first touches of fresh memory fault its pages in).
     pub(crate) grow_seconds: f64,
+    /// Of the read-back's: waiting for the device's copies, queueing them,
+    /// and the thread's copies out of the page-locked buffers.
+    pub(crate) copy_wait_seconds: f64,
+    pub(crate) copy_queue_seconds: f64,
+    pub(crate) copy_seconds: f64,
 }
 
 impl MergeStats {
@@ -103,6 +108,9 @@ impl MergeStats {
         self.bounds_seconds += other.bounds_seconds;
         self.read_seconds += other.read_seconds;
         self.grow_seconds += other.grow_seconds;
+        self.copy_wait_seconds += other.copy_wait_seconds;
+        self.copy_queue_seconds += other.copy_queue_seconds;
+        self.copy_seconds += other.copy_seconds;
     }
 }
 
@@ -218,7 +226,12 @@ impl GpuMerger {
 
     /// What the merges so far took.
     pub(crate) fn stats(&self) -> MergeStats {
-        self.stats
+        MergeStats {
+            copy_wait_seconds: self.stage.wait_seconds,
+            copy_queue_seconds: self.stage.queue_seconds,
+            copy_seconds: self.stage.copy_seconds,
+            ..self.stats
+        }
     }
 
     /// `OrderlyTree::merge_levels` on the device, the words it appends read

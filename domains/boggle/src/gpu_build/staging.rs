@@ -22,11 +22,21 @@ use frontier_core::gpu::cudarc::driver::{
 /// gigabyte of page-locked memory.
 const STAGE_WORDS: usize = 1 << 22;
 
-/// Two page-locked buffers, each with the event after the last copy that
-/// used it.
+/// Two page-locked buffers, each with an event recorded after the last
+/// copy that used it, and whether that copy may still run. The events are
+/// made once: making one per copy, beside 16 host threads' driver calls,
+/// took about 12 ms a copy, three quarters of the merges' read-back (seed
+/// 1's 256 4x4 classes: 86-90 host thread-seconds, 23-24 with the events
+/// made once; docs/RESULTS.md, "The merges' time on the GPU").
 pub(crate) struct PinnedStage {
     buffers: [PinnedHostSlice<u32>; 2],
-    copied: [Option<CudaEvent>; 2],
+    copied: [CudaEvent; 2],
+    pending: [bool; 2],
+    /// Seconds the thread waited for the device's copies, queued them,
+    /// and copied between the buffers and its own memory, so far.
+    pub(crate) wait_seconds: f64,
+    pub(crate) queue_seconds: f64,
+    pub(crate) copy_seconds: f64,
 }
 
 impl PinnedStage {
@@ -40,24 +50,34 @@ impl PinnedStage {
                 ctx.alloc_pinned(STAGE_WORDS)?,
             ]
         };
+        let event = || ctx.new_event(Some(CUevent_flags::CU_EVENT_DISABLE_TIMING));
         Ok(PinnedStage {
             buffers,
-            copied: [None, None],
+            copied: [event()?, event()?],
+            pending: [false, false],
+            wait_seconds: 0.0,
+            queue_seconds: 0.0,
+            copy_seconds: 0.0,
         })
     }
 
     /// Waits for the last copy that used buffer `at`.
     fn free(&mut self, at: usize) -> Result<(), DriverError> {
-        match self.copied[at].take() {
-            Some(copied) => copied.synchronize(),
-            None => Ok(()),
+        if !self.pending[at] {
+            return Ok(());
         }
+        let started = std::time::Instant::now();
+        self.copied[at].synchronize()?;
+        self.pending[at] = false;
+        self.wait_seconds += started.elapsed().as_secs_f64();
+        Ok(())
     }
 
     /// Records, on `stream`, the event after the copy just queued there
     /// with buffer `at`.
     fn queued(&mut self, stream: &Arc<CudaStream>, at: usize) -> Result<(), DriverError> {
-        self.copied[at] = Some(stream.record_event(Some(CUevent_flags::CU_EVENT_DISABLE_TIMING))?);
+        self.copied[at].record(stream)?;
+        self.pending[at] = true;
         Ok(())
     }
 
@@ -77,8 +97,10 @@ impl PinnedStage {
         for (k, chunk) in words.chunks(STAGE_WORDS).enumerate() {
             let at = k % 2;
             self.free(at)?;
+            let started = std::time::Instant::now();
             let staged = &mut self.buffers[at].as_mut_slice()?[..chunk.len()];
             staged.copy_from_slice(chunk);
+            self.copy_seconds += started.elapsed().as_secs_f64();
             let offset = (k * STAGE_WORDS * std::mem::size_of::<u32>()) as u64;
             // SAFETY: `staged` is page-locked and stays untouched until the
             // event recorded after this copy has passed (`free` above); the
@@ -105,6 +127,7 @@ impl PinnedStage {
         for (k, chunk) in into.chunks_mut(STAGE_WORDS).enumerate() {
             let at = k % 2;
             self.free(at)?;
+            let started = std::time::Instant::now();
             let staged = &mut self.buffers[at].as_mut_slice()?[..chunk.len()];
             let offset = (k * STAGE_WORDS * std::mem::size_of::<u32>()) as u64;
             // SAFETY: `staged` is page-locked and read only after the event
@@ -112,6 +135,7 @@ impl PinnedStage {
             // source range lies inside `from`.
             unsafe { result::memcpy_dtoh_async(staged, base + offset, stream.cu_stream()) }?;
             self.queued(stream, at)?;
+            self.queue_seconds += started.elapsed().as_secs_f64();
             // The chunk before this one is emptied while this one copies.
             if let Some((before, into)) = waiting.replace((at, chunk)) {
                 self.empty(before, into)?;
@@ -126,7 +150,9 @@ impl PinnedStage {
     /// Buffer `at`'s first words into `into`, once its copy is done.
     fn empty(&mut self, at: usize, into: &mut [u32]) -> Result<(), DriverError> {
         self.free(at)?;
+        let started = std::time::Instant::now();
         into.copy_from_slice(&self.buffers[at].as_slice()?[..into.len()]);
+        self.copy_seconds += started.elapsed().as_secs_f64();
         Ok(())
     }
 }
@@ -134,7 +160,7 @@ impl PinnedStage {
 impl Drop for PinnedStage {
     /// The buffers are freed after this: no copy may be left using them.
     fn drop(&mut self) {
-        for copied in self.copied.iter().flatten() {
+        for (copied, _) in self.copied.iter().zip(self.pending).filter(|(_, p)| *p) {
             let _ = copied.synchronize();
         }
     }
