@@ -27,7 +27,7 @@ const STAGE_WORDS: usize = 1 << 22;
 /// made once: making one per copy, beside 16 host threads' driver calls,
 /// took about 12 ms a copy, three quarters of the merges' read-back (seed
 /// 1's 256 4x4 classes: 86-90 host thread-seconds, 23-24 with the events
-/// made once; docs/RESULTS.md, "The merges' time on the GPU").
+/// made once; docs/RESULTS.md, "The stages' events made once").
 pub(crate) struct PinnedStage {
     buffers: [PinnedHostSlice<u32>; 2],
     copied: [CudaEvent; 2],
