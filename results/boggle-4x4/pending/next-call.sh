@@ -1,13 +1,9 @@
 #!/bin/bash
-# Issue 45, for the next session: the two pending patches on one machine (builds nothing).
-# Build first (here, on the dev machine), from main:
-#   for b in fused sorters both; do git checkout -b try-$b main; ... git am the patch(es) ...;
-#     cargo build --release --bin frontier; cp target/release/frontier target/device/frontier-$b; done
-#   (fused: boggle-gpu-merge-levels-fused.patch; sorters: boggle-gpu-two-sorters.patch; both: the two)
-#   on try-both also: cargo test --release -p frontier-boggle --lib --no-run, and --test boggle --no-run:
-#     copy them to target/device/boggle-lib and target/device/boggle-tests
-#   main's frontier as target/device/frontier-main; strip target/device/*
-# Run with carry ["target/device", "results/boggle-4x4/pending/next-call.sh"]. Tarred after each step.
+# Issue 45, for the next session: the three pending patches on one machine (builds nothing).
+# Build first, on the dev machine: results/boggle-4x4/pending/build-next.sh (frontier-main,
+# frontier-{fused,sorters,noclear,all}, and the test binaries of all three).
+# Run with carry ["target/device", "results/boggle-4x4/pending/next-call.sh"]. Tarred after
+# each step.
 export CUDA_VISIBLE_DEVICES=0 RUST_LOG=info FRONTIER_DATA=$PWD/data
 r=$OUT/r; mkdir -p $r
 { nvidia-smi --query-gpu=name --format=csv,noheader; nproc; } > $r/summary.txt
@@ -20,8 +16,9 @@ run() {  # name binary sample timeout
   echo "== $1" >> $r/summary.txt; grep rc= $r/$1/table.txt | cut -c1-330 >> $r/summary.txt; grep -hE "host threads' .* on classes|merges on the GPU|GPU builds" $r/$1/stderr.log | cut -c40- | cut -c1-600 >> $r/summary.txt
   tar czf $OUT/r.tgz -C $OUT r
 }
-for k in 1 2; do
-  for b in main fused sorters both; do run $b$k frontier-$b gpu-sample:256:1:7:16000 60; done
+for b in main all fused sorters noclear main all; do
+  k=1; [ -d $r/${b}1 ] && k=2
+  run $b$k frontier-$b gpu-sample:256:1:7:16000 60
 done
-run both-s3 frontier-both gpu-sample:4096:3:7:16000:1/3 170
+run all-s3 frontier-all gpu-sample:4096:3:7:16000:1/3 170
 cat $r/summary.txt
