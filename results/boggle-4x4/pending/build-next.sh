@@ -10,7 +10,7 @@ FUSED=$P/boggle-gpu-merge-levels-fused.patch
 SORTERS=$P/boggle-gpu-two-sorters.patch
 NOCLEAR=$P/boggle-gpu-merge-no-clear.patch
 git diff --quiet && git diff --cached --quiet || { echo "the work tree is not clean" >&2; exit 1; }
-mkdir -p target/device
+rm -rf target/device && mkdir -p target/device
 build() {  # name patch...
   local name=$1; shift
   git checkout -q -B "try-$name" main
