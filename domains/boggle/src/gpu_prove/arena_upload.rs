@@ -12,9 +12,10 @@
 //! Each copy goes through page-locked buffers of the thread's own
 //! ([`PinnedStage`]), filled by the thread and copied from by the device
 //! while the thread fills the next. Copies straight from the (pageable)
-//! arena were tried first: the driver stages those itself, and from 32 threads at once they ran at
-//! about 1.3 GB/s each, 60 thread-seconds for 77 GB, more than the GPU's
-//! thread had spent on them alone (docs/RESULTS.md).
+//! arena were tried first: the driver stages those itself, and from 32
+//! threads at once they ran at about 1.3 GB/s each, 60 thread-seconds for
+//! 77 GB, more than the GPU's thread had spent on them alone
+//! (docs/RESULTS.md).
 //!
 //! Copies stay within a budget of device memory: an arena past it is left
 //! to the GPU's thread, which copies it when its batch launches, after the
