@@ -2,7 +2,7 @@
 // (domains/boggle/src/orderly/levels.rs, `merge_levels`), level by level,
 // a thread a pair of nodes. Appended to boggle_build.cu, whose defines
 // (COUNT_BITS, POSITION_SHIFT, LEAF, LETTER_BITS, FILL_THREADS) and scans
-// (fill_tile_sums, fill_level_scan, fill_tile_apply) it uses;
+// (block_prefix, fill_level_scan) it uses;
 // gpu_build/merge.rs drives it.
 //
 // The arena it writes is the CPU's, word for word: per level, the records
@@ -23,6 +23,16 @@
 // root_out: the root's bound and offset.
 #define ROOT_BOUND 0
 #define ROOT_OFFSET 1
+
+// A level's pairs go in tiles of MERGE_TILE, a block's threads a pair each:
+// `merge_size` gives each tile's sums of its pairs' lengths and counts,
+// `fill_level_scan` scans them (the level's totals), and `merge_write`
+// finds each pair's place from its tile's start and a scan inside the
+// block. Three launches a level (two for a level of one tile), against
+// eight with the scans apart: each launch waits for its turn beside the
+// proof's walk, and the waits for each level's totals were half of the
+// levels' time in a proof (docs/RESULTS.md, "The stages' events made once").
+#define MERGE_TILE FILL_THREADS
 
 // A side's points: a leaf's bound, else its record's header.
 __device__ __forceinline__ u32 merge_points(const u32* arena, u32 bound, u32 offset) {
@@ -70,21 +80,18 @@ __device__ __forceinline__ void merge_result(u32* arena, u32* root_out, u32 slot
     }
 }
 
-// Per pair of a level (pairs[first..first + n]): its result written when it
-// needs no record (both leaves, one side empty, no choice nodes), as the
-// CPU's `open` returns it; else its record's length and its count of
-// letters both sides have (the next level's pairs it makes). `skip`: a's
-// position left out (the level of the root only).
-extern "C" __global__ void __launch_bounds__(FILL_THREADS)
-    merge_size(u32* arena, const u32* pairs, u32 first, u32 n, u32 skip, u32* length, u32* kids,
-               u32* made, u32* root_out) {
-    u32 i = blockIdx.x * blockDim.x + threadIdx.x;
-    if (i >= n) return;
-    u32 g = first + i;
+// Pair g of a level: its result written when it needs no record (both
+// leaves, one side empty, no choice nodes), as the CPU's `open` returns it,
+// with made[g] LEAF and 0 returned in *words and *both; else its record's
+// length and its count of letters both sides have (the next level's pairs
+// it makes). `skip`: a's position left out (the level of the root only).
+__device__ __forceinline__ void merge_size_one(u32* arena, const u32* pairs, u32 g, u32 skip,
+                                               u32* made, u32* root_out, u32* words_out,
+                                               u32* both_out) {
     const u32* pair = pairs + (u64)g * PAIR_WORDS;
     u32 ab = pair[0], ao = pair[1], bb = pair[2], bo = pair[3], slot = pair[4];
-    length[g] = 0;
-    kids[g] = 0;
+    *words_out = 0;
+    *both_out = 0;
     made[g] = LEAF;
     u32 points = merge_points(arena, ab, ao) + merge_points(arena, bb, bo);
     if (ao == LEAF && bo == LEAF) {
@@ -114,27 +121,52 @@ extern "C" __global__ void __launch_bounds__(FILL_THREADS)
         words += 1 + 2 * __popc(lx | ly);
         both += __popc(lx & ly);
     }
-    length[g] = words;
-    kids[g] = both;
+    *words_out = words;
+    *both_out = both;
 }
 
-// Per pair of a level with a record: the record written at `tail` plus its
-// place (`offsets`: the level's lengths scanned, `total` their sum), as the
-// CPU's `open` writes it; its slot (or the root) told the record's offset;
-// the pairs of letters both sides have queued at next_first plus its place
-// (`kid_offsets`: the counts scanned). Bounds are filled later
-// (merge_bounds). `nodes` adds up the sum and choice nodes made.
+// Per pair of a level (pairs[first..first + n]), a block a tile: its
+// record's length and next pairs (`merge_size_one`) in length[g] and
+// kids[g]; per tile, their sums, in tile_sums[tile] and
+// tile_sums[tiles + tile] (tiles: the grid). A level of one tile writes
+// them scanned (0) and its totals (totals[0], totals[1]) itself, so that
+// it needs no scan launch.
 extern "C" __global__ void __launch_bounds__(FILL_THREADS)
-    merge_write(u32* arena, u32* pairs, u32 first, u32 n, u32 skip, const u32* offsets, u32 total,
-                const u32* kid_offsets, u32 tail, u32 next_first, u32* made, u32* root_out,
-                u64* nodes) {
-    u32 i = blockIdx.x * blockDim.x + threadIdx.x;
-    if (i >= n) return;
-    u32 g = first + i;
-    // A pair's length is the next place less its own: 0 for no record.
-    u32 offset = tail + offsets[g];
-    u32 end = tail + (i + 1 < n ? offsets[g + 1] : total);
-    if (end == offset) return;
+    merge_size(u32* arena, const u32* pairs, u32 first, u32 n, u32 skip, u32* length, u32* kids,
+               u32* made, u32* root_out, u32* tile_sums, u32* totals) {
+    __shared__ u32 words_total, both_total;
+    u32 i = blockIdx.x * MERGE_TILE + threadIdx.x;
+    u32 words = 0, both = 0;
+    if (i < n) {
+        u32 g = first + i;
+        merge_size_one(arena, pairs, g, skip, made, root_out, &words, &both);
+        length[g] = words;
+        kids[g] = both;
+    }
+    block_prefix(words, &words_total);
+    block_prefix(both, &both_total);
+    if (threadIdx.x == 0) {
+        u32 tiles = gridDim.x;
+        if (tiles == 1) {
+            tile_sums[0] = 0;
+            tile_sums[1] = 0;
+            totals[0] = words_total;
+            totals[1] = both_total;
+        } else {
+            tile_sums[blockIdx.x] = words_total;
+            tile_sums[tiles + blockIdx.x] = both_total;
+        }
+    }
+}
+
+// Pair g of a level, whose record goes at `offset` and whose next pairs
+// at `next`: the record written as the CPU's `open` writes it; its slot
+// (or the root) told the record's offset; the pairs of letters both sides
+// have queued. Bounds are filled later (merge_bounds). `nodes` adds up the
+// sum and choice nodes made.
+__device__ __forceinline__ void merge_write_one(u32* arena, u32* pairs, u32 g, u32 skip,
+                                                u32 offset, u32 next, u32* made,
+                                                u32* root_out, u64* nodes) {
     const u32* pair = pairs + (u64)g * PAIR_WORDS;
     u32 ab = pair[0], ao = pair[1], bb = pair[2], bo = pair[3], slot = pair[4];
     u32 points = merge_points(arena, ab, ao) + merge_points(arena, bb, bo);
@@ -148,7 +180,6 @@ extern "C" __global__ void __launch_bounds__(FILL_THREADS)
     }
     made[g] = offset;
     u32 at = offset + 1;
-    u32 next = next_first + kid_offsets[g];
     // Positions from the last, as `fill` writes a sum node's choice nodes.
     while (present != 0) {
         u32 p = 31 - __clz(present);
@@ -194,6 +225,26 @@ extern "C" __global__ void __launch_bounds__(FILL_THREADS)
         at = out;
     }
     atomicAdd(nodes, (u64)(1 + count));
+}
+
+// Per pair of a level with a record (length[g] > 0), a block a tile as
+// in merge_size: the record written at `tail` plus its place (its tile's
+// start, tile_starts[tile] as fill_level_scan scanned them, plus the
+// lengths before it in the tile), its next pairs at next_first plus
+// theirs (tile_starts[tiles + tile] plus the counts before it).
+extern "C" __global__ void __launch_bounds__(FILL_THREADS)
+    merge_write(u32* arena, u32* pairs, u32 first, u32 n, u32 skip, const u32* length,
+                const u32* kids, const u32* tile_starts, u32 tail, u32 next_first, u32* made,
+                u32* root_out, u64* nodes) {
+    __shared__ u32 words_total, both_total;
+    u32 i = blockIdx.x * MERGE_TILE + threadIdx.x;
+    u32 g = first + i;
+    u32 words = i < n ? length[g] : 0u, both = i < n ? kids[g] : 0u;
+    u32 tiles = gridDim.x;
+    u32 offset = tail + tile_starts[blockIdx.x] + block_prefix(words, &words_total);
+    u32 next = next_first + tile_starts[tiles + blockIdx.x] + block_prefix(both, &both_total);
+    if (i >= n || words == 0) return;
+    merge_write_one(arena, pairs, g, skip, offset, next, made, root_out, nodes);
 }
 
 // Per pair of a level with a record (every deeper level done): its bound,

@@ -16,7 +16,7 @@ use super::SCAN_THREADS;
 use crate::BoggleError;
 
 /// Threads a block of the fill's kernels (`FILL_THREADS`).
-const FILL_THREADS: u32 = 256;
+pub(super) const FILL_THREADS: u32 = 256;
 /// Paths a block's tile (`FILL_TILE`).
 pub(super) const FILL_TILE: u32 = 1024;
 

@@ -19,14 +19,14 @@
 use std::sync::Arc;
 
 use frontier_core::gpu::cudarc::driver::{
-    CudaFunction, CudaModule, CudaSlice, CudaStream, PushKernelArg,
+    CudaFunction, CudaModule, CudaSlice, CudaStream, LaunchConfig, PushKernelArg,
 };
 use frontier_core::gpu::gpu_error;
 
-use super::fill::one_per;
-use super::scan::TileScan;
+use super::fill::{one_per, FILL_THREADS};
 use super::staging::PinnedStage;
 use super::KeptArena;
+use super::SCAN_THREADS;
 use crate::orderly::{OrderlyTree, Unforce};
 use crate::BoggleError;
 
@@ -36,6 +36,9 @@ const PAIR_WORDS: usize = 5;
 const MERGE_ROOT: u32 = u32::MAX;
 /// No position left out (`NO_SKIP`): every level but the root's.
 const NO_SKIP: u32 = u32::MAX;
+/// Pairs a tile of a level takes (`MERGE_TILE`: a block's threads, a pair
+/// each, as [`one_per`] launches them).
+const MERGE_TILE: usize = FILL_THREADS as usize;
 
 /// One host thread's merges on the GPU: its stream and the merges' buffers
 /// (grown as needed, kept between merges and classes).
@@ -44,15 +47,19 @@ pub(crate) struct GpuMerger {
     size: CudaFunction,
     write: CudaFunction,
     bounds: CudaFunction,
-    scan: TileScan,
+    /// `fill_level_scan`, which scans a level's tile sums.
+    tiles_scan: CudaFunction,
     /// Every level's pairs, one level after another.
     pairs: CudaSlice<u32>,
-    /// Per pair: its record's length, then its place (scanned); its count
-    /// of pairs for the next level, then their place; its record's offset.
+    /// Per pair: its record's length; its count of pairs for the next
+    /// level; its record's offset.
     length: CudaSlice<u32>,
     kids: CudaSlice<u32>,
     made: CudaSlice<u32>,
-    /// The two scans' totals.
+    /// Per tile of a level's pairs (`merge_size`): the sums of its lengths,
+    /// then of its counts, scanned.
+    tile_sums: CudaSlice<u32>,
+    /// The level's totals: its records' words and its next level's pairs.
     totals: CudaSlice<u32>,
     /// The root's bound and offset.
     root_out: CudaSlice<u32>,
@@ -159,7 +166,8 @@ impl GpuMerger {
             size: function("merge_size")?,
             write: function("merge_write")?,
             bounds: function("merge_bounds")?,
-            scan: TileScan::new(module, &stream)?,
+            tiles_scan: function("fill_level_scan")?,
+            tile_sums: empty()?,
             pairs: stream.alloc_zeros::<u32>(PAIR_WORDS).map_err(gpu_error)?,
             length: empty()?,
             kids: empty()?,
@@ -270,6 +278,9 @@ impl GpuMerger {
             grow(&s, &mut self.kids, end, 0)?;
             grow(&s, &mut self.made, end, first)?;
             let (first32, n32) = (word(first)?, word(n)?);
+            // A tile a block, as `one_per` lays out the launches.
+            let tiles = n.div_ceil(MERGE_TILE);
+            grow(&s, &mut self.tile_sums, 2 * tiles, 0)?;
             let mut launch = s.launch_builder(&self.size);
             launch
                 .arg(&mut device.words)
@@ -280,13 +291,31 @@ impl GpuMerger {
                 .arg(&mut self.length)
                 .arg(&mut self.kids)
                 .arg(&mut self.made)
-                .arg(&mut self.root_out);
-            // SAFETY: arguments match `merge_size`; pairs first..end are
-            // written (the root's above, the rest by the last level's
-            // `merge_write`), and the per-pair buffers hold `end` words.
+                .arg(&mut self.root_out)
+                .arg(&mut self.tile_sums)
+                .arg(&mut self.totals);
+            // SAFETY: arguments match `merge_size`, a block a tile of
+            // `MERGE_TILE` pairs; pairs first..end are written (the root's
+            // above, the rest by the last level's `merge_write`), the
+            // per-pair buffers hold `end` words and `tile_sums` two a tile.
             unsafe { launch.launch(one_per(n32)) }.map_err(gpu_error)?;
-            self.scan(first, n, 0)?;
-            self.scan(first, n, 1)?;
+            // A level of one tile has its totals from `merge_size`.
+            if tiles > 1 {
+                let tiles32 = word(tiles)?;
+                let mut launch = s.launch_builder(&self.tiles_scan);
+                launch
+                    .arg(&mut self.tile_sums)
+                    .arg(&tiles32)
+                    .arg(&mut self.totals);
+                let both = LaunchConfig {
+                    grid_dim: (2, 1, 1),
+                    block_dim: (SCAN_THREADS, 1, 1),
+                    shared_mem_bytes: 0,
+                };
+                // SAFETY: arguments match `fill_level_scan`, a block for
+                // each of the two rows of `tiles` sums and a total each.
+                unsafe { launch.launch(both) }.map_err(gpu_error)?;
+            }
             let waited = std::time::Instant::now();
             let totals = s.clone_dtoh(&self.totals).map_err(gpu_error)?;
             self.stats.totals_seconds += waited.elapsed().as_secs_f64();
@@ -298,7 +327,7 @@ impl GpuMerger {
                 (end + next) * PAIR_WORDS,
                 end * PAIR_WORDS,
             )?;
-            let (words32, tail32, end32) = (word(words)?, word(tail)?, word(end)?);
+            let (tail32, end32) = (word(tail)?, word(end)?);
             let mut launch = s.launch_builder(&self.write);
             launch
                 .arg(&mut device.words)
@@ -307,8 +336,8 @@ impl GpuMerger {
                 .arg(&n32)
                 .arg(&level_skip)
                 .arg(&self.length)
-                .arg(&words32)
                 .arg(&self.kids)
+                .arg(&self.tile_sums)
                 .arg(&tail32)
                 .arg(&end32)
                 .arg(&mut self.made)
@@ -355,21 +384,5 @@ impl GpuMerger {
         self.stats.level_seconds += (levels_done - started).as_secs_f64();
         self.stats.read_seconds += grown.elapsed().as_secs_f64();
         Ok((root[0], root[1]))
-    }
-
-    /// The exclusive prefix sums of pairs `first..first + n` of `length`
-    /// (`which` 0) or `kids` (1), in place; their sum in `totals[which]`.
-    fn scan(&mut self, first: usize, n: usize, which: usize) -> Result<(), BoggleError> {
-        let values = if which == 0 {
-            &mut self.length
-        } else {
-            &mut self.kids
-        };
-        self.scan.scan(
-            &self.stream,
-            &mut values.slice_mut(first..first + n),
-            word(n)?,
-            &mut self.totals.slice_mut(which..which + 1),
-        )
     }
 }
