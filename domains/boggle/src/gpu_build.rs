@@ -148,6 +148,17 @@ pub struct PathSorterTimes {
     pub read_trees: f64,
 }
 
+impl PathSorterTimes {
+    /// `other`'s added to these (several sorters' times).
+    pub fn add(&mut self, other: &PathSorterTimes) {
+        self.collect += other.collect;
+        self.sort += other.sort;
+        self.read += other.read;
+        self.fill += other.fill;
+        self.read_trees += other.read_trees;
+    }
+}
+
 impl GpuPathSorter {
     /// Uploads `trie` to `gpu` and compiles the kernels for boards of
     /// `shape` (at most [`MAX_ORDERLY_CELLS`] cells).

@@ -412,18 +412,23 @@ pub fn prove_on_gpu(
     let order = split_order(&settings.shape);
     let builder = OrderlyBuilder::new(trie, &settings.shape, &order)?;
     let prover = GpuProver::new(cells, options)?;
-    // One sorter for every host thread: a 4x4 class holds it for its
-    // collection, sort and fill, about 18 ms (the tree is read back outside
-    // it), or about 35 ms with `GpuBuild::Paths` (the keys read back under it;
-    // docs/RESULTS.md), against the 1.5 s or so a host thread spends on it.
-    let path_sorter = if options.build != GpuBuild::Host {
-        Some(std::sync::Mutex::new(crate::gpu_build::GpuPathSorter::new(
-            &prover.gpu,
-            trie,
-            &settings.shape,
-        )?))
+    // Sorters the host threads share: a 4x4 class holds one for its
+    // collection, sort and fill, about 18 ms alone (the tree is read back
+    // outside it), or about 35 ms with `GpuBuild::Paths` (the keys read back
+    // under it; docs/RESULTS.md), against the 1.5 s or so a host thread
+    // spends on it. Beside the walk it holds it longer: with one sorter,
+    // 16 host threads waited 21 s for it on seed 1's 256 4x4 classes (a
+    // tenth of their time on classes, docs/RESULTS.md), so there are
+    // `SORTERS`.
+    let path_sorters = if options.build != GpuBuild::Host {
+        (0..SORTERS)
+            .map(|_| {
+                crate::gpu_build::GpuPathSorter::new(&prover.gpu, trie, &settings.shape)
+                    .map(std::sync::Mutex::new)
+            })
+            .collect::<Result<Vec<_>, _>>()?
     } else {
-        None
+        Vec::new()
     };
     // The boards the walk sends back are scored on the same GPU: on one
     // host thread they were the GPU thread's largest cost (4x4 sample at
@@ -542,16 +547,16 @@ pub fn prove_on_gpu(
                      masks: &[u32],
                      tree: &mut OrderlyTree,
                      keys: &mut Vec<u128>| {
-            let sorter = path_sorter.as_ref()?;
+            if path_sorters.is_empty() {
+                return None;
+            }
             // The last class's arena, if kept, is handed over by now.
             kept_arenas.forget();
             if build_failed.load(Ordering::Relaxed) {
                 return None;
             }
             let asked = Instant::now();
-            // A poisoned lock only means another thread panicked, which
-            // ends the proof anyway.
-            let mut sorter = sorter.lock().unwrap_or_else(|e| e.into_inner());
+            let mut sorter = lock_any(&path_sorters)?;
             let nanos = u64::try_from(asked.elapsed().as_nanos()).unwrap_or(u64::MAX);
             sorter_wait_nanos.fetch_add(nanos, Ordering::Relaxed);
             let built = match options.build {
@@ -593,7 +598,7 @@ pub fn prove_on_gpu(
         // The merges on the GPU, over the arena the GPU built and kept: a
         // thread's first force makes its merger.
         let forces = |tree: &mut OrderlyTree, position: u32, letter: u8| {
-            let sorter = path_sorter.as_ref()?;
+            let sorter = path_sorters.first()?;
             kept_arenas.force(tree, position, letter, || {
                 sorter.lock().unwrap_or_else(|e| e.into_inner()).merger()
             })
@@ -690,15 +695,20 @@ pub fn prove_on_gpu(
     proof.boards = boards_up_to_symmetry(&settings.shape, outcome.boards);
     proof.seconds = started.elapsed().as_secs_f64();
     tracing::info!("{}", pool.summary());
-    if let Some(sorter) = path_sorter {
+    if !path_sorters.is_empty() {
         // The host threads' read-back of the trees, into trees they reuse:
         // the GPU test's figure reads into fresh ones (page faults).
-        let times = sorter
-            .into_inner()
-            .unwrap_or_else(|e| e.into_inner())
-            .times();
+        let mut times = crate::gpu_build::PathSorterTimes::default();
+        for sorter in path_sorters {
+            times.add(
+                &sorter
+                    .into_inner()
+                    .unwrap_or_else(|e| e.into_inner())
+                    .times(),
+            );
+        }
         tracing::info!(
-            "GPU builds of {} classes: collect {:.1} s, sort {:.1} s, fill {:.1} s; the host threads waited {:.1} s for the sorter and read the trees back in {:.1} s",
+            "GPU builds of {} classes on {SORTERS} sorters: collect {:.1} s, sort {:.1} s, fill {:.1} s; the host threads waited {:.1} s for a sorter and read the trees back in {:.1} s",
             gpu_built.into_inner(),
             times.collect,
             times.sort,
@@ -708,6 +718,27 @@ pub fn prove_on_gpu(
         );
     }
     Ok((proof, report))
+}
+
+/// Path sorters a GPU proof builds its trees with (see `prove_on_gpu`'s
+/// `path_sorters`).
+const SORTERS: usize = 2;
+
+/// A free sorter of `sorters` (not empty), or, where every one is busy, the
+/// calling thread's own (by its id), waited for. A poisoned lock only
+/// means another thread panicked, which ends the proof anyway.
+fn lock_any(
+    sorters: &[std::sync::Mutex<crate::gpu_build::GpuPathSorter>],
+) -> Option<std::sync::MutexGuard<'_, crate::gpu_build::GpuPathSorter>> {
+    for sorter in sorters {
+        if let Ok(free) = sorter.try_lock() {
+            return Some(free);
+        }
+    }
+    let mut hasher = std::collections::hash_map::DefaultHasher::new();
+    std::hash::Hash::hash(&std::thread::current().id(), &mut hasher);
+    let own = std::hash::Hasher::finish(&hasher) as usize % sorters.len().max(1);
+    Some(sorters.get(own)?.lock().unwrap_or_else(|e| e.into_inner()))
 }
 
 /// The GPU's thread: gathers handed-over classes into launches and hands
