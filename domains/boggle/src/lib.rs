@@ -81,6 +81,11 @@ pub enum BoggleError {
     /// Bad settings (annealing, batch sizes).
     #[error("{0}")]
     Config(String),
+    /// A tree past what the GPU's kernels address (their offsets are
+    /// 32-bit): its class goes on on the host, while the GPU goes on with
+    /// the other classes.
+    #[error("{0}")]
+    TooLargeForGpu(String),
     /// The GPU failed or is missing.
     #[error(transparent)]
     Core(#[from] frontier_core::Error),

@@ -150,7 +150,7 @@ fn word(value: usize) -> Result<u32, BoggleError> {
     u32::try_from(value)
         .ok()
         .filter(|&v| v < u32::MAX / 2)
-        .ok_or_else(|| BoggleError::Config(format!("{value} words are too many to merge")))
+        .ok_or_else(|| BoggleError::TooLargeForGpu(format!("{value} words are too many to merge")))
 }
 
 impl GpuMerger {
@@ -384,5 +384,23 @@ impl GpuMerger {
         self.stats.level_seconds += (levels_done - started).as_secs_f64();
         self.stats.read_seconds += grown.elapsed().as_secs_f64();
         Ok((root[0], root[1]))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::word;
+    use crate::BoggleError;
+
+    /// The uploader tells a class too large for the kernels' offsets from
+    /// a failing GPU by this variant: the first keeps the GPU merging for
+    /// the other classes, the second stops it.
+    #[test]
+    fn words_past_the_kernels_offsets_are_too_large_for_the_gpu() {
+        let last = (u32::MAX / 2 - 1) as usize;
+        assert_eq!(word(last).ok(), Some(u32::MAX / 2 - 1));
+        for value in [last + 1, u32::MAX as usize, usize::MAX] {
+            assert!(matches!(word(value), Err(BoggleError::TooLargeForGpu(_))));
+        }
     }
 }
