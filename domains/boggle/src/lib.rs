@@ -81,9 +81,9 @@ pub enum BoggleError {
     /// Bad settings (annealing, batch sizes).
     #[error("{0}")]
     Config(String),
-    /// A tree past what the GPU's kernels address (their offsets are
-    /// 32-bit): its class goes on on the host, while the GPU goes on with
-    /// the other classes.
+    /// A tree larger than the GPU's kernels can address (their offsets
+    /// are 32-bit). Its class continues on the host, and the GPU keeps
+    /// working on the other classes.
     #[error("{0}")]
     TooLargeForGpu(String),
     /// The GPU failed or is missing.
