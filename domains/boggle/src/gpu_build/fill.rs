@@ -11,8 +11,7 @@ use frontier_core::gpu::cudarc::driver::{
 use frontier_core::gpu::gpu_error;
 use std::sync::Arc;
 
-use super::scan::TileScan;
-use super::SCAN_THREADS;
+use super::scan::{scan_rows, TileScan};
 use crate::BoggleError;
 
 /// Threads a block of the fill's kernels (`FILL_THREADS`).
@@ -306,19 +305,15 @@ impl GpuFill {
         // SAFETY: arguments match `fill_tile_counts`; `tile_starts` holds a
         // word per level and tile.
         unsafe { launch.launch(per_tile(n32)) }.map_err(gpu_error)?;
-        let mut launch = s.launch_builder(&self.level_scan);
-        launch
-            .arg(&mut self.tile_starts)
-            .arg(&blocks)
-            .arg(&mut self.totals);
-        let per_level = LaunchConfig {
-            grid_dim: (level_count as u32, 1, 1),
-            block_dim: (SCAN_THREADS, 1, 1),
-            shared_mem_bytes: 0,
-        };
-        // SAFETY: arguments match `fill_level_scan`: a block per level, each
-        // over its row of `blocks` words.
-        unsafe { launch.launch(per_level) }.map_err(gpu_error)?;
+        // A row a level, of `blocks` tile counts each.
+        scan_rows(
+            s,
+            &self.level_scan,
+            &mut self.tile_starts.slice_mut(..),
+            blocks,
+            level_count as u32,
+            &mut self.totals.slice_mut(..),
+        )?;
         let totals = s
             .clone_dtoh(&self.totals.slice(0..level_count))
             .map_err(gpu_error)?;

@@ -19,14 +19,14 @@
 use std::sync::Arc;
 
 use frontier_core::gpu::cudarc::driver::{
-    CudaFunction, CudaModule, CudaSlice, CudaStream, LaunchConfig, PushKernelArg,
+    CudaFunction, CudaModule, CudaSlice, CudaStream, PushKernelArg,
 };
 use frontier_core::gpu::gpu_error;
 
 use super::fill::{one_per, FILL_THREADS};
+use super::scan::scan_rows;
 use super::staging::PinnedStage;
 use super::KeptArena;
-use super::SCAN_THREADS;
 use crate::orderly::{OrderlyTree, Unforce};
 use crate::BoggleError;
 
@@ -301,20 +301,15 @@ impl GpuMerger {
             unsafe { launch.launch(one_per(n32)) }.map_err(gpu_error)?;
             // A level of one tile has its totals from `merge_size`.
             if tiles > 1 {
-                let tiles32 = word(tiles)?;
-                let mut launch = s.launch_builder(&self.tiles_scan);
-                launch
-                    .arg(&mut self.tile_sums)
-                    .arg(&tiles32)
-                    .arg(&mut self.totals);
-                let both = LaunchConfig {
-                    grid_dim: (2, 1, 1),
-                    block_dim: (SCAN_THREADS, 1, 1),
-                    shared_mem_bytes: 0,
-                };
-                // SAFETY: arguments match `fill_level_scan`, a block for
-                // each of the two rows of `tiles` sums and a total each.
-                unsafe { launch.launch(both) }.map_err(gpu_error)?;
+                // Two rows of `tiles` sums: the lengths', the counts'.
+                scan_rows(
+                    &s,
+                    &self.tiles_scan,
+                    &mut self.tile_sums.slice_mut(..),
+                    word(tiles)?,
+                    2,
+                    &mut self.totals.slice_mut(..),
+                )?;
             }
             let waited = std::time::Instant::now();
             let totals = s.clone_dtoh(&self.totals).map_err(gpu_error)?;

@@ -60,20 +60,53 @@ impl TileScan {
         launch.arg(&mut *values).arg(&n).arg(&mut self.sums);
         // SAFETY: arguments match `fill_tile_sums`; a word a tile.
         unsafe { launch.launch(per_tile(n)) }.map_err(gpu_error)?;
-        let mut launch = stream.launch_builder(&self.sums_scan);
-        launch.arg(&mut self.sums).arg(&tiles).arg(&mut *total);
-        let one = LaunchConfig {
-            grid_dim: (1, 1, 1),
-            block_dim: (SCAN_THREADS, 1, 1),
-            shared_mem_bytes: 0,
-        };
-        // SAFETY: arguments match `fill_level_scan`: one block over the
-        // `tiles` sums, its total to `total`.
-        unsafe { launch.launch(one) }.map_err(gpu_error)?;
+        scan_rows(
+            stream,
+            &self.sums_scan,
+            &mut self.sums.slice_mut(..),
+            tiles,
+            1,
+            total,
+        )?;
         let mut launch = stream.launch_builder(&self.tile_apply);
         launch.arg(&mut *values).arg(&n).arg(&self.sums);
         // SAFETY: arguments match `fill_tile_apply`.
         unsafe { launch.launch(per_tile(n)) }.map_err(gpu_error)?;
         Ok(())
     }
+}
+
+/// `fill_level_scan` (`scan`, loaded from `boggle_build.cu`) over `rows`
+/// rows of `len` words of `sums`, a block a row: each row made its
+/// exclusive prefix sums in place, its sum written to `totals[row]`; queued
+/// on `stream`. The fill's levels, the merges' two rows of tile sums and
+/// [`TileScan`]'s one row are all scanned so.
+pub(super) fn scan_rows(
+    stream: &Arc<CudaStream>,
+    scan: &CudaFunction,
+    sums: &mut CudaViewMut<u32>,
+    len: u32,
+    rows: u32,
+    totals: &mut CudaViewMut<u32>,
+) -> Result<(), BoggleError> {
+    let rows_words = rows as usize * len as usize;
+    if sums.len() < rows_words || totals.len() < rows as usize {
+        return Err(BoggleError::Config(format!(
+            "a scan of {rows} rows of {len} words was given {} words and {} totals",
+            sums.len(),
+            totals.len()
+        )));
+    }
+    let mut launch = stream.launch_builder(scan);
+    launch.arg(&mut *sums).arg(&len).arg(&mut *totals);
+    let a_block_a_row = LaunchConfig {
+        grid_dim: (rows, 1, 1),
+        block_dim: (SCAN_THREADS, 1, 1),
+        shared_mem_bytes: 0,
+    };
+    // SAFETY: arguments match `fill_level_scan`, a block a row; `sums`
+    // holds the `rows` rows of `len` words and `totals` a word a row
+    // (checked above).
+    unsafe { launch.launch(a_block_a_row) }.map_err(gpu_error)?;
+    Ok(())
 }
