@@ -9,6 +9,7 @@ mkdir -p target/device && tar xJf target/devpack/bins.txz -C target/device
 export CUDA_VISIBLE_DEVICES=0 RUST_LOG=info FRONTIER_DATA=$PWD/data
 r=$OUT/r; mkdir -p $r
 { nvidia-smi --query-gpu=name --format=csv,noheader; nproc; } > $r/summary.txt
+FRONTIER_REQUIRE_GPU=1 timeout 120 target/device/boggle-lib gpu_merges_equal_the_cpus --test-threads 1 > $r/merges.log 2>&1; echo "merges test rc=$?" >> $r/summary.txt
 FRONTIER_REQUIRE_GPU=1 FRONTIER_GPU_WAIT=yield timeout 200 target/device/boggle-tests gpu_proofs_equal_cpu_proofs --test-threads 1 > $r/proofs.log 2>&1; echo "proofs test (yield) rc=$?" >> $r/summary.txt
 tar czf $OUT/r.tgz -C $OUT r
 run() {  # name wait threads sample timeout
