@@ -21,7 +21,7 @@
 
 use std::fmt::Write;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::sync::mpsc::{sync_channel, Receiver, SyncSender, TrySendError};
+use std::sync::mpsc::{sync_channel, Receiver, RecvTimeoutError, SyncSender, TrySendError};
 use std::sync::Arc;
 use std::time::Instant;
 
@@ -33,9 +33,11 @@ use frontier_core::gpu::{gpu_error, Gpu};
 
 mod adder;
 mod arena_upload;
+mod host_budget;
 mod relaunch;
 use adder::Adder;
 use arena_upload::{ArenaUploader, CopyStats, DeviceArena, KeptArenas};
+use host_budget::HostBudget;
 use relaunch::Relaunch;
 
 use crate::gpu::GpuBoggle;
@@ -67,6 +69,9 @@ const BOARD_CAPACITY: usize = 1 << 23;
 const BATCH_ITEMS: usize = 1 << 18;
 /// ... or for this many words of trees.
 const BATCH_WORDS: usize = 1 << 29;
+/// How often the GPU's thread, with nothing received, looks whether a host
+/// thread waits for the host budget (`gpu_prove/host_budget.rs`).
+const WANTED_POLL: std::time::Duration = std::time::Duration::from_millis(5);
 /// Item status written by the kernel.
 const ITEM_DONE: u32 = 1;
 /// Item status: a stack overflowed (the CPU walks the subclass).
@@ -225,6 +230,13 @@ pub struct GpuProofOptions {
     /// when its launch comes (None: half the device memory free once the
     /// prover's buffers are made).
     pub host_upload_budget: Option<u64>,
+    /// Host bytes that the arenas of the classes handed over to the GPU's
+    /// thread, and not yet given back, may hold at once; a host thread
+    /// waits before it hands over a class past it (None: a quarter of the
+    /// host memory available when the proof starts, at least 4 GiB, and
+    /// past it while the memory available stays above a quarter of that;
+    /// see `gpu_prove/host_budget.rs`).
+    pub host_memory_budget: Option<u64>,
     /// Boards one launch can send back. The subclasses that find the
     /// buffer full are walked again with an empty one, split deeper when a
     /// round finishes none of them or leaves fewer than the kernel's warps
@@ -358,6 +370,7 @@ impl Default for GpuProofOptions {
             stack_capacity: 2048,
             host_copies: HostCopies::default(),
             host_upload_budget: None,
+            host_memory_budget: None,
             board_capacity: BOARD_CAPACITY,
             build: GpuBuild::default(),
         }
@@ -461,6 +474,9 @@ pub fn prove_on_gpu(
     // than a fixed 16 GiB pool keeps, and each one freed is faulted in
     // afresh by a later class.
     let pool = ArenaPool::for_host();
+    let host_budget = options
+        .host_memory_budget
+        .map_or_else(HostBudget::for_host, |budget| HostBudget::new(budget, None));
     let waited_nanos = AtomicU64::new(0);
     let adder_failed = AtomicBool::new(false);
     // Classes whose tree the GPU built (the rest fell back to the host).
@@ -481,6 +497,7 @@ pub fn prove_on_gpu(
                 settings,
                 depth,
                 pool: &pool,
+                host_budget: &host_budget,
                 started,
                 outcome: ClassOutcome::default(),
                 subclasses: 0,
@@ -497,6 +514,7 @@ pub fn prove_on_gpu(
                 settings,
                 depth,
                 pool: &pool,
+                host_budget: &host_budget,
                 uploader: &uploader,
                 started,
                 adder_failed: &adder_failed,
@@ -513,7 +531,14 @@ pub fn prove_on_gpu(
                 uploader.upload(handover.tree.arena(), own, &host_copies)
             })
         };
-        let sink = |handover: Handover| {
+        let sink = |mut handover: Handover| {
+            // Counted before the copies below: a class waiting for the
+            // budget holds no device memory yet.
+            let budget_started = Instant::now();
+            handover.budget_bytes = (handover.tree.arena_capacity() as u64).saturating_mul(4);
+            host_budget.take(handover.budget_bytes);
+            let waited = u64::try_from(budget_started.elapsed().as_nanos()).unwrap_or(u64::MAX);
+            waited_nanos.fetch_add(waited, Ordering::Relaxed);
             let handover = match copies {
                 HostCopies::Never => (handover, None),
                 HostCopies::Always => {
@@ -695,6 +720,13 @@ pub fn prove_on_gpu(
     proof.boards = boards_up_to_symmetry(&settings.shape, outcome.boards);
     proof.seconds = started.elapsed().as_secs_f64();
     tracing::info!("{}", pool.summary());
+    tracing::info!("{}", host_budget.summary());
+    if let Some(peak) = peak_resident_bytes() {
+        tracing::info!(
+            "the process's peak resident memory: {:.1} GB",
+            peak as f64 * 1e-9
+        );
+    }
     if !path_sorters.is_empty() {
         // The host threads' read-back of the trees, into trees they reuse:
         // the GPU test's figure reads into fresh ones (page faults).
@@ -718,6 +750,22 @@ pub fn prove_on_gpu(
         );
     }
     Ok((proof, report))
+}
+
+/// Gives a handed-over class's arena back to `pool`, and its bytes to
+/// `budget`.
+fn give_back(handover: Handover, pool: &ArenaPool, budget: &HostBudget) {
+    budget.give(handover.budget_bytes);
+    pool.give(handover.tree.into_arena());
+}
+
+/// The process's peak resident memory (Linux's `VmHWM`), in bytes; None
+/// elsewhere.
+fn peak_resident_bytes() -> Option<u64> {
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    let line = status.lines().find(|line| line.starts_with("VmHWM:"))?;
+    let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    kib.checked_mul(1024)
 }
 
 /// Path sorters a GPU proof builds its trees with (see `prove_on_gpu`'s
@@ -749,6 +797,9 @@ struct Consumer<'a> {
     depth: usize,
     /// Where the arenas of classes not launched go back to the threads.
     pool: &'a ArenaPool,
+    /// Counts the classes handed over until their arenas go back; a host
+    /// thread waiting on it makes this thread launch what it holds.
+    host_budget: &'a HostBudget,
     /// Copies the trees the host threads left to this thread, through
     /// page-locked staging as theirs: the driver's own staging of pageable
     /// copies slowed the host threads' copies beside it to 0.4 GB/s
@@ -786,17 +837,35 @@ impl Consumer<'_> {
         let (mut items, mut words) = (0, 0);
         let mut open = true;
         while open {
-            match receiver.recv() {
+            // A host thread waiting for the host budget is the one case in
+            // which this thread must not wait for a full batch: the bytes
+            // it waits for are this thread's, or the launch in flight's.
+            let mut wanted = false;
+            match receiver.recv_timeout(WANTED_POLL) {
                 Ok((handover, device)) => {
                     items += handover.item_count(self.depth);
                     words += handover.tree.arena().len();
                     batch.push(handover);
                     devices.push(device);
                 }
-                Err(_) => open = false,
+                Err(RecvTimeoutError::Timeout) => {
+                    if !self.host_budget.is_wanted() {
+                        continue;
+                    }
+                    wanted = true;
+                }
+                Err(RecvTimeoutError::Disconnected) => open = false,
+            }
+            if batch.is_empty() {
+                if wanted {
+                    if let Some(last) = in_flight.take() {
+                        self.finish(last, &mut failure, &add_up);
+                    }
+                }
+                continue;
             }
             let full = items >= BATCH_ITEMS || words >= BATCH_WORDS;
-            if batch.is_empty() || (open && !full) {
+            if open && !full && !wanted {
                 continue;
             }
             let ready = std::mem::take(&mut batch);
@@ -823,31 +892,47 @@ impl Consumer<'_> {
                 continue;
             }
             for handover in ready {
-                self.pool.give(handover.tree.into_arena());
+                give_back(handover, self.pool, self.host_budget);
             }
         }
         if let Some(last) = in_flight.take() {
-            // Waiting for the last kernel and reading it back counts as the
-            // launch's time, as it does for every other batch in `start`.
-            let reading_started = Instant::now();
-            let done = self.prover.results(last.launched, &mut self.report);
-            self.report.launch_seconds += reading_started.elapsed().as_secs_f64();
-            match done {
-                Ok(walked) if failure.is_none() => {
-                    if let Err(e) = add_up(Finished {
-                        batch: last.batch,
-                        walked,
-                    }) {
-                        failure = Some(e);
-                    }
-                }
-                Ok(_) => {}
-                Err(e) => {
-                    failure.get_or_insert(e);
-                }
-            }
+            self.finish(last, &mut failure, &add_up);
         }
         failure.map_or(Ok(()), Err)
+    }
+
+    /// Waits for `last`'s kernel, reads it back and hands it to the
+    /// adding-up thread; after a failure (kept in `failure`) gives its
+    /// arenas back instead.
+    fn finish(
+        &mut self,
+        last: InFlight,
+        failure: &mut Option<BoggleError>,
+        add_up: &impl Fn(Finished) -> Result<(), BoggleError>,
+    ) {
+        // Waiting for the kernel and reading it back counts as the launch's
+        // time, as it does for every other batch in `start`.
+        let reading_started = Instant::now();
+        let done = self.prover.results(last.launched, &mut self.report);
+        self.report.launch_seconds += reading_started.elapsed().as_secs_f64();
+        match done {
+            Ok(walked) if failure.is_none() => {
+                if let Err(e) = add_up(Finished {
+                    batch: last.batch,
+                    walked,
+                }) {
+                    *failure = Some(e);
+                }
+                return;
+            }
+            Ok(_) => {}
+            Err(e) => {
+                failure.get_or_insert(e);
+            }
+        }
+        for handover in last.batch {
+            give_back(handover, self.pool, self.host_budget);
+        }
     }
 
     /// Copies `batch` to the GPU (while the kernel of `last`, if any, still

@@ -39,6 +39,9 @@ pub(crate) struct Handover {
     pub(crate) order: Vec<usize>,
     /// The subclasses, by tree.
     pub(crate) groups: Vec<HandedGroup>,
+    /// Host bytes a GPU proof counts against its budget while the class
+    /// is handed over (`gpu_prove/host_budget.rs`; 0 until counted).
+    pub(crate) budget_bytes: u64,
 }
 
 /// Subclasses of one tree of a [`Handover`]: the class's own, or the tree
@@ -198,7 +201,7 @@ impl ArenaPool {
 
 /// The memory the kernel says is available (Linux's `MemAvailable`), in
 /// bytes; None elsewhere.
-fn available_bytes() -> Option<u64> {
+pub(crate) fn available_bytes() -> Option<u64> {
     let meminfo = std::fs::read_to_string("/proc/meminfo").ok()?;
     let line = meminfo
         .lines()
@@ -271,6 +274,7 @@ impl Shipment {
             masks: masks.to_vec(),
             order: order.to_vec(),
             groups: std::mem::take(&mut self.groups),
+            budget_bytes: 0,
         })
     }
 
@@ -288,6 +292,7 @@ impl Shipment {
             masks: masks.to_vec(),
             order: order.to_vec(),
             groups: self.groups,
+            budget_bytes: 0,
         })
     }
 }

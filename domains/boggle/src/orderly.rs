@@ -804,6 +804,13 @@ impl OrderlyTree {
         &self.arena
     }
 
+    /// Words the arena's memory holds, used or not (a GPU proof's host
+    /// budget counts them).
+    #[cfg(feature = "gpu")]
+    pub(crate) fn arena_capacity(&self) -> usize {
+        self.arena.capacity()
+    }
+
     /// Where the root sum node starts in [`OrderlyTree::arena`].
     pub(crate) fn root(&self) -> usize {
         self.root

@@ -1142,6 +1142,31 @@ fn gpu_proofs_equal_cpu_proofs() {
         assert_eq!(gpu.subclasses, cpu.subclasses, "{case}");
         assert_eq!(gpu.boards_scored, cpu.boards_scored, "{case}");
     }
+    // A host budget of one byte: each class handed over waits until the
+    // one before it is given back, and the GPU's thread launches each alone
+    // (a wait that never ended would hang here), with the CPU proof's
+    // boards and counts.
+    let batched = GpuProofOptions {
+        split_depth: Some(4),
+        ..GpuProofOptions::default()
+    };
+    let (_, batched) = prove_on_gpu(&trie, &settings, &batched, &|_, _| {}).unwrap();
+    let options = GpuProofOptions {
+        split_depth: Some(4),
+        host_memory_budget: Some(1),
+        ..GpuProofOptions::default()
+    };
+    let (gpu, report) = prove_on_gpu(&trie, &settings, &options, &|_, _| {}).unwrap();
+    assert!(gpu.complete);
+    assert!(
+        report.launches > batched.launches,
+        "{} launches one class at a time, {} batched",
+        report.launches,
+        batched.launches
+    );
+    assert_eq!(gpu.boards, cpu.boards);
+    assert_eq!(gpu.subclasses, cpu.subclasses);
+    assert_eq!(gpu.boards_scored, cpu.boards_scored);
     let options = GpuProofOptions {
         board_capacity: 0,
         ..GpuProofOptions::default()

@@ -32,6 +32,8 @@ pub(super) struct Adder<'a, 't> {
     pub(super) depth: usize,
     /// Where the arenas of walked classes go back to the threads.
     pub(super) pool: &'a ArenaPool,
+    /// Counts the classes handed over until their arenas go back here.
+    pub(super) host_budget: &'a super::HostBudget,
     pub(super) started: Instant,
     /// Subclasses, boards scored and boards found below the split.
     pub(super) outcome: ClassOutcome,
@@ -64,7 +66,7 @@ impl Adder<'_, '_> {
                 }
             }
             for handover in batch {
-                self.pool.give(handover.tree.into_arena());
+                super::give_back(handover, self.pool, self.host_budget);
             }
             self.seconds += started.elapsed().as_secs_f64();
         }

@@ -1,0 +1,211 @@
+//! Host memory held by the classes handed over to the GPU's thread.
+//!
+//! A handed-over class keeps its arena (its forced trees, up to
+//! [`crate::handover::FLUSH_WORDS`] words) until the adding-up thread gives
+//! it back to the pool. The channel to the GPU's thread holds two classes
+//! per host thread, the GPU's thread gathers a batch and keeps one in
+//! flight, and the adding-up thread holds up to three more: with 24 host
+//! threads on seed 3's heavy 4x4 classes that was more than a 128 GiB host
+//! had (the process was killed, docs/RESULTS.md). Counting classes does not
+//! bound their bytes, so a host thread waits here before it hands over a
+//! class whose arena would take the classes in flight past the budget.
+//!
+//! By default the budget is a floor, not a ceiling: past it a class is
+//! still handed over while the host has memory to spare (Linux's
+//! `MemAvailable` above a quarter of what it was when the proof started).
+//! A fixed quarter of the host's memory made 16 host threads wait 87.5 s of
+//! their 1,779 on seed 3's share 1/3 with 50 GB still free; with 24
+//! threads it kept the process at 90 GB of 125 (docs/RESULTS.md).
+//!
+//! Waiting cannot deadlock: a class is always let through when nothing is
+//! held, and the GPU's thread launches what it has gathered, and reads back
+//! the launch in flight, as soon as [`HostBudget::is_wanted`] says a host
+//! thread waits, instead of waiting for a full batch.
+
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Condvar, Mutex, MutexGuard};
+
+/// How often a waiting host thread looks at the host's available memory.
+const AVAILABLE_POLL: std::time::Duration = std::time::Duration::from_millis(20);
+
+/// Bytes of arenas handed over and not yet given back, against a budget.
+pub(crate) struct HostBudget {
+    budget: u64,
+    /// Past the budget, classes go while the host's available memory stays
+    /// at or above this many bytes (None: never past it).
+    keep_available: Option<u64>,
+    held: Mutex<Held>,
+    freed: Condvar,
+    /// Host threads waiting now.
+    waiting: AtomicU64,
+    /// Times a host thread waited, and the seconds it waited.
+    waits: AtomicU64,
+    waited_nanos: AtomicU64,
+}
+
+#[derive(Default)]
+struct Held {
+    bytes: u64,
+    peak: u64,
+}
+
+impl HostBudget {
+    /// A budget of `budget` bytes, past which a class goes only while the
+    /// host's available memory is at least `keep_available` bytes.
+    pub(crate) fn new(budget: u64, keep_available: Option<u64>) -> HostBudget {
+        HostBudget {
+            budget,
+            keep_available,
+            held: Mutex::new(Held::default()),
+            freed: Condvar::new(),
+            waiting: AtomicU64::new(0),
+            waits: AtomicU64::new(0),
+            waited_nanos: AtomicU64::new(0),
+        }
+    }
+
+    /// A budget sized for this host: a quarter of the memory available now
+    /// (the arena pool takes another quarter, [`crate::prove::ArenaPool`]),
+    /// at least 4 GiB, and past it while the memory available stays above a
+    /// quarter of today's; unbounded where the available memory is unknown.
+    pub(crate) fn for_host() -> HostBudget {
+        match crate::handover::available_bytes() {
+            Some(bytes) => HostBudget::new((bytes / 4).max(4 << 30), Some(bytes / 4)),
+            None => HostBudget::new(u64::MAX, None),
+        }
+    }
+
+    /// Whether a class of `bytes` may go with `held` bytes in flight.
+    fn may_take(&self, held: u64, bytes: u64) -> bool {
+        held == 0
+            || held.saturating_add(bytes) <= self.budget
+            || self.keep_available.is_some_and(|keep| {
+                crate::handover::available_bytes().is_some_and(|now| now >= keep)
+            })
+    }
+
+    /// Counts `bytes` as held, first waiting while they would take what is
+    /// held past the budget (and something is held: a class larger than
+    /// the budget goes alone).
+    pub(crate) fn take(&self, bytes: u64) {
+        let mut held = self.lock();
+        if !self.may_take(held.bytes, bytes) {
+            let started = std::time::Instant::now();
+            self.waiting.fetch_add(1, Ordering::SeqCst);
+            while !self.may_take(held.bytes, bytes) {
+                // Memory freed elsewhere sends no notice: look again soon.
+                held = self
+                    .freed
+                    .wait_timeout(held, AVAILABLE_POLL)
+                    .unwrap_or_else(|poisoned| poisoned.into_inner())
+                    .0;
+            }
+            self.waiting.fetch_sub(1, Ordering::SeqCst);
+            self.waits.fetch_add(1, Ordering::Relaxed);
+            let nanos = u64::try_from(started.elapsed().as_nanos()).unwrap_or(u64::MAX);
+            self.waited_nanos.fetch_add(nanos, Ordering::Relaxed);
+        }
+        held.bytes += bytes;
+        held.peak = held.peak.max(held.bytes);
+    }
+
+    /// Gives back `bytes` taken before.
+    pub(crate) fn give(&self, bytes: u64) {
+        let mut held = self.lock();
+        held.bytes = held.bytes.saturating_sub(bytes);
+        drop(held);
+        self.freed.notify_all();
+    }
+
+    /// Whether a host thread waits for bytes to be given back: the GPU's
+    /// thread should then launch, and read back, what it holds.
+    pub(crate) fn is_wanted(&self) -> bool {
+        self.waiting.load(Ordering::SeqCst) > 0
+    }
+
+    /// What the budget did, for the log.
+    pub(crate) fn summary(&self) -> String {
+        let peak = self.lock().peak;
+        format!(
+            "host budget for classes handed over: peak {:.1} GB of {:.1} GB; host threads waited {} times, {:.1} s",
+            peak as f64 * 1e-9,
+            self.budget as f64 * 1e-9,
+            self.waits.load(Ordering::Relaxed),
+            self.waited_nanos.load(Ordering::Relaxed) as f64 * 1e-9
+        )
+    }
+
+    /// A poisoned lock only means another thread panicked while holding
+    /// it, between two plain integer updates: the counts stay usable.
+    fn lock(&self) -> MutexGuard<'_, Held> {
+        self.held
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::sync::Arc;
+    use std::time::Duration;
+
+    #[test]
+    fn a_class_past_the_budget_waits_until_bytes_are_given_back() {
+        let budget = Arc::new(HostBudget::new(100, None));
+        budget.take(60);
+        assert!(!budget.is_wanted());
+        let waiter = {
+            let budget = Arc::clone(&budget);
+            std::thread::spawn(move || budget.take(50))
+        };
+        // The waiter must be counted before anything is given back.
+        while !budget.is_wanted() {
+            std::thread::sleep(Duration::from_millis(1));
+        }
+        assert!(!waiter.is_finished());
+        budget.give(60);
+        waiter
+            .join()
+            .expect("the waiter ends once bytes are given back");
+        assert!(!budget.is_wanted());
+        assert!(
+            budget.summary().contains("waited 1 times"),
+            "{}",
+            budget.summary()
+        );
+    }
+
+    #[test]
+    fn a_class_larger_than_the_budget_goes_alone() {
+        let budget = HostBudget::new(100, None);
+        budget.take(500);
+        budget.give(500);
+        budget.take(30);
+        budget.take(70);
+        assert!(
+            budget.summary().contains("peak 0.0 GB"),
+            "{}",
+            budget.summary()
+        );
+        assert_eq!(budget.lock().peak, 500);
+        assert_eq!(budget.lock().bytes, 100);
+    }
+
+    #[test]
+    fn past_the_budget_a_class_goes_while_the_host_has_memory_to_spare() {
+        // Every host has at least 0 bytes available, and none u64::MAX.
+        let spare = HostBudget::new(100, Some(0));
+        spare.take(60);
+        spare.take(500);
+        assert!(
+            spare.summary().contains("waited 0 times"),
+            "{}",
+            spare.summary()
+        );
+        let short = HostBudget::new(100, Some(u64::MAX));
+        assert!(!short.may_take(60, 50));
+        assert!(short.may_take(60, 40));
+        assert!(short.may_take(0, 500));
+    }
+}
