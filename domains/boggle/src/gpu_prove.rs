@@ -21,7 +21,9 @@
 
 use std::fmt::Write;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::sync::mpsc::{sync_channel, Receiver, RecvTimeoutError, SyncSender, TrySendError};
+use std::sync::mpsc::{
+    sync_channel, Receiver, RecvTimeoutError, SendError, SyncSender, TrySendError,
+};
 use std::sync::Arc;
 use std::time::Instant;
 
@@ -552,16 +554,23 @@ pub fn prove_on_gpu(
                             let device = upload(&handover);
                             (handover, device)
                         }
-                        // Sent, or the consumer failed (its error is reported
-                        // below).
-                        Ok(()) | Err(TrySendError::Disconnected(_)) => return,
+                        Ok(()) => return,
+                        // The consumer failed (its error is reported below):
+                        // nothing will give these bytes back but this thread.
+                        Err(TrySendError::Disconnected((handover, _))) => {
+                            host_budget.give(handover.budget_bytes);
+                            return;
+                        }
                     }
                 }
             };
             let wait_started = Instant::now();
             // A closed channel means the consumer failed: its error is
-            // reported below.
-            let _ = sender.send(handover);
+            // reported below, and the class's bytes are this thread's to
+            // give back, or the other threads would wait for them forever.
+            if let Err(SendError((handover, _))) = sender.send(handover) {
+                host_budget.give(handover.budget_bytes);
+            }
             let waited = wait_started.elapsed().as_nanos();
             waited_nanos.fetch_add(u64::try_from(waited).unwrap_or(u64::MAX), Ordering::Relaxed);
         };
@@ -824,10 +833,16 @@ impl Consumer<'_> {
     ) -> Result<(), BoggleError> {
         // The adding-up thread drains its channel whatever happens: a send
         // fails only if it panicked, which its join reports.
+        // A batch the adding-up thread cannot take is given back here: its
+        // bytes would otherwise hold the host threads at the budget forever.
+        let (pool, host_budget) = (self.pool, self.host_budget);
         let add_up = |done: Finished| {
-            finished
-                .send(done)
-                .map_err(|_| BoggleError::Config("the adding-up thread ended early".into()))
+            finished.send(done).map_err(|SendError(done)| {
+                for handover in done.batch {
+                    give_back(handover, pool, host_budget);
+                }
+                BoggleError::Config("the adding-up thread ended early".into())
+            })
         };
         self.prover.gpu.ctx.bind_to_thread().map_err(gpu_error)?;
         let mut failure = None;
