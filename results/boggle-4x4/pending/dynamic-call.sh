@@ -4,7 +4,7 @@
 # host threads: the process was killed at 104 s (rc 137), likely for memory. Binaries built
 # from the work tree on the dev machine (frontier with the budget, frontier-main = main,
 # boggle-tests with the budget's GPU test), packed in target/devpack/bins.txz. Run with
-# carry ["target/devpack", "results/boggle-4x4/pending/dynamic-call.sh"]; about 6 minutes.
+# carry ["target/devpack", "results/boggle-4x4/pending/dynamic-call.sh"]; about 4 minutes.
 mkdir -p target/device && tar xJf target/devpack/bins.txz -C target/device
 export CUDA_VISIBLE_DEVICES=0 RUST_LOG=info FRONTIER_DATA=$PWD/data
 r=$OUT/r; mkdir -p $r
@@ -22,7 +22,7 @@ run() {  # name binary threads sample timeout
 }
 S1=gpu-sample:256:1:7:16000
 S3=gpu-sample:4096:3:7:16000:1/3
-run s3-dynamic-24 frontier 24 $S3 140
-run s3-dynamic-16 frontier 16 $S3 140
-run s3-main-16 frontier-main 16 $S3 140
+run s3-dynamic-24 frontier 24 $S3 150
+run s3-dynamic-16 frontier 16 $S3 150
+# main at 16 beside them, if device time allows: run s3-main-16 frontier-main 16 $S3 150
 grep -E "^==|rc=|peak|budget|sampled" $r/summary.txt | sed -E 's/rc=0.*(projected [^(]*).*/\1/' | cut -c1-200
