@@ -235,9 +235,8 @@ pub struct GpuProofOptions {
     /// Host bytes that the arenas of the classes handed over to the GPU's
     /// thread, and not yet given back, may hold at once; a host thread
     /// waits before it hands over a class past it (None: a quarter of the
-    /// host memory available when the proof starts, at least 4 GiB, and
-    /// past it while the memory available stays above a quarter of that;
-    /// see `gpu_prove/host_budget.rs`).
+    /// host memory available when the proof starts, at least 4 GiB; see
+    /// `gpu_prove/host_budget.rs`).
     pub host_memory_budget: Option<u64>,
     /// Boards one launch can send back. The subclasses that find the
     /// buffer full are walked again with an empty one, split deeper when a
@@ -478,7 +477,7 @@ pub fn prove_on_gpu(
     let pool = ArenaPool::for_host();
     let host_budget = options
         .host_memory_budget
-        .map_or_else(HostBudget::for_host, |budget| HostBudget::new(budget, None));
+        .map_or_else(HostBudget::for_host, HostBudget::new);
     let waited_nanos = AtomicU64::new(0);
     let adder_failed = AtomicBool::new(false);
     // Classes whose tree the GPU built (the rest fell back to the host).

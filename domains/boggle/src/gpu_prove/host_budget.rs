@@ -10,12 +10,10 @@
 //! bound their bytes, so a host thread waits here before it hands over a
 //! class whose arena would take the classes in flight past the budget.
 //!
-//! By default the budget is a floor, not a ceiling: past it a class is
-//! still handed over while the host has memory to spare (Linux's
-//! `MemAvailable` above a quarter of what it was when the proof started).
-//! A fixed quarter of the host's memory made 16 host threads wait 87.5 s of
-//! their 1,779 on seed 3's share 1/3 with 50 GB still free; with 24
-//! threads it kept the process at 90 GB of 125 (docs/RESULTS.md).
+//! The budget is fixed: a quarter of the host's memory kept 24 threads on
+//! seed 3's share 1/3 at 90 GB of 125. Letting classes past it while a
+//! quarter of the memory was still available took the same run to 102 GB,
+//! with no gain measured (docs/RESULTS.md).
 //!
 //! Waiting cannot deadlock: a class is always let through when nothing is
 //! held, and the GPU's thread launches what it has gathered, and reads back
@@ -25,15 +23,9 @@
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Condvar, Mutex, MutexGuard};
 
-/// How often a waiting host thread looks at the host's available memory.
-const AVAILABLE_POLL: std::time::Duration = std::time::Duration::from_millis(20);
-
 /// Bytes of arenas handed over and not yet given back, against a budget.
 pub(crate) struct HostBudget {
     budget: u64,
-    /// Past the budget, classes go while the host's available memory stays
-    /// at or above this many bytes (None: never past it).
-    keep_available: Option<u64>,
     held: Mutex<Held>,
     freed: Condvar,
     /// Host threads waiting now.
@@ -50,12 +42,10 @@ struct Held {
 }
 
 impl HostBudget {
-    /// A budget of `budget` bytes, past which a class goes only while the
-    /// host's available memory is at least `keep_available` bytes.
-    pub(crate) fn new(budget: u64, keep_available: Option<u64>) -> HostBudget {
+    /// A budget of `budget` bytes.
+    pub(crate) fn new(budget: u64) -> HostBudget {
         HostBudget {
             budget,
-            keep_available,
             held: Mutex::new(Held::default()),
             freed: Condvar::new(),
             waiting: AtomicU64::new(0),
@@ -66,22 +56,16 @@ impl HostBudget {
 
     /// A budget sized for this host: a quarter of the memory available now
     /// (the arena pool takes another quarter, [`crate::prove::ArenaPool`]),
-    /// at least 4 GiB, and past it while the memory available stays above a
-    /// quarter of today's; unbounded where the available memory is unknown.
+    /// at least 4 GiB; unbounded where the available memory is unknown.
     pub(crate) fn for_host() -> HostBudget {
-        match crate::handover::available_bytes() {
-            Some(bytes) => HostBudget::new((bytes / 4).max(4 << 30), Some(bytes / 4)),
-            None => HostBudget::new(u64::MAX, None),
-        }
+        HostBudget::new(
+            crate::handover::available_bytes().map_or(u64::MAX, |bytes| (bytes / 4).max(4 << 30)),
+        )
     }
 
     /// Whether a class of `bytes` may go with `held` bytes in flight.
     fn may_take(&self, held: u64, bytes: u64) -> bool {
-        held == 0
-            || held.saturating_add(bytes) <= self.budget
-            || self.keep_available.is_some_and(|keep| {
-                crate::handover::available_bytes().is_some_and(|now| now >= keep)
-            })
+        held == 0 || held.saturating_add(bytes) <= self.budget
     }
 
     /// Counts `bytes` as held, first waiting while they would take what is
@@ -93,12 +77,10 @@ impl HostBudget {
             let started = std::time::Instant::now();
             self.waiting.fetch_add(1, Ordering::SeqCst);
             while !self.may_take(held.bytes, bytes) {
-                // Memory freed elsewhere sends no notice: look again soon.
                 held = self
                     .freed
-                    .wait_timeout(held, AVAILABLE_POLL)
-                    .unwrap_or_else(|poisoned| poisoned.into_inner())
-                    .0;
+                    .wait(held)
+                    .unwrap_or_else(|poisoned| poisoned.into_inner());
             }
             self.waiting.fetch_sub(1, Ordering::SeqCst);
             self.waits.fetch_add(1, Ordering::Relaxed);
@@ -152,7 +134,7 @@ mod tests {
 
     #[test]
     fn a_class_past_the_budget_waits_until_bytes_are_given_back() {
-        let budget = Arc::new(HostBudget::new(100, None));
+        let budget = Arc::new(HostBudget::new(100));
         budget.take(60);
         assert!(!budget.is_wanted());
         let waiter = {
@@ -178,7 +160,7 @@ mod tests {
 
     #[test]
     fn a_class_larger_than_the_budget_goes_alone() {
-        let budget = HostBudget::new(100, None);
+        let budget = HostBudget::new(100);
         budget.take(500);
         budget.give(500);
         budget.take(30);
@@ -190,22 +172,5 @@ mod tests {
         );
         assert_eq!(budget.lock().peak, 500);
         assert_eq!(budget.lock().bytes, 100);
-    }
-
-    #[test]
-    fn past_the_budget_a_class_goes_while_the_host_has_memory_to_spare() {
-        // Every host has at least 0 bytes available, and none u64::MAX.
-        let spare = HostBudget::new(100, Some(0));
-        spare.take(60);
-        spare.take(500);
-        assert!(
-            spare.summary().contains("waited 0 times"),
-            "{}",
-            spare.summary()
-        );
-        let short = HostBudget::new(100, Some(u64::MAX));
-        assert!(!short.may_take(60, 50));
-        assert!(short.may_take(60, 40));
-        assert!(short.may_take(0, 500));
     }
 }

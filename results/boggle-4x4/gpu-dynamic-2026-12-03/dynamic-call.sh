@@ -22,7 +22,7 @@ run() {  # name binary threads sample timeout
 }
 S1=gpu-sample:256:1:7:16000
 S3=gpu-sample:4096:3:7:16000:1/3
-run s3-dynamic-24 frontier 24 $S3 150
-run s3-dynamic-16 frontier 16 $S3 150
+run s3-dynamic-24 frontier 24 $S3 130
+run s3-dynamic-16 frontier 16 $S3 130
 # main at 16 beside them, if device time allows: run s3-main-16 frontier-main 16 $S3 150
 grep -E "^==|rc=|peak|budget|sampled" $r/summary.txt | sed -E 's/rc=0.*(projected [^(]*).*/\1/' | cut -c1-200
