@@ -1,5 +1,7 @@
 #!/bin/bash
 # Issue 45: the host budget for classes handed over, past its floor while memory is to spare (gpu_prove/host_budget.rs). The
+# Ran with its s3-dynamic-16 line deleted on the device (the device time left); its
+# budget rule, the floor, is not main's (docs/RESULTS.md).
 # wait-flags call (results/boggle-4x4/gpu-wait-2026-12-03/) lost seed 3's share 1/3 at 24
 # host threads: the process was killed at 104 s (rc 137), likely for memory. Binaries built
 # from the work tree on the dev machine (frontier with the budget, frontier-main = main,
