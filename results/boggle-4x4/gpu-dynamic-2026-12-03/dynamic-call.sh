@@ -1,12 +1,12 @@
 #!/bin/bash
 # Issue 45: the host budget for classes handed over, past its floor while memory is to spare (gpu_prove/host_budget.rs). The
-# Ran with its s3-dynamic-16 line deleted on the device (the device time left); its
-# budget rule, the floor, is not main's (docs/RESULTS.md).
 # wait-flags call (results/boggle-4x4/gpu-wait-2026-12-03/) lost seed 3's share 1/3 at 24
 # host threads: the process was killed at 104 s (rc 137), likely for memory. Binaries built
 # from the work tree on the dev machine (frontier with the budget, frontier-main = main,
 # boggle-tests with the budget's GPU test), packed in target/devpack/bins.txz. Run with
 # carry ["target/devpack", "results/boggle-4x4/pending/dynamic-call.sh"]; about 4 minutes.
+# Ran with its s3-dynamic-16 line deleted on the device (the device time left); its
+# budget rule, the floor, is not main's (docs/RESULTS.md).
 mkdir -p target/device && tar xJf target/devpack/bins.txz -C target/device
 export CUDA_VISIBLE_DEVICES=0 RUST_LOG=info FRONTIER_DATA=$PWD/data
 r=$OUT/r; mkdir -p $r
