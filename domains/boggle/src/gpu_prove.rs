@@ -770,10 +770,7 @@ fn give_back(handover: Handover, pool: &ArenaPool, budget: &HostBudget) {
 /// The process's peak resident memory (Linux's `VmHWM`), in bytes; None
 /// elsewhere.
 fn peak_resident_bytes() -> Option<u64> {
-    let status = std::fs::read_to_string("/proc/self/status").ok()?;
-    let line = status.lines().find(|line| line.starts_with("VmHWM:"))?;
-    let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
-    kib.checked_mul(1024)
+    crate::handover::proc_bytes("/proc/self/status", "VmHWM:")
 }
 
 /// Path sorters a GPU proof builds its trees with (see `prove_on_gpu`'s

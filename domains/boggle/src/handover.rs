@@ -202,10 +202,14 @@ impl ArenaPool {
 /// The memory the kernel says is available (Linux's `MemAvailable`), in
 /// bytes; None elsewhere.
 pub(crate) fn available_bytes() -> Option<u64> {
-    let meminfo = std::fs::read_to_string("/proc/meminfo").ok()?;
-    let line = meminfo
-        .lines()
-        .find(|line| line.starts_with("MemAvailable:"))?;
+    proc_bytes("/proc/meminfo", "MemAvailable:")
+}
+
+/// A line `key  N kB` of a Linux `/proc` file, in bytes; None elsewhere or
+/// where the line is missing.
+pub(crate) fn proc_bytes(path: &str, key: &str) -> Option<u64> {
+    let text = std::fs::read_to_string(path).ok()?;
+    let line = text.lines().find(|line| line.starts_with(key))?;
     let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
     kib.checked_mul(1024)
 }
@@ -324,5 +328,18 @@ mod tests {
     #[test]
     fn a_pool_for_this_host_holds_at_least_sixteen_gibibytes() {
         assert!(ArenaPool::for_host().cap_words >= 1 << 32);
+    }
+
+    #[test]
+    fn proc_lines_are_read_in_bytes() {
+        let missing = super::proc_bytes("/proc/meminfo", "NoSuchKey:");
+        assert_eq!(missing, None);
+        assert_eq!(super::proc_bytes("/no/such/file", "MemTotal:"), None);
+        // Linux hosts only: elsewhere there is no /proc to read.
+        if std::path::Path::new("/proc/meminfo").exists() {
+            let total = super::proc_bytes("/proc/meminfo", "MemTotal:").expect("MemTotal");
+            let available = super::available_bytes().expect("MemAvailable");
+            assert!(total.is_multiple_of(1024) && total >= available && available > 0);
+        }
     }
 }
