@@ -2,9 +2,11 @@
 // board classes, one warp per subclass handed over by the CPU.
 //
 // The CPU builds each class's orderly tree (domains/boggle/src/orderly.rs),
-// walks its subclasses down to a split depth, and hands every subclass still
-// above the target there over as an *item*: its class and the letters of the
-// positions fixed so far. A warp rebuilds the item's state from the tree
+// walks its subclasses down to a split depth, and hands every subclass whose
+// look-ahead bound is still at or above the target there over as an *item*:
+// its class and the letters of the positions fixed so far. The CPU does not
+// fix an item's last position (the warp does, below), so an item's own bound
+// may be below the target. A warp rebuilds the item's state from the tree
 // (the same steps as OrderlyBound::start and fix) and walks everything below
 // it depth first, exactly as the CPU walk would: the same bounds, the same
 // subclasses counted, the boards whose bound reaches the target written out
@@ -260,10 +262,10 @@ extern "C" __global__ void prove_items(
         }
         if (bound == 0xFFFFFFFFu) status = ITEM_STACK_FULL;
         // Lane d: letters of position d still to try. An item below the
-        // target walks nothing: the CPU hands over only items at or above
-        // it, but a relaunch splits an item into all of its children
-        // (gpu_prove/relaunch.rs), which the parent's walk would have cut
-        // here.
+        // target walks nothing: the CPU hands items over on their
+        // look-ahead bound, unfixed (prove.rs, Below::walk), and a relaunch
+        // splits an item into all of its children (gpu_prove/relaunch.rs),
+        // which the parent's walk would have cut here.
         u32 remaining = lane == depth0 && bound >= target ? mask : 0u;
         u32 depth = depth0;
         while (status == ITEM_DONE) {

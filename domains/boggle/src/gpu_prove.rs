@@ -3,8 +3,9 @@
 //! The CPU does what it is good at: building each class's orderly tree,
 //! forcing cells near the root (as a CPU proof does, while a subclass's
 //! bound is above the switchover) and walking its subclasses down to a
-//! *split depth* (a few positions of the split order). Every subclass still
-//! above the target there is handed over, in its forced tree
+//! *split depth* (a few positions of the split order). Every subclass whose
+//! look-ahead bound is still at or above the target there is handed over,
+//! unfixed (the warp fixes its last position), in its forced tree
 //! (`handover.rs` ships each class's forced trees in one arena), and the
 //! GPU walks everything below it (`domains/boggle/kernels/boggle_prove.cu`,
 //! one warp per subclass): the same bounds, the same subclasses, the boards
