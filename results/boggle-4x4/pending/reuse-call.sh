@@ -4,11 +4,9 @@
 #    parts from its last one (same tree), one item a fetch as main. The GPU proofs test
 #    first (with the patch), then seed 3's share 1/3 (GPU-bound since 9531a77; kernel
 #    88.4 s on machines U and V) and seed 1's 256, main beside the patch.
-# 2. With host time to spare since 9531a77: main's merges on the host (--gpu-build tree)
-#    and its fills on the host (paths) on seed 3's share.
+# (modes-call.sh is the second call, on the same binaries.)
 # Binaries from build-reuse.sh. Run with carry ["target/devpack",
-# "results/boggle-4x4/pending/reuse-call.sh"]; about 9 minutes (split it if the call
-# limit is 10).
+# "results/boggle-4x4/pending/reuse-call.sh"]; about 6.5 minutes.
 mkdir -p target/device && tar xJf target/devpack/bins.txz -C target/device
 export CUDA_VISIBLE_DEVICES=0 RUST_LOG=info FRONTIER_DATA=$PWD/data
 r=$OUT/r; mkdir -p $r
@@ -27,6 +25,4 @@ run s3-reuse frontier-reuse merges $S3 140
 run s3-main frontier-main merges $S3 140
 run s1-reuse frontier-reuse merges $S1 45
 run s1-main frontier-main merges $S1 45
-run s3-tree frontier-main tree $S3 140
-run s3-paths frontier-main paths $S3 140
 grep -E "^==|rc=" $r/summary.txt | sed -E 's/rc=0.*wall ([0-9.]+ s), kernel ([0-9.]+ s).*(projected [^(]*\([^;]*).*host ([0-9]+ thread-s).*/wall \1 kernel \2 \3 host \4/' | cut -c1-200
