@@ -27,8 +27,9 @@ use crate::orderly::OrderlyTree;
 pub(crate) const FLUSH_WORDS: usize = 1 << 31;
 
 /// Subclasses handed over at a split depth: one class's arena and the
-/// subclasses whose look-ahead bound is still at or above the target with
-/// `depth` positions fixed (the last one not yet fixed: `Below::walk`),
+/// subclasses with `depth` positions chosen whose look-ahead bound is still
+/// at or above the target (the last position is chosen, not yet fixed:
+/// `Below::walk`),
 /// grouped by the tree (in that arena) they are bounded in.
 pub(crate) struct Handover {
     /// The class's orderly tree, with the nodes of its forced trees kept
