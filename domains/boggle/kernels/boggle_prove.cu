@@ -243,7 +243,18 @@ extern "C" __global__ void prove_items(
     w.lane = lane;
     w.points = 0;
     w.rest = 0;
+    // The tree of the last item this warp walked to the end (none yet), and
+    // on lane p < depth0 that item's letter of position p: the state of its
+    // first depth0 positions is still in the warp's scratch, since a walk
+    // below depth0 writes only deeper rows, lanes and stack entries.
+    u32 last_klass = 0xFFFFFFFFu;
+    u32 letter_of = 0;
     while (true) {
+        // One item at a time: a class's items arrive in its walk's order,
+        // and siblings side by side on many warps share their tree's nodes
+        // in the cache (taking eight consecutive items a warp doubled the
+        // kernel's time, docs/RESULTS.md). The warps' next items are a few
+        // thousand apart, so they share the first positions with the last.
         u32 item = 0;
         if (lane == 0) item = atomicAdd(next_item, 1u);
         item = __shfl_sync(FULL, item, 0);
@@ -253,11 +264,20 @@ extern "C" __global__ void prove_items(
         w.arena = (const u32*)class_arena[klass];
         // Lane p: position p's mask and (for p < depth0) its letter.
         u32 mask = lane < CELLS ? class_masks[klass * CELLS + lane] : 0u;
-        u32 letter_of = lane < CELLS ? (record[1 + lane / 4] >> (8 * (lane % 4))) & 0xFFu : 0u;
+        u32 last_letter = letter_of;
+        letter_of = lane < CELLS ? (record[1 + lane / 4] >> (8 * (lane % 4))) & 0xFFu : 0u;
         u32 status = ITEM_DONE;
         u64 subclasses = 0;
-        u32 bound = start(w, class_root[klass]);
-        for (u32 d = 1; d <= depth0 && bound != 0xFFFFFFFFu; d++) {
+        // Positions fixed as the last item fixed them (at most depth0 - 1:
+        // the last position is fixed again even for a repeated item).
+        u32 kept = 0;
+        if (klass == last_klass && depth0 > 0) {
+            u32 parted = __ballot_sync(FULL, lane < depth0 && letter_of != last_letter);
+            kept = parted ? __ffs(parted) - 1 : depth0;
+            kept = min(kept, depth0 - 1);
+        }
+        u32 bound = kept == 0 ? start(w, class_root[klass]) : 0u;
+        for (u32 d = kept + 1; d <= depth0 && bound != 0xFFFFFFFFu; d++) {
             bound = fix(w, d, __shfl_sync(FULL, letter_of, d - 1));
         }
         if (bound == 0xFFFFFFFFu) status = ITEM_STACK_FULL;
@@ -319,5 +339,7 @@ extern "C" __global__ void prove_items(
             item_subclasses[item] = subclasses;
             item_status[item] = status;
         }
+        // A walk cut short may have left its state unsaved.
+        last_klass = status == ITEM_DONE ? klass : 0xFFFFFFFFu;
     }
 }
