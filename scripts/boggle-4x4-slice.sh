@@ -32,7 +32,8 @@
 #                               $OUT/ncu-*.txt
 # The binary is $FRONTIER_BIN (default target/device/frontier); $THREADS
 # threads (default 16: fewer leave cores to a GPU run beside it); $GPU_BUILD,
-# where set, is the gpu-* runs' --gpu-build (and ends their labels); each run's
+# where set, is the gpu-* runs' --gpu-build (and ends their labels), and
+# $GPU_DEEPER their --gpu-deeper (the same); each run's
 # JSON, one stderr log and the results files are copied to $OUT. A results
 # file is also kept in /tmp, and whichever copy holds more lines is resumed:
 # a carried file replaces the machine's, and a stale carry to a warm machine
@@ -105,6 +106,8 @@ gpu_sample_args() {
     --sample "$n" --seed "$seed" --gpu --gpu-depth "$depth" --switchover "$switchover")
   [ -n "${share:-}" ] && gpu_args+=(--share "$share")
   [ -n "${GPU_BUILD:-}" ] && gpu_args+=(--gpu-build "$GPU_BUILD")
+  [ -n "${GPU_DEEPER:-}" ] && gpu_args+=(--gpu-deeper "$GPU_DEEPER")
+  return 0
 }
 for phase in "$@"; do
   case $phase in
@@ -152,7 +155,7 @@ for phase in "$@"; do
       ;;
     gpu-sample:*)
       gpu_sample_args "$phase"
-      run "4x4-gpu-sample-$n-$seed-d$depth-sw$switchover${share:+-share-${share/\//-of-}}${GPU_BUILD:+-$GPU_BUILD}" "${gpu_args[@]}"
+      run "4x4-gpu-sample-$n-$seed-d$depth-sw$switchover${share:+-share-${share/\//-of-}}${GPU_BUILD:+-$GPU_BUILD}${GPU_DEEPER:+-deeper-$GPU_DEEPER}" "${gpu_args[@]}"
       ;;
     gpu-profile:*)
       gpu_sample_args "$phase"

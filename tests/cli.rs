@@ -927,10 +927,11 @@ fn every_subcommand_prints_json_lines_with_json() {
         "the proof would list about",
     );
     // GPU proofs: a split depth that leaves nothing to the GPU, a depth
-    // without the GPU, host copies unknown or without the GPU, and a
+    // without the GPU, host copies or a deeper split unknown or without
+    // the GPU, and a
     // certificate (the GPU keeps no pieces) are refused before any device
     // is opened.
-    let gpu_refusals: [(&[&str], &str); 5] = [
+    let gpu_refusals: [(&[&str], &str); 7] = [
         (
             &["--gpu", "--gpu-depth", "9"],
             "the split depth must be from 1 to 8 for 9 cells, not 9",
@@ -941,6 +942,11 @@ fn every_subcommand_prints_json_lines_with_json() {
             "host copies \"sometimes\": `never`, `queue-full`, `always` or `auto`",
         ),
         (&["--gpu-host-copies", "always"], "--gpu"),
+        (
+            &["--gpu", "--gpu-deeper", "sometimes"],
+            "deeper split \"sometimes\": `when-behind`, `never` or `every-other`",
+        ),
+        (&["--gpu-deeper", "never"], "--gpu"),
         (&["--gpu", "--certificate", "c.txt"], "--certificate"),
     ];
     for (extra, message) in gpu_refusals {

@@ -132,6 +132,12 @@ pub enum BoggleCommand {
         /// tree) or `host` (nothing). The trees are the same either way.
         #[arg(long, requires = "gpu")]
         gpu_build: Option<String>,
+        /// With --gpu: when a class is split one cell below --gpu-depth,
+        /// its CPU thread walking one more cell: `when-behind` (default:
+        /// while the GPU's queue of classes is full), `never` or
+        /// `every-other` (every other class handed over).
+        #[arg(long, requires = "gpu")]
+        gpu_deeper: Option<String>,
         /// Force cells (a merged, tighter tree per letter of the next cell)
         /// while a subclass's bound is above this; walk incrementally below
         /// it. 0: never force. Default: 2.6 times the target, 4.6 times
@@ -416,6 +422,7 @@ pub fn run(command: &BoggleCommand, json: bool) -> Result<(), CliError> {
             gpu_depth,
             gpu_host_copies,
             gpu_build,
+            gpu_deeper,
             switchover,
             order,
             results,
@@ -438,6 +445,7 @@ pub fn run(command: &BoggleCommand, json: bool) -> Result<(), CliError> {
                 gpu_depth: *gpu_depth,
                 gpu_host_copies: gpu_host_copies.clone(),
                 gpu_build: gpu_build.clone(),
+                gpu_deeper: gpu_deeper.clone(),
                 switchover: *switchover,
                 order: order.clone(),
                 results: results.clone(),
@@ -456,6 +464,7 @@ pub fn run(command: &BoggleCommand, json: bool) -> Result<(), CliError> {
                 let gpu_json = on_gpu.as_ref().map(|g| {
                     serde_json::json!({
                         "device": g.device, "split_depth": g.split_depth,
+                        "deeper_classes": g.deeper_classes, "split_classes": g.split_classes,
                         "launches": g.launches, "handed_over": g.handed_over,
                         "walked_on_cpu": g.walked_on_cpu, "relaunched": g.relaunched,
                         "subclasses": g.subclasses,
@@ -549,12 +558,15 @@ pub fn run(command: &BoggleCommand, json: bool) -> Result<(), CliError> {
                 if let Some(g) = &on_gpu {
                     writeln!(
                         out,
-                        "GPU {}: {} subclasses handed over at depth {} in {} launch(es) \
+                        "GPU {}: {} subclasses handed over at depth {} ({} classes; {} more \
+                         one deeper) in {} launch(es) \
                          ({} walked on the CPU after all, {} again on the GPU for board \
                          space), {} subclasses bounded there, {:.1} s in the kernel",
                         g.device,
                         g.handed_over,
                         g.split_depth,
+                        g.split_classes,
+                        g.deeper_classes,
                         g.launches,
                         g.walked_on_cpu,
                         g.relaunched,
@@ -992,6 +1004,10 @@ pub struct ProveSettings {
     /// class's tree the GPU builds (see `boggle prove --help`).
     #[serde(default)]
     pub gpu_build: Option<String>,
+    /// With `gpu`: `when-behind` (default), `never` or `every-other`: when a class is
+    /// split one cell below `gpu_depth` (see `boggle prove --help`).
+    #[serde(default)]
+    pub gpu_deeper: Option<String>,
     /// Force cells while a subclass's bound is above this (see `boggle
     /// prove --help`); 0: never. Default: 2.6 times the target (4.6 with
     /// `gpu`).
@@ -1164,6 +1180,7 @@ impl ProveSettings {
             ("gpu_depth", self.gpu_depth.is_some()),
             ("gpu_host_copies", self.gpu_host_copies.is_some()),
             ("gpu_build", self.gpu_build.is_some()),
+            ("gpu_deeper", self.gpu_deeper.is_some()),
         ];
         if let Some((key, _)) = gpu_keys.iter().find(|&&(_, set)| set && !self.gpu) {
             return Err(CliError::Input(format!(
@@ -1176,6 +1193,10 @@ impl ProveSettings {
         };
         let build = match self.gpu_build.as_deref() {
             None => crate::gpu_prove::GpuBuild::default(),
+            Some(text) => text.parse().map_err(CliError::Input)?,
+        };
+        let deeper = match self.gpu_deeper.as_deref() {
+            None => crate::gpu_prove::DeeperSplit::default(),
             Some(text) => text.parse().map_err(CliError::Input)?,
         };
         let threads = pool.current_num_threads();
@@ -1199,6 +1220,7 @@ impl ProveSettings {
                         split_depth: self.gpu_depth,
                         host_copies,
                         build,
+                        deeper,
                         ..Default::default()
                     };
                     crate::gpu_prove::prove_on_gpu(trie, &settings, &options, &progress)
@@ -1510,6 +1532,7 @@ impl frontier_app::plugin::Plugin for BoggleCli {
             (BoggleJob::Prove(p), "gpu_depth") => p.gpu_depth = Some(value.count(key)? as usize),
             (BoggleJob::Prove(p), "gpu_host_copies") => p.gpu_host_copies = Some(value.text(key)?),
             (BoggleJob::Prove(p), "gpu_build") => p.gpu_build = Some(value.text(key)?),
+            (BoggleJob::Prove(p), "gpu_deeper") => p.gpu_deeper = Some(value.text(key)?),
             // A sample too long for one sitting runs as shares of it, each
             // a random sample of its own (docs/RESULTS.md, seed 3's halves).
             (BoggleJob::Prove(p), "share") => p.share = Some(value.text(key)?),

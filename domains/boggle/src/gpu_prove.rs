@@ -89,8 +89,15 @@ const ITEM_BOARDS_FULL: u32 = 3;
 pub struct GpuProofReport {
     /// The device.
     pub device: String,
-    /// Positions fixed on the CPU before a subclass is handed over.
+    /// Positions fixed on the CPU before a subclass is handed over (one
+    /// more in the classes split deeper).
     pub split_depth: usize,
+    /// Classes handed over one position below `split_depth`
+    /// ([`GpuProofOptions::deeper`]), counted once a handover (a class past
+    /// the handover's arena limit counts more than once).
+    pub deeper_classes: u64,
+    /// Classes handed over at `split_depth`, counted the same way.
+    pub split_classes: u64,
     /// Kernel launches.
     pub launches: u64,
     /// Subclasses handed over.
@@ -247,6 +254,48 @@ pub struct GpuProofOptions {
     /// How much of each class's tree is built on the GPU
     /// ([`crate::gpu_build`]); the tree is the same either way.
     pub build: GpuBuild,
+    /// When a class is split one position below the split depth.
+    pub deeper: DeeperSplit,
+}
+
+/// When a class of a GPU proof is split one position below the split
+/// depth: its host thread then walks one more position, whose look-ahead
+/// and fixes discard subclasses that the kernel would otherwise walk.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum DeeperSplit {
+    /// While the GPU is behind: a class starts one position deeper while
+    /// the last class handed over had to wait for the GPU (for its queue,
+    /// or for the host budget, which fills as the queue does), and at the
+    /// split depth once one did not. The host's share then grows while the
+    /// GPU bounds the proof and shrinks while the host does. The default:
+    /// on seed 3's share 1/3 of the 4x4 sample (16 host threads, one H200),
+    /// where the GPU bounds depth 7, 22.1 against 23.6 H200-hours; on seed
+    /// 1's 256 classes, which the host bounds, within the runs' spread
+    /// (docs/RESULTS.md, "A class split one cell deeper while the GPU is
+    /// behind").
+    #[default]
+    WhenGpuBehind,
+    /// Never: every class at the split depth.
+    Never,
+    /// Every other class handed over, whatever the GPU's queue: both
+    /// depths at any speed, as the GPU tests need.
+    EveryOther,
+}
+
+impl std::str::FromStr for DeeperSplit {
+    type Err = String;
+
+    /// `when-behind`, `never` or `every-other`.
+    fn from_str(text: &str) -> Result<DeeperSplit, String> {
+        match text {
+            "when-behind" => Ok(DeeperSplit::WhenGpuBehind),
+            "never" => Ok(DeeperSplit::Never),
+            "every-other" => Ok(DeeperSplit::EveryOther),
+            _ => Err(format!(
+                "deeper split {text:?}: `when-behind`, `never` or `every-other`"
+            )),
+        }
+    }
 }
 
 /// How much of a class's orderly tree the GPU builds, the host threads
@@ -375,6 +424,7 @@ impl Default for GpuProofOptions {
             host_memory_budget: None,
             board_capacity: BOARD_CAPACITY,
             build: GpuBuild::default(),
+            deeper: DeeperSplit::default(),
         }
     }
 }
@@ -487,6 +537,8 @@ pub fn prove_on_gpu(
     // holds at a time.
     let sorter_wait_nanos = AtomicU64::new(0);
     let mut merges_on_gpu = 0;
+    // Handovers one position deeper than `depth`, and at it.
+    let (deeper_classes, split_classes) = (AtomicU64::new(0), AtomicU64::new(0));
     let (proof, consumed, added, host_done) = std::thread::scope(|scope| {
         // Two walked batches may wait to be added up; past that the GPU's
         // thread waits, rather than keep their arenas from the pool.
@@ -497,7 +549,6 @@ pub fn prove_on_gpu(
                 trie,
                 worker: Worker::new(&builder, trie, cells),
                 settings,
-                depth,
                 pool: &pool,
                 host_budget: &host_budget,
                 started,
@@ -514,7 +565,6 @@ pub fn prove_on_gpu(
             let mut consumer = Consumer {
                 prover,
                 settings,
-                depth,
                 pool: &pool,
                 host_budget: &host_budget,
                 uploader: &uploader,
@@ -528,6 +578,15 @@ pub fn prove_on_gpu(
             (result, consumer)
         });
         let kept_arenas = KeptArenas::default();
+        // Whether a class that starts now is split deeper: set while the
+        // last class handed over had to wait for the GPU, or every other
+        // handover (`options.deeper`).
+        let gpu_behind = AtomicBool::new(false);
+        let note_behind = |behind: bool| {
+            if options.deeper == DeeperSplit::WhenGpuBehind {
+                gpu_behind.store(behind, Ordering::Relaxed);
+            }
+        };
         let upload = |handover: &Handover| {
             kept_arenas.with_own(&handover.masks, &handover.order, |own| {
                 uploader.upload(handover.tree.arena(), own, &host_copies)
@@ -538,7 +597,19 @@ pub fn prove_on_gpu(
             // budget holds no device memory yet.
             let budget_started = Instant::now();
             handover.budget_bytes = (handover.tree.arena_capacity() as u64).saturating_mul(4);
-            host_budget.take(handover.budget_bytes);
+            let counter = if handover.depth > depth {
+                &deeper_classes
+            } else {
+                &split_classes
+            };
+            counter.fetch_add(1, Ordering::Relaxed);
+            if options.deeper == DeeperSplit::EveryOther {
+                gpu_behind.fetch_xor(true, Ordering::Relaxed);
+            }
+            // Both the GPU's queue and this budget fill while the GPU is
+            // behind: on seed 3's 4x4 sample the host threads waited on
+            // the budget, never on the queue.
+            let budget_waited = host_budget.take(handover.budget_bytes);
             let waited = u64::try_from(budget_started.elapsed().as_nanos()).unwrap_or(u64::MAX);
             waited_nanos.fetch_add(waited, Ordering::Relaxed);
             let handover = match copies {
@@ -551,10 +622,14 @@ pub fn prove_on_gpu(
                 HostCopies::WhenQueueFull | HostCopies::Auto => {
                     match sender.try_send((handover, None)) {
                         Err(TrySendError::Full((handover, _))) => {
+                            note_behind(true);
                             let device = upload(&handover);
                             (handover, device)
                         }
-                        Ok(()) => return,
+                        Ok(()) => {
+                            note_behind(budget_waited);
+                            return;
+                        }
                         // The consumer failed (its error is reported below):
                         // nothing will give these bytes back but this thread.
                         Err(TrySendError::Disconnected((handover, _))) => {
@@ -568,7 +643,20 @@ pub fn prove_on_gpu(
             // A closed channel means the consumer failed: its error is
             // reported below, and the class's bytes are this thread's to
             // give back, or the other threads would wait for them forever.
-            if let Err(SendError((handover, _))) = sender.send(handover) {
+            // Noted: whether this class waited for the GPU, for the host
+            // budget above or for a full queue here.
+            let sent = match sender.try_send(handover) {
+                Ok(()) => {
+                    note_behind(budget_waited);
+                    Ok(())
+                }
+                Err(TrySendError::Full(handover)) => {
+                    note_behind(true);
+                    sender.send(handover)
+                }
+                Err(TrySendError::Disconnected(handover)) => Err(SendError(handover)),
+            };
+            if let Err(SendError((handover, _))) = sent {
                 host_budget.give(handover.budget_bytes);
             }
             let waited = wait_started.elapsed().as_nanos();
@@ -643,6 +731,7 @@ pub fn prove_on_gpu(
             progress,
             Some(&Split {
                 depth,
+                deeper: (options.deeper != DeeperSplit::Never).then_some(&gpu_behind),
                 sink: &sink,
                 pool: &pool,
                 flush_words: FLUSH_WORDS,
@@ -703,6 +792,8 @@ pub fn prove_on_gpu(
     } = adder;
     report.device = prover.gpu.name.clone();
     report.split_depth = depth;
+    report.deeper_classes = deeper_classes.into_inner();
+    report.split_classes = split_classes.into_inner();
     report.subclasses = subclasses;
     report.walked_on_cpu = walked_on_cpu;
     report.adding_seconds = adding_seconds;
@@ -800,7 +891,6 @@ fn lock_any(
 struct Consumer<'a> {
     prover: GpuProver,
     settings: &'a ProofSettings,
-    depth: usize,
     /// Where the arenas of classes not launched go back to the threads.
     pool: &'a ArenaPool,
     /// Counts the classes handed over until their arenas go back; a host
@@ -843,10 +933,10 @@ impl Consumer<'_> {
         };
         self.prover.gpu.ctx.bind_to_thread().map_err(gpu_error)?;
         let mut failure = None;
-        let mut batch: Vec<Handover> = Vec::new();
-        let mut devices: Vec<Option<DeviceArena>> = Vec::new();
+        // One batch a depth: a launch walks subclasses of one depth, and
+        // classes split deeper arrive between the others.
+        let mut pending: Vec<(usize, Pending)> = Vec::new();
         let mut in_flight: Option<InFlight> = None;
-        let (mut items, mut words) = (0, 0);
         let mut open = true;
         while open {
             // A host thread waiting for the host budget is the one case in
@@ -855,10 +945,15 @@ impl Consumer<'_> {
             let mut wanted = false;
             match receiver.recv_timeout(WANTED_POLL) {
                 Ok((handover, device)) => {
-                    items += handover.item_count(self.depth);
-                    words += handover.tree.arena().len();
-                    batch.push(handover);
-                    devices.push(device);
+                    let depth = handover.depth;
+                    let index = match pending.iter().position(|(d, _)| *d == depth) {
+                        Some(index) => index,
+                        None => {
+                            pending.push((depth, Pending::default()));
+                            pending.len() - 1
+                        }
+                    };
+                    pending[index].1.push(handover, device);
                 }
                 Err(RecvTimeoutError::Timeout) => {
                     if !self.host_budget.is_wanted() {
@@ -868,7 +963,7 @@ impl Consumer<'_> {
                 }
                 Err(RecvTimeoutError::Disconnected) => open = false,
             }
-            if batch.is_empty() {
+            if pending.iter().all(|(_, p)| p.batch.is_empty()) {
                 if wanted {
                     if let Some(last) = in_flight.take() {
                         self.finish(last, &mut failure, &add_up);
@@ -876,41 +971,56 @@ impl Consumer<'_> {
                 }
                 continue;
             }
-            let full = items >= BATCH_ITEMS || words >= BATCH_WORDS;
-            if open && !full && !wanted {
-                continue;
-            }
-            let ready = std::mem::take(&mut batch);
-            let ready_devices = std::mem::take(&mut devices);
-            (items, words) = (0, 0);
-            if self.settings.past_limit(self.started) {
-                self.complete = false;
-            } else if failure.is_none() && !self.adder_failed.load(Ordering::Relaxed) {
-                // This batch's trees are copied while the last batch's kernel
-                // runs; then that kernel's results are read, this batch's
-                // kernel starts, and the last batch is added up on the
-                // adding-up thread while it runs.
-                match self.start(ready, ready_devices, in_flight.take()) {
-                    Ok((started, done)) => {
-                        in_flight = Some(started);
-                        if let Some(done) = done {
-                            if let Err(e) = add_up(done) {
-                                failure = Some(e);
-                            }
-                        }
-                    }
-                    Err(e) => failure = Some(e),
+            for (depth, batch) in &mut pending {
+                let due = !open || wanted || batch.is_full();
+                if batch.batch.is_empty() || !due {
+                    continue;
                 }
-                continue;
-            }
-            for handover in ready {
-                give_back(handover, self.pool, self.host_budget);
+                let ready = std::mem::take(batch);
+                self.launch_or_give_back(ready, *depth, &mut in_flight, &mut failure, &add_up);
             }
         }
         if let Some(last) = in_flight.take() {
             self.finish(last, &mut failure, &add_up);
         }
         failure.map_or(Ok(()), Err)
+    }
+
+    /// Launches `ready` (subclasses of `depth` positions), the launch in
+    /// flight read back and handed to the adding-up thread; past the time
+    /// limit or after a failure (kept in `failure`) gives its arenas back
+    /// instead.
+    fn launch_or_give_back(
+        &mut self,
+        ready: Pending,
+        depth: usize,
+        in_flight: &mut Option<InFlight>,
+        failure: &mut Option<BoggleError>,
+        add_up: &impl Fn(Finished) -> Result<(), BoggleError>,
+    ) {
+        if self.settings.past_limit(self.started) {
+            self.complete = false;
+        } else if failure.is_none() && !self.adder_failed.load(Ordering::Relaxed) {
+            // This batch's trees are copied while the last batch's kernel
+            // runs; then that kernel's results are read, this batch's
+            // kernel starts, and the last batch is added up on the
+            // adding-up thread while it runs.
+            match self.start(ready.batch, ready.devices, depth, in_flight.take()) {
+                Ok((started, done)) => {
+                    *in_flight = Some(started);
+                    if let Some(done) = done {
+                        if let Err(e) = add_up(done) {
+                            *failure = Some(e);
+                        }
+                    }
+                }
+                Err(e) => *failure = Some(e),
+            }
+            return;
+        }
+        for handover in ready.batch {
+            give_back(handover, self.pool, self.host_budget);
+        }
     }
 
     /// Waits for `last`'s kernel, reads it back and hands it to the
@@ -955,6 +1065,7 @@ impl Consumer<'_> {
         &mut self,
         batch: Vec<Handover>,
         devices: Vec<Option<DeviceArena>>,
+        depth: usize,
         last: Option<InFlight>,
     ) -> Result<(InFlight, Option<Finished>), BoggleError> {
         let launch_started = Instant::now();
@@ -968,14 +1079,12 @@ impl Consumer<'_> {
             .collect();
         let uploaded = self
             .prover
-            .upload(&batch, devices, self.depth, &mut self.report)?;
+            .upload(&batch, devices, depth, &mut self.report)?;
         self.report.upload_seconds += copies.seconds();
         self.report.uploaded_bytes += copies.bytes();
         // Queued on the other compute stream before the last launch is
         // read back: its warps start as the last kernel's tail frees SMs.
-        let launched = self
-            .prover
-            .launch(uploaded, self.depth, self.settings.target)?;
+        let launched = self.prover.launch(uploaded, depth, self.settings.target)?;
         let done = match last {
             Some(last) => Some(Finished {
                 walked: self.prover.results(last.launched, &mut self.report)?,
@@ -985,6 +1094,31 @@ impl Consumer<'_> {
         };
         self.report.launch_seconds += launch_started.elapsed().as_secs_f64();
         Ok((InFlight { batch, launched }, done))
+    }
+}
+
+/// Classes received by the GPU's thread and not yet launched, all handed
+/// over at one depth.
+#[derive(Default)]
+struct Pending {
+    batch: Vec<Handover>,
+    /// Per class, its arena on the device if the host thread copied it.
+    devices: Vec<Option<DeviceArena>>,
+    items: usize,
+    words: usize,
+}
+
+impl Pending {
+    fn push(&mut self, handover: Handover, device: Option<DeviceArena>) {
+        self.items += handover.item_count();
+        self.words += handover.tree.arena().len();
+        self.batch.push(handover);
+        self.devices.push(device);
+    }
+
+    /// Whether the batch is large enough to launch.
+    fn is_full(&self) -> bool {
+        self.items >= BATCH_ITEMS || self.words >= BATCH_WORDS
     }
 }
 

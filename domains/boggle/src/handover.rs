@@ -17,7 +17,7 @@
 // Without the GPU prover only the tests take handovers.
 #![cfg_attr(not(feature = "gpu"), allow(dead_code))]
 
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
 use crate::orderly::OrderlyTree;
 
@@ -44,6 +44,9 @@ pub(crate) struct Handover {
     /// Host bytes a GPU proof counts against its budget while the class
     /// is handed over (`gpu_prove/host_budget.rs`; 0 until counted).
     pub(crate) budget_bytes: u64,
+    /// Positions chosen per subclass: the split's depth, or one more for a
+    /// class split deeper ([`Split::deeper`]).
+    pub(crate) depth: usize,
 }
 
 /// Subclasses of one tree of a [`Handover`]: the class's own, or the tree
@@ -61,15 +64,25 @@ pub(crate) struct HandedGroup {
 
 impl Handover {
     /// Subclasses handed over, over all groups.
-    pub(crate) fn item_count(&self, depth: usize) -> usize {
-        self.groups.iter().map(|g| g.items.len() / depth).sum()
+    pub(crate) fn item_count(&self) -> usize {
+        self.groups
+            .iter()
+            .map(|g| g.items.len() / self.depth.max(1))
+            .sum()
     }
 }
 
-/// Where subclasses are handed over: at `depth` positions fixed, to `sink`
-/// (called from every worker thread).
+/// Where subclasses are handed over: at `depth` positions fixed (or one
+/// more, see [`Split::deeper`]), to `sink` (called from every worker
+/// thread).
 pub(crate) struct Split<'a> {
     pub(crate) depth: usize,
+    /// While set, a class that starts is split one position deeper (the
+    /// GPU's prover sets it while its queue of classes is full): the host
+    /// thread then walks one more position, whose look-ahead and fixes
+    /// discard subclasses the GPU would otherwise walk. None: always at
+    /// `depth`.
+    pub(crate) deeper: Option<&'a AtomicBool>,
     pub(crate) sink: &'a (dyn Fn(Handover) + Sync),
     /// Arenas the sink is done with, for the next classes' trees.
     pub(crate) pool: &'a ArenaPool,
@@ -86,6 +99,20 @@ pub(crate) struct Split<'a> {
     /// [`crate::orderly::OrderlyTree::force`] makes it, word for word, or
     /// None (the thread then forces it itself).
     pub(crate) forces: Option<&'a Forcer<'a>>,
+}
+
+impl Split<'_> {
+    /// The depth at which a class that starts now hands its subclasses
+    /// over, on a board of `cells`: one below `depth` while
+    /// [`Split::deeper`] is set, never past the last cell but one.
+    pub(crate) fn class_depth(&self, cells: usize) -> usize {
+        let deeper = self.deeper.is_some_and(|d| d.load(Ordering::Relaxed));
+        if deeper && self.depth + 1 < cells {
+            self.depth + 1
+        } else {
+            self.depth
+        }
+    }
 }
 
 /// See [`Split::forces`].
@@ -225,16 +252,20 @@ pub(crate) struct Shipment {
     flushed: u64,
     /// See [`Split::flush_words`].
     flush_words: usize,
+    /// See [`Handover::depth`].
+    depth: usize,
 }
 
 impl Shipment {
-    /// A shipment that hands over early past `flush_words` of arena.
-    pub(crate) fn new(flush_words: usize) -> Shipment {
+    /// A shipment of subclasses of `depth` positions that hands over early
+    /// past `flush_words` of arena.
+    pub(crate) fn new(flush_words: usize, depth: usize) -> Shipment {
         Shipment {
             groups: Vec::new(),
             recorded: 0,
             flushed: 0,
             flush_words,
+            depth,
         }
     }
 
@@ -281,6 +312,7 @@ impl Shipment {
             order: order.to_vec(),
             groups: std::mem::take(&mut self.groups),
             budget_bytes: 0,
+            depth: self.depth,
         })
     }
 
@@ -299,6 +331,7 @@ impl Shipment {
             order: order.to_vec(),
             groups: self.groups,
             budget_bytes: 0,
+            depth: self.depth,
         })
     }
 }

@@ -1149,12 +1149,16 @@ fn search_class(
     let mut pieces = Vec::new();
     if bound >= settings.target {
         let mut items = Vec::new();
-        let mut shipment = split.map(|s| Shipment::new(s.flush_words));
+        // Chosen once a class: its handovers hold subclasses of one depth.
+        let depth = split.map(|s| s.class_depth(masks.len()));
+        let mut shipment = split
+            .zip(depth)
+            .map(|(s, depth)| Shipment::new(s.flush_words, depth));
         let mut below = Below {
             settings,
             started,
             stop,
-            split: split.map(|s| s.depth),
+            split: depth,
             forced: 0,
             parts,
             outcome: &mut outcome,
@@ -1189,7 +1193,8 @@ pub(crate) struct Below<'a> {
     pub(crate) settings: &'a ProofSettings,
     pub(crate) started: Instant,
     pub(crate) stop: &'a AtomicBool,
-    /// Hand subclasses over at this depth instead of walking below them.
+    /// Hand subclasses over at this depth instead of walking below them
+    /// (the class's own: [`Split::class_depth`]).
     pub(crate) split: Option<usize>,
     pub(crate) outcome: &'a mut ClassOutcome,
     /// With a certificate: every subclass discarded.
@@ -1282,8 +1287,9 @@ impl Below<'_> {
         let target = self.settings.target;
         // A forced subclass always walks at least one position, and hands
         // its subclasses over below the split depth, not at it.
-        let deepest = split
-            .map_or(masks.len(), |s| s.depth.min(masks.len()))
+        let deepest = self
+            .split
+            .map_or(masks.len(), |depth| depth.min(masks.len()))
             .saturating_sub(1);
         let above = self
             .settings
@@ -1737,13 +1743,13 @@ mod tests {
         // no force, the same counts; higher up the split forces less than
         // the whole proof (a forced subclass walks at least to the split),
         // so only the boards must agree.
-        split_and_walked_apart(None, &[1, 4, 8], true, FLUSH_WORDS, false);
-        split_and_walked_apart(Some(500), &[4, 6, 8], true, FLUSH_WORDS, false);
-        split_and_walked_apart(Some(60), &[8], true, FLUSH_WORDS, false);
-        split_and_walked_apart(Some(60), &[3, 5], false, FLUSH_WORDS, false);
+        split_and_walked_apart(None, &[1, 4, 8], true, FLUSH_WORDS, false, false);
+        split_and_walked_apart(Some(500), &[4, 6, 8], true, FLUSH_WORDS, false, false);
+        split_and_walked_apart(Some(60), &[8], true, FLUSH_WORDS, false, false);
+        split_and_walked_apart(Some(60), &[3, 5], false, FLUSH_WORDS, false, false);
         // Every group handed over early, alone with a copy of its class's
         // arena as forced so far (the path of classes past `FLUSH_WORDS`).
-        split_and_walked_apart(Some(500), &[6], true, 0, false);
+        split_and_walked_apart(Some(500), &[6], true, 0, false, false);
     }
 
     #[test]
@@ -1752,18 +1758,32 @@ mod tests {
         // reached through positions above the split (the rest are holes:
         // `orderly/holey.rs`), handed-over trees completed from the
         // device's copy: the same proof.
-        split_and_walked_apart(Some(500), &[4, 6, 8], true, FLUSH_WORDS, true);
-        split_and_walked_apart(Some(60), &[3, 5], false, FLUSH_WORDS, true);
-        split_and_walked_apart(Some(60), &[8], true, FLUSH_WORDS, true);
-        split_and_walked_apart(Some(500), &[6], true, 0, true);
+        split_and_walked_apart(Some(500), &[4, 6, 8], true, FLUSH_WORDS, true, false);
+        split_and_walked_apart(Some(60), &[3, 5], false, FLUSH_WORDS, true, false);
+        split_and_walked_apart(Some(60), &[8], true, FLUSH_WORDS, true, false);
+        split_and_walked_apart(Some(500), &[6], true, 0, true, false);
     }
 
+    #[test]
+    fn a_proof_split_one_position_deeper_adds_up_to_the_whole() {
+        // `Split::deeper` set: every class hands over one position below
+        // the split's depth (at the last cell but one, at it), and the
+        // counts and boards are those of the whole proof.
+        split_and_walked_apart(None, &[1, 4, 7, 8], true, FLUSH_WORDS, false, true);
+        split_and_walked_apart(Some(500), &[4, 6], true, FLUSH_WORDS, false, true);
+        split_and_walked_apart(Some(60), &[7], true, FLUSH_WORDS, false, true);
+        split_and_walked_apart(Some(500), &[6], true, 0, true, true);
+    }
+
+    /// Proves split at each of `depths` (one deeper with `deeper`) and
+    /// walks every subclass handed over apart, against the whole proof.
     fn split_and_walked_apart(
         switchover: Option<u32>,
         depths: &[usize],
         exact: bool,
         flush_words: usize,
         holey: bool,
+        deeper: bool,
     ) {
         let words = "tea eat ate eats seat east teas sate rest stare tears aster rates \
                      treat street setter tester tress resets steer trees terse reset \
@@ -1812,11 +1832,14 @@ mod tests {
                 if device.is_empty() || !tree.matches_device(device) {
                     *device = tree.arena().to_vec();
                 }
-                Some(tree.force_holey(device, depth as u32, position, letter))
+                let reached = depth + usize::from(deeper);
+                Some(tree.force_holey(device, reached as u32, position, letter))
             };
             let pool = ArenaPool::default();
+            let deeper_flag = AtomicBool::new(deeper);
             let split = Split {
                 depth,
+                deeper: Some(&deeper_flag),
                 sink: &sink,
                 pool: &pool,
                 flush_words,
@@ -1847,14 +1870,20 @@ mod tests {
                     "depth {depth}: a group was not handed over early"
                 );
             }
+            let class_depth = if deeper && depth + 1 < cells {
+                depth + 1
+            } else {
+                depth
+            };
             for handover in handed {
+                assert_eq!(handover.depth, class_depth, "split at {depth}");
                 let class_root = handover.tree.root() as u32;
                 worker.tree = handover.tree;
                 worker.builder.reorder(&handover.order);
                 for group in &handover.groups {
                     forced_trees += usize::from(group.root != class_root);
                     worker.tree.reroot(group.root as usize, group.bound);
-                    for letters in group.items.chunks_exact(depth) {
+                    for letters in group.items.chunks_exact(handover.depth) {
                         if worker.bound.bound_of(&worker.tree, letters) < settings.target {
                             below_target += 1;
                         }

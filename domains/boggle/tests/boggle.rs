@@ -972,12 +972,15 @@ fn shares_of_a_proof_add_up_to_the_whole() {
 /// bounded, the same boards scored and found as the CPU proof, at every
 /// split depth, on 9 and 16 cells, unforced and with cells forced near the
 /// root (the forced trees shipped to the GPU), when small GPU stacks
-/// send subclasses back to the CPU, and with the classes' paths collected
-/// and sorted on the GPU or on the host threads.
+/// send subclasses back to the CPU, with the classes' paths collected
+/// and sorted on the GPU or on the host threads, and with classes split
+/// at two depths in one proof.
 #[cfg(feature = "gpu")]
 #[test]
 fn gpu_proofs_equal_cpu_proofs() {
-    use frontier_boggle::gpu_prove::{prove_on_gpu, GpuBuild, GpuProofOptions, HostCopies};
+    use frontier_boggle::gpu_prove::{
+        prove_on_gpu, DeeperSplit, GpuBuild, GpuProofOptions, HostCopies,
+    };
     use frontier_boggle::prove::{prove, Buckets, ProofSettings};
     if !frontier_core::gpu::usable_or_skip("gpu_proofs_equal_cpu_proofs") {
         return;
@@ -1119,6 +1122,40 @@ fn gpu_proofs_equal_cpu_proofs() {
                     }
                 }
             }
+        }
+    }
+    // Classes split at two depths in one proof (every other one deeper),
+    // launched apart by depth, and never deeper: the CPU proof's counts.
+    // (3x3: many classes hand over, so both depths are seen.)
+    for (settings, split_depth) in [
+        (settings(3, 3, 500, corners, None, forced(500)), Some(4)),
+        (settings(3, 3, 500, corners, None, None), None),
+    ] {
+        let cpu = prove(&trie, &settings, &|_, _| {}).unwrap();
+        for deeper in [DeeperSplit::EveryOther, DeeperSplit::Never] {
+            let options = GpuProofOptions {
+                split_depth,
+                deeper,
+                ..GpuProofOptions::default()
+            };
+            let (gpu, report) = prove_on_gpu(&trie, &settings, &options, &|_, _| {}).unwrap();
+            let case = format!(
+                "{}x{} deeper {deeper:?}: {} classes at the split, {} deeper",
+                settings.shape.rows,
+                settings.shape.cols,
+                report.split_classes,
+                report.deeper_classes
+            );
+            assert!(gpu.complete, "{case}");
+            assert!(report.split_classes > 0, "{case}");
+            assert_eq!(
+                report.deeper_classes > 0,
+                deeper == DeeperSplit::EveryOther,
+                "{case}"
+            );
+            assert_eq!(gpu.boards, cpu.boards, "{case}");
+            assert_eq!(gpu.subclasses, cpu.subclasses, "{case}");
+            assert_eq!(gpu.boards_scored, cpu.boards_scored, "{case}");
         }
     }
     // Board buffers far too small: the subclasses that find one full are

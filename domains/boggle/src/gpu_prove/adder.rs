@@ -29,7 +29,6 @@ pub(super) struct Adder<'a, 't> {
     /// the scores of boards at the target.
     pub(super) worker: Worker<'t>,
     pub(super) settings: &'a ProofSettings,
-    pub(super) depth: usize,
     /// Where the arenas of walked classes go back to the threads.
     pub(super) pool: &'a ArenaPool,
     /// Counts the classes handed over until their arenas go back here.
@@ -84,9 +83,7 @@ impl Adder<'_, '_> {
         let class_of: Vec<usize> = batch
             .iter()
             .enumerate()
-            .flat_map(|(class, handover)| {
-                std::iter::repeat_n(class, handover.item_count(self.depth))
-            })
+            .flat_map(|(class, handover)| std::iter::repeat_n(class, handover.item_count()))
             .collect();
         let cells = shape.cells();
         // Laid out in place, with no allocation per board: one class can
@@ -125,7 +122,7 @@ impl Adder<'_, '_> {
         for handover in batch.iter_mut() {
             for group in &handover.groups {
                 let mut failed = Vec::new();
-                for letters in group.items.chunks_exact(self.depth) {
+                for letters in group.items.chunks_exact(handover.depth) {
                     match walked.status[item] {
                         ITEM_DONE => {
                             self.outcome.subclasses += walked.subclasses[item];

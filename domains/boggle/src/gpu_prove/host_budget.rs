@@ -70,10 +70,11 @@ impl HostBudget {
 
     /// Counts `bytes` as held, first waiting while they would take what is
     /// held past the budget (and something is held: a class larger than
-    /// the budget goes alone).
-    pub(crate) fn take(&self, bytes: u64) {
+    /// the budget goes alone). Returns whether it waited.
+    pub(crate) fn take(&self, bytes: u64) -> bool {
         let mut held = self.lock();
-        if !self.may_take(held.bytes, bytes) {
+        let waits = !self.may_take(held.bytes, bytes);
+        if waits {
             let started = std::time::Instant::now();
             self.waiting.fetch_add(1, Ordering::SeqCst);
             while !self.may_take(held.bytes, bytes) {
@@ -89,6 +90,7 @@ impl HostBudget {
         }
         held.bytes += bytes;
         held.peak = held.peak.max(held.bytes);
+        waits
     }
 
     /// Gives back `bytes` taken before.
@@ -135,7 +137,7 @@ mod tests {
     #[test]
     fn a_class_past_the_budget_waits_until_bytes_are_given_back() {
         let budget = Arc::new(HostBudget::new(100));
-        budget.take(60);
+        assert!(!budget.take(60), "nothing held: no wait");
         assert!(!budget.is_wanted());
         let waiter = {
             let budget = Arc::clone(&budget);
@@ -147,9 +149,10 @@ mod tests {
         }
         assert!(!waiter.is_finished());
         budget.give(60);
-        waiter
+        let waited = waiter
             .join()
             .expect("the waiter ends once bytes are given back");
+        assert!(waited, "the waiter says it waited");
         assert!(!budget.is_wanted());
         assert!(
             budget.summary().contains("waited 1 times"),
@@ -161,10 +164,10 @@ mod tests {
     #[test]
     fn a_class_larger_than_the_budget_goes_alone() {
         let budget = HostBudget::new(100);
-        budget.take(500);
+        assert!(!budget.take(500));
         budget.give(500);
-        budget.take(30);
-        budget.take(70);
+        assert!(!budget.take(30));
+        assert!(!budget.take(70));
         assert!(
             budget.summary().contains("peak 0.0 GB"),
             "{}",
