@@ -19,8 +19,11 @@ fn host_harness() {
     };
     let pool = ArenaPool::default();
     let sink = |h: Handover| pool.give(h.tree.into_arena());
-    let split = Split { depth: 7, sink: &sink, pool: &pool, flush_words: FLUSH_WORDS, trees: None, forces: None };
+    let depth: usize = std::env::var("DEPTH").ok().and_then(|s| s.parse().ok()).unwrap_or(7);
+    let split = Split { depth, deeper: None, sink: &sink, pool: &pool, flush_words: FLUSH_WORDS, trees: None, forces: None };
     let t = std::time::Instant::now();
     let p = prove_split(&trie, &settings, &|_, _| {}, Some(&split), None).unwrap();
-    eprintln!("HARNESS {} classes {:.1} s subclasses {}", p.classes, t.elapsed().as_secs_f64(), p.subclasses);
+    eprintln!("HARNESS depth {depth} {} classes {:.1} s subclasses {} phases {:?}", p.classes, t.elapsed().as_secs_f64(), p.subclasses, p.host_phases);
+    let ph = p.host_phases;
+    eprintln!("HARNESS walk and the rest {:.2} s", p.class_seconds.iter().sum::<f64>() - ph.build - ph.merges - ph.handovers);
 }
