@@ -78,10 +78,10 @@ impl Handover {
 pub(crate) struct Split<'a> {
     pub(crate) depth: usize,
     /// While set, a class that starts is split one position deeper (the
-    /// GPU's prover sets it while its queue of classes is full): the host
-    /// thread then walks one more position, whose look-ahead and fixes
-    /// discard subclasses the GPU would otherwise walk. None: always at
-    /// `depth`.
+    /// GPU's prover sets it while the last class handed over waited for
+    /// the GPU: for its queue or for the host budget): the host thread
+    /// then walks one more position, whose look-ahead and fixes discard
+    /// subclasses the GPU would otherwise walk. None: always at `depth`.
     pub(crate) deeper: Option<&'a AtomicBool>,
     pub(crate) sink: &'a (dyn Fn(Handover) + Sync),
     /// Arenas the sink is done with, for the next classes' trees.
