@@ -606,10 +606,11 @@ pub fn prove_on_gpu(
             if options.deeper == DeeperSplit::EveryOther {
                 gpu_behind.fetch_xor(true, Ordering::Relaxed);
             }
-            // Both the GPU's queue and this budget fill while the GPU is
-            // behind: on seed 3's 4x4 sample the host threads waited on
-            // the budget, never on the queue.
-            let budget_waited = host_budget.take(handover.budget_bytes);
+            // Whether this class waited for the GPU, for this budget or for
+            // a full queue below, noted once it is sent: both fill while the
+            // GPU is behind (on seed 3's 4x4 sample the host threads waited
+            // on the budget, never on the queue).
+            let mut waited_for_gpu = host_budget.take(handover.budget_bytes);
             let waited = u64::try_from(budget_started.elapsed().as_nanos()).unwrap_or(u64::MAX);
             waited_nanos.fetch_add(waited, Ordering::Relaxed);
             let handover = match copies {
@@ -622,12 +623,12 @@ pub fn prove_on_gpu(
                 HostCopies::WhenQueueFull | HostCopies::Auto => {
                     match sender.try_send((handover, None)) {
                         Err(TrySendError::Full((handover, _))) => {
-                            note_behind(true);
+                            waited_for_gpu = true;
                             let device = upload(&handover);
                             (handover, device)
                         }
                         Ok(()) => {
-                            note_behind(budget_waited);
+                            note_behind(waited_for_gpu);
                             return;
                         }
                         // The consumer failed (its error is reported below):
@@ -643,11 +644,9 @@ pub fn prove_on_gpu(
             // A closed channel means the consumer failed: its error is
             // reported below, and the class's bytes are this thread's to
             // give back, or the other threads would wait for them forever.
-            // Noted: whether this class waited for the GPU, for the host
-            // budget above or for a full queue here.
             let sent = match sender.try_send(handover) {
                 Ok(()) => {
-                    note_behind(budget_waited);
+                    note_behind(waited_for_gpu);
                     Ok(())
                 }
                 Err(TrySendError::Full(handover)) => {
