@@ -1,5 +1,6 @@
 #!/bin/bash
-# Issue 45: builds target/devpack/bins.txz for held-call.sh on the dev machine:
+# Issue 45: builds target/devpack/bins.txz for combo-call.sh (and before it held-call.sh, now
+# ../gpu-held-2026-12-03/call-1.sh) on the dev machine:
 # frontier-main (HEAD) and frontier-held (HEAD with boggle-deeper-held.patch, the
 # deeper split read from the host budget's fill when a class starts, with
 # FRONTIER_DEEPER_HELD set). Needs a clean work tree; leaves it as it was. Two release
