@@ -134,8 +134,9 @@ pub enum BoggleCommand {
         gpu_build: Option<String>,
         /// With --gpu: when a class is split one cell below --gpu-depth,
         /// its CPU thread walking one more cell: `when-behind` (default:
-        /// while the GPU's queue of classes is full), `never` or
-        /// `every-other` (every other class handed over).
+        /// while the last class handed over waited for the GPU, for its
+        /// queue or for the host's budget of classes in flight), `never`
+        /// or `every-other` (every other class handed over).
         #[arg(long, requires = "gpu")]
         gpu_deeper: Option<String>,
         /// Force cells (a merged, tighter tree per letter of the next cell)
@@ -1072,6 +1073,18 @@ fn check_target_is_selective(trie: &Trie, shape: &Shape, target: u32) -> Result<
     Ok(())
 }
 
+/// `text` parsed, or the type's default where it is not given; a text
+/// the type does not name is refused with its own message.
+fn parsed_or_default<T>(text: &Option<String>) -> Result<T, CliError>
+where
+    T: std::str::FromStr<Err = String> + Default,
+{
+    text.as_deref().map_or_else(
+        || Ok(T::default()),
+        |text| text.parse().map_err(CliError::Input),
+    )
+}
+
 impl ProveSettings {
     /// The share of the classes to search, 0-based: `--share K/N`, or
     /// under mpirun this rank's.
@@ -1187,18 +1200,9 @@ impl ProveSettings {
                 "{key} is for GPU proofs: set gpu too"
             )));
         }
-        let host_copies = match self.gpu_host_copies.as_deref() {
-            None => crate::gpu_prove::HostCopies::default(),
-            Some(text) => text.parse().map_err(CliError::Input)?,
-        };
-        let build = match self.gpu_build.as_deref() {
-            None => crate::gpu_prove::GpuBuild::default(),
-            Some(text) => text.parse().map_err(CliError::Input)?,
-        };
-        let deeper = match self.gpu_deeper.as_deref() {
-            None => crate::gpu_prove::DeeperSplit::default(),
-            Some(text) => text.parse().map_err(CliError::Input)?,
-        };
+        let host_copies: crate::gpu_prove::HostCopies = parsed_or_default(&self.gpu_host_copies)?;
+        let build: crate::gpu_prove::GpuBuild = parsed_or_default(&self.gpu_build)?;
+        let deeper: crate::gpu_prove::DeeperSplit = parsed_or_default(&self.gpu_deeper)?;
         let threads = pool.current_num_threads();
         let by_mpi = settings.share.is_some() && self.share.is_none();
         let results = self.results_file(by_mpi, certificate)?;

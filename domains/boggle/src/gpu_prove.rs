@@ -287,15 +287,35 @@ impl std::str::FromStr for DeeperSplit {
 
     /// `when-behind`, `never` or `every-other`.
     fn from_str(text: &str) -> Result<DeeperSplit, String> {
-        match text {
-            "when-behind" => Ok(DeeperSplit::WhenGpuBehind),
-            "never" => Ok(DeeperSplit::Never),
-            "every-other" => Ok(DeeperSplit::EveryOther),
-            _ => Err(format!(
-                "deeper split {text:?}: `when-behind`, `never` or `every-other`"
-            )),
-        }
+        named_choice(
+            "deeper split",
+            text,
+            &[
+                ("when-behind", DeeperSplit::WhenGpuBehind),
+                ("never", DeeperSplit::Never),
+                ("every-other", DeeperSplit::EveryOther),
+            ],
+        )
     }
+}
+
+/// The choice named `text` among `choices`, or a message naming `what`,
+/// the text and every name: the names are written once, so the message
+/// cannot leave one out.
+fn named_choice<T: Copy>(what: &str, text: &str, choices: &[(&str, T)]) -> Result<T, String> {
+    if let Some(&(_, choice)) = choices.iter().find(|(name, _)| *name == text) {
+        return Ok(choice);
+    }
+    let names: Vec<String> = choices
+        .iter()
+        .map(|(name, _)| format!("`{name}`"))
+        .collect();
+    let listed = match names.split_last() {
+        Some((last, [])) => last.clone(),
+        Some((last, rest)) => format!("{} or {last}", rest.join(", ")),
+        None => String::new(),
+    };
+    Err(format!("{what} {text:?}: {listed}"))
 }
 
 /// How much of a class's orderly tree the GPU builds, the host threads
@@ -330,15 +350,16 @@ impl std::str::FromStr for GpuBuild {
 
     /// `tree`, `merges`, `paths` or `host`.
     fn from_str(text: &str) -> Result<GpuBuild, String> {
-        match text {
-            "tree" => Ok(GpuBuild::Tree),
-            "merges" => Ok(GpuBuild::Merges),
-            "paths" => Ok(GpuBuild::Paths),
-            "host" => Ok(GpuBuild::Host),
-            _ => Err(format!(
-                "GPU build {text:?}: `tree`, `merges`, `paths` or `host`"
-            )),
-        }
+        named_choice(
+            "GPU build",
+            text,
+            &[
+                ("tree", GpuBuild::Tree),
+                ("merges", GpuBuild::Merges),
+                ("paths", GpuBuild::Paths),
+                ("host", GpuBuild::Host),
+            ],
+        )
     }
 }
 
@@ -401,15 +422,16 @@ impl std::str::FromStr for HostCopies {
 
     /// `never`, `queue-full`, `always` or `auto`.
     fn from_str(text: &str) -> Result<HostCopies, String> {
-        match text {
-            "never" => Ok(HostCopies::Never),
-            "queue-full" => Ok(HostCopies::WhenQueueFull),
-            "always" => Ok(HostCopies::Always),
-            "auto" => Ok(HostCopies::Auto),
-            _ => Err(format!(
-                "host copies {text:?}: `never`, `queue-full`, `always` or `auto`"
-            )),
-        }
+        named_choice(
+            "host copies",
+            text,
+            &[
+                ("never", HostCopies::Never),
+                ("queue-full", HostCopies::WhenQueueFull),
+                ("always", HostCopies::Always),
+                ("auto", HostCopies::Auto),
+            ],
+        )
     }
 }
 
@@ -1666,6 +1688,26 @@ impl GpuProver {
 #[cfg(test)]
 mod tests {
     use super::GpuProofReport;
+
+    #[test]
+    fn a_choice_is_read_by_name_and_an_unknown_name_lists_them_all() {
+        use super::{DeeperSplit, GpuBuild, HostCopies};
+        assert_eq!("every-other".parse(), Ok(DeeperSplit::EveryOther));
+        assert_eq!("paths".parse(), Ok(GpuBuild::Paths));
+        assert_eq!("queue-full".parse(), Ok(HostCopies::WhenQueueFull));
+        assert_eq!(
+            "Tree".parse::<GpuBuild>(),
+            Err("GPU build \"Tree\": `tree`, `merges`, `paths` or `host`".to_string())
+        );
+        assert_eq!(
+            "".parse::<DeeperSplit>(),
+            Err("deeper split \"\": `when-behind`, `never` or `every-other`".to_string())
+        );
+        assert_eq!(
+            super::named_choice("one", "x", &[("only", 1)]),
+            Err("one \"x\": `only`".to_string())
+        );
+    }
 
     #[test]
     fn a_class_is_named_cell_by_cell_whatever_its_split_order() {
