@@ -779,15 +779,16 @@ impl OrderlyTree {
         &mut self.arena
     }
 
-    /// The arena grown by `words` for a merge made elsewhere (the GPU's,
-    /// `gpu_build/merge.rs`) to be copied into, and `nodes` more nodes
-    /// counted: the words returned, to be written.
+    /// The arena, with room for `words` more, for a merge made elsewhere
+    /// (the GPU's, `gpu_build/merge.rs`) to append its words to, and
+    /// `nodes` more nodes counted. Room, not words: zeroing words that the
+    /// read-back then overwrites was most of the merges' "growing the
+    /// host's arenas" time (docs/RESULTS.md).
     #[cfg_attr(not(feature = "gpu"), allow(dead_code))]
-    pub(crate) fn append_merged(&mut self, words: usize, nodes: usize) -> &mut [u32] {
-        let from = self.arena.len();
-        self.arena.resize(from + words, 0);
+    pub(crate) fn arena_to_append(&mut self, words: usize, nodes: usize) -> &mut Vec<u32> {
+        self.arena.reserve(words);
         self.nodes += nodes;
-        &mut self.arena[from..]
+        &mut self.arena
     }
 
     /// Completes a fill made elsewhere into [`OrderlyTree::arena_to_fill`]:

@@ -1,5 +1,5 @@
 #!/bin/bash
-# Issue 45: builds target/devpack/bins.txz for combo-call.sh (and before it held-call.sh, now
+# Issue 45: builds target/devpack/bins.txz for held-call.sh (now
 # ../gpu-held-2026-12-03/call-1.sh) on the dev machine:
 # frontier-main (HEAD) and frontier-held (HEAD with boggle-deeper-held.patch, the
 # deeper split read from the host budget's fill when a class starts, with

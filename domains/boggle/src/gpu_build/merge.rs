@@ -367,10 +367,10 @@ impl GpuMerger {
         let nodes = s.clone_dtoh(&self.nodes).map_err(gpu_error)?[0];
         self.stats.bounds_seconds += levels_done.elapsed().as_secs_f64();
         let grown = std::time::Instant::now();
-        let appended = tree.append_merged(tail - start, nodes as usize);
+        let arena = tree.arena_to_append(tail - start, nodes as usize);
         self.stats.grow_seconds += grown.elapsed().as_secs_f64();
         self.stage
-            .download(&s, &device.words.slice(start..tail), appended)
+            .download_appending(&s, &device.words.slice(start..tail), arena)
             .map_err(gpu_error)?;
         device.len = tail;
         self.stats.levels += levels.len() as u64;

@@ -111,25 +111,27 @@ impl PinnedStage {
         Ok(())
     }
 
-    /// `from`'s words copied into `into` (as long), on `stream` after what
-    /// is queued there; returns when they are all in `into`.
-    pub(crate) fn download(
+    /// `from`'s words appended to `into`, on `stream` after what is queued
+    /// there; returns when they are all in `into`. Appending, not copying
+    /// over: the caller need not zero words only to have them overwritten.
+    pub(crate) fn download_appending(
         &mut self,
         stream: &Arc<CudaStream>,
         from: &CudaView<'_, u32>,
-        into: &mut [u32],
+        into: &mut Vec<u32>,
     ) -> Result<(), DriverError> {
-        assert_eq!(from.len(), into.len(), "a read-back of the wrong length");
+        into.reserve(from.len());
         // The guard orders `stream` after the writes to `from` and keeps
         // it readable until it drops, after the last copy below.
         let (base, _reading) = from.device_ptr(stream);
-        let mut waiting: Option<(usize, &mut [u32])> = None;
-        for (k, chunk) in into.chunks_mut(STAGE_WORDS).enumerate() {
+        let mut waiting: Option<(usize, usize)> = None;
+        for (k, first) in (0..from.len()).step_by(STAGE_WORDS).enumerate() {
+            let words = STAGE_WORDS.min(from.len() - first);
             let at = k % 2;
             self.free(at)?;
             let started = std::time::Instant::now();
-            let staged = &mut self.buffers[at].as_mut_slice()?[..chunk.len()];
-            let offset = (k * STAGE_WORDS * std::mem::size_of::<u32>()) as u64;
+            let staged = &mut self.buffers[at].as_mut_slice()?[..words];
+            let offset = (first * std::mem::size_of::<u32>()) as u64;
             // SAFETY: `staged` is page-locked and read only after the event
             // recorded after this copy has passed (`free` below); the
             // source range lies inside `from`.
@@ -137,21 +139,22 @@ impl PinnedStage {
             self.queued(stream, at)?;
             self.queue_seconds += started.elapsed().as_secs_f64();
             // The chunk before this one is emptied while this one copies.
-            if let Some((before, into)) = waiting.replace((at, chunk)) {
-                self.empty(before, into)?;
+            if let Some((before, words)) = waiting.replace((at, words)) {
+                self.empty(before, words, into)?;
             }
         }
-        if let Some((before, into)) = waiting {
-            self.empty(before, into)?;
+        if let Some((before, words)) = waiting {
+            self.empty(before, words, into)?;
         }
         Ok(())
     }
 
-    /// Buffer `at`'s first words into `into`, once its copy is done.
-    fn empty(&mut self, at: usize, into: &mut [u32]) -> Result<(), DriverError> {
+    /// Buffer `at`'s first `words` words appended to `into`, once its copy
+    /// is done.
+    fn empty(&mut self, at: usize, words: usize, into: &mut Vec<u32>) -> Result<(), DriverError> {
         self.free(at)?;
         let started = std::time::Instant::now();
-        into.copy_from_slice(&self.buffers[at].as_slice()?[..into.len()]);
+        into.extend_from_slice(&self.buffers[at].as_slice()?[..words]);
         self.copy_seconds += started.elapsed().as_secs_f64();
         Ok(())
     }
