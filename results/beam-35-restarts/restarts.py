@@ -7,15 +7,18 @@ s_k's descendants. If k + (the restart's length) is shorter than the first path,
 solution improves. Compared at equal work with one beam of the restarts' total width.
 
     python3 results/beam-35-restarts/restarts.py BIN TSV FIRST WIDTH FRACTIONS > rows.tsv
+
+$RESTART_ARGS adds arguments to every `frontier solve` (`--executor gpu` for GPU beams).
 """
 import json
+import os
 import subprocess
 import sys
 
 BIN, TSV, FIRST, WIDTH = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4])
 FRACTIONS = [float(f) for f in sys.argv[5].split(",")] if len(sys.argv) > 5 else []
 ARGS = ["solve", "tiles", "--json", "--heuristic", "5-5-5-5-5-5-5", "--reflect",
-        "--rank-conflicts", "--quiet"]
+        "--rank-conflicts", "--quiet", *os.environ.get("RESTART_ARGS", "").split()]
 
 
 def beam(tiles, width):
