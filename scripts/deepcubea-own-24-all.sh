@@ -2,10 +2,13 @@
 # Issue 43: GPU IDA* proofs of all 496 of DeepCubeA's own 24-puzzles
 # (configs/deepcubea-own-24-all.ron), over several device calls; builds nothing. Carry
 # the binary (BIN, default target/device/frontier), target/deepcubea (puzzle24.tsv) and
-# results/deepcubea-own-24-all.csv (the rows so far). Each call resumes whichever copy
+# results/deepcubea-own-24-all.csv (the rows so far), and on a fresh machine
+# results/deepcubea-own-24-all-checkpoints (it comes back as $OUT/checkpoints.tgz; on a
+# warm machine the machine's own copy is newer: leave it out). Each call resumes whichever copy
 # holds more rows (the carried file, or on a warm machine the last call's in /tmp), stops
 # at LIMIT seconds (default 560; the board in progress runs again next time) and copies
-# the rows to $OUT. Prints last: boards done, proven optimal, the mean seconds, and each
+# the rows to $OUT. Once every board has a row, the time left goes to the boards the 60 s
+# limit cut, from their checkpoints (--retry-cut, their own --max-seconds). Prints last: boards done, proven optimal, the mean seconds, and each
 # proven row paired with DeepCubeA's length for the same state.
 set -uo pipefail
 export XDG_CACHE_HOME=${XDG_CACHE_HOME:-/tmp/frontier-cache}
@@ -21,7 +24,15 @@ resume=()
 timeout "${LIMIT:-560}" "$bin" --quiet run configs/deepcubea-own-24-all.ron \
   --output "$csv" "${resume[@]}" > "$out/deepcubea-own-24-all.txt" 2>&1
 echo "frontier exit: $?"
+left=$((${LIMIT:-560} - SECONDS))
+boards=$(($(wc -l < target/deepcubea/puzzle24.tsv) - 1))
+if [ "$(grep -vc '^#' "$csv")" -gt "$boards" ] && [ "$left" -gt 120 ]; then
+  timeout "$left" "$bin" --quiet run configs/deepcubea-own-24-all.ron --output "$csv" \
+    --resume --retry-cut --max-seconds $((left - 45)) > "$out/deepcubea-own-24-cut.txt" 2>&1
+  echo "the cut boards again: frontier exit $?"
+fi
 cp "$csv" "$out/deepcubea-own-24-all.csv" 2>/dev/null
+tar czf "$out/checkpoints.tgz" results/deepcubea-own-24-all-checkpoints 2>/dev/null
 python3 - "$csv" target/deepcubea/puzzle24.tsv <<'PY'
 import csv, sys
 lines = [l for l in open(sys.argv[1]) if not l.startswith("#")]
