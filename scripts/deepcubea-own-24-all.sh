@@ -8,8 +8,10 @@
 # holds more rows (the carried file, or on a warm machine the last call's in /tmp), stops
 # at LIMIT seconds (default 560; the board in progress runs again next time) and copies
 # the rows to $OUT. Once every board has a row, the time left goes to the boards the 60 s
-# limit cut, from their checkpoints (--retry-cut, their own --max-seconds). Prints last: boards done, proven optimal, the mean seconds, and each
-# proven row paired with DeepCubeA's length for the same state.
+# limit cut, from their checkpoints (--retry-cut, their own --max-seconds; the file then
+# records that limit, so later calls' first run refuses it and only the retry runs).
+# Prints last: boards done, proven optimal, the mean seconds, and the proven rows paired
+# with DeepCubeA's lengths for the same states.
 set -uo pipefail
 export XDG_CACHE_HOME=${XDG_CACHE_HOME:-/tmp/frontier-cache}
 bin=${BIN:-target/device/frontier}
