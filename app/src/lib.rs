@@ -730,8 +730,9 @@ fn report_all(
         if !report.agrees_with_known() {
             tracing::error!(
                 instance = %report.instance,
-                "the answer (cost {:?}, value {:?}, verdict {:?}) differs from the input's (cost {:?}, value {:?}, verdict {:?})",
+                "the answer (cost {:?}, proven lower bound {:?}, value {:?}, verdict {:?}) differs from the input's (cost {:?}, value {:?}, verdict {:?})",
                 report.cost,
+                report.lower_bound,
                 report.value,
                 report.verdict,
                 report.known_cost,

@@ -53,7 +53,8 @@ pub struct InstanceReport {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub weight: Option<String>,
     /// The proven lower bound on the optimal cost, where the search need
-    /// not prove the optimum (weighted, anytime, beam).
+    /// not prove the optimum (weighted, anytime, beam), or where A\* or
+    /// IDA\* stopped at a limit before any solution.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub lower_bound: Option<Cost>,
 }
@@ -129,8 +130,11 @@ pub(crate) fn answers_agree(
     (known_cost, known_value, known_verdict): (Option<Cost>, Option<f64>, &Option<String>),
     value_tolerance: f64,
 ) -> bool {
-    let cost = match (cost, known_cost) {
-        (Some(cost), Some(known)) => (lower.unwrap_or(cost)..=cost).contains(&known),
+    let cost = match (cost, lower, known_cost) {
+        (Some(cost), _, Some(known)) => (lower.unwrap_or(cost)..=cost).contains(&known),
+        // A search stopped by a limit that proved more than the known
+        // optimum: the proof or the known answer is wrong.
+        (None, Some(lower), Some(known)) => lower <= known,
         _ => true,
     };
     let value = match (value, known_value) {
@@ -194,7 +198,9 @@ impl Extras {
             answers: reports
                 .iter()
                 .any(|r| r.verdict.is_some() || r.value.is_some()),
-            bounds: reports.iter().any(|r| r.weight.is_some()),
+            bounds: reports
+                .iter()
+                .any(|r| r.weight.is_some() || r.lower_bound.is_some()),
         }
     }
 
@@ -445,6 +451,21 @@ mod tests {
             assert!(!line.contains('\n') && !line.contains('\r'), "{line:?}");
             assert_eq!(from_one_line(&line), text);
         }
+    }
+
+    #[test]
+    fn a_cut_search_disagrees_only_when_its_bound_passes_the_known_optimum() {
+        let known = (Some(57), None, &None);
+        let cut = |lower| answers_agree((None, lower, None, &None), known, 0.0);
+        assert!(cut(None));
+        assert!(cut(Some(50)));
+        assert!(cut(Some(57)));
+        assert!(!cut(Some(59)));
+        let solved = |cost, lower| answers_agree((Some(cost), lower, None, &None), known, 0.0);
+        assert!(solved(57, None));
+        assert!(!solved(59, None));
+        assert!(solved(59, Some(55)));
+        assert!(!solved(59, Some(58)));
     }
 
     #[test]

@@ -272,3 +272,50 @@ fn an_unreachable_goal_is_reported_after_exhausting_the_reachable_cells() {
     assert_eq!(outcome.status, Status::NoSolution);
     assert_eq!(outcome.stats.expanded, 4);
 }
+
+/// A* stopped by a limit before its goal reports the least f on its open
+/// list: at most Dijkstra's optimum, at least the start's h, and never
+/// falling as the work allowed grows (Manhattan is consistent here).
+#[test]
+fn a_cut_search_reports_a_lower_bound_at_most_the_optimum() {
+    let mut rng = SplitMix64::new(43);
+    let mut above_h0 = 0;
+    let mut cases = 0;
+    while cases < 40 {
+        let grid = random_maze(&mut rng, 12, 12);
+        let Some(&optimum) = dijkstra_costs(&grid, grid.start(), false).get(&grid.goal()) else {
+            continue;
+        };
+        let full = astar(&grid, &Manhattan, &SearchOptions::default()).expect("valid limits");
+        if full.stats.expanded < 16 {
+            continue;
+        }
+        cases += 1;
+        let h0 = Manhattan.h(&grid, &grid.start());
+        let mut last = h0;
+        for part in [8, 4, 2] {
+            let limits = Limits {
+                max_expanded: Some(full.stats.expanded / part),
+                ..Limits::default()
+            };
+            let cut = astar(&grid, &Manhattan, &SearchOptions::with_limits(limits))
+                .expect("valid limits");
+            assert_eq!(cut.status, Status::LimitReached(Limit::Expansions));
+            let lower = cut
+                .stats
+                .lower_bound
+                .expect("a cut search states its bound");
+            assert!(
+                (last..=optimum).contains(&lower),
+                "a {part}th of the work: bound {lower}, before {last}, optimum {optimum}\n{grid:?}"
+            );
+            above_h0 += usize::from(lower > h0);
+            last = lower;
+        }
+        assert_eq!(
+            full.stats.lower_bound, None,
+            "a proven optimum needs no bound"
+        );
+    }
+    assert!(above_h0 > 10, "the bounds never rose above h0: {above_h0}");
+}

@@ -515,6 +515,56 @@ fn a_resumed_bound_checkpoints_its_first_roots_before_a_limit() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
+/// A search cut by a limit reports the bound of the iteration it was in:
+/// never above the optimum, never below the start's h, and rising with
+/// the work allowed.
+#[test]
+fn a_cut_search_reports_a_lower_bound_at_most_the_optimum() {
+    let mut rng = SplitMix64::new(41);
+    let mut above_h0 = 0;
+    let mut cases = 0;
+    while cases < 20 {
+        let side = 5 + rng.below(4) as usize;
+        let Some((grid, expected)) = solvable_maze(&mut rng, side) else {
+            continue;
+        };
+        cases += 1;
+        let h0 = HalfManhattan.h(&grid, &grid.start());
+        let work = ida_capped(&grid, &config(1, 1), None).stats.expanded;
+        for threads in [1, 2] {
+            let mut last = h0;
+            for part in [8, 4, 2] {
+                let cut = ida_capped(&grid, &config(threads, 4), Some(work / part));
+                if !matches!(cut.status, Status::LimitReached(Limit::Expansions)) {
+                    continue;
+                }
+                let lower = cut
+                    .stats
+                    .lower_bound
+                    .expect("a cut search states its bound");
+                assert!(
+                    (h0..=expected).contains(&lower),
+                    "{threads} threads, a {part}th of the work: bound {lower}, h0 {h0}, optimum {expected}\n{grid:?}"
+                );
+                if threads == 1 {
+                    assert!(
+                        lower >= last,
+                        "the bound fell from {last} to {lower} with more work"
+                    );
+                    last = lower;
+                }
+                above_h0 += usize::from(lower > h0);
+            }
+        }
+        let solved = ida_capped(&grid, &config(2, 4), None);
+        assert_eq!(
+            solved.stats.lower_bound, None,
+            "a proven optimum needs no bound"
+        );
+    }
+    assert!(above_h0 > 10, "the bounds never rose above h0: {above_h0}");
+}
+
 #[test]
 fn time_limits_stop_a_search_that_cannot_end() {
     // No goal is reachable; IDA* would raise its bound for ever.

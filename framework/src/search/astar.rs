@@ -347,15 +347,26 @@ pub fn astar<D: Domain, H: Heuristic<D>>(
         }
         if nodes.len() as u64 >= u64::from(NO_PARENT) {
             // The arena is indexed by u32: more nodes than that is a memory
-            // limit in practice.
+            // limit in practice. The parent's children may not all have
+            // been added: it stays open for the proven lower bound.
+            nodes[entry.node as usize].open_f = entry.f;
             break or_best(&mut best, Status::LimitReached(Limit::Memory));
         }
     };
 
-    if let (false, Status::Solved(solution)) = (order.is_optimal(), &status) {
-        let lower = open_lower_bound(&nodes, solution.cost).min(least_pruned);
-        // A search that stopped at its first goal has not recorded it yet.
-        stats.bound_solution(watch.elapsed(), solution.cost, lower, weight.value());
+    match &status {
+        Status::Solved(solution) if !order.is_optimal() => {
+            let lower = open_lower_bound(&nodes, solution.cost).min(least_pruned);
+            // A search that stopped at its first goal has not recorded it yet.
+            stats.bound_solution(watch.elapsed(), solution.cost, lower, weight.value());
+        }
+        // Stopped with no solution: what it proved so far. Every cheapest
+        // path has a node on the open list (or one the cutoff pruned, whose
+        // f `least_pruned` holds), whose f is at most the optimum.
+        Status::LimitReached(_) => {
+            stats.lower_bound = Some(open_lower_bound(&nodes, Cost::MAX).min(least_pruned));
+        }
+        _ => {}
     }
     stats.peak_open = stats.peak_open.max(open.len() as u64);
     stats.peak_closed = nodes.len() as u64;

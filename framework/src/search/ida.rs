@@ -1453,7 +1453,7 @@ where
                 .then_some(Limit::Expansions)
         });
         if let Some(limit) = limit {
-            iterations.interrupted(&stats, started)?;
+            iterations.interrupted(&mut stats, started)?;
             break Status::LimitReached(limit);
         }
         segments.measured(end - from, segment_started.elapsed().as_secs_f64());
@@ -1558,8 +1558,17 @@ impl Iterations {
 
     /// Records a search stopped by a limit inside the iteration at
     /// `self.bound`: the next run starts that iteration again, and the
-    /// work of this one is counted in the totals.
-    pub(crate) fn interrupted(&self, stats: &SearchStats, started: Instant) -> Result<(), Error> {
+    /// work of this one is counted in the totals. The bound is what the
+    /// run proved: every iteration below it ended without a goal, and each
+    /// iteration's bound is the least f that exceeded the one before (or
+    /// the roots' least f), so with an admissible heuristic no solution is
+    /// cheaper (move pruning keeps one optimal path of every state).
+    pub(crate) fn interrupted(
+        &self,
+        stats: &mut SearchStats,
+        started: Instant,
+    ) -> Result<(), Error> {
+        stats.lower_bound = Some(self.bound);
         self.store(stats, started)
     }
 

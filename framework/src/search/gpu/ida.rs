@@ -804,7 +804,7 @@ where
         }
         let limit = limit.or_else(|| stop.load(Ordering::Relaxed).then_some(Limit::Expansions));
         if let Some(limit) = limit {
-            iterations.interrupted(&stats, started)?;
+            iterations.interrupted(&mut stats, started)?;
             break Status::LimitReached(limit);
         }
         plan.measured(end - from, segment_started.elapsed().as_secs_f64());
