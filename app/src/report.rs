@@ -53,8 +53,8 @@ pub struct InstanceReport {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub weight: Option<String>,
     /// The proven lower bound on the optimal cost, where the search need
-    /// not prove the optimum (weighted, anytime, beam), or where A\* or
-    /// IDA\* stopped at a limit before any solution.
+    /// not prove the optimum (weighted, anytime, beam), or where A\*,
+    /// HDA\* or IDA\* stopped at a limit before any solution.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub lower_bound: Option<Cost>,
 }

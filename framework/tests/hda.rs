@@ -7,8 +7,8 @@ use frontier_core::grid::{Grid, Manhattan};
 use frontier_core::rng::SplitMix64;
 use frontier_core::zobrist::{AbstractZobrist, Features};
 use frontier_core::{
-    astar, hda, Blind, Domain, DomainOutcome, HdaConfig, Limit, Limits, Partitioner, SearchOptions,
-    Status, StdHasher,
+    astar, hda, Blind, Domain, DomainOutcome, HdaConfig, Heuristic, Limit, Limits, Partitioner,
+    SearchOptions, Status, StdHasher,
 };
 
 /// A random maze of `side`², start top left, goal bottom right.
@@ -186,6 +186,61 @@ fn hda_stops_at_limits_and_reports_them() {
         ..Limits::default()
     });
     assert_eq!(outcome.status, Status::LimitReached(Limit::Time));
+}
+
+/// HDA* stopped by a limit before its goal reports the least f left
+/// unexpanded (open, in flight or not yet sent): at most A*'s optimum and
+/// at least the start's h, for any number of threads.
+#[test]
+fn a_cut_search_reports_a_lower_bound_at_most_the_optimum() {
+    let mut rng = SplitMix64::new(47);
+    let (mut cut, mut above_h0) = (0, 0);
+    for case in 0..24 {
+        let grid = random_maze(&mut rng, 60);
+        let Some(full) = astar(&grid, &Manhattan, &SearchOptions::default())
+            .expect("valid limits")
+            .solution()
+            .map(|s| s.cost)
+        else {
+            continue;
+        };
+        let h0 = Manhattan.h(&grid, &grid.start());
+        // Large batches leave many states unsent when the limit strikes.
+        for (threads, batch) in [(2, 4), (3, 4), (4, 4), (2, 4096), (4, 4096)] {
+            let limits = Limits {
+                max_expanded: Some(1024 * (1 + case % 3)),
+                ..Limits::default()
+            };
+            let outcome = hda(
+                &grid,
+                &Manhattan,
+                &StdHasher,
+                &HdaConfig {
+                    batch,
+                    ..config(threads)
+                },
+                &SearchOptions::with_limits(limits),
+            )
+            .expect("a valid HDA* config");
+            let Status::LimitReached(_) = outcome.status else {
+                continue;
+            };
+            cut += 1;
+            let lower = outcome
+                .stats
+                .lower_bound
+                .expect("a cut search states its bound");
+            assert!(
+                (h0..=full).contains(&lower),
+                "{threads} threads, batches of {batch}: bound {lower}, h0 {h0}, optimum {full}\n{grid:?}"
+            );
+            above_h0 += usize::from(lower > h0);
+        }
+    }
+    assert!(
+        cut >= 30 && above_h0 >= 15,
+        "{cut} cut, {above_h0} above h0"
+    );
 }
 
 #[test]

@@ -492,16 +492,25 @@ where
         stats.termination_overhead = shared.incumbent.termination_overhead(seconds);
     }
     stats.workers = workers;
-    if let (false, Status::Solved(solution)) = (order.is_optimal(), &status) {
+    // A weighted search's solution is bounded by what is left unexpanded;
+    // so is the optimum of a search stopped by a limit before any.
+    let ceiling = match &status {
+        Status::Solved(solution) if !order.is_optimal() => Some(solution.cost),
+        Status::LimitReached(_) => Some(Cost::MAX),
+        _ => None,
+    };
+    if let Some(ceiling) = ceiling {
         // Every node not closed, pruned or not, has an f that bounds the
         // optimum from below where it lies on an optimal path (see
-        // `order`); the inboxes were drained into `least_pruned`.
+        // `order`); the inboxes and outboxes were drained into
+        // `least_pruned`, and a worker stops between expansions, never
+        // inside one.
         let open_least = arenas
             .iter()
             .flat_map(|a| a.iter())
             .filter(|n| !n.closed)
             .map(|n| n.g.saturating_add(n.h))
-            .fold(solution.cost, Cost::min);
+            .fold(ceiling, Cost::min);
         stats.lower_bound = Some(open_least.min(shared.least_pruned.load(SeqCst)));
         stats.improvements = shared
             .improvements
@@ -632,7 +641,14 @@ impl<D: Domain, H: Heuristic<D>, P: Partitioner<D>> Worker<'_, D, H, P> {
                 }
             }
         }
-        for m in self.pending.values().flatten() {
+        // States not yet sent (a limit stops a worker with its outboxes
+        // part full) are as unexpanded as those on their way.
+        for m in self
+            .pending
+            .values()
+            .flatten()
+            .chain(self.outboxes.iter().flatten())
+        {
             least = least.min(m.g.saturating_add(m.h));
         }
         self.shared.least_pruned.fetch_min(least, SeqCst);
