@@ -182,6 +182,9 @@ fn built_databases_equal_a_brute_force_abstract_search() {
         (3u8, 3u8, vec![1u8, 2, 3]),
         (3, 3, vec![5, 7, 8, 4]),
         (2, 4, vec![2, 6, 7]),
+        // The builder's 32-bit masks (17-32 cells) and 64-bit ones.
+        (3, 6, vec![1, 2, 8]),
+        (5, 7, vec![3, 12]),
     ] {
         let board = Board::new(rows, cols).unwrap();
         for goal in [Goal::Korf, Goal::Standard] {
