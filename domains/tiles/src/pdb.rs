@@ -155,51 +155,36 @@ trait AtomicMask: Send + Sync {
     fn or(&self, bits: u64) -> u64;
 }
 
-impl AtomicMask for AtomicU16 {
-    type Plain = u16;
-    #[inline]
-    fn narrow(bits: u64) -> u16 {
-        bits as u16
-    }
-    #[inline]
-    fn widen(plain: u16) -> u64 {
-        u64::from(plain)
-    }
-    fn zero() -> Self {
-        AtomicU16::new(0)
-    }
-    #[inline]
-    fn get(&self) -> u64 {
-        u64::from(self.load(Relaxed))
-    }
-    #[inline]
-    fn or(&self, bits: u64) -> u64 {
-        u64::from(self.fetch_or(bits as u16, Relaxed))
-    }
+/// The masks narrower than 64 bits: the same code at two widths.
+macro_rules! narrow_mask {
+    ($atomic:ty, $plain:ty) => {
+        impl AtomicMask for $atomic {
+            type Plain = $plain;
+            #[inline]
+            fn narrow(bits: u64) -> $plain {
+                bits as $plain
+            }
+            #[inline]
+            fn widen(plain: $plain) -> u64 {
+                u64::from(plain)
+            }
+            fn zero() -> Self {
+                <$atomic>::new(0)
+            }
+            #[inline]
+            fn get(&self) -> u64 {
+                u64::from(self.load(Relaxed))
+            }
+            #[inline]
+            fn or(&self, bits: u64) -> u64 {
+                u64::from(self.fetch_or(bits as $plain, Relaxed))
+            }
+        }
+    };
 }
 
-impl AtomicMask for AtomicU32 {
-    type Plain = u32;
-    #[inline]
-    fn narrow(bits: u64) -> u32 {
-        bits as u32
-    }
-    #[inline]
-    fn widen(plain: u32) -> u64 {
-        u64::from(plain)
-    }
-    fn zero() -> Self {
-        AtomicU32::new(0)
-    }
-    #[inline]
-    fn get(&self) -> u64 {
-        u64::from(self.load(Relaxed))
-    }
-    #[inline]
-    fn or(&self, bits: u64) -> u64 {
-        u64::from(self.fetch_or(bits as u32, Relaxed))
-    }
-}
+narrow_mask!(AtomicU16, u16);
+narrow_mask!(AtomicU32, u32);
 
 impl AtomicMask for AtomicU64 {
     /// Two halves, so that an entry (u32, mask) packs into 12 bytes at
