@@ -54,15 +54,11 @@ if proven:
     dca = sum(theirs[r["instance_text"]] for r in proven) / len(proven)
     print(f"on the proven: mean optimum {mine:.2f}, DeepCubeA {dca:.2f}; "
           f"DeepCubeA longer on {longer}, shorter than the optimum on {below} (must be 0)")
-ids = {}
-for line in list(open(sys.argv[2]))[1:]:
-    board, tiles, _ = line.rstrip("\n").split("\t")
-    ids[tiles] = board
 # A cut row's `lower` (builds after 2026-12-03) is the bound its search proved; where it
 # equals DeepCubeA's length, DeepCubeA's path (scripts/deepcubea-replay.py) is optimal.
 cut = [r for r in rows if r["status"] != "optimal"]
 if cut:
     print("cut (board: proven lower bound / DeepCubeA): " + ", ".join(
-        f"{ids[r['instance_text']]}: {r.get('lower', '-')}/{theirs[r['instance_text']]}"
+        f"{r['instance']}: {r.get('lower', '-')}/{theirs[r['instance_text']]}"
         for r in cut))
 PY

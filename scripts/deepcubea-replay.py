@@ -19,6 +19,7 @@ failed. The pickle is read by deepcubea-tsv.py's restricted unpickler.
 import importlib.util
 import math
 import os
+import pickle
 import sys
 
 
@@ -51,7 +52,7 @@ def main():
             data = tsv._Restricted(f).load()
         with open(sys.argv[2]) as f:
             rows = [line.rstrip("\n").split("\t") for line in f][1:]
-    except (OSError, ValueError, KeyError, pickle_error()) as e:
+    except (OSError, ValueError, KeyError, pickle.UnpicklingError) as e:
         sys.exit(f"deepcubea-replay.py: {e}")
     if not isinstance(data, dict) or "paths" not in data:
         sys.exit(f"deepcubea-replay.py: {sys.argv[1]} holds no `paths`")
@@ -85,12 +86,6 @@ def main():
             failed += 1
     print(f"{len(rows) - failed} of {len(rows)} paths replay")
     sys.exit(1 if failed else 0)
-
-
-def pickle_error():
-    import pickle
-
-    return pickle.UnpicklingError
 
 
 if __name__ == "__main__":
