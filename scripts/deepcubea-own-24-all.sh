@@ -1,40 +1,69 @@
 #!/usr/bin/env bash
 # Issue 43: GPU IDA* proofs of all 496 of DeepCubeA's own 24-puzzles
 # (configs/deepcubea-own-24-all.ron), over several device calls; builds nothing. Carry
-# the binary (BIN, default target/device/frontier), target/deepcubea (puzzle24.tsv) and
-# results/deepcubea-own-24-all.csv (the rows so far), and on a fresh machine
-# results/deepcubea-own-24-all-checkpoints (it comes back as $OUT/checkpoints.tgz; on a
-# warm machine the machine's own copy is newer: leave it out). Each call resumes whichever copy
-# holds more rows (the carried file, or on a warm machine the last call's in /tmp), stops
-# at LIMIT seconds (default 560; the board in progress runs again next time) and copies
-# the rows to $OUT. Once every board has a row, the time left goes to the boards the 60 s
-# limit cut, from their checkpoints (--retry-cut, their own --max-seconds; the file then
-# records that limit, so later calls' first run refuses it and only the retry runs).
+# the binary (BIN, default target/device/frontier), target/deepcubea (puzzle24.tsv),
+# results/deepcubea-own-24-all.csv (the rows so far) and
+# results/deepcubea-own-24-all-checkpoints. Each call resumes whichever copy holds more
+# rows (the carried file, or on a warm machine the last call's in /tmp), and keeps the
+# checkpoints in /tmp too (on a warm machine they are newer than the carried ones). It stops
+# at LIMIT seconds (default 560) and copies the rows to $OUT, the checkpoints to
+# $OUT/checkpoints.tgz.
+# First the boards without a row, at the config's 60 s. Once every board has one (or the
+# file already records a longer limit), the time left goes to the boards without a proof:
+# in the order RETRY_ORDER gives (ids, space-separated; the rest after, in file order),
+# from their checkpoints, each under RETRY_SECONDS (default 3000, so in practice until the
+# call's time runs out: a board killed then keeps its checkpoint, every finished bound and
+# every 60 s inside an iteration, and its next run adds up the seconds).
 # Prints last: boards done, proven optimal, the mean seconds, and the proven rows paired
 # with DeepCubeA's lengths for the same states.
 set -uo pipefail
 export XDG_CACHE_HOME=${XDG_CACHE_HOME:-/tmp/frontier-cache}
 bin=${BIN:-target/device/frontier}
 out=${OUT:-/tmp}
+tsv=target/deepcubea/puzzle24.tsv
 carried=results/deepcubea-own-24-all.csv
 csv=/tmp/frontier-own-24-all.csv
 rows() { [ -f "$1" ] && wc -l < "$1" || echo 0; }
 if [ "$(rows "$carried")" -gt "$(rows "$csv")" ]; then cp "$carried" "$csv"; fi
+checkpoints=results/deepcubea-own-24-all-checkpoints
+kept=/tmp/frontier-own-24-checkpoints
+[ -d "$kept" ] || cp -r "$checkpoints" "$kept" 2>/dev/null || mkdir -p "$kept"
+rm -rf "$checkpoints" && ln -s "$kept" "$checkpoints"
 nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | head -1
-resume=()
-[ -s "$csv" ] && resume=(--resume)
-timeout "${LIMIT:-560}" "$bin" --quiet run configs/deepcubea-own-24-all.ron \
-  --output "$csv" "${resume[@]}" > "$out/deepcubea-own-24-all.txt" 2>&1
-echo "frontier exit: $?"
-left=$((${LIMIT:-560} - SECONDS))
-boards=$(($(wc -l < target/deepcubea/puzzle24.tsv) - 1))
-if [ "$(grep -vc '^#' "$csv")" -gt "$boards" ] && [ "$left" -gt 120 ]; then
-  timeout "$left" "$bin" --quiet run configs/deepcubea-own-24-all.ron --output "$csv" \
-    --resume --retry-cut --max-seconds $((left - 45)) > "$out/deepcubea-own-24-cut.txt" 2>&1
-  echo "the cut boards again: frontier exit $?"
+limit=${LIMIT:-560}
+if [ ! -s "$csv" ] || head -1 "$csv" | grep -q 'max_seconds: Some(60.0)'; then
+  resume=()
+  [ -s "$csv" ] && resume=(--resume)
+  timeout "$limit" "$bin" --quiet run configs/deepcubea-own-24-all.ron \
+    --output "$csv" "${resume[@]}" > "$out/deepcubea-own-24-all.txt" 2>&1
+  echo "frontier exit: $?"
+fi
+left=$((limit - SECONDS))
+boards=$(($(wc -l < "$tsv") - 1))
+if [ "$(grep -vc '^#' "$csv")" -gt "$boards" ] || ! head -1 "$csv" | grep -q 'Some(60.0)'; then
+  if [ "$left" -gt 60 ]; then
+    # The boards without a proven row, in the chosen order, under the same ids.
+    python3 - "$csv" "$tsv" "${RETRY_ORDER:-}" > /tmp/frontier-own-24-retry.tsv <<'PY'
+import csv, sys
+proven = {r["instance"] for r in csv.DictReader(
+    l for l in open(sys.argv[1]) if not l.startswith("#")) if r["status"] == "optimal"}
+lines = open(sys.argv[2]).read().splitlines()
+by_id = {line.split("\t")[0]: line for line in lines[1:]}
+first = [i for i in sys.argv[3].split() if i in by_id]
+order = first + [i for i in by_id if i not in first]
+print("\n".join([lines[0]] + [by_id[i] for i in order if i not in proven]))
+PY
+    sed "s#$tsv#/tmp/frontier-own-24-retry.tsv#" configs/deepcubea-own-24-all.ron \
+      > /tmp/frontier-own-24-retry.ron
+    echo "without a proof: $(($(wc -l < /tmp/frontier-own-24-retry.tsv) - 1)) boards"
+    timeout "$left" "$bin" --quiet run /tmp/frontier-own-24-retry.ron --output "$csv" \
+      --resume --retry-cut --max-seconds "${RETRY_SECONDS:-3000}" \
+      > "$out/deepcubea-own-24-cut.txt" 2>&1
+    echo "the boards without a proof: frontier exit $?"
+  fi
 fi
 cp "$csv" "$out/deepcubea-own-24-all.csv" 2>/dev/null
-tar czf "$out/checkpoints.tgz" results/deepcubea-own-24-all-checkpoints 2>/dev/null
+tar czf "$out/checkpoints.tgz" -C "$(dirname "$kept")" "$(basename "$kept")" 2>/dev/null
 python3 - "$csv" target/deepcubea/puzzle24.tsv <<'PY'
 import csv, sys
 lines = [l for l in open(sys.argv[1]) if not l.startswith("#")]
@@ -61,4 +90,7 @@ if cut:
     print("cut (board: proven lower bound / DeepCubeA): " + ", ".join(
         f"{r['instance']}: {r.get('lower', '-')}/{theirs[r['instance_text']]}"
         for r in cut))
+missing = sorted(set(theirs) - {r["instance_text"] for r in rows})
+if missing:
+    print(f"no row yet (a run in progress when the call ended): {len(missing)} boards")
 PY
