@@ -469,3 +469,78 @@ fn weighted_orders_on_ranks_stay_within_their_bound() {
         }
     }
 }
+
+/// A* on 2 and 3 ranks stopped by a limit before its goal reports the
+/// least f left unexpanded, counting the states still in outboxes and on
+/// their way (small batches leave many there): never above A*'s optimum.
+/// Each search is cut at A*'s own count of expansions: ranks expand more
+/// than one A* does, so most are cut inside their last f layer, where the
+/// bound is the optimum itself, and a bound that claims a little too much
+/// fails there.
+#[test]
+fn a_cut_search_on_ranks_reports_a_lower_bound_at_most_the_optimum() {
+    let mut rng = SplitMix64::new(0x4c);
+    let puzzles: Vec<String> = (0..4).map(|_| scrambled_15_puzzle(&mut rng, 80)).collect();
+    let instances = format!(
+        "Inline([{}])",
+        puzzles
+            .iter()
+            .map(|p| format!("{p:?}"))
+            .collect::<Vec<_>>()
+            .join(", ")
+    );
+    let domain = "Tiles(goal: Standard, heuristic: \"manhattan\")";
+    let astar = write_config("cut-astar.ron", &config(domain, &instances, "Astar"));
+    let astar = json_rows(&frontier(&["run", "--json", &astar]));
+    let (mut cut, mut at_the_optimum) = (0, 0);
+    for (puzzle, row) in puzzles.iter().zip(&astar) {
+        let optimum = row["cost"].as_u64().expect("solved");
+        let limit = row["stats"]["expanded"].as_u64().expect("counted");
+        let text = format!(
+            "Experiment(domain: {domain}, instances: Inline([{puzzle:?}]), executors: [MpiHda(batch: 4)], limits: (max_expanded: Some({limit})))"
+        );
+        let path = write_config("cut-mpi.ron", &text);
+        for ranks in ["2", "3"] {
+            let rows = json_rows(&mpirun(&["-np", ranks, BIN, "run", "--json", &path]));
+            let what = format!("{ranks} ranks, {puzzle}: {rows:?}");
+            let [row] = &rows[..] else {
+                panic!("{what}: not one row")
+            };
+            if row["status"] == "optimal" {
+                assert_eq!(row["cost"].as_u64(), Some(optimum), "{what}");
+                continue;
+            }
+            assert_eq!(row["status"], "expansion limit", "{what}");
+            let lower = row["lower_bound"].as_u64().expect("a cut row's bound");
+            assert!(
+                lower <= optimum,
+                "{what}: bound above the optimum {optimum}"
+            );
+            assert!(
+                lower >= manhattan(puzzle),
+                "{what}: bound below the start's h"
+            );
+            at_the_optimum += usize::from(lower == optimum);
+            cut += 1;
+        }
+    }
+    assert!(cut > 0, "no search was cut: nothing tested");
+    assert!(at_the_optimum > 0, "no cut search proved its last layer");
+}
+
+/// The Manhattan distance of a 15-puzzle (as `scrambled_15_puzzle` writes
+/// it) to the standard goal: the start's own h.
+fn manhattan(puzzle: &str) -> u64 {
+    puzzle
+        .split(' ')
+        .enumerate()
+        .map(|(cell, tile)| {
+            let tile: usize = tile.parse().expect("a tile");
+            if tile == 0 {
+                return 0;
+            }
+            let goal = tile - 1;
+            ((cell / 4).abs_diff(goal / 4) + (cell % 4).abs_diff(goal % 4)) as u64
+        })
+        .sum()
+}

@@ -65,9 +65,10 @@ pub struct SearchStats {
     /// not prove the optimum (weighted, greedy, anytime, beam): the
     /// solution costs at most `cost / lower_bound` times the optimum, and
     /// is optimal where the two are equal. `None` from A\*'s order, whose
-    /// solutions are optimal. A\*, HDA\* and IDA\* stopped by a limit
-    /// before any solution give what they proved so far (the least f left
-    /// unexpanded; the bound of the iteration in progress).
+    /// solutions are optimal. Every executor stopped by a limit before any
+    /// solution gives what it proved so far (the least f left unexpanded,
+    /// in transit included; IDA\*'s bound of the iteration in progress),
+    /// except GA\* after a memory limit, which drops children.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub lower_bound: Option<crate::Cost>,
     /// Each improved solution of a weighted or anytime search, in order.

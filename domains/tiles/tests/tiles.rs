@@ -1014,6 +1014,86 @@ fn gpu_ranks_equal_cpu_ranks() {
     }
 }
 
+/// GA* on one GPU and on three shards (two GPUs and one, or three sessions
+/// on one) stopped by an expansion limit report the least f left on their
+/// heaps, among pruned children and in the last round's inboxes: between
+/// the start's h and Korf's optimum, above h somewhere, and at the optimum
+/// itself when cut late enough. The same search run to its end needs no
+/// bound.
+#[test]
+fn gpu_gastar_cut_by_a_limit_reports_a_lower_bound_at_most_the_optimum() {
+    if !frontier_core::gpu::usable_or_skip(
+        "gpu_gastar_cut_by_a_limit_reports_a_lower_bound_at_most_the_optimum",
+    ) {
+        return;
+    }
+    use frontier_core::search::gpu::{MultiGpuConfig, MultiGpuSession, PackedHasher};
+    use frontier_core::{Limit, Limits, Status};
+    let board = Board::new(4, 4).unwrap();
+    let h = TilesHeuristic::Manhattan(Manhattan::new(&board, Goal::Korf));
+    let (mut cut, mut above_h0, mut at_the_optimum) = (0, 0, 0);
+    for (id, korf, _, optimum) in korf100()
+        .iter()
+        .filter(|i| ["16", "55", "79"].contains(&i.0.as_str()))
+    {
+        let puzzle = Tiles::parse(korf, Goal::Korf).unwrap();
+        let h0 = h.h(&puzzle, &puzzle.start());
+        for (devices, partial_expansion) in
+            [(vec![0], false), (vec![0], true), (test_devices(), false)]
+        {
+            let config = MultiGpuConfig {
+                devices: devices.clone(),
+                heaps: 4096,
+                table_log2: 22,
+                memory_fraction: 0.05,
+                partial_expansion,
+                ..MultiGpuConfig::default()
+            };
+            let what = format!(
+                "#{id}, {} shards, partial {partial_expansion}",
+                devices.len()
+            );
+            let mut session =
+                MultiGpuSession::new(&puzzle, &h, &PackedHasher, &config).expect("the GPUs run");
+            let mut solve = |options: &SearchOptions| {
+                session
+                    .solve(&puzzle, &h, &PackedHasher, options)
+                    .expect("the GPUs run")
+            };
+            let whole = solve(&SearchOptions::default());
+            assert_eq!(whole.solution().map(|s| s.cost), Some(*optimum), "{what}");
+            assert_eq!(
+                whole.stats.lower_bound, None,
+                "{what}: a proven optimum needs none"
+            );
+            for share in [0.5, 0.9, 0.99] {
+                let limits = Limits {
+                    max_expanded: Some((whole.stats.expanded as f64 * share) as u64),
+                    ..Limits::default()
+                };
+                let outcome = solve(&SearchOptions::with_limits(limits));
+                if !matches!(outcome.status, Status::LimitReached(Limit::Expansions)) {
+                    continue;
+                }
+                let lower = outcome
+                    .stats
+                    .lower_bound
+                    .expect("a cut search states its bound");
+                assert!(
+                    (h0..=*optimum).contains(&lower),
+                    "{what}, cut at {share} of the work: bound {lower}, h0 {h0}"
+                );
+                cut += 1;
+                above_h0 += usize::from(lower > h0);
+                at_the_optimum += usize::from(lower == *optimum);
+            }
+        }
+    }
+    assert!(cut > 0, "no search was cut: nothing tested");
+    assert!(above_h0 > 0, "no cut search proved more than its start's h");
+    assert!(at_the_optimum > 0, "no cut search proved its last layer");
+}
+
 /// GPU IDA* cut inside its iterations (segments of a few roots, runs of a
 /// fifth of the work each) resumes after its last segment, run after run,
 /// on two GPUs (or two sessions on one), and ends at Korf's optimum.

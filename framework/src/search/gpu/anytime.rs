@@ -157,8 +157,11 @@ where
         schedule.lower();
     };
     totals.finish(started.elapsed().as_secs_f64());
-    if let Status::Solved(solution) = &status {
-        totals.lower_bound = Some(lower.min(solution.cost));
+    match &status {
+        Status::Solved(solution) => totals.lower_bound = Some(lower.min(solution.cost)),
+        // Stopped by a limit before any solution: what its runs proved.
+        Status::LimitReached(_) if lower > 0 => totals.lower_bound = Some(lower),
+        _ => {}
     }
     totals.improvements = improvements;
     Ok(Outcome {

@@ -22,10 +22,11 @@ use mpi::topology::SimpleCommunicator;
 use mpi::traits::{Communicator, CommunicatorCollectives, Root};
 
 use super::multi::{
-    counts_of, decide, incoming_for, kernel_source, max_successors, report_progress, Finish, Report,
+    counts_of, decide, incoming_for, is_cut, kernel_source, max_successors, report_progress,
+    Finish, Report,
 };
 use super::shard::{
-    Incoming, Layout, Shard, CTRL_COUNTS, CTRL_EXPANDED, CTRL_NODES, MAX_F, MAX_GPUS,
+    Incoming, Layout, Shard, CTRL_COUNTS, CTRL_EXPANDED, CTRL_NODES, CTRL_OVERFLOW, MAX_F, MAX_GPUS,
 };
 use super::{GpuPartitioner, GpuPlugin, MultiGpuConfig};
 use crate::domain::{Cost, PackedState};
@@ -265,6 +266,19 @@ where
         parity ^= 1;
         iteration = iteration.wrapping_add(1);
     };
+    let lower = if is_cut(finish) {
+        cut_bound(
+            world,
+            shard,
+            &reports,
+            found,
+            parity,
+            iteration,
+            record_words,
+        )?
+    } else {
+        None
+    };
     let seconds = started.elapsed().as_secs_f64();
     let status = match finish {
         Finish::Limit(limit) => Status::LimitReached(limit),
@@ -292,8 +306,61 @@ where
     if matches!(status, Status::Solved(_)) {
         stats.termination_overhead = found.map(|(_, at)| share_after(at, seconds));
     }
+    stats.lower_bound = lower;
     keep_workers(&mut stats, workers);
     Ok(Outcome { status, stats })
+}
+
+/// What a search stopped by a limit proved: the least f = g + h left on
+/// any rank's heaps, among its pruned children or in the last round's
+/// inboxes (taken onto the heaps first, as a next round would), and the
+/// cost of any goal found. With an admissible heuristic some state on an
+/// optimal path is among them at its optimal g, or the goal found is
+/// optimal. `None` where a heap overflowed on the way (a child dropped).
+/// Every rank calls it: the exchange and the reduction are collective.
+fn cut_bound(
+    world: &SimpleCommunicator,
+    shard: &mut Shard,
+    reports: &[Report],
+    found: Option<((Cost, u32, u32), f64)>,
+    parity: u32,
+    iteration: u32,
+    record_words: usize,
+) -> Result<Option<Cost>, Error> {
+    let (me, gpus) = (world.rank() as usize, world.size() as usize);
+    if gpus > 1 {
+        let incoming = incoming_for(reports, me, parity);
+        if shard.is_staged() {
+            exchange(
+                world,
+                shard,
+                &reports[me].ctrl,
+                &incoming,
+                parity,
+                record_words,
+            )?;
+        }
+        shard.insert(parity, iteration, &incoming)?;
+    }
+    let mut ctrl = vec![0u64; reports[me].ctrl.len()];
+    shard.read_ctrl(&mut ctrl)?;
+    let mine = [
+        if ctrl[CTRL_OVERFLOW] != 0 { 0 } else { 1 },
+        shard.least_f()?,
+    ];
+    let mut all = vec![0u64; 2 * gpus];
+    world.all_gather_into(&mine[..], &mut all[..]);
+    if all.chunks_exact(2).any(|c| c[0] == 0) {
+        return Ok(None);
+    }
+    let found = found.map_or(Cost::MAX, |((cost, _, _), _)| cost);
+    let least = all
+        .chunks_exact(2)
+        .map(|c| c[1])
+        .fold(u64::from(found), u64::min);
+    Ok(Cost::try_from(least)
+        .ok()
+        .filter(|&least| least < Cost::MAX))
 }
 
 /// Carries this iteration's staged records: each rank's records for every

@@ -307,13 +307,16 @@ impl MultiGpuSession {
         }
         let (mut outcome, least) =
             self.run(domain, plugin, partition, options, weight, Cost::MAX)?;
-        if let (Some(lower), Status::Solved(solution), false) =
-            (least, &outcome.status, weight.is_one())
-        {
-            let seconds = outcome.stats.seconds;
-            outcome
-                .stats
-                .bound_solution(seconds, solution.cost, lower, weight.value());
+        match (least, &outcome.status) {
+            (Some(lower), Status::Solved(solution)) if !weight.is_one() => {
+                let seconds = outcome.stats.seconds;
+                outcome
+                    .stats
+                    .bound_solution(seconds, solution.cost, lower, weight.value());
+            }
+            // Stopped by a limit: what the search proved so far.
+            (Some(lower), Status::LimitReached(_)) => outcome.stats.lower_bound = Some(lower),
+            _ => {}
         }
         Ok(outcome)
     }
@@ -323,8 +326,8 @@ impl MultiGpuSession {
     /// an admissible heuristic none of them leads to a cheaper goal. Until
     /// it finds a goal of its own the run goes on while anything is open, so
     /// `NoSolution` means nothing cheaper than the ceiling exists.
-    /// Returns the outcome and, for weighted runs and runs under a ceiling,
-    /// unless children were dropped for memory, the
+    /// Returns the outcome and, for weighted runs, runs under a ceiling and
+    /// runs stopped by a limit, unless children were dropped for memory, the
     /// least f = g + h of the nodes left open or pruned, at most the best
     /// cost found (or the ceiling): with an admissible heuristic, and nodes
     /// reopened when reached more cheaply, a lower bound on the optimum.
@@ -415,20 +418,25 @@ impl MultiGpuSession {
         };
         // Nodes still open and children pruned bound the optimum (see
         // `order` and gastar.cu), unless children were dropped for memory.
-        // Plain GA* proves its optimum without it: no extra kernel then.
-        let wanted = !weight.is_one() || ceiling != Cost::MAX;
+        // Plain GA* run to its end proves its optimum without it: no extra
+        // kernel then. A goal found but not yet proven bounds it too: a
+        // child pruned at its cost lies on an optimal path only if it is
+        // optimal.
+        let wanted = !weight.is_one() || ceiling != Cost::MAX || is_cut(finish);
         let dropped = finals.iter().any(|ctrl| ctrl[CTRL_OVERFLOW] != 0);
         let least = if !wanted || dropped || matches!(finish, Finish::Limit(Limit::Memory)) {
             None
         } else {
             let mut least = match &status {
                 Status::Solved(solution) => u64::from(solution.cost),
-                _ => u64::from(ceiling),
+                _ => u64::from(ceiling.min(coordination.incumbent.cost())),
             };
             for shard in &mut self.shards {
                 least = least.min(shard.least_f()?);
             }
-            Some(least.min(u64::from(Cost::MAX)) as Cost)
+            Some(least)
+                .filter(|&least| least < u64::from(Cost::MAX))
+                .map(|least| least as Cost)
         };
         let workers: Vec<WorkerCounts> = finals
             .iter()
@@ -574,6 +582,13 @@ pub(super) enum Finish {
     Proven,
     Limit(Limit),
     CostTooLarge,
+}
+
+/// Whether a search ended at a limit that leaves every generated child
+/// on a heap or in an inbox (time, expansions), so that the least f left
+/// bounds the optimum; a full arena or heap drops children.
+pub(super) fn is_cut(finish: Finish) -> bool {
+    matches!(finish, Finish::Limit(limit) if limit != Limit::Memory)
 }
 
 /// What every thread concludes from the reports of one barrier.
@@ -740,7 +755,7 @@ fn drive(
             // (weighted, or under a ceiling) puts them there first, so
             // `least_f` sees every open node. A heap that overflows now
             // shows in the control words `run` reads.
-            let bounded = !shard.weight.is_one() || shard.ceiling != Cost::MAX;
+            let bounded = !shard.weight.is_one() || shard.ceiling != Cost::MAX || is_cut(finish);
             if gpus > 1 && bounded {
                 let incoming = incoming_for(&reports, me, parity);
                 shard.insert(parity, iteration, &incoming)?;

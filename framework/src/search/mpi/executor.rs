@@ -945,9 +945,22 @@ impl<D: PackedState, H: Heuristic<D>, P: Partitioner<D>> Rank<'_, D, H, P> {
 
     /// Drains the network, traces the path and gathers the statistics.
     fn finish(mut self, verdict: Verdict) -> Result<DomainOutcome<D>, Error> {
-        // Batches still addressed to a rank when a limit ended the search
-        // are received only so that no send is left pending.
-        self.transport.drain(|_, _| {})?;
+        // States still in an outbox or on their way when a limit ended the
+        // search are unexpanded too: the outboxes go out and every batch is
+        // taken in as usual, so that the lower bound below counts them (an
+        // optimal path may run through any of them), and no send is left
+        // pending.
+        self.flush_all()?;
+        let mut in_flight = Vec::new();
+        self.transport
+            .drain(|from, words| in_flight.push((from, words)))?;
+        // A batch's header may carry a cheaper incumbent; the vote has
+        // agreed on the one every rank traces, so it stays.
+        let incumbent = self.incumbent;
+        for (from, words) in in_flight {
+            self.take(from, words)?;
+        }
+        self.incumbent = incumbent;
         let seconds = self.seconds();
         let status = match verdict {
             // Beyond A*, a search stopped early still has its best
@@ -961,16 +974,27 @@ impl<D: PackedState, H: Heuristic<D>, P: Partitioner<D>> Rank<'_, D, H, P> {
             Verdict::Proven => Status::Solved(self.trace()?),
         };
 
-        // Beyond A*, the least f of every state left unexpanded, here: open
-        // (below the cutoff or not) or dropped; A* needs no bound.
-        let unexpanded = if self.order.is_optimal() {
+        // The least f of every state left unexpanded here: open (below the
+        // cutoff or not), dropped, or waiting for its bucket; and this
+        // rank's incumbent, since a state pruned at f ≥ the incumbent can
+        // only lie on an optimal path if the incumbent is optimal. Beyond
+        // A* it bounds a solution's quality; for A* stopped by a limit it
+        // is what the search proved. A solved A* needs none.
+        let cut = matches!(status, Status::LimitReached(_));
+        let unexpanded = if self.order.is_optimal() && !cut {
             Cost::MAX
         } else {
+            let waiting = self
+                .pending
+                .values()
+                .flatten()
+                .map(|w| w.g.saturating_add(w.h));
             self.open
                 .iter()
                 .filter_map(|e| self.node(e.node).filter(|n| !n.closed && n.g == e.g))
                 .map(|n| n.g.saturating_add(n.h))
-                .fold(self.least_dropped, Cost::min)
+                .chain(waiting)
+                .fold(self.least_dropped.min(self.incumbent), Cost::min)
         };
         // Every rank's counters, gathered everywhere.
         let mine = [
@@ -1014,19 +1038,26 @@ impl<D: PackedState, H: Heuristic<D>, P: Partitioner<D>> Rank<'_, D, H, P> {
         if !self.config.rebalance {
             stats.handoff_share = None;
         }
+        let least_unexpanded = all
+            .chunks_exact(mine.len())
+            .map(|c| c[11])
+            .min()
+            .map_or(Cost::MAX, |least| {
+                Cost::try_from(least).unwrap_or(Cost::MAX)
+            });
+        if matches!(status, Status::LimitReached(_)) && least_unexpanded < Cost::MAX {
+            // With an admissible heuristic a state on an optimal path, at
+            // its optimal g, is among those counted (or the incumbent is
+            // optimal): C* ≥ the least of them.
+            stats.lower_bound = Some(least_unexpanded);
+        }
         if let Status::Solved(solution) = &status {
             stats.termination_overhead = self.found_at.map(|at| share_after(at, seconds));
             if !self.order.is_optimal() {
                 // With an admissible heuristic some state on an optimal
                 // path is left unexpanded with its optimal g (reopening
                 // keeps that true), so C* ≥ the least f of them all.
-                let least = all
-                    .chunks_exact(mine.len())
-                    .map(|c| c[11])
-                    .min()
-                    .unwrap_or(0);
-                let least = Cost::try_from(least).unwrap_or(Cost::MAX);
-                stats.lower_bound = Some(least.min(solution.cost));
+                stats.lower_bound = Some(least_unexpanded.min(solution.cost));
                 // The traced path may cost less than its goal's g (states
                 // on it reached more cheaply later): the trace ends at what
                 // is returned.
