@@ -387,6 +387,12 @@ struct SearchFlags {
     /// that undoes the last one). Optima are unchanged. [default: 0]
     #[arg(long, global = true)]
     move_pruning: Option<usize>,
+    /// ida and gpu-ida: first a beam of this width (on the GPU for gpu-ida);
+    /// IDA* then proves its solution optimal by the iterations below its
+    /// cost alone, or finds a cheaper one. Optima are unchanged. [default: 0,
+    /// none]
+    #[arg(long, global = true)]
+    incumbent_beam: Option<u64>,
     /// gpu-ida: subtree roots the start is split into on the CPU [default:
     /// 1048576]. A checkpoint inside an iteration keeps whole roots only, so
     /// an iteration whose first roots each take minutes needs more, lighter
@@ -474,6 +480,10 @@ impl SearchFlags {
             (
                 Param::MovePruning,
                 self.move_pruning.map(|n| ParamValue::Count(n as u64)),
+            ),
+            (
+                Param::IncumbentBeam,
+                self.incumbent_beam.map(ParamValue::Count),
             ),
             (
                 Param::Weight,

@@ -133,7 +133,11 @@ impl ExecutorConfig {
             ExecutorConfig::Astar => astar(domain, heuristic, options),
             ExecutorConfig::Hda(config) => hda(domain, heuristic, partitioner, config, options),
             // `ida` checks its thread count itself, as `hda` does.
-            ExecutorConfig::Ida(config) => ida(domain, heuristic, config, options),
+            ExecutorConfig::Ida(config) => {
+                below_a_cpu_beam(domain, heuristic, config, options, |config, options| {
+                    ida(domain, heuristic, config, options)
+                })
+            }
             ExecutorConfig::MpiHda(_) => Err(Error::ExecutorUnavailable {
                 executor: self.kind(),
                 reason: "this domain's states have no packed encoding (PackedState)".into(),
@@ -187,7 +191,9 @@ impl ExecutorConfig {
                 crate::search::gpu::gastar(domain, heuristic, config, options)
             }
             ExecutorConfig::GpuIda(config) => {
-                crate::search::gpu::gpu_ida(domain, heuristic, config, options)
+                below_a_gpu_beam(domain, heuristic, config, options, |config, options| {
+                    crate::search::gpu::gpu_ida(domain, heuristic, config, options)
+                })
             }
             ExecutorConfig::MultiGpu(config) if config.partition == "hash" => {
                 crate::search::gpu::multi_gpu(
@@ -267,7 +273,9 @@ impl ExecutorConfig {
         options.order.check_domain(domain)?;
         match self {
             ExecutorConfig::Ida(config) => {
-                crate::search::ida::ida_in_place(domain, heuristic, config, options)
+                below_a_cpu_beam(domain, heuristic, config, options, |config, options| {
+                    crate::search::ida::ida_in_place(domain, heuristic, config, options)
+                })
             }
             _ => otherwise(),
         }
@@ -291,7 +299,9 @@ impl ExecutorConfig {
         options.order.check_domain(domain)?;
         match self {
             ExecutorConfig::GpuIda(config) => {
-                crate::search::gpu::gpu_ida_in_place(domain, heuristic, config, options)
+                below_a_gpu_beam(domain, heuristic, config, options, |config, options| {
+                    crate::search::gpu::gpu_ida_in_place(domain, heuristic, config, options)
+                })
             }
             _ => self.run_in_place_or(domain, heuristic, options, otherwise),
         }
@@ -320,6 +330,67 @@ impl ExecutorConfig {
             _ => self.run(domain, heuristic, partitioner, options),
         }
     }
+}
+
+/// `ida` through `search`, after a CPU beam of its `incumbent_beam`
+/// width when it asks for one ([`crate::search::incumbent`]).
+fn below_a_cpu_beam<D: Domain, H: Heuristic<D>>(
+    domain: &D,
+    heuristic: &H,
+    config: &IdaConfig,
+    options: &SearchOptions,
+    search: impl FnOnce(&IdaConfig, &SearchOptions) -> Result<DomainOutcome<D>, Error>,
+) -> Result<DomainOutcome<D>, Error> {
+    if config.incumbent_beam == 0 {
+        return search(config, options);
+    }
+    crate::search::incumbent::below_a_beam::<D>(
+        config.incumbent_beam,
+        options,
+        |beam| crate::search::beam::beam(domain, heuristic, config.threads, beam),
+        |ceiling, rest| {
+            let config = IdaConfig {
+                ceiling,
+                ..config.clone()
+            };
+            search(&config, rest)
+        },
+    )
+}
+
+/// `gpu-ida` through `search`, after a GPU beam (on its first device) of
+/// its `incumbent_beam` width when it asks for one.
+#[cfg(feature = "gpu")]
+fn below_a_gpu_beam<D, P>(
+    domain: &D,
+    plugin: &P,
+    config: &crate::search::gpu::GpuIdaConfig,
+    options: &SearchOptions,
+    search: impl FnOnce(
+        &crate::search::gpu::GpuIdaConfig,
+        &SearchOptions,
+    ) -> Result<DomainOutcome<D>, Error>,
+) -> Result<DomainOutcome<D>, Error>
+where
+    D: crate::PackedState,
+    P: crate::search::gpu::GpuPlugin<D>,
+{
+    if config.incumbent_beam == 0 {
+        return search(config, options);
+    }
+    let device = config.devices.first().copied().unwrap_or(0);
+    crate::search::incumbent::below_a_beam::<D>(
+        config.incumbent_beam,
+        options,
+        |beam| crate::search::gpu::gpu_beam(domain, plugin, device, beam),
+        |ceiling, rest| {
+            let config = crate::search::gpu::GpuIdaConfig {
+                ceiling,
+                ..config.clone()
+            };
+            search(&config, rest)
+        },
+    )
 }
 
 #[cfg(test)]

@@ -30,6 +30,9 @@ pub enum Param {
     Roots,
     /// Longest redundant op sequences pruned (0: only the undoing move).
     MovePruning,
+    /// IDA\* below a beam's solution: the beam's width (0: none; see
+    /// [`crate::search::incumbent`]).
+    IncumbentBeam,
     /// The weight on h, or `greedy` (a [`crate::search::Order`] option).
     Weight,
     /// Anytime search (a [`crate::search::Order`] option).
@@ -47,7 +50,7 @@ pub enum Param {
 }
 
 /// Every parameter, in the order `--help` lists their flags.
-pub const PARAMS: [Param; 13] = [
+pub const PARAMS: [Param; 14] = [
     Param::Threads,
     Param::Gpus,
     Param::Partition,
@@ -56,6 +59,7 @@ pub const PARAMS: [Param; 13] = [
     Param::PartialExpansion,
     Param::Roots,
     Param::MovePruning,
+    Param::IncumbentBeam,
     Param::Weight,
     Param::Anytime,
     Param::Beam,
@@ -75,6 +79,7 @@ impl Param {
             Param::PartialExpansion => "partial_expansion",
             Param::Roots => "roots",
             Param::MovePruning => "move_pruning",
+            Param::IncumbentBeam => "incumbent_beam",
             Param::Weight => "weight",
             Param::Anytime => "anytime",
             Param::Beam => "beam",
@@ -210,9 +215,14 @@ pub const EXECUTORS: &[ExecutorInfo] = &[
     },
     ExecutorInfo {
         kind: "ida",
-        about: "Parallel IDA* on threads (--threads, --checkpoint, --move-pruning): \
-                memory-bounded.",
-        params: &[Param::Threads, Param::Checkpoint, Param::MovePruning],
+        about: "Parallel IDA* on threads (--threads, --checkpoint, --move-pruning, \
+                --incumbent-beam W): memory-bounded.",
+        params: &[
+            Param::Threads,
+            Param::Checkpoint,
+            Param::MovePruning,
+            Param::IncumbentBeam,
+        ],
         counted: true,
         default: || ExecutorConfig::Ida(Default::default()),
     },
@@ -254,13 +264,14 @@ pub const EXECUTORS: &[ExecutorInfo] = &[
     #[cfg(feature = "gpu")]
     ExecutorInfo {
         kind: "gpu-ida",
-        about: "IDA* on the GPUs of this host (--gpus, --checkpoint, --roots, --move-pruning): \
-                memory-bounded.",
+        about: "IDA* on the GPUs of this host (--gpus, --checkpoint, --roots, --move-pruning, \
+                --incumbent-beam W): memory-bounded.",
         params: &[
             Param::Gpus,
             Param::Checkpoint,
             Param::Roots,
             Param::MovePruning,
+            Param::IncumbentBeam,
         ],
         counted: true,
         default: || ExecutorConfig::GpuIda(Default::default()),
@@ -411,6 +422,7 @@ impl ExecutorConfig {
             (ExecutorConfig::Ida(c), Param::MovePruning) => {
                 c.move_pruning = count(key, value)? as usize
             }
+            (ExecutorConfig::Ida(c), Param::IncumbentBeam) => c.incumbent_beam = count(key, value)?,
             (ExecutorConfig::MpiHda(c), Param::Partition) => c.partition = text(key, value)?,
             #[cfg(feature = "gpu")]
             (ExecutorConfig::Gpu(c), Param::Heaps) => c.heaps = count(key, value)? as u32,
@@ -446,6 +458,10 @@ impl ExecutorConfig {
             (ExecutorConfig::GpuIda(c), Param::MovePruning) => {
                 c.move_pruning = count(key, value)? as usize
             }
+            #[cfg(feature = "gpu")]
+            (ExecutorConfig::GpuIda(c), Param::IncumbentBeam) => {
+                c.incumbent_beam = count(key, value)?
+            }
             // EXECUTORS lists a parameter this match does not set: a bug
             // in this file, caught by `every_listed_parameter_is_set`.
             (config, _) => {
@@ -466,9 +482,12 @@ mod tests {
     /// Two different values of `param`.
     fn samples(param: Param) -> [ParamValue; 2] {
         match param {
-            Param::Threads | Param::Gpus | Param::Heaps | Param::Roots | Param::MovePruning => {
-                [ParamValue::Count(3), ParamValue::Count(7)]
-            }
+            Param::Threads
+            | Param::Gpus
+            | Param::Heaps
+            | Param::Roots
+            | Param::MovePruning
+            | Param::IncumbentBeam => [ParamValue::Count(3), ParamValue::Count(7)],
             Param::Partition | Param::Checkpoint => {
                 [ParamValue::Text("x".into()), ParamValue::Text("y".into())]
             }

@@ -776,3 +776,68 @@ fn donated_subtrees_search_the_same_nodes_and_keep_their_paths() {
     }
     assert!(donations > 0, "no thread donated");
 }
+
+/// IDA* under a ceiling (the cost of a solution known beforehand) stops
+/// once its bound reaches it: at the optimum it ends with nothing cheaper
+/// (`NoSolution`), mostly after fewer expansions than the plain search,
+/// whose last iteration it skips; one above it, it finds the optimum; at
+/// the start's h it ends before any iteration. Through `incumbent_beam` a
+/// beam's solution (narrow beams' often longer) becomes the answer where
+/// IDA* finds nothing cheaper: always A*'s cost, its path replayed, no
+/// bound left.
+#[test]
+fn ida_below_an_incumbent_keeps_the_optimum_and_skips_the_last_iteration() {
+    use frontier_core::domain::StdHasher;
+    use frontier_core::ExecutorConfig;
+    let mut rng = SplitMix64::new(77);
+    let (mut cases, mut fewer) = (0, 0);
+    while cases < 20 {
+        let side = 5 + rng.below(5) as usize;
+        let Some((grid, expected)) = solvable_maze(&mut rng, side) else {
+            continue;
+        };
+        cases += 1;
+        let h0 = HalfManhattan.h(&grid, &grid.start());
+        let plain = ida_capped(&grid, &config(2, 4), None);
+        for threads in [1, 2] {
+            let under = |ceiling| {
+                let config = IdaConfig {
+                    ceiling: Some(ceiling),
+                    ..config(threads, 4)
+                };
+                ida_capped(&grid, &config, None)
+            };
+            let proof = under(expected);
+            assert!(
+                matches!(proof.status, Status::NoSolution),
+                "{threads} threads, ceiling at the optimum {expected}: {:?}\n{grid:?}",
+                proof.status
+            );
+            fewer += usize::from(proof.stats.expanded < plain.stats.expanded);
+            let above = under(expected + 1);
+            assert_eq!(
+                above.solution().map(|s| s.cost),
+                Some(expected),
+                "{threads} threads, ceiling above the optimum\n{grid:?}"
+            );
+            assert!(matches!(under(h0).status, Status::NoSolution));
+        }
+        for width in [1, 3, 50] {
+            let executor = ExecutorConfig::Ida(IdaConfig {
+                incumbent_beam: width,
+                ..config(2, 4)
+            });
+            let outcome = executor
+                .run(&grid, &HalfManhattan, &StdHasher, &SearchOptions::default())
+                .unwrap();
+            let solution = outcome.solution().expect("a solvable maze");
+            assert_eq!(solution.cost, expected, "beam {width}\n{grid:?}");
+            assert_eq!(replay(&grid, &solution.states, &solution.moves), expected);
+            assert_eq!(outcome.stats.lower_bound, None, "beam {width}");
+        }
+    }
+    assert!(
+        fewer > 20,
+        "the last iteration was skipped in {fewer} of 40 searches"
+    );
+}

@@ -1014,6 +1014,61 @@ fn gpu_ranks_equal_cpu_ranks() {
     }
 }
 
+/// GPU IDA* below a GPU beam's solution (`incumbent_beam`) reaches Korf's
+/// optima, its path replayed, with beams narrow enough to miss the optimum
+/// (IDA* then finds it below the beam's cost) and wide enough to hit it
+/// (the beam's path is then the answer, and IDA* skips its last
+/// iteration: fewer nodes than IDA* alone, the beam's included).
+#[test]
+fn gpu_ida_below_a_beams_incumbent_reaches_korfs_optima() {
+    if !frontier_core::gpu::usable_or_skip("gpu_ida_below_a_beams_incumbent_reaches_korfs_optima") {
+        return;
+    }
+    use frontier_core::search::gpu::GpuIdaConfig;
+    use frontier_core::ExecutorConfig;
+    let dir = tempdir("gpu-ida-incumbent");
+    let board = Board::new(4, 4).unwrap();
+    let h = TilesHeuristic::Pdb(pdb_heuristic(&board, Goal::Korf, "5-5-5", true, &dir));
+    let mut fewer = 0;
+    for (id, korf, _, optimum) in korf100()
+        .iter()
+        .filter(|i| ["16", "55", "79", "85", "97"].contains(&i.0.as_str()))
+    {
+        let puzzle = Tiles::parse(korf, Goal::Korf).unwrap();
+        let run = |incumbent_beam| {
+            let executor = ExecutorConfig::GpuIda(GpuIdaConfig {
+                roots: 4096,
+                memory_fraction: 0.2,
+                incumbent_beam,
+                ..GpuIdaConfig::default()
+            });
+            executor
+                .run_gpu(
+                    &puzzle,
+                    &h,
+                    &frontier_core::domain::StdHasher,
+                    &SearchOptions::default(),
+                )
+                .expect("the GPU runs")
+        };
+        let alone = run(0);
+        for width in [10, 100_000] {
+            let outcome = run(width);
+            let solution = outcome.solution().expect("solved");
+            assert_eq!(solution.cost, *optimum, "#{id}, beam {width}");
+            assert!(puzzle.is_goal(&puzzle.replay(&solution.moves).unwrap()));
+            assert_eq!(outcome.stats.lower_bound, None, "#{id}, beam {width}");
+            if width > 10 {
+                fewer += usize::from(outcome.stats.expanded < alone.stats.expanded);
+            }
+        }
+    }
+    assert!(
+        fewer >= 3,
+        "the wide beam's incumbent saved nodes on {fewer} of 5 boards"
+    );
+}
+
 /// GA* on one GPU and on three shards (two GPUs and one, or three sessions
 /// on one) stopped by an expansion limit report the least f left on their
 /// heaps, among pruned children and in the last round's inboxes: between

@@ -76,6 +76,19 @@ pub struct IdaConfig {
     /// describe their move contexts.
     #[serde(default)]
     pub move_pruning: usize,
+    /// A beam of this width runs first (0: none), and its solution is the
+    /// incumbent: IDA\* then searches only below its cost and stops once
+    /// its bound reaches it, proving the beam's solution optimal without
+    /// the last, largest iteration ([`crate::search::incumbent`]). Optima
+    /// are unchanged.
+    #[serde(default)]
+    pub incumbent_beam: u64,
+    /// The cost of a solution known beforehand: the search stops once its
+    /// bound reaches it, with [`crate::Status::NoSolution`] (nothing
+    /// cheaper). Set by [`crate::search::incumbent`]; no setting of a
+    /// config file.
+    #[serde(skip)]
+    pub ceiling: Option<Cost>,
 }
 
 impl Default for IdaConfig {
@@ -87,6 +100,8 @@ impl Default for IdaConfig {
             segment_seconds: DEFAULT_SEGMENT_SECONDS,
             context: String::new(),
             move_pruning: 0,
+            incumbent_beam: 0,
+            ceiling: None,
         }
     }
 }
@@ -1310,6 +1325,7 @@ where
         heuristic,
         config.checkpoint.as_deref(),
         &config.context,
+        config.ceiling,
         target,
         options,
         started,
@@ -1325,6 +1341,9 @@ where
     let mut donations = 0u64;
     let mut iteration_started = Instant::now();
     let status = loop {
+        if iterations.reached_ceiling() {
+            break Status::NoSolution;
+        }
         let bound = iterations.bound;
         let from = iterations.done;
         let end = segments.end(from, roots);
@@ -1507,9 +1526,19 @@ pub(crate) struct Iterations {
     /// this run, for [`SearchStats::iterations`].
     began: (u64, u64),
     trace: Vec<IterationCount>,
+    /// The cost of a solution known beforehand (`Cost::MAX`: none): once
+    /// the bound reaches it, nothing cheaper exists.
+    pub(crate) ceiling: Cost,
 }
 
 impl Iterations {
+    /// Whether the bound has reached the ceiling: every iteration below
+    /// it ended without a goal, so no solution costs less than the
+    /// ceiling, and the known one of that cost is optimal.
+    pub(crate) fn reached_ceiling(&self) -> bool {
+        self.bound >= self.ceiling
+    }
+
     /// Records an iteration that ended without a goal, its smallest f above
     /// the bound being `next`, in the checkpoint (if any); returns the next
     /// bound.
@@ -1626,15 +1655,18 @@ pub(crate) enum Begun<D: Domain> {
 /// checkpoint of this start from `checkpoint` (a directory), split the
 /// start into `target` roots, and take the first bound from the roots or
 /// the checkpoint, whichever is higher.
+#[allow(clippy::too_many_arguments)]
 pub(crate) fn begin<D: Domain, H: Heuristic<D>>(
     domain: &D,
     heuristic: &H,
     checkpoint: Option<&Path>,
     context: &str,
+    ceiling: Option<Cost>,
     target: usize,
     options: &SearchOptions,
     started: Instant,
 ) -> Result<Begun<D>, Error> {
+    let ceiling = ceiling.unwrap_or(Cost::MAX);
     let mut stats = SearchStats::default();
     let start_key = Checkpoint::key(domain);
     let lock = checkpoint.map(DirLock::take).transpose()?;
@@ -1668,6 +1700,7 @@ pub(crate) fn begin<D: Domain, H: Heuristic<D>>(
                 next: Cost::MAX,
                 began: (0, 0),
                 trace: Vec::new(),
+                ceiling,
             };
             if let Some(c) = &resumed {
                 iterations.bound = lowest_f.max(c.bound);
@@ -1695,6 +1728,9 @@ pub(crate) fn begin<D: Domain, H: Heuristic<D>>(
             iterations.began = (stats.expanded, stats.generated);
             return Ok(Begun::Search(split, iterations, stats));
         }
+        // The split's goal is optimal; under a ceiling it cannot cost
+        // less, so nothing cheaper than the ceiling exists.
+        SplitEnd::Goal(split, at) if split.nodes[at as usize].g >= ceiling => Status::NoSolution,
         SplitEnd::Goal(split, at) => {
             let (states, moves) = split.path_to(at);
             Status::Solved(Solution {

@@ -11,6 +11,7 @@ pub mod gaps;
 pub mod gpu;
 pub mod hda;
 pub mod ida;
+pub mod incumbent;
 pub mod move_pruning;
 pub mod mpi;
 pub mod order;
@@ -119,6 +120,22 @@ impl Limits {
         } else {
             None
         }
+    }
+
+    /// What is left of these limits for a search that follows others
+    /// which expanded `expanded` nodes since `started`, or the limit they
+    /// already reached. Memory is not shared out: each search holds its
+    /// own.
+    pub fn left_after(&self, expanded: u64, started: Instant) -> Result<Limits, Limit> {
+        let seconds = started.elapsed().as_secs_f64();
+        if let Some(limit) = self.exceeded(expanded, 0, seconds) {
+            return Err(limit);
+        }
+        Ok(Limits {
+            max_expanded: self.max_expanded.map(|m| m - expanded),
+            max_memory_bytes: self.max_memory_bytes,
+            max_seconds: self.max_seconds.map(|m| m - seconds),
+        })
     }
 }
 

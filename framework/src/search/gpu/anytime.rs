@@ -45,8 +45,7 @@ use super::partition::GpuPartitioner;
 use super::{GpuPlugin, MultiGpuSession};
 use crate::domain::{Cost, PackedState};
 use crate::search::{
-    DomainOutcome, Improvement, Limit, Limits, Order, Outcome, SearchOptions, Solution, Status,
-    Weight,
+    DomainOutcome, Improvement, Limit, Order, Outcome, SearchOptions, Solution, Status, Weight,
 };
 use crate::stats::SearchStats;
 use crate::Error;
@@ -86,7 +85,7 @@ where
     let mut schedule = Schedule::new(options.order.weight);
     let status = loop {
         let weight = schedule.weight;
-        let mut limits = match remaining(&options.limits, totals.expanded, started) {
+        let mut limits = match options.limits.left_after(totals.expanded, started) {
             Ok(limits) => limits,
             Err(limit) => {
                 break best
@@ -245,20 +244,6 @@ impl Schedule {
             _ => lowered,
         };
     }
-}
-
-/// What is left of `limits` after `expanded` expansions and the time since
-/// `started`, or the limit already reached.
-fn remaining(limits: &Limits, expanded: u64, started: Instant) -> Result<Limits, Limit> {
-    let seconds = started.elapsed().as_secs_f64();
-    if let Some(limit) = limits.exceeded(expanded, 0, seconds) {
-        return Err(limit);
-    }
-    Ok(Limits {
-        max_expanded: limits.max_expanded.map(|m| m - expanded),
-        max_memory_bytes: limits.max_memory_bytes,
-        max_seconds: limits.max_seconds.map(|m| m - seconds),
-    })
 }
 
 /// Adds one run's counts to the totals; sizes are the largest run's. The

@@ -90,6 +90,12 @@ pub struct GpuIdaConfig {
     /// through [`gpu_ida_in_place`], for domains that describe their move
     /// contexts.
     pub move_pruning: usize,
+    /// A GPU beam of this width runs first (0: none), and its solution is
+    /// the incumbent, as in [`crate::search::ida::IdaConfig::incumbent_beam`].
+    pub incumbent_beam: u64,
+    /// As in [`crate::search::ida::IdaConfig::ceiling`].
+    #[serde(skip)]
+    pub ceiling: Option<Cost>,
 }
 
 impl Default for GpuIdaConfig {
@@ -105,6 +111,8 @@ impl Default for GpuIdaConfig {
             segment_seconds: DEFAULT_SEGMENT_SECONDS,
             context: String::new(),
             move_pruning: 0,
+            incumbent_beam: 0,
+            ceiling: None,
         }
     }
 }
@@ -667,6 +675,7 @@ where
         plugin,
         config.checkpoint.as_deref(),
         &config.context,
+        config.ceiling,
         config.roots.max(1),
         options,
         started,
@@ -718,6 +727,9 @@ where
     let mut per_gpu = vec![0u64; count];
     let mut iteration_started = Instant::now();
     let status = loop {
+        if iterations.reached_ceiling() {
+            break Status::NoSolution;
+        }
         let bound = iterations.bound;
         let from = iterations.done;
         let end = plan.end(from, roots);
