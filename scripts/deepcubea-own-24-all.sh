@@ -13,7 +13,8 @@
 # in the order RETRY_ORDER gives (ids, space-separated; the rest after, in file order),
 # from their checkpoints, each under RETRY_SECONDS (default 3000, so in practice until the
 # call's time runs out: a board killed then keeps its checkpoint, every finished bound and
-# every 60 s inside an iteration, and its next run adds up the seconds).
+# every 60 s inside an iteration, and its next run adds up the seconds). INCUMBENT_BEAM=W
+# gives those retries a GPU beam of width W first (IDA* below the beam's solution).
 # Prints last: boards done, proven optimal, the mean seconds, and the proven rows paired
 # with DeepCubeA's lengths for the same states.
 set -uo pipefail
@@ -53,8 +54,12 @@ first = [i for i in sys.argv[3].split() if i in by_id]
 order = first + [i for i in by_id if i not in first]
 print("\n".join([lines[0]] + [by_id[i] for i in order if i not in proven]))
 PY
-    sed "s#$tsv#/tmp/frontier-own-24-retry.tsv#" configs/deepcubea-own-24-all.ron \
-      > /tmp/frontier-own-24-retry.ron
+    # INCUMBENT_BEAM=W: a GPU beam of width W first, whose path IDA* proves optimal without
+    # its last iteration where the beam found the optimum (docs/RESULTS.md, "IDA* below a
+    # beam's solution").
+    beam=${INCUMBENT_BEAM:+incumbent_beam: $INCUMBENT_BEAM, }
+    sed -e "s#$tsv#/tmp/frontier-own-24-retry.tsv#" -e "s#GpuIda(#GpuIda($beam#" \
+      configs/deepcubea-own-24-all.ron > /tmp/frontier-own-24-retry.ron
     echo "without a proof: $(($(wc -l < /tmp/frontier-own-24-retry.tsv) - 1)) boards"
     timeout "$left" "$bin" --quiet run /tmp/frontier-own-24-retry.ron --output "$csv" \
       --resume --retry-cut --max-seconds "${RETRY_SECONDS:-3000}" \
