@@ -166,7 +166,7 @@ fn bad_instances_give_one_line_errors_and_a_failing_exit() {
         // nothing, so it is refused.
         (
             vec!["solve", "tiles", "1 2 3 4 5 6 0 7 8", "--rank-conflicts"],
-            "--rank-conflicts ranks a beam's layers: give --beam W too",
+            "--rank-conflicts ranks a beam's layers: give --beam W or --incumbent-beam W too",
         ),
     ] {
         let out = frontier(&args);
@@ -2296,4 +2296,38 @@ fn boggle_proofs_resume_from_results_files_and_shares_merge_into_the_whole() {
     fails_with(&merge(&[&first, &other]), "different target");
     std::fs::write(&other, "not a results file\n").unwrap();
     fails_with(&merge(&[&other]), "line 1: not a results file");
+}
+
+/// `--incumbent-beam` on `ida`, with and without `--rank-conflicts` (which
+/// then ranks that beam): the 8-puzzle's optimum, the same as A*'s, and a
+/// proven row; on an executor without a beam before it the flag is refused.
+#[test]
+fn ida_below_a_beam_keeps_astars_optimum_from_the_command_line() {
+    let board = "8 6 7 2 5 4 3 0 1";
+    let row = |executor: &[&str], tiles: &[&str]| -> serde_json::Value {
+        let out = frontier(&[&["solve", "--json"], executor, &["tiles"], tiles, &[board]].concat());
+        assert!(
+            out.status.success(),
+            "{executor:?} {tiles:?}: {}",
+            stderr(&out)
+        );
+        serde_json::from_str(stdout(&out).trim()).expect("one JSON row")
+    };
+    let astar = row(&["--executor", "astar"], &[]);
+    for tiles in [&[][..], &["--rank-conflicts"][..]] {
+        let ida = row(&["--executor", "ida", "--incumbent-beam", "8"], tiles);
+        assert_eq!(ida["cost"], astar["cost"], "{tiles:?}");
+        assert_eq!(ida["status"], "optimal", "{tiles:?}");
+    }
+    let refused = frontier(&[
+        "solve",
+        "--executor",
+        "hda",
+        "--incumbent-beam",
+        "8",
+        "tiles",
+        board,
+    ]);
+    assert!(!refused.status.success());
+    assert!(stderr(&refused).contains("--incumbent-beam applies to --executor ida or gpu-ida"));
 }

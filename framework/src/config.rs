@@ -107,6 +107,19 @@ impl ExecutorConfig {
         }
     }
 
+    /// The width of the beam that runs before IDA\* (`incumbent_beam`), if
+    /// this is an IDA\* executor that asks for one: a domain that ranks
+    /// beams its own way ranks this one too.
+    pub fn incumbent_beam(&self) -> Option<u64> {
+        match self {
+            ExecutorConfig::Ida(c) => Some(c.incumbent_beam),
+            #[cfg(feature = "gpu")]
+            ExecutorConfig::GpuIda(c) => Some(c.incumbent_beam),
+            _ => None,
+        }
+        .filter(|&width| width > 0)
+    }
+
     /// The partitioner name this executor needs, if it distributes states.
     pub fn partition(&self) -> Option<&str> {
         match self {

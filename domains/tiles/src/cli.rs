@@ -40,7 +40,8 @@ pub struct TilesCli {
     /// Rank a beam's layers by h plus the linear conflicts between tiles of
     /// different pattern databases (between every two tiles with
     /// manhattan), which h does not count; the proven bound still comes
-    /// from h alone. Needs --beam.
+    /// from h alone. Needs --beam, or --incumbent-beam (the beam before
+    /// IDA*, which itself searches by h).
     #[arg(long)]
     #[serde(default)]
     pub rank_conflicts: bool,
@@ -374,9 +375,12 @@ impl Plugin for TilesCli {
             id: instance.id.clone(),
             message: e.to_string(),
         })?;
-        if self.rank_conflicts && options.order.beam.is_none() {
+        if self.rank_conflicts
+            && options.order.beam.is_none()
+            && executor.incumbent_beam().is_none()
+        {
             return Err(CliError::Input(
-                "tiles: --rank-conflicts ranks a beam's layers: give --beam W too".into(),
+                "tiles: --rank-conflicts ranks a beam's layers: give --beam W or --incumbent-beam W too".into(),
             ));
         }
         let heuristic = self.heuristic_for(prepared, &puzzle)?;
