@@ -975,12 +975,20 @@ impl<D: PackedState, H: Heuristic<D>, P: Partitioner<D>> Rank<'_, D, H, P> {
         };
 
         // The least f of every state left unexpanded here: open (below the
-        // cutoff or not), dropped, or waiting for its bucket; and this
-        // rank's incumbent, since a state pruned at f ≥ the incumbent can
-        // only lie on an optimal path if the incumbent is optimal. Beyond
-        // A* it bounds a solution's quality; for A* stopped by a limit it
-        // is what the search proved. A solved A* needs none.
+        // cutoff or not), dropped, or waiting for its bucket; and the
+        // cheapest goal this rank found, since a goal taken off the open
+        // list is counted nowhere else, and a state pruned at f ≥ a goal's
+        // cost lies on an optimal path only if that goal is optimal (a goal
+        // of another rank is that rank's to count). Beyond A* it bounds a
+        // solution's quality; for A* stopped by a limit it is what the
+        // search proved. A solved A* needs none.
         let cut = matches!(status, Status::LimitReached(_));
+        let found = self
+            .goals
+            .iter()
+            .map(|&(cost, _)| cost)
+            .min()
+            .unwrap_or(Cost::MAX);
         let unexpanded = if self.order.is_optimal() && !cut {
             Cost::MAX
         } else {
@@ -994,7 +1002,7 @@ impl<D: PackedState, H: Heuristic<D>, P: Partitioner<D>> Rank<'_, D, H, P> {
                 .filter_map(|e| self.node(e.node).filter(|n| !n.closed && n.g == e.g))
                 .map(|n| n.g.saturating_add(n.h))
                 .chain(waiting)
-                .fold(self.least_dropped.min(self.incumbent), Cost::min)
+                .fold(self.least_dropped.min(found), Cost::min)
         };
         // Every rank's counters, gathered everywhere.
         let mine = [
