@@ -1528,7 +1528,7 @@ pub(crate) struct Iterations {
     trace: Vec<IterationCount>,
     /// The cost of a solution known beforehand (`Cost::MAX`: none): once
     /// the bound reaches it, nothing cheaper exists.
-    pub(crate) ceiling: Cost,
+    ceiling: Cost,
 }
 
 impl Iterations {

@@ -344,10 +344,8 @@ fn cut_bound(
     }
     let mut ctrl = vec![0u64; reports[me].ctrl.len()];
     shard.read_ctrl(&mut ctrl)?;
-    let mine = [
-        if ctrl[CTRL_OVERFLOW] != 0 { 0 } else { 1 },
-        shard.least_f()?,
-    ];
+    // Whether this rank kept every child, and its least f.
+    let mine = [u64::from(ctrl[CTRL_OVERFLOW] == 0), shard.least_f()?];
     let mut all = vec![0u64; 2 * gpus];
     world.all_gather_into(&mine[..], &mut all[..]);
     if all.chunks_exact(2).any(|c| c[0] == 0) {
