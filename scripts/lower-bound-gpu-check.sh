@@ -27,7 +27,7 @@ for np in 1 2; do
   mpirun --oversubscribe -np "$np" "$dir/frontier" --quiet run --json "$out/mpi-gpu.ron" \
     > "$out/mpi-$np.jsonl" 2> "$out/mpi-$np.err" || status=1
 done
-tail -3 "$out"/*.err
+tail -n 3 "$out"/*.err
 python3 - "$out"/*.jsonl <<'PY'
 import json, sys
 rows = [json.loads(l) for f in sys.argv[1:] for l in open(f) if l.strip()]
