@@ -1612,19 +1612,24 @@ fn resume_skips_finished_rows_in_domains_that_name_their_own_method() {
 #[test]
 fn retry_cut_reruns_only_the_rows_a_limit_cut_under_the_new_limits() {
     let dir = scratch("retry-cut");
-    let experiment = |max_expanded: u64, file: &std::path::Path| {
+    let executors = format!(
+        "Astar, Ida(threads: 1, checkpoint: Some({:?}))",
+        dir.join("checkpoints").display().to_string()
+    );
+    let experiment_of = |executors: &str, max_expanded: u64, file: &std::path::Path| {
         format!(
             r#"Experiment(
                 domain: Tiles(heuristic: "manhattan"),
                 instances: Inline(["8 6 7 2 5 4 3 0 1", "5 10 14 4 6 12 11 1 9 0 15 7 13 2 8 3", "0 9 12 4 5 3 2 8 10 1 7 6 11 14 13 15"]),
-                executors: [Astar, Ida(threads: 1, checkpoint: Some({:?}))],
+                executors: [{executors}],
                 limits: (max_expanded: Some({max_expanded})),
                 output: Some({:?}),
             )"#,
-            dir.join("checkpoints").display().to_string(),
             file.display().to_string()
         )
     };
+    let experiment =
+        |max_expanded: u64, file: &std::path::Path| experiment_of(&executors, max_expanded, file);
     for ext in ["csv", "json"] {
         let file = dir.join(format!("rows.{ext}"));
         let tight = write_config(&format!("tight-{ext}.ron"), &experiment(20_000, &file));
@@ -1679,18 +1684,63 @@ fn retry_cut_reruns_only_the_rows_a_limit_cut_under_the_new_limits() {
         fails_with(&refused, "--resume --retry-cut");
         assert_eq!(std::fs::read_to_string(&file).unwrap(), first);
         fails_with(&loose(&["--retry-cut"]), "--resume");
-        // The four cut rows run again, and only they.
-        let retried = loose(&["--resume", "--retry-cut"]);
-        assert!(retried.status.success(), "{}", stderr(&retried));
-        let rows: Vec<serde_json::Value> = stdout(&retried)
+        // A retry of A*'s rows alone (as a retry killed before IDA*'s would
+        // be): IDA*'s cut rows stay in the file, unchanged, until their own
+        // rows replace them.
+        let astar_only = write_config(
+            &format!("astar-{ext}.ron"),
+            &experiment_of("Astar", 100_000_000, &file),
+        );
+        let partial = run(&astar_only, &["--resume", "--retry-cut"]);
+        assert!(partial.status.success(), "{}", stderr(&partial));
+        let astar_rows: Vec<serde_json::Value> = stdout(&partial)
             .lines()
             .map(|l| serde_json::from_str(l).unwrap())
             .collect();
+        assert_eq!(astar_rows.len(), 2, "{ext}");
+        let midway = std::fs::read_to_string(&file).unwrap();
+        let ida_cut: Vec<&str> = first
+            .lines()
+            .filter(|l| l.contains("expansion limit") && l.contains("ida"))
+            .collect();
+        assert_eq!(ida_cut.len(), 2, "{ext}");
+        for row in &ida_cut {
+            assert!(midway.contains(row), "{ext}: {row} lost by a partial retry");
+        }
+        assert_eq!(
+            statuses(&midway),
+            [
+                "optimal",
+                "optimal",
+                "expansion limit",
+                "expansion limit",
+                "optimal",
+                "optimal"
+            ],
+            "{ext}"
+        );
+        // A plain resume now reads the file as it is (no row twice) and
+        // runs nothing: the file's limits are the loose ones.
+        let resumed = loose(&["--resume"]);
+        assert!(resumed.status.success(), "{}", stderr(&resumed));
+        assert_eq!(stdout(&resumed).lines().count(), 0, "{ext}");
+        // The two cut rows left run again, and only they.
+        let retried = loose(&["--resume", "--retry-cut"]);
+        assert!(retried.status.success(), "{}", stderr(&retried));
+        let rows: Vec<serde_json::Value> = astar_rows
+            .into_iter()
+            .chain(
+                stdout(&retried)
+                    .lines()
+                    .map(|l| serde_json::from_str(l).unwrap()),
+            )
+            .collect();
         assert_eq!(rows.len(), 4, "{ext}");
-        // Two executors that share no search code agree on each board.
+        // Two executors that share no search code agree on each board (A*'s
+        // rows first, then IDA*'s, board by board).
         let costs: Vec<u64> = rows.iter().map(|r| r["cost"].as_u64().unwrap()).collect();
         assert!(
-            costs[0] == costs[1] && costs[2] == costs[3],
+            costs[0] == costs[2] && costs[1] == costs[3],
             "{ext}: {costs:?}"
         );
         let after = std::fs::read_to_string(&file).unwrap();

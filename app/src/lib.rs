@@ -89,10 +89,10 @@ enum Command {
         #[arg(long, conflicts_with = "overwrite")]
         resume: bool,
         /// With --resume: the rows a limit cut (`time limit`, `memory limit`,
-        /// `expansion limit`) are taken out of the file and run again, under the
-        /// limits as they are now (the config's, or --max-seconds and the
-        /// like); an IDA* executor with a checkpoint
-        /// goes on from it, so a hard instance can be finished over several runs.
+        /// `expansion limit`) are run again, under the limits as they are now
+        /// (the config's, or --max-seconds and the like), each replaced in the
+        /// file by its new row; an IDA* executor with a checkpoint goes on
+        /// from it, so a hard instance can be finished over several runs.
         #[arg(long, requires = "resume")]
         retry_cut: bool,
         /// Replace an output file that already holds results (without it,

@@ -31,8 +31,10 @@ pub enum Existing {
     Refuse,
     /// Keep its rows and run only the others (`--resume`).
     Resume,
-    /// As `Resume`, but rows a limit cut are removed and run again
-    /// (`--resume --retry-cut`).
+    /// As `Resume`, but rows a limit cut are run again
+    /// (`--resume --retry-cut`); each stays in the file until its new row
+    /// replaces it, so a retry that is killed, or that runs only some of
+    /// them, loses none.
     RetryCut,
     /// Replace it (`--overwrite`).
     Overwrite,
@@ -134,6 +136,9 @@ pub struct Output {
     json: bool,
     /// Holds the advisory lock as long as it is open.
     file: File,
+    /// The lines of the cut rows that `--retry-cut` runs again, by key: each
+    /// is taken out of the file when its new row is written.
+    retried: HashMap<RowKey, String>,
 }
 
 impl Output {
@@ -157,6 +162,7 @@ impl Output {
         )?;
         let first = first_line(fingerprint, json);
         let mut kept = HashMap::new();
+        let mut retried = HashMap::new();
         // A file of this experiment that holds no row yet (a run that
         // stopped before its first) is no results to protect.
         let no_rows = || matches!(read_rows(path, &text, json, fingerprint, false), Ok((rows, _)) if rows.is_empty());
@@ -173,18 +179,36 @@ impl Output {
             let retry = existing == Existing::RetryCut;
             let (rows, length) = read_rows(path, &text, json, fingerprint, retry)?;
             let (rows, length) = if retry {
-                let cut = rows.values().filter(|row| row.cut).count();
-                let new_text = without_cut_rows(&text[..length], &rows, &first, json);
+                // The first line records the limits the rows are now run
+                // under; the cut rows stay until their new rows replace them.
+                let new_text = with_first_line(&text[..length], &first, json);
                 if new_text != text[..length] {
                     file = replace_locked(path, &new_text)?;
-                }
-                if cut > 0 {
-                    tracing::warn!(rows = cut, "rows a limit cut are run again");
                 }
                 // Read back, so that rows name their lines in the new file
                 // (whose whole text is kept: cutting it to its length below
                 // changes nothing).
-                read_rows(path, &new_text, json, fingerprint, false)?
+                let (rows, length) = read_rows(path, &new_text, json, fingerprint, false)?;
+                let lines: Vec<&str> = new_text.split_inclusive('\n').collect();
+                let rows = rows
+                    .into_iter()
+                    .filter_map(|(key, row)| {
+                        if !row.cut {
+                            return Some((key, row));
+                        }
+                        // `read_rows` numbers the lines of this same text from 1.
+                        let line = lines.get(row.line - 1).copied().unwrap_or_default();
+                        retried.insert(key, line.to_string());
+                        None
+                    })
+                    .collect();
+                if !retried.is_empty() {
+                    tracing::warn!(
+                        rows = retried.len(),
+                        "rows a limit cut are run again (each stays until its new row replaces it)"
+                    );
+                }
+                (rows, length)
             } else {
                 (rows, length)
             };
@@ -206,47 +230,64 @@ impl Output {
                 path: path.to_path_buf(),
                 json,
                 file,
+                retried,
             },
             kept,
         ))
     }
 
-    /// Appends one row and flushes it.
+    /// Appends one row and flushes it. A row that `--retry-cut` ran again
+    /// replaces its cut row instead: the file is rewritten without that
+    /// line and with the new row at its end, renamed over the old one, so
+    /// a crash leaves one whole file or the other.
     pub fn write(&mut self, report: &InstanceReport) -> Result<(), CliError> {
         let line = if self.json {
             json_line(report)
         } else {
             csv_row(report)
         };
-        writeln!(self.file, "{line}")
-            .and_then(|()| self.file.flush())
-            .map_err(|source| CliError::Io {
-                path: self.path.clone(),
-                source,
-            })
+        let io = |source| CliError::Io {
+            path: self.path.clone(),
+            source,
+        };
+        let key = if self.json {
+            json_row(&line, "")
+        } else {
+            csv_kept(&line, "", &csv_headers())
+        }
+        .map(|(key, _)| key);
+        let Some(old) = key.and_then(|key| self.retried.remove(&key)) else {
+            return writeln!(self.file, "{line}")
+                .and_then(|()| self.file.flush())
+                .map_err(io);
+        };
+        // This process holds the file's lock: what it reads is what it wrote.
+        let text = std::fs::read_to_string(&self.path).map_err(io)?;
+        let header_lines = if self.json { 1 } else { 2 };
+        let mut replaced = false;
+        let mut new_text = String::with_capacity(text.len() + line.len() + 1);
+        for (index, kept) in text.split_inclusive('\n').enumerate() {
+            if !replaced && index >= header_lines && kept == old {
+                replaced = true;
+                continue;
+            }
+            new_text.push_str(kept);
+        }
+        new_text.push_str(&line);
+        new_text.push('\n');
+        self.file = replace_locked(&self.path, &new_text)?;
+        Ok(())
     }
 }
 
-/// The text of a results file `text` (complete lines only) with its cut
-/// rows left out and its first line(s) `first`: the experiment as it is
-/// now, whose limits may differ from the file's.
-fn without_cut_rows(
-    text: &str,
-    rows: &HashMap<RowKey, KeptRow>,
-    first: &str,
-    json: bool,
-) -> String {
-    let keep: std::collections::HashSet<usize> = rows
-        .values()
-        .filter(|row| !row.cut)
-        .map(|row| row.line)
-        .collect();
+/// The text of a results file `text` (complete lines only) with its first
+/// line(s) replaced by `first`: the experiment as it is now, whose limits
+/// may differ from the file's.
+fn with_first_line(text: &str, first: &str, json: bool) -> String {
     let header_lines = if json { 1 } else { 2 };
     let mut new_text = first.to_string();
-    for (line_no, line) in (1..).zip(text.split_inclusive('\n')) {
-        if line_no > header_lines && keep.contains(&line_no) {
-            new_text.push_str(line);
-        }
+    for line in text.split_inclusive('\n').skip(header_lines) {
+        new_text.push_str(line);
     }
     new_text
 }
