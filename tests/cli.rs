@@ -1767,6 +1767,62 @@ fn retry_cut_reruns_only_the_rows_a_limit_cut_under_the_new_limits() {
     }
 }
 
+/// An anytime row that a limit stopped with its best solution so far is
+/// `bounded (expansion limit)`, not `bounded`: `--retry-cut` runs it
+/// again, and with room to finish it proves the optimum.
+#[test]
+fn retry_cut_reruns_a_solution_a_limit_stopped() {
+    let dir = scratch("retry-bounded");
+    let file = dir.join("rows.csv");
+    let config = write_config(
+        "retry-bounded.ron",
+        &format!(
+            r#"Experiment(
+                domain: Tiles(heuristic: "manhattan"),
+                instances: Inline(["5 10 14 4 6 12 11 1 9 0 15 7 13 2 8 3"]),
+                executors: [Astar],
+                weight: "greedy",
+                anytime: true,
+                limits: (max_expanded: Some(3000)),
+                output: Some({:?}),
+            )"#,
+            file.display().to_string()
+        ),
+    );
+    let path = config.to_str().unwrap();
+    let first = frontier(&["run", "--json", path]);
+    assert!(first.status.success(), "{}", stderr(&first));
+    let row: serde_json::Value = serde_json::from_str(stdout(&first).trim()).unwrap();
+    assert_eq!(row["status"], "bounded (expansion limit)", "{row}");
+    let (cost, lower) = (
+        row["cost"].as_u64().unwrap(),
+        row["lower_bound"].as_u64().unwrap(),
+    );
+    assert!(lower < cost, "{row}");
+    // A plain resume keeps it; a retry with room proves the optimum.
+    let resumed = frontier(&["run", "--json", path, "--resume"]);
+    assert_eq!(stdout(&resumed).lines().count(), 0, "{}", stderr(&resumed));
+    let retried = frontier(&[
+        "run",
+        "--json",
+        path,
+        "--resume",
+        "--retry-cut",
+        "--max-expanded",
+        "100000000",
+    ]);
+    assert!(retried.status.success(), "{}", stderr(&retried));
+    let row: serde_json::Value = serde_json::from_str(stdout(&retried).trim()).unwrap();
+    assert_eq!(row["status"], "optimal", "{row}");
+    let optimum = row["cost"].as_u64().unwrap();
+    assert!(
+        lower <= optimum && optimum <= cost,
+        "{lower} ≤ {optimum} ≤ {cost}"
+    );
+    let text = std::fs::read_to_string(&file).unwrap();
+    assert!(!text.contains("bounded"), "{text}");
+}
+
 /// A 2×1 nonogram with one solution (`#.`) that line solving finds, written
 /// to a scratch folder of its own; its path.
 fn two_cell_nonogram(folder: &str) -> String {

@@ -166,7 +166,7 @@ pub fn read_rows(path: &Path) -> Result<Vec<Row>, CliError> {
                 params: f[params].clone(),
                 // A weighted or anytime row that found a solution is
                 // `bounded`: solved, not proven optimal.
-                solved: f[status] == "optimal" || f[status] == "bounded",
+                solved: f[status] == "optimal" || f[status].starts_with("bounded"),
                 seconds: number(seconds)?,
                 rate: number(rate)?,
                 improvements: Vec::new(),

@@ -313,7 +313,13 @@ pub fn report<D: Domain>(
     let proven = |cost| outcome.stats.lower_bound.is_none_or(|lower| lower >= cost);
     let (status, cost, path) = match &outcome.status {
         Status::Solved(s) => (
-            if proven(s.cost) { "optimal" } else { "bounded" }.to_string(),
+            match outcome.stats.stopped_by {
+                _ if proven(s.cost) => "optimal".to_string(),
+                // A limit stopped it with its best solution so far:
+                // `--retry-cut` runs it again.
+                Some(limit) => crate::results::bounded_at(limit),
+                None => "bounded".to_string(),
+            },
             Some(s.cost),
             s.moves.iter().map(describe).collect(),
         ),

@@ -73,11 +73,19 @@ pub struct KeptRow {
     pub line: usize,
 }
 
-/// Whether a row's status says a limit stopped its search.
+/// The status of a row whose search a limit stopped with its best
+/// solution so far (anytime, weighted HDA\*, IDA\* below a beam), not
+/// proven optimal: `bounded (time limit)`.
+pub fn bounded_at(limit: Limit) -> String {
+    format!("bounded ({limit})")
+}
+
+/// Whether a row's status says a limit stopped its search, with no
+/// solution or with a bounded one.
 fn is_cut(status: &str) -> bool {
     [Limit::Expansions, Limit::Memory, Limit::Time]
-        .iter()
-        .any(|limit| limit.to_string() == status)
+        .into_iter()
+        .any(|limit| limit.to_string() == status || bounded_at(limit) == status)
 }
 
 impl KeptRow {

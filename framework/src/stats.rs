@@ -74,6 +74,13 @@ pub struct SearchStats {
     /// Each improved solution of a weighted or anytime search, in order.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub improvements: Vec<crate::search::Improvement>,
+    /// The limit that stopped a search which still returned its best
+    /// solution (anytime, weighted HDA\*, IDA\* below a beam): the
+    /// solution is what the search had, and a longer run may find a
+    /// cheaper one or prove it. `None` where the search ended on its own,
+    /// or returned [`crate::search::Status::LimitReached`].
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub stopped_by: Option<crate::search::Limit>,
 }
 
 /// One completed IDA* iteration.

@@ -784,13 +784,14 @@ fn donated_subtrees_search_the_same_nodes_and_keep_their_paths() {
 /// the start's h it ends before any iteration. Through `incumbent_beam` a
 /// beam's solution (narrow beams' often longer) becomes the answer where
 /// IDA* finds nothing cheaper: always A*'s cost, its path replayed, no
-/// bound left.
+/// bound left. Cut one expansion short, the search keeps the beam's
+/// solution with IDA*'s bound, which the optimum lies between.
 #[test]
 fn ida_below_an_incumbent_keeps_the_optimum_and_skips_the_last_iteration() {
     use frontier_core::domain::StdHasher;
     use frontier_core::ExecutorConfig;
     let mut rng = SplitMix64::new(77);
-    let (mut cases, mut fewer) = (0, 0);
+    let (mut cases, mut fewer, mut kept_at_limit) = (0, 0, 0);
     while cases < 20 {
         let side = 5 + rng.below(5) as usize;
         let Some((grid, expected)) = solvable_maze(&mut rng, side) else {
@@ -834,10 +835,48 @@ fn ida_below_an_incumbent_keeps_the_optimum_and_skips_the_last_iteration() {
             assert_eq!(solution.cost, expected, "beam {width}\n{grid:?}");
             assert_eq!(replay(&grid, &solution.states, &solution.moves), expected);
             assert_eq!(outcome.stats.lower_bound, None, "beam {width}");
+            // One expansion short of the whole: IDA* is cut after the beam,
+            // and the beam's solution comes back bounded by IDA*'s bound.
+            let limited = SearchOptions {
+                limits: Limits {
+                    max_expanded: Some(outcome.stats.expanded.saturating_sub(1)),
+                    ..Limits::default()
+                },
+                ..SearchOptions::default()
+            };
+            let cut = executor
+                .run(&grid, &HalfManhattan, &StdHasher, &limited)
+                .unwrap();
+            let Some(bounded) = cut.solution() else {
+                continue; // The beam itself was cut: nothing to keep.
+            };
+            let lower = cut.stats.lower_bound;
+            assert_eq!(replay(&grid, &bounded.states, &bounded.moves), bounded.cost);
+            match cut.stats.stopped_by {
+                Some(limit) => {
+                    assert_eq!(limit, Limit::Expansions);
+                    let lower = lower.expect("a bounded solution has its bound");
+                    assert!(
+                        lower <= expected && expected <= bounded.cost,
+                        "beam {width}: {lower} ≤ {expected} ≤ {}\n{grid:?}",
+                        bounded.cost
+                    );
+                    assert_eq!(
+                        cut.stats.improvements.last().map(|i| i.cost),
+                        Some(bounded.cost)
+                    );
+                    kept_at_limit += 1;
+                }
+                None => assert_eq!((bounded.cost, lower), (expected, None)),
+            }
         }
     }
     assert!(
         fewer > 20,
         "the last iteration was skipped in {fewer} of 40 searches"
+    );
+    assert!(
+        kept_at_limit >= 10,
+        "{kept_at_limit} of 60 cut after the beam"
     );
 }

@@ -7,7 +7,9 @@ use frontier_core::grid::{Grid, Manhattan};
 use frontier_core::rng::SplitMix64;
 use frontier_core::search::beam::beam;
 use frontier_core::search::{Order, Weight};
-use frontier_core::{astar, hda, DomainOutcome, HdaConfig, Limits, SearchOptions, StdHasher};
+use frontier_core::{
+    astar, hda, DomainOutcome, HdaConfig, Limit, Limits, SearchOptions, StdHasher,
+};
 
 /// A random maze of `side`², start top left, goal bottom right, with
 /// walls on about a third of the cells.
@@ -142,7 +144,7 @@ fn anytime_searches_improve_down_to_the_optimum_and_prove_it() {
 #[test]
 fn an_anytime_search_stopped_by_a_limit_returns_its_best_solution_and_bound() {
     let mut rng = SplitMix64::new(3);
-    let mut checked = 0;
+    let (mut checked, mut stopped) = (0, 0);
     for _ in 0..20 {
         let maze = random_maze(&mut rng, 40);
         let Some(best) = optimum(&maze) else { continue };
@@ -156,11 +158,20 @@ fn an_anytime_search_stopped_by_a_limit_returns_its_best_solution_and_bound() {
         };
         let outcome = astar(&maze, &Manhattan, &options).unwrap();
         if outcome.solution().is_some() {
-            bounded(&outcome, best, "limited anytime");
+            let (cost, lower) = bounded(&outcome, best, "limited anytime");
+            // Kept at the limit it says so; ended on its own it proved
+            // its solution.
+            match outcome.stats.stopped_by {
+                Some(limit) => {
+                    assert_eq!(limit, Limit::Expansions);
+                    stopped += 1;
+                }
+                None => assert_eq!(cost, lower),
+            }
             checked += 1;
         }
     }
-    assert!(checked >= 3, "{checked}");
+    assert!(checked >= 3 && stopped >= 1, "{checked} {stopped}");
 }
 
 #[test]

@@ -148,7 +148,7 @@ pub fn astar<D: Domain, H: Heuristic<D>>(
     let mut expand_partially = (!order.is_optimal()).then_some(false);
     let status = loop {
         let Some(entry) = open.pop() else {
-            break or_best(&mut best, Status::NoSolution);
+            break or_best(&mut best, &mut stats, Status::NoSolution);
         };
         let node = &nodes[entry.node as usize];
         if entry.g != node.g || entry.f != node.open_f {
@@ -160,7 +160,7 @@ pub fn astar<D: Domain, H: Heuristic<D>>(
             nodes[entry.node as usize].open_f = Cost::MAX;
             // Ranked by f alone, everything left is at the cutoff too.
             if weight.is_one() && !inexact {
-                break or_best(&mut best, Status::NoSolution);
+                break or_best(&mut best, &mut stats, Status::NoSolution);
             }
             continue;
         }
@@ -197,14 +197,18 @@ pub fn astar<D: Domain, H: Heuristic<D>>(
             continue;
         }
         if watch.out_of_expansions(stats.expanded) {
-            break or_best(&mut best, Status::LimitReached(Limit::Expansions));
+            break or_best(
+                &mut best,
+                &mut stats,
+                Status::LimitReached(Limit::Expansions),
+            );
         }
         if stats.expanded & (CHECK_EVERY - 1) == 0 {
             let bytes = nodes.len() as u64 * bytes_per_node + open.len() as u64 * bytes_per_entry;
             stats.peak_bytes = stats.peak_bytes.max(bytes);
             stats.peak_open = stats.peak_open.max(open.len() as u64);
             if let Some(limit) = watch.check(stats.expanded, bytes, open.len() as u64, entry.f) {
-                break or_best(&mut best, Status::LimitReached(limit));
+                break or_best(&mut best, &mut stats, Status::LimitReached(limit));
             }
         }
         let parent = &mut nodes[entry.node as usize];
@@ -350,7 +354,7 @@ pub fn astar<D: Domain, H: Heuristic<D>>(
             // limit in practice. The parent's children may not all have
             // been added: it stays open for the proven lower bound.
             nodes[entry.node as usize].open_f = entry.f;
-            break or_best(&mut best, Status::LimitReached(Limit::Memory));
+            break or_best(&mut best, &mut stats, Status::LimitReached(Limit::Memory));
         }
     };
 
@@ -379,9 +383,20 @@ pub fn astar<D: Domain, H: Heuristic<D>>(
 
 /// How a search ends that stopped (at a limit, or out of nodes below its
 /// cutoff): with its best solution if it has one (its bound says how
-/// good), else as `otherwise`.
-fn or_best<S, M>(best: &mut Option<Solution<S, M>>, otherwise: Status<S, M>) -> Status<S, M> {
-    best.take().map_or(otherwise, Status::Solved)
+/// good, and `stopped_by` which limit stopped it), else as `otherwise`.
+pub(crate) fn or_best<S, M>(
+    best: &mut Option<Solution<S, M>>,
+    stats: &mut SearchStats,
+    otherwise: Status<S, M>,
+) -> Status<S, M> {
+    match (best.take(), otherwise) {
+        (Some(solution), Status::LimitReached(limit)) => {
+            stats.stopped_by = Some(limit);
+            Status::Solved(solution)
+        }
+        (Some(solution), _) => Status::Solved(solution),
+        (None, otherwise) => otherwise,
+    }
 }
 
 /// The least f = g + h of the open nodes, at most `ceiling`: with an

@@ -28,7 +28,10 @@ use crate::Error;
 /// `prove` with the beam's cost as its ceiling (`None` where the beam
 /// found no goal) and the limits left. `prove` is IDA\* with that
 /// ceiling: a `NoSolution` from it under a ceiling makes the beam's
-/// solution the optimum. The counts and seconds are those of both.
+/// solution the optimum. The counts and seconds are those of both. A
+/// limit that stops the search after the beam found a solution returns
+/// that solution, bounded by IDA\*'s bound (or the beam's, where IDA\* had
+/// no time), with `stopped_by` naming the limit.
 pub fn below_a_beam<D: Domain>(
     width: u64,
     options: &SearchOptions,
@@ -59,10 +62,17 @@ pub fn below_a_beam<D: Domain>(
     let limits = match options.limits.left_after(beamed.stats.expanded, started) {
         Ok(limits) => limits,
         Err(limit) => {
-            return Ok(Outcome {
-                status: Status::LimitReached(limit),
-                stats: beamed.stats,
-            })
+            // No time for IDA*: the beam's solution, bounded by what the
+            // beam proved.
+            let mut stats = beamed.stats;
+            let status = match incumbent {
+                Some(solution) => {
+                    stats.stopped_by = Some(limit);
+                    Status::Solved(solution)
+                }
+                None => Status::LimitReached(limit),
+            };
+            return Ok(Outcome { status, stats });
         }
     };
     let ceiling = incumbent.as_ref().map(|s| s.cost);
@@ -83,6 +93,20 @@ pub fn below_a_beam<D: Domain>(
         // Nothing below the beam's cost: its solution is optimal.
         (Status::NoSolution, Some(solution)) => {
             stats.lower_bound = None;
+            Status::Solved(solution)
+        }
+        // Stopped before the proof: the beam's solution, bounded by IDA*'s
+        // bound in progress (every path below it was searched; at most the
+        // beam's cost, which IDA* would have stopped at).
+        (Status::LimitReached(limit), Some(solution)) => {
+            let lower = [stats.lower_bound, beamed.stats.lower_bound]
+                .into_iter()
+                .flatten()
+                .fold(0, Cost::max)
+                .min(solution.cost);
+            stats.improvements = beamed.stats.improvements;
+            stats.bound_solution(started.elapsed().as_secs_f64(), solution.cost, lower, 1.0);
+            stats.stopped_by = Some(limit);
             Status::Solved(solution)
         }
         (status, _) => status,

@@ -44,6 +44,7 @@ use std::time::Instant;
 use super::partition::GpuPartitioner;
 use super::{GpuPlugin, MultiGpuSession};
 use crate::domain::{Cost, PackedState};
+use crate::search::astar::or_best;
 use crate::search::{
     DomainOutcome, Improvement, Limit, Order, Outcome, SearchOptions, Solution, Status, Weight,
 };
@@ -87,11 +88,7 @@ where
         let weight = schedule.weight;
         let mut limits = match options.limits.left_after(totals.expanded, started) {
             Ok(limits) => limits,
-            Err(limit) => {
-                break best
-                    .take()
-                    .map_or(Status::LimitReached(limit), Status::Solved)
-            }
+            Err(limit) => break or_best(&mut best, &mut totals, Status::LimitReached(limit)),
         };
         let budget = schedule.budget(best.is_some());
         if let Some(budget) = budget {
@@ -138,9 +135,7 @@ where
                 continue;
             }
             Status::LimitReached(limit) => {
-                break best
-                    .take()
-                    .map_or(Status::LimitReached(limit), Status::Solved)
+                break or_best(&mut best, &mut totals, Status::LimitReached(limit))
             }
         }
         let Some(cost) = best.as_ref().map(|b| b.cost) else {

@@ -474,9 +474,11 @@ where
         }
     }
     let stopped_by = shared.stopped_by.lock().ok().and_then(|s| *s);
+    let mut kept_at_limit = None;
     let status = match (stopped_by, shared.incumbent.best()) {
         // Beyond A*, a search stopped early still has its best solution.
-        (Some(_), Some((goal, _))) if !order.is_optimal() => {
+        (Some(limit), Some((goal, _))) if !order.is_optimal() => {
+            kept_at_limit = Some(limit);
             Status::Solved(trace_across(domain, &arenas, goal))
         }
         (Some(limit), _) => Status::LimitReached(limit),
@@ -492,6 +494,7 @@ where
         stats.termination_overhead = shared.incumbent.termination_overhead(seconds);
     }
     stats.workers = workers;
+    stats.stopped_by = kept_at_limit;
     // A weighted search's solution is bounded by what is left unexpanded;
     // so is the optimum of a search stopped by a limit before any.
     let ceiling = match &status {

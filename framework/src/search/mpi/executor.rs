@@ -962,11 +962,13 @@ impl<D: PackedState, H: Heuristic<D>, P: Partitioner<D>> Rank<'_, D, H, P> {
         }
         self.incumbent = incumbent;
         let seconds = self.seconds();
+        let mut kept_at_limit = None;
         let status = match verdict {
             // Beyond A*, a search stopped early still has its best
             // solution: the one the last vote agreed on.
-            Verdict::Limit(_) if !self.order.is_optimal() && self.agreed < Cost::MAX => {
+            Verdict::Limit(limit) if !self.order.is_optimal() && self.agreed < Cost::MAX => {
                 self.incumbent = self.agreed;
+                kept_at_limit = Some(limit);
                 Status::Solved(self.trace()?)
             }
             Verdict::Limit(limit) => Status::LimitReached(limit),
@@ -1042,6 +1044,7 @@ impl<D: PackedState, H: Heuristic<D>, P: Partitioner<D>> Rank<'_, D, H, P> {
             })
             .collect();
         let mut stats = summarize(&workers, seconds);
+        stats.stopped_by = kept_at_limit;
         stats.peak_bytes = all.chunks_exact(mine.len()).map(|c| c[9]).sum();
         if !self.config.rebalance {
             stats.handoff_share = None;
