@@ -747,7 +747,7 @@ fn anytime_gpu_gastar_ends_at_the_optimum_and_bounds_it_on_the_way() {
     ) {
         return;
     }
-    use frontier_core::search::{Limits, Order, Weight};
+    use frontier_core::search::{Limit, Limits, Order, Weight};
     let (stacks, mut session) = gpu_stacks_and_session(41);
     for stack in &stacks {
         let optimum = optimum(stack);
@@ -780,6 +780,11 @@ fn anytime_gpu_gastar_ends_at_the_optimum_and_bounds_it_on_the_way() {
             );
             if limit.is_none() {
                 assert_eq!((solution.cost, lower), (optimum, optimum), "{what}");
+            }
+            // Kept at the limit it says so; ended on its own it proved it.
+            match outcome.stats.stopped_by {
+                Some(stopped) => assert_eq!(stopped, Limit::Expansions, "{what}"),
+                None => assert_eq!(solution.cost, lower, "{what}"),
             }
             let steps = &outcome.stats.improvements;
             assert_eq!(steps.last().map(|i| i.cost), Some(solution.cost), "{what}");
