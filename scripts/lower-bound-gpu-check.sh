@@ -3,7 +3,8 @@
 # device machine; builds nothing. Carry DIR (default target/device-lb) holding
 # `frontier`, built with `--features mpi`, and `tiles-tests`, the release test binary of
 # domains/tiles/tests/tiles.rs (`cargo test --release -p frontier-tiles --test tiles
-# --no-run`, then copy target/release/deps/tiles-<hash>).
+# --no-run`, then copy target/release/deps/tiles-<hash>), and optionally `pancake-tests`
+# (the same for domains/pancake/tests/pancake.rs).
 # Runs the GPU tests (the cut bound's among them), then configs/gpu-cut-bounds.ron in one
 # process and under mpirun with one and two ranks (mpi-gpu on the one GPU); a bound
 # above Korf's optimum fails the run. Prints the rows last.
@@ -18,6 +19,12 @@ status=0
 echo "== GPU tests"
 FRONTIER_REQUIRE_GPU=1 "$dir/tiles-tests" gpu_ --test-threads 1 > "$out/tests.txt" 2>&1 || status=1
 grep -E "^test .*(FAILED|ok)$|test result" "$out/tests.txt" | tail -25
+# The pancake GPU tests too where DIR holds them (`pancake-tests`, the release test binary
+# of domains/pancake/tests/pancake.rs): anytime GA* stopped by a limit among them.
+if [ -x "$dir/pancake-tests" ]; then
+  FRONTIER_REQUIRE_GPU=1 "$dir/pancake-tests" gpu --test-threads 1 > "$out/pancake-tests.txt" 2>&1 || status=1
+  grep -E "^test .*(FAILED|ok)$|test result" "$out/pancake-tests.txt" | tail -12
+fi
 echo "== one process: GA* and multi-GPU"
 "$dir/frontier" --quiet run --json configs/gpu-cut-bounds.ron > "$out/gpu.jsonl" 2> "$out/gpu.err" || status=1
 sed 's/^        Gpu(memory_fraction: 0.05),$/        MpiGpu(memory_fraction: 0.05),/; /partial_expansion: false\|MultiGpu/d' \
