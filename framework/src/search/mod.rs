@@ -38,10 +38,11 @@ pub use walk::{walk, walk_in_place, Visit, WalkEnd};
 #[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, default)]
 pub struct Limits {
-    /// Stop after this many expansions. Some executors count in blocks (an
-    /// IDA\* thread publishes every 4,096 expansions, a GPU a launch at a
-    /// time), so they may pass it by up to a block per worker; the reported
-    /// `expanded` is the true count.
+    /// Stop after this many expansions. Executors with several workers
+    /// (threads, GPUs, ranks) and IDA\* count in blocks (an IDA\* thread
+    /// publishes every 4,096 expansions, a GPU a launch at a time), so they
+    /// may pass it by up to a block per worker; the reported `expanded` is
+    /// the true count.
     pub max_expanded: Option<u64>,
     /// Stop when the estimated bytes held by open and closed exceed this.
     pub max_memory_bytes: Option<u64>,
