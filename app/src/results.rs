@@ -258,7 +258,10 @@ impl Output {
             path: self.path.clone(),
             source,
         };
-        let key = if self.json {
+        // Only a retry has rows to replace: other runs just append.
+        let key = if self.retried.is_empty() {
+            None
+        } else if self.json {
             json_row(&line, "")
         } else {
             csv_kept(&line, "", &csv_headers())
@@ -271,11 +274,10 @@ impl Output {
         };
         // This process holds the file's lock: what it reads is what it wrote.
         let text = std::fs::read_to_string(&self.path).map_err(io)?;
-        let header_lines = if self.json { 1 } else { 2 };
         let mut replaced = false;
         let mut new_text = String::with_capacity(text.len() + line.len() + 1);
         for (index, kept) in text.split_inclusive('\n').enumerate() {
-            if !replaced && index >= header_lines && kept == old {
+            if !replaced && index >= header_lines(self.json) && kept == old {
                 replaced = true;
                 continue;
             }
@@ -288,13 +290,22 @@ impl Output {
     }
 }
 
+/// How many lines a results file's header takes: the fingerprint, and in
+/// CSV the column names.
+fn header_lines(json: bool) -> usize {
+    if json {
+        1
+    } else {
+        2
+    }
+}
+
 /// The text of a results file `text` (complete lines only) with its first
 /// line(s) replaced by `first`: the experiment as it is now, whose limits
 /// may differ from the file's.
 fn with_first_line(text: &str, first: &str, json: bool) -> String {
-    let header_lines = if json { 1 } else { 2 };
     let mut new_text = first.to_string();
-    for line in text.split_inclusive('\n').skip(header_lines) {
+    for line in text.split_inclusive('\n').skip(header_lines(json)) {
         new_text.push_str(line);
     }
     new_text

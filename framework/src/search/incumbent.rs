@@ -21,6 +21,7 @@
 use std::time::Instant;
 
 use crate::domain::{Cost, Domain};
+use crate::search::astar::or_best;
 use crate::search::{DomainOutcome, Order, Outcome, SearchOptions, Status};
 use crate::Error;
 
@@ -65,13 +66,8 @@ pub fn below_a_beam<D: Domain>(
             // No time for IDA*: the beam's solution, bounded by what the
             // beam proved.
             let mut stats = beamed.stats;
-            let status = match incumbent {
-                Some(solution) => {
-                    stats.stopped_by = Some(limit);
-                    Status::Solved(solution)
-                }
-                None => Status::LimitReached(limit),
-            };
+            let mut incumbent = incumbent;
+            let status = or_best(&mut incumbent, &mut stats, Status::LimitReached(limit));
             return Ok(Outcome { status, stats });
         }
     };
