@@ -16,8 +16,8 @@ use hashbrown::HashTable;
 
 use crate::domain::{Cost, Domain, Heuristic};
 use crate::search::{
-    trace, DomainOutcome, Improvement, Limit, Outcome, SearchOptions, Solution, Status, Watch,
-    Weight, CHECK_EVERY,
+    or_best, trace, DomainOutcome, Improvement, Limit, Outcome, SearchOptions, Solution, Status,
+    Watch, Weight, CHECK_EVERY,
 };
 use crate::stats::SearchStats;
 
@@ -379,24 +379,6 @@ pub fn astar<D: Domain, H: Heuristic<D>>(
         .max(nodes.len() as u64 * bytes_per_node + open.len() as u64 * bytes_per_entry);
     stats.finish(watch.elapsed());
     Ok(Outcome { status, stats })
-}
-
-/// How a search ends that stopped (at a limit, or out of nodes below its
-/// cutoff): with its best solution if it has one (its bound says how
-/// good, and `stopped_by` which limit stopped it), else as `otherwise`.
-pub(crate) fn or_best<S, M>(
-    best: &mut Option<Solution<S, M>>,
-    stats: &mut SearchStats,
-    otherwise: Status<S, M>,
-) -> Status<S, M> {
-    match (best.take(), otherwise) {
-        (Some(solution), Status::LimitReached(limit)) => {
-            stats.stopped_by = Some(limit);
-            Status::Solved(solution)
-        }
-        (Some(solution), _) => Status::Solved(solution),
-        (None, otherwise) => otherwise,
-    }
 }
 
 /// The least f = g + h of the open nodes, at most `ceiling`: with an

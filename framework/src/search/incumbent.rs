@@ -21,8 +21,7 @@
 use std::time::Instant;
 
 use crate::domain::{Cost, Domain};
-use crate::search::astar::or_best;
-use crate::search::{DomainOutcome, Order, Outcome, SearchOptions, Status};
+use crate::search::{or_best, DomainOutcome, Order, Outcome, SearchOptions, Status};
 use crate::Error;
 
 /// Runs `beam` (a beam of `width`, under the caller's limits), then

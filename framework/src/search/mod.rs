@@ -249,6 +249,25 @@ impl<S, M> Outcome<S, M> {
 /// The outcome type of an executor run on domain `D`.
 pub type DomainOutcome<D> = Outcome<<D as Domain>::State, <D as Domain>::Move>;
 
+/// How a search ends that stopped (at a limit, or out of nodes below its
+/// cutoff): with its best solution if it has one (its bound says how
+/// good, and `stopped_by` which limit stopped it), else as `otherwise`.
+/// Shared by A\*, anytime GA\* and IDA\* below a beam.
+pub(crate) fn or_best<S, M>(
+    best: &mut Option<Solution<S, M>>,
+    stats: &mut SearchStats,
+    otherwise: Status<S, M>,
+) -> Status<S, M> {
+    match (best.take(), otherwise) {
+        (Some(solution), Status::LimitReached(limit)) => {
+            stats.stopped_by = Some(limit);
+            Status::Solved(solution)
+        }
+        (Some(solution), _) => Status::Solved(solution),
+        (None, otherwise) => otherwise,
+    }
+}
+
 /// Follows parent links from `goal` to the node whose parent is `root`.
 /// `node_at` gives a node's state, move, parent and g; the goal's g is the cost.
 pub(crate) fn trace<'a, R: Copy + PartialEq, S: Clone + 'a, M: Clone + 'a>(

@@ -44,9 +44,9 @@ use std::time::Instant;
 use super::partition::GpuPartitioner;
 use super::{GpuPlugin, MultiGpuSession};
 use crate::domain::{Cost, PackedState};
-use crate::search::astar::or_best;
 use crate::search::{
-    DomainOutcome, Improvement, Limit, Order, Outcome, SearchOptions, Solution, Status, Weight,
+    or_best, DomainOutcome, Improvement, Limit, Order, Outcome, SearchOptions, Solution, Status,
+    Weight,
 };
 use crate::stats::SearchStats;
 use crate::Error;
