@@ -34,6 +34,10 @@
 #                                    (configs/deepcubea-own-35-beam-window.ron)
 #   scripts/deepcubea-kind.sh own-35-portfolio  ranked beams of 2 million for three groupings
 #                                    (configs/deepcubea-own-35-beam-portfolio.ron)
+#   scripts/deepcubea-kind.sh own-35-dual  the ranked beam of 4 million on all 500 35-puzzles and
+#                                    on each one's dual instance, the shorter kept
+#                                    (configs/deepcubea-own-35-dual.ron; about 17 minutes:
+#                                    RESUME=1 goes on with a run stopped early)
 #   scripts/deepcubea-kind.sh own-48-wide  ranked beams of 3 and 8 million on the 48-puzzle's 10
 #                                    (configs/deepcubea-own-48-wide.ron)
 #   scripts/deepcubea-kind.sh own-48-wider  ranked beams of 8 and 11 million on the same 10
@@ -75,18 +79,20 @@ for part in "$@"; do
     own-35-wide-6) configs+=(deepcubea-own-35-beam-wide-6) ;;
     own-35-window) configs+=(deepcubea-own-35-beam-window) ;;
     own-35-portfolio) configs+=(deepcubea-own-35-beam-portfolio) ;;
+    own-35-dual) configs+=(deepcubea-own-35-dual) ;;
     own-48-wide) configs+=(deepcubea-own-48-wide) ;;
     own-48-wider) configs+=(deepcubea-own-48-wider) ;;
     pareto-35-ranked) configs+=(order-beam-35-gpu-ranked) ;;
     pareto-48-ranked) configs+=(order-beam-48-gpu-ranked) ;;
-    *) echo "unknown part $part (tests, 24, 35, 35-anytime, 35-sc, 35-win, 35-6, 48, 48-sc, 48-win, pareto-35, pareto-48, own-24, own-35, own-48, own-35-ranked, own-48-ranked, own-35-wide, own-35-wide-6, own-35-window, own-35-portfolio, own-48-wide, own-48-wider, pareto-35-ranked or pareto-48-ranked)"; exit 2 ;;
+    *) echo "unknown part $part (tests, 24, 35, 35-anytime, 35-sc, 35-win, 35-6, 48, 48-sc, 48-win, pareto-35, pareto-48, own-24, own-35, own-48, own-35-ranked, own-48-ranked, own-35-wide, own-35-wide-6, own-35-window, own-35-portfolio, own-35-dual, own-48-wide, own-48-wider, pareto-35-ranked or pareto-48-ranked)"; exit 2 ;;
   esac
 done
 for c in "${configs[@]}"; do
   start=$(date +%s)
   # JSON=1: the rows as JSON lines in $c.txt (with each row's anytime trace).
+  # RESUME=1: go on with the rows already in $out/$c.csv (a run stopped early).
   target/device/frontier --quiet ${JSON:+--json} run "configs/$c.ron" --output "$out/$c.csv" \
-    --overwrite > "$out/$c.txt" 2>&1
+    $([ -n "${RESUME:-}" ] && echo --resume || echo --overwrite) >> "$out/$c.txt" 2>&1
   echo "== $c: $(( $(date +%s) - start )) s in all (databases included)"
   [ -n "${JSON:-}" ] || tail -n 2 "$out/$c.txt"
 done

@@ -2404,6 +2404,46 @@ fn boggle_proofs_resume_from_results_files_and_shares_merge_into_the_whole() {
     fails_with(&merge(&[&other]), "line 1: not a results file");
 }
 
+/// `--dual` searches each board, then its dual instance, and keeps the
+/// shorter path: never longer than the board's own beam, a lower bound
+/// never below the board's own and never above A*'s optimum, the work of
+/// both searches counted; on these boards the dual's path is shorter once
+/// and its bound larger once (replayed by the command, as every solution).
+#[test]
+fn a_dual_search_keeps_the_shorter_path_and_the_larger_bound() {
+    let row = |board: &str, beam: &[&str], dual: &[&str]| -> serde_json::Value {
+        let tiles = [&["tiles", "--goal", "korf"], dual, &[board]].concat();
+        let out = frontier(&[&["solve", "--json"], beam, &tiles].concat());
+        assert!(out.status.success(), "{board} {dual:?}: {}", stderr(&out));
+        serde_json::from_str(stdout(&out).trim()).expect("one JSON row")
+    };
+    let (mut shorter, mut tighter) = (0, 0);
+    for board in [
+        "6 4 7 8 5 0 3 2 1",
+        "8 6 7 2 5 4 3 0 1",
+        "3x4: 4 1 2 3 5 0 6 7 8 9 10 11",
+    ] {
+        let optimum = row(board, &[], &[])["cost"].as_u64().unwrap();
+        let alone = row(board, &["--beam", "2"], &[]);
+        let both = row(board, &["--beam", "2"], &["--dual"]);
+        let cost = |r: &serde_json::Value| r["cost"].as_u64().unwrap();
+        let lower = |r: &serde_json::Value| r["stats"]["lower_bound"].as_u64().unwrap();
+        let expanded = |r: &serde_json::Value| r["stats"]["expanded"].as_u64().unwrap();
+        assert!(
+            cost(&both) <= cost(&alone) && cost(&both) >= optimum,
+            "{board}"
+        );
+        assert!(
+            lower(&both) >= lower(&alone) && lower(&both) <= optimum,
+            "{board}"
+        );
+        assert!(expanded(&both) > expanded(&alone), "{board}");
+        shorter += usize::from(cost(&both) < cost(&alone));
+        tighter += usize::from(lower(&both) > lower(&alone));
+    }
+    assert_eq!((shorter, tighter), (1, 1));
+}
+
 /// `--incumbent-beam` on `ida`, with and without `--rank-conflicts` (which
 /// then ranks that beam): the 8-puzzle's optimum, the same as A*'s, and a
 /// proven row; on an executor without a beam before it the flag is refused.

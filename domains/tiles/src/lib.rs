@@ -23,6 +23,7 @@ pub mod cache;
 #[cfg(feature = "cli")]
 pub mod cli;
 pub mod conflicts;
+pub mod dual;
 /// Fuzz properties of this domain's parsers and codec, on
 /// `frontier_core::fuzz`.
 pub mod fuzz;
@@ -37,6 +38,7 @@ pub use board::{
     packed_bits, packed_words, parse_instance, solvable, Board, Dir, Goal, TileState, Tiles,
     MAX_CELLS,
 };
+pub use dual::Dual;
 pub use heuristic::{partition, preset_names, AdditivePdb, Manhattan, TilesHeuristic};
 pub use pdb::{BuildProgress, Pattern, PatternDb};
 
