@@ -161,12 +161,11 @@ fn corner_symmetry(board: &Board, from: u8, to: u8) -> [u8; MAX_CELLS] {
 /// recurs, the moves between its two visits go. The states that remain
 /// are visited in the same order, so the result ends where `path` does.
 fn cut_loops(puzzle: &Tiles, path: &[Dir]) -> Vec<Dir> {
-    let n = puzzle.board().cells();
-    let key = |s: &TileState| s.cells[..n].to_vec();
     let mut state = puzzle.start();
     let mut kept: Vec<Dir> = Vec::with_capacity(path.len());
-    // The state after each kept prefix, by the prefix's length.
-    let mut seen: HashMap<Vec<u8>, usize> = HashMap::from([(key(&state), 0)]);
+    // The state after each kept prefix, by the prefix's length (states
+    // compare and hash by their cells alone).
+    let mut seen: HashMap<TileState, usize> = HashMap::from([(state, 0)]);
     let mut states = vec![state];
     for &dir in path {
         let Some(next) = state.slide(puzzle.board(), dir) else {
@@ -175,15 +174,15 @@ fn cut_loops(puzzle: &Tiles, path: &[Dir]) -> Vec<Dir> {
             continue;
         };
         state = next;
-        if let Some(&at) = seen.get(&key(&state)) {
+        if let Some(&at) = seen.get(&state) {
             for dropped in &states[at + 1..] {
-                seen.remove(&key(dropped));
+                seen.remove(dropped);
             }
             kept.truncate(at);
             states.truncate(at + 1);
         } else {
             kept.push(dir);
-            seen.insert(key(&state), kept.len());
+            seen.insert(state, kept.len());
             states.push(state);
         }
     }
