@@ -2404,11 +2404,12 @@ fn boggle_proofs_resume_from_results_files_and_shares_merge_into_the_whole() {
     fails_with(&merge(&[&other]), "line 1: not a results file");
 }
 
-/// `--dual` searches each board, then its dual instance, and keeps the
-/// shorter path: never longer than the board's own beam, a lower bound
-/// never below the board's own and never above A*'s optimum, the work of
-/// both searches counted; on these boards the dual's path is shorter once
-/// and its bound larger once (replayed by the command, as every solution).
+/// `--dual` searches each board (tiles, then a pancake stack), then its
+/// dual instance, and keeps the shorter path: never longer than the
+/// board's own beam, a lower bound never below the board's own and never
+/// above A*'s optimum, the work of both searches counted; on the tiles
+/// boards the dual's path is shorter once and its bound larger once, on
+/// the stack it is shorter (replayed by the command, as every solution).
 #[test]
 fn a_dual_search_keeps_the_shorter_path_and_the_larger_bound() {
     let row = |board: &str, beam: &[&str], dual: &[&str]| -> serde_json::Value {
@@ -2442,6 +2443,22 @@ fn a_dual_search_keeps_the_shorter_path_and_the_larger_bound() {
         tighter += usize::from(lower(&both) > lower(&alone));
     }
     assert_eq!((shorter, tighter), (1, 1));
+    // Pancakes: the same on a stack whose dual is shorter for a narrow beam.
+    let stack = "5 2 9 1 7 3 10 4 8 6";
+    let pancake = |extra: &[&str]| -> serde_json::Value {
+        let out = frontier(&[&["solve", "--json"], extra, &["pancake", stack]].concat());
+        assert!(out.status.success(), "{extra:?}: {}", stderr(&out));
+        serde_json::from_str(stdout(&out).trim()).expect("one JSON row")
+    };
+    let optimum = pancake(&[])["cost"].as_u64().unwrap();
+    let alone = pancake(&["--beam", "3"]);
+    let out = frontier(&["solve", "--json", "--beam", "3", "pancake", "--dual", stack]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let both: serde_json::Value = serde_json::from_str(stdout(&out).trim()).unwrap();
+    assert!(both["cost"].as_u64() < alone["cost"].as_u64());
+    assert!(both["cost"].as_u64().unwrap() >= optimum);
+    let lower = both["stats"]["lower_bound"].as_u64().unwrap();
+    assert!(lower >= alone["stats"]["lower_bound"].as_u64().unwrap() && lower <= optimum);
 }
 
 /// `--incumbent-beam` on `ida`, with and without `--rank-conflicts` (which

@@ -266,6 +266,28 @@ pub fn read_file(path: &Path) -> Result<String, CliError> {
     })
 }
 
+/// Runs `search` on `domain`, then on its dual instance within what the
+/// first search left of the limits, and merges the two outcomes: a
+/// domain's `--dual` ([`frontier_core::search::dual`]).
+pub fn search_with_dual<D: Domain>(
+    domain: &D,
+    dual: &impl frontier_core::search::dual::DualOf<D>,
+    options: &SearchOptions,
+    search: impl Fn(&D, &SearchOptions) -> Result<DomainOutcome<D>, CliError>,
+) -> Result<DomainOutcome<D>, CliError> {
+    use frontier_core::search::dual::{limits_left, merge};
+    let forward = search(domain, options)?;
+    let Some(limits) = limits_left(&options.limits, &forward.stats) else {
+        return Ok(forward);
+    };
+    let rest = SearchOptions {
+        limits,
+        ..options.clone()
+    };
+    let backward = search(dual.instance(), &rest)?;
+    Ok(merge(domain, dual, forward, backward)?)
+}
+
 /// Turns an executor outcome on `searched` into a report row; moves are
 /// printed with `describe`. With `options.order.shortcut` and
 /// `options.order.window`, the solution is shortened first, shortcuts

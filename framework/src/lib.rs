@@ -111,4 +111,8 @@ pub enum Error {
     /// An IDA* checkpoint could not be read, parsed or written.
     #[error("checkpoint {0}")]
     Checkpoint(String),
+    /// A domain's dual instance gave a solution that does not map back to
+    /// the instance (a bug of its `DualOf`).
+    #[error("dual search: {0} (bug)")]
+    Dual(String),
 }

@@ -6,14 +6,24 @@ use crate::{Gap, Pancake};
 use frontier_core::{ExecutorConfig, SearchOptions, StdHasher};
 use serde::Deserialize;
 
-use frontier_app::plugin::{report, Instance, Plugin};
+use frontier_app::config::GridValue;
+use frontier_app::plugin::{report, search_with_dual, Instance, Plugin};
 use frontier_app::report::InstanceReport;
 use frontier_app::CliError;
 
-/// Pancake parameters: none yet; the gap heuristic is the heuristic.
+/// Pancake parameters; the gap heuristic is the heuristic.
 #[derive(Clone, Debug, Default, Deserialize, clap::Args)]
 #[serde(deny_unknown_fields)]
-pub struct PancakeCli {}
+pub struct PancakeCli {
+    /// Also search the stack's dual (its inverse permutation, whose flips
+    /// reversed sort the stack: `frontier_pancake::PancakeDual`) with the
+    /// same executor after the stack itself, and keep the shorter solution
+    /// and the larger lower bound. The two searches share the instance's
+    /// limits. For beams and weighted searches, whose routes it varies.
+    #[arg(long)]
+    #[serde(default)]
+    pub dual: bool,
+}
 
 impl Plugin for PancakeCli {
     const NAME: &'static str = "pancake";
@@ -21,6 +31,21 @@ impl Plugin for PancakeCli {
     const PARTITIONS: &'static [&'static str] = &["hash", "zobrist", "bottom"];
     const ABOUT: &'static str = "Pancake sorting (flip the top k) with the gap heuristic";
     type Prepared = ();
+
+    /// As before `dual` existed (the whole config, then empty) unless it is
+    /// set, so that earlier results files still match.
+    fn answer_params(&self) -> String {
+        let dual = if self.dual { "\ndual=true" } else { "" };
+        format!("config=PancakeCli{dual}")
+    }
+
+    fn set_param(&mut self, key: &str, value: &GridValue) -> Result<bool, CliError> {
+        match key {
+            "dual" => self.dual = value.flag(key)?,
+            _ => return Ok(false),
+        }
+        Ok(true)
+    }
 
     fn prepare(&self, _: &[ExecutorConfig]) -> Result<(), CliError> {
         Ok(())
@@ -57,10 +82,19 @@ impl Plugin for PancakeCli {
             }
         };
         // IDA* flips one stack in place; the others take the usual route.
-        let outcome = executor.run_in_place_gpu_or(&stack, &Gap, options, || match &azh {
-            None => executor.run_gpu(&stack, &Gap, &StdHasher, options),
-            Some(azh) => executor.run_gpu_partitioned(&stack, &Gap, azh, options),
-        })?;
+        let run = |stack: &Pancake, options: &SearchOptions| {
+            Ok(
+                executor.run_in_place_gpu_or(stack, &Gap, options, || match &azh {
+                    None => executor.run_gpu(stack, &Gap, &StdHasher, options),
+                    Some(azh) => executor.run_gpu_partitioned(stack, &Gap, azh, options),
+                })?,
+            )
+        };
+        let outcome = if self.dual {
+            search_with_dual(&stack, &stack.dual(), options, run)?
+        } else {
+            run(&stack, options)?
+        };
         if let Some(solution) = outcome.solution() {
             let sorted = stack.replay(&solution.moves).is_some_and(|end| {
                 frontier_core::Domain::is_goal(&stack, &end)

@@ -150,6 +150,61 @@ impl Pancake {
     }
 }
 
+/// A stack's dual (`--dual`, [`frontier_core::search::dual`]): the inverse
+/// permutation, whose pancake at each position is one more than the
+/// position of that size in the stack. If flips `k1 … km` sort the stack,
+/// `km … k1` sort its dual: a flip reverses positions, the stack after the
+/// flips is the stack composed with them, and each flip undoes itself. The
+/// gap heuristic reads the dual's neighbours of positions where it read the
+/// stack's neighbours of sizes, so the dual's search is ordered otherwise.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PancakeDual(Pancake);
+
+impl Pancake {
+    /// This stack's dual.
+    pub fn dual(&self) -> PancakeDual {
+        let mut inverse = vec![0; self.len()];
+        for (position, &size) in self.start.0.iter().enumerate() {
+            inverse[usize::from(size) - 1] = position + 1;
+        }
+        // A permutation's inverse is one: `new` cannot refuse it.
+        PancakeDual(Pancake::new(&inverse).expect("an inverse permutation is a stack"))
+    }
+}
+
+impl frontier_core::search::dual::DualOf<Pancake> for PancakeDual {
+    fn instance(&self) -> &Pancake {
+        &self.0
+    }
+
+    fn solution_back(
+        &self,
+        original: &Pancake,
+        solution: &frontier_core::Solution<Stack, u8>,
+    ) -> Option<frontier_core::Solution<Stack, u8>> {
+        let moves: Vec<u8> = solution.moves.iter().rev().copied().collect();
+        let mut states = vec![original.start()];
+        for &k in &moves {
+            if !(2..=original.len()).contains(&usize::from(k)) {
+                return None;
+            }
+            states.push(states[states.len() - 1].flipped(usize::from(k)));
+        }
+        original
+            .is_goal(&states[states.len() - 1])
+            .then_some(frontier_core::Solution {
+                cost: moves.len() as Cost,
+                states,
+                moves,
+            })
+    }
+
+    /// The two optima are equal: a solution of either reversed solves the other.
+    fn slack(&self) -> Cost {
+        0
+    }
+}
+
 impl Domain for Pancake {
     type State = Stack;
     /// The number of pancakes flipped.

@@ -68,6 +68,36 @@ fn astar_with_the_gap_heuristic_equals_breadth_first_search_up_to_9_pancakes() {
     }
 }
 
+/// A stack's dual has the stack's distance (breadth-first search), the dual
+/// of the dual is the stack, and an optimal sort of the dual, carried back,
+/// sorts the stack in as many flips.
+#[test]
+fn a_stacks_dual_is_as_far_from_sorted_and_its_flips_reversed_sort_the_stack() {
+    use frontier_core::search::dual::DualOf;
+    let key = |s: &Stack| s.0.iter().fold(0u64, |k, &p| k << 4 | u64::from(p));
+    let mut rng = SplitMix64::new(45);
+    for n in 2..=8 {
+        let dist = all_distances(n);
+        for _ in 0..30 {
+            let stack = Pancake::random(n, &mut rng).unwrap();
+            let dual = stack.dual();
+            assert_eq!(
+                dist[&key(&dual.instance().start())],
+                dist[&key(&stack.start())]
+            );
+            assert_eq!(dual.instance().dual().instance(), &stack);
+            let outcome = astar(dual.instance(), &Gap, &SearchOptions::default()).unwrap();
+            let solution = outcome.solution().expect("every stack can be sorted");
+            let back = dual.solution_back(&stack, solution).expect("maps back");
+            assert_eq!(back.cost, solution.cost);
+            let end = stack.replay(&back.moves).unwrap();
+            assert!(stack.is_goal(&end), "{}", stack.text());
+            assert_eq!(back.states.len(), back.moves.len() + 1);
+            assert_eq!(dual.slack(), 0);
+        }
+    }
+}
+
 /// The estimate between two stacks never exceeds their distance (the
 /// distance from `a` to `b` is that of `a` renamed by places in `b` to the
 /// sorted stack), and toward the sorted stack it is the gap heuristic.

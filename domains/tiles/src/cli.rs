@@ -8,12 +8,11 @@ use crate::{
     cache, partition, AdditivePdb, Dual, Goal, Manhattan, TileState, Tiles, TilesHeuristic,
 };
 use frontier_core::search::gpu::{GpuPartitioner, MultiGpuConfig, MultiGpuSession, PackedHasher};
-use frontier_core::search::{Improvement, Solution, Status};
-use frontier_core::{Cost, Domain, DomainOutcome, ExecutorConfig, SearchOptions, StdHasher};
+use frontier_core::{Domain, DomainOutcome, ExecutorConfig, SearchOptions, StdHasher};
 use serde::Deserialize;
 
 use frontier_app::config::GridValue;
-use frontier_app::plugin::{read_file, report, Instance, Plugin};
+use frontier_app::plugin::{read_file, report, search_with_dual, Instance, Plugin};
 use frontier_app::progress::task_bar;
 use frontier_app::report::InstanceReport;
 use frontier_app::CliError;
@@ -397,11 +396,14 @@ impl Plugin for TilesCli {
             ));
         }
         let heuristic = self.heuristic_for(prepared, &puzzle)?;
-        let outcome = search(prepared, &puzzle, &heuristic, executor, options)?;
+        let run = |board: &Tiles, options: &SearchOptions| {
+            search(prepared, board, &heuristic, executor, options)
+        };
         let outcome = if self.dual {
-            with_dual(prepared, &puzzle, &heuristic, executor, options, outcome)?
+            let dual = Dual::of(&puzzle).map_err(tiles_error)?;
+            search_with_dual(&puzzle, &dual, options, run)?
         } else {
-            outcome
+            run(&puzzle, options)?
         };
         finish(&puzzle, instance, executor, options, outcome)
     }
@@ -458,110 +460,6 @@ fn search(
             Some(azh) => executor.run_gpu(puzzle, heuristic, azh, options),
         })?,
     )
-}
-
-/// Searches the dual instance after the board (`--dual`), within what the
-/// board's search left of the limits, and keeps the better of the two.
-fn with_dual(
-    prepared: &Heuristics,
-    puzzle: &Tiles,
-    heuristic: &Arc<TilesHeuristic>,
-    executor: &ExecutorConfig,
-    options: &SearchOptions,
-    forward: DomainOutcome<Tiles>,
-) -> Result<DomainOutcome<Tiles>, CliError> {
-    let dual = Dual::of(puzzle).map_err(tiles_error)?;
-    let mut rest = options.clone();
-    let limits = &mut rest.limits;
-    if let Some(seconds) = limits.max_seconds {
-        limits.max_seconds = Some(seconds - forward.stats.seconds);
-    }
-    if let Some(expanded) = limits.max_expanded {
-        limits.max_expanded = Some(expanded.saturating_sub(forward.stats.expanded));
-    }
-    if limits.max_seconds.is_some_and(|s| s <= 0.0) || limits.max_expanded == Some(0) {
-        return Ok(forward);
-    }
-    let backward = search(prepared, dual.puzzle(), heuristic, executor, &rest)?;
-    merge_dual(puzzle, &dual, forward, backward)
-}
-
-/// One outcome from the board's and the dual's: the shorter solution (the
-/// board's on a tie), the larger proven lower bound, the work of both.
-fn merge_dual(
-    puzzle: &Tiles,
-    dual: &Dual,
-    forward: DomainOutcome<Tiles>,
-    backward: DomainOutcome<Tiles>,
-) -> Result<DomainOutcome<Tiles>, CliError> {
-    // What each run proves about the optimum: its lower bound, or, from an
-    // optimal order (no bound), its solution's cost.
-    let proven = |o: &DomainOutcome<Tiles>| o.stats.lower_bound.or(o.solution().map(|s| s.cost));
-    let forward_lower = proven(&forward);
-    let dual_lower = proven(&backward).map(|l| dual.lower_bound_back(l));
-    let mapped = match backward.solution() {
-        Some(solution) => Some(dual.solution_back(puzzle, &solution.moves).ok_or_else(|| {
-            CliError::Input(
-                "tiles: the dual's solution does not map back to the board (bug)".into(),
-            )
-        })?),
-        None => None,
-    };
-    let cut_by = |o: &Status<TileState, crate::Dir>| match o {
-        Status::LimitReached(limit) => Some(*limit),
-        _ => None,
-    };
-    let dual_cut = cut_by(&backward.status);
-    let (mut status, mut stats) = (forward.status, forward.stats);
-    let forward_cut = cut_by(&status);
-    let b = &backward.stats;
-    let seconds = stats.seconds + b.seconds;
-    stats.expanded += b.expanded;
-    stats.generated += b.generated;
-    stats.duplicates += b.duplicates;
-    stats.reopened += b.reopened;
-    stats.peak_open = stats.peak_open.max(b.peak_open);
-    stats.peak_closed = stats.peak_closed.max(b.peak_closed);
-    stats.peak_bytes = stats.peak_bytes.max(b.peak_bytes);
-    stats.stopped_by = stats.stopped_by.or(b.stopped_by);
-    stats.finish(seconds);
-    let lower = match (forward_lower, dual_lower) {
-        (Some(a), Some(b)) => Some(a.max(b)),
-        (a, b) => a.or(b),
-    };
-    let forward_cost = match &status {
-        Status::Solved(s) => Some(s.cost),
-        _ => None,
-    };
-    if let Some(moves) = mapped.filter(|m| forward_cost.is_none_or(|c| (m.len() as Cost) < c)) {
-        let mut states = vec![puzzle.start()];
-        for &dir in &moves {
-            let last = states[states.len() - 1];
-            states.push(last.slide(puzzle.board(), dir).ok_or_else(|| {
-                CliError::Input("tiles: the dual's mapped path leaves the board (bug)".into())
-            })?);
-        }
-        let cost = moves.len() as Cost;
-        let weight = stats.improvements.last().map_or(1.0, |i| i.weight);
-        status = Status::Solved(Solution {
-            cost,
-            states,
-            moves,
-        });
-        stats.improvements.push(Improvement {
-            seconds,
-            cost,
-            lower_bound: lower.unwrap_or(0),
-            expanded: stats.expanded,
-            weight,
-        });
-    }
-    if let Status::Solved(_) = status {
-        // Either search cut short by a limit might have found a shorter path.
-        stats.stopped_by = stats.stopped_by.or(forward_cut).or(dual_cut);
-    }
-    stats.lower_bound = lower;
-    Ok(DomainOutcome::<Tiles> { status, stats })
 }
 
 /// Solves on the GPU session kept in `prepared`, building it first when

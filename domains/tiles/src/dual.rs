@@ -18,10 +18,14 @@
 //! takes any corner there; a blank elsewhere is first walked to its nearest
 //! corner, and the `k` moves of that walk are prepended to the dual's path.
 //! Loops that the walk makes with the path are cut on the way back.
+//!
+//! [`Dual`] implements `frontier_core::search::dual::DualOf`, which runs
+//! and merges the two searches for `--dual`.
 
 use std::collections::HashMap;
 
-use frontier_core::{Cost, Domain};
+use frontier_core::search::dual::DualOf;
+use frontier_core::{Cost, Domain, Solution};
 
 use crate::{Board, Dir, TileState, Tiles, TilesError, MAX_CELLS};
 
@@ -86,7 +90,7 @@ impl Dual {
     /// mirrored back, with every loop cut (a state visited twice). Its
     /// length is at most the dual's plus [`Dual::prefix_len`]. `None` if
     /// `moves` do not solve the dual.
-    pub fn solution_back(&self, original: &Tiles, moves: &[Dir]) -> Option<Vec<Dir>> {
+    pub fn moves_back(&self, original: &Tiles, moves: &[Dir]) -> Option<Vec<Dir>> {
         let board = self.puzzle.board();
         let end = self.puzzle.replay(moves)?;
         if !self.puzzle.is_goal(&end) {
@@ -118,6 +122,37 @@ impl Dual {
     /// walk, which is at most `prefix_len` moves from the start.
     pub fn lower_bound_back(&self, dual_lower: Cost) -> Cost {
         dual_lower.saturating_sub(self.prefix_len())
+    }
+}
+
+impl DualOf<Tiles> for Dual {
+    fn instance(&self) -> &Tiles {
+        &self.puzzle
+    }
+
+    fn solution_back(
+        &self,
+        original: &Tiles,
+        solution: &Solution<TileState, Dir>,
+    ) -> Option<Solution<TileState, Dir>> {
+        let moves = self.moves_back(original, &solution.moves)?;
+        let mut states = vec![original.start()];
+        for &dir in &moves {
+            states.push(states[states.len() - 1].slide(original.board(), dir)?);
+        }
+        original
+            .is_goal(&states[states.len() - 1])
+            .then_some(Solution {
+                cost: moves.len() as Cost,
+                states,
+                moves,
+            })
+    }
+
+    /// The walk's moves: the dual's optimum is that of a state that many
+    /// moves from the start.
+    fn slack(&self) -> Cost {
+        self.prefix_len()
     }
 }
 
@@ -236,7 +271,7 @@ mod tests {
                         cornered += 1;
                         assert_eq!(original, dual_cost, "{rows}x{cols} {goal:?}");
                     }
-                    let back = dual.solution_back(&puzzle, &dual_moves).expect("maps back");
+                    let back = dual.moves_back(&puzzle, &dual_moves).expect("maps back");
                     let end = puzzle.replay(&back).expect("stays on the board");
                     assert!(puzzle.is_goal(&end));
                     assert!(back.len() as Cost <= dual_cost + k);

@@ -6,6 +6,7 @@
 pub mod astar;
 pub mod beam;
 pub(crate) mod donation;
+pub mod dual;
 pub mod gaps;
 #[cfg(feature = "gpu")]
 pub mod gpu;
