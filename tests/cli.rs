@@ -2409,7 +2409,8 @@ fn boggle_proofs_resume_from_results_files_and_shares_merge_into_the_whole() {
 /// board's own beam, a lower bound never below the board's own and never
 /// above A*'s optimum, the work of both searches counted; on the tiles
 /// boards the dual's path is shorter once and its bound larger once, on
-/// the stack it is shorter (replayed by the command, as every solution).
+/// the stack it is shorter (replayed by the command, as every solution);
+/// under MPI it is refused.
 #[test]
 fn a_dual_search_keeps_the_shorter_path_and_the_larger_bound() {
     let row = |board: &str, beam: &[&str], dual: &[&str]| -> serde_json::Value {
@@ -2459,6 +2460,14 @@ fn a_dual_search_keeps_the_shorter_path_and_the_larger_bound() {
     assert!(both["cost"].as_u64().unwrap() >= optimum);
     let lower = both["stats"]["lower_bound"].as_u64().unwrap();
     assert!(lower >= alone["stats"]["lower_bound"].as_u64().unwrap() && lower <= optimum);
+    // Under MPI each rank would judge the time left for the dual itself.
+    let out = frontier(&["solve", "--executor", "mpi-hda", "pancake", "--dual", stack]);
+    assert!(!out.status.success());
+    assert!(
+        stderr(&out).contains("--dual does not run under MPI"),
+        "{}",
+        stderr(&out)
+    );
 }
 
 /// `--incumbent-beam` on `ida`, with and without `--rank-conflicts` (which

@@ -268,14 +268,27 @@ pub fn read_file(path: &Path) -> Result<String, CliError> {
 
 /// Runs `search` on `domain`, then on its dual instance within what the
 /// first search left of the limits, and merges the two outcomes: a
-/// domain's `--dual` ([`frontier_core::search::dual`]).
+/// domain's `--dual` ([`frontier_core::search::dual`]). Refused under MPI
+/// (`mpi-hda`, `mpi-gpu`): each rank measures what the first search left
+/// of a time limit itself, and ranks that disagreed on searching the dual
+/// would wait on each other for ever.
 pub fn search_with_dual<D: Domain>(
     domain: &D,
     dual: &impl frontier_core::search::dual::DualOf<D>,
+    executor: &ExecutorConfig,
     options: &SearchOptions,
     search: impl Fn(&D, &SearchOptions) -> Result<DomainOutcome<D>, CliError>,
 ) -> Result<DomainOutcome<D>, CliError> {
     use frontier_core::search::dual::{limits_left, merge};
+    if matches!(
+        executor,
+        ExecutorConfig::MpiHda(_) | ExecutorConfig::MpiGpu(_)
+    ) {
+        return Err(CliError::Input(format!(
+            "--dual does not run under MPI ({}): run it on one process (astar, hda, gpu, multi-gpu, ida, gpu-ida)",
+            executor.name()
+        )));
+    }
     let forward = search(domain, options)?;
     let Some(limits) = limits_left(&options.limits, &forward.stats) else {
         return Ok(forward);

@@ -91,7 +91,7 @@ impl Plugin for PancakeCli {
             )
         };
         let outcome = if self.dual {
-            search_with_dual(&stack, &stack.dual(), options, run)?
+            search_with_dual(&stack, &stack.dual(), executor, options, run)?
         } else {
             run(&stack, options)?
         };

@@ -401,7 +401,7 @@ impl Plugin for TilesCli {
         };
         let outcome = if self.dual {
             let dual = Dual::of(&puzzle).map_err(tiles_error)?;
-            search_with_dual(&puzzle, &dual, options, run)?
+            search_with_dual(&puzzle, &dual, executor, options, run)?
         } else {
             run(&puzzle, options)?
         };
