@@ -118,6 +118,19 @@ impl SearchStats {
         }
     }
 
+    /// Adds another run's work to this one's: counts summed, peak sizes
+    /// the larger. Seconds, rates and a run's own breakdown (workers,
+    /// overheads, bounds) are the caller's to combine.
+    pub fn add_counts(&mut self, run: &SearchStats) {
+        self.expanded += run.expanded;
+        self.generated += run.generated;
+        self.duplicates += run.duplicates;
+        self.reopened += run.reopened;
+        self.peak_open = self.peak_open.max(run.peak_open);
+        self.peak_closed = self.peak_closed.max(run.peak_closed);
+        self.peak_bytes = self.peak_bytes.max(run.peak_bytes);
+    }
+
     /// Sets `seconds` and the derived rate.
     pub fn finish(&mut self, seconds: f64) {
         self.seconds = seconds;

@@ -116,13 +116,7 @@ pub fn merge<D: Domain>(
 /// Adds the dual search's work to the original's: counts summed, peaks
 /// maxed, the two searches' seconds one after the other.
 fn add_work(stats: &mut SearchStats, dual: &SearchStats) {
-    stats.expanded += dual.expanded;
-    stats.generated += dual.generated;
-    stats.duplicates += dual.duplicates;
-    stats.reopened += dual.reopened;
-    stats.peak_open = stats.peak_open.max(dual.peak_open);
-    stats.peak_closed = stats.peak_closed.max(dual.peak_closed);
-    stats.peak_bytes = stats.peak_bytes.max(dual.peak_bytes);
+    stats.add_counts(dual);
     stats.stopped_by = stats.stopped_by.or(dual.stopped_by);
     let seconds = stats.seconds + dual.seconds;
     stats.finish(seconds);

@@ -245,13 +245,7 @@ impl Schedule {
 /// per-GPU breakdown and overheads are a single run's notions and are left
 /// out.
 fn add(totals: &mut SearchStats, run: SearchStats) {
-    totals.expanded += run.expanded;
-    totals.generated += run.generated;
-    totals.duplicates += run.duplicates;
-    totals.reopened += run.reopened;
-    totals.peak_open = totals.peak_open.max(run.peak_open);
-    totals.peak_closed = totals.peak_closed.max(run.peak_closed);
-    totals.peak_bytes = totals.peak_bytes.max(run.peak_bytes);
+    totals.add_counts(&run);
     totals.bytes_per_node = run.bytes_per_node;
 }
 
