@@ -19,7 +19,7 @@
 //! lowered by [`DualOf::slack`], each a bound on the same optimum.
 
 use crate::domain::{Cost, Domain};
-use crate::search::{DomainOutcome, Improvement, Limits, Solution, Status};
+use crate::search::{DomainOutcome, Limits, Solution, Status};
 use crate::stats::SearchStats;
 
 /// An instance's dual: the instance to search, and how its solutions and
@@ -97,13 +97,8 @@ pub fn merge<D: Domain>(
     };
     if let Some(solution) = shorter {
         let weight = stats.improvements.last().map_or(1.0, |i| i.weight);
-        stats.improvements.push(Improvement {
-            seconds: stats.seconds,
-            cost: solution.cost,
-            lower_bound: lower.unwrap_or(0).min(solution.cost),
-            expanded: stats.expanded,
-            weight,
-        });
+        let bound = lower.unwrap_or(0).min(solution.cost);
+        stats.bound_solution(stats.seconds, solution.cost, bound, weight);
         status = Status::Solved(solution);
     }
     if let Status::Solved(_) = status {
