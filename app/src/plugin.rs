@@ -268,7 +268,9 @@ pub fn read_file(path: &Path) -> Result<String, CliError> {
 
 /// Runs `search` on `domain`, then on its dual instance within what the
 /// first search left of the limits, and merges the two outcomes: a
-/// domain's `--dual` ([`frontier_core::search::dual`]). Refused under MPI
+/// domain's `--dual` ([`frontier_core::search::dual`]). The dual is not
+/// searched once the first search has proven its solution optimal
+/// ([`frontier_core::search::dual::dual_can_improve`]). Refused under MPI
 /// (`mpi-hda`, `mpi-gpu`): each rank measures what the first search left
 /// of a time limit itself, and ranks that disagreed on searching the dual
 /// would wait on each other for ever.
@@ -279,7 +281,7 @@ pub fn search_with_dual<D: Domain>(
     options: &SearchOptions,
     search: impl Fn(&D, &SearchOptions) -> Result<DomainOutcome<D>, CliError>,
 ) -> Result<DomainOutcome<D>, CliError> {
-    use frontier_core::search::dual::{limits_left, merge};
+    use frontier_core::search::dual::{dual_can_improve, limits_left, merge};
     if matches!(
         executor,
         ExecutorConfig::MpiHda(_) | ExecutorConfig::MpiGpu(_)
@@ -290,6 +292,9 @@ pub fn search_with_dual<D: Domain>(
         )));
     }
     let forward = search(domain, options)?;
+    if !dual_can_improve(&forward) {
+        return Ok(forward);
+    }
     let Some(limits) = limits_left(&options.limits, &forward.stats) else {
         return Ok(forward);
     };

@@ -19,7 +19,7 @@
 //! lowered by [`DualOf::slack`], each a bound on the same optimum.
 
 use crate::domain::{Cost, Domain};
-use crate::search::{DomainOutcome, Limits, Solution, Status};
+use crate::search::{DomainOutcome, Limits, Outcome, Solution, Status};
 use crate::stats::SearchStats;
 
 /// An instance's dual: the instance to search, and how its solutions and
@@ -55,6 +55,27 @@ pub fn limits_left(limits: &Limits, spent: &SearchStats) -> Option<Limits> {
     (!spent_all).then_some(left)
 }
 
+/// What `outcome` proves about its instance's optimum: its lower bound, or,
+/// from an optimal order (which reports none), its solution's cost.
+fn proven<S, M>(outcome: &Outcome<S, M>) -> Option<Cost> {
+    outcome
+        .stats
+        .lower_bound
+        .or(outcome.solution().map(|s| s.cost))
+}
+
+/// Whether searching the dual after `forward` can still change the row:
+/// not once `forward`'s solution is proven optimal (its cost no more than
+/// what it proves about the optimum, the report's test for "optimal"),
+/// since no solution is shorter and no lower bound lies above an optimum.
+/// An optimal executor's `--dual` then costs nothing.
+pub fn dual_can_improve<S, M>(forward: &Outcome<S, M>) -> bool {
+    match (forward.solution(), proven(forward)) {
+        (Some(solution), Some(lower)) => lower < solution.cost,
+        _ => true,
+    }
+}
+
 /// One outcome from the original's and the dual's: the shorter solution
 /// (the original's on a tie), the larger proven lower bound, the work and
 /// time of both. A solution found by either search after a limit cut the
@@ -67,9 +88,6 @@ pub fn merge<D: Domain>(
     forward: DomainOutcome<D>,
     backward: DomainOutcome<D>,
 ) -> Result<DomainOutcome<D>, crate::Error> {
-    // What each search proves about the optimum: its lower bound, or, from
-    // an optimal order (no bound), its solution's cost.
-    let proven = |o: &DomainOutcome<D>| o.stats.lower_bound.or(o.solution().map(|s| s.cost));
     let lower = match (
         proven(&forward),
         proven(&backward).map(|l| l.saturating_sub(dual.slack())),
@@ -206,6 +224,20 @@ mod tests {
         // An optimal order's solution proves its cost.
         let merged = merge(&line, &dual, solved(10, None, 5), solved(12, None, 7)).unwrap();
         assert_eq!(merged.stats.lower_bound, Some(10));
+    }
+
+    #[test]
+    fn a_proven_optimum_needs_no_dual() {
+        // An optimal order's solution, or one whose bound reached its cost.
+        assert!(!dual_can_improve(&solved(10, None, 5)));
+        assert!(!dual_can_improve(&solved(10, Some(10), 5)));
+        // A bound below the cost leaves room; so does no solution at all.
+        assert!(dual_can_improve(&solved(10, Some(9), 5)));
+        let cut = DomainOutcome::<Line> {
+            status: Status::LimitReached(Limit::Time),
+            stats: SearchStats::default(),
+        };
+        assert!(dual_can_improve(&cut));
     }
 
     #[test]
