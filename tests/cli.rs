@@ -2516,3 +2516,66 @@ fn ida_below_a_beam_keeps_astars_optimum_from_the_command_line() {
     assert!(!refused.status.success());
     assert!(stderr(&refused).contains("--incumbent-beam applies to --executor ida or gpu-ida"));
 }
+
+/// A goal board of one's own (`--goal` with tiles, RON `goal: Layout("…")`):
+/// the textbook 8-puzzle with the spiral goal in its five moves, the same
+/// from a config, whose results record the goal as the config gave it; a
+/// preset and `--dual` are refused with their reasons.
+#[test]
+fn a_goal_board_of_ones_own_from_flags_and_configs() {
+    let spiral = "1 2 3 8 0 4 7 6 5";
+    let out = frontier(&[
+        "solve",
+        "--json",
+        "tiles",
+        "--goal",
+        spiral,
+        "--heuristic",
+        "1,2,3,4/5,6,7,8",
+        "--reflect",
+        "2 8 3 1 6 4 7 0 5",
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let row: serde_json::Value = serde_json::from_str(stdout(&out).trim()).unwrap();
+    assert_eq!(
+        (row["cost"].as_u64(), row["status"].as_str()),
+        (Some(5), Some("optimal"))
+    );
+    let results = scratch("layout").join("rows.csv");
+    let config = write_config(
+        "layout.ron",
+        &format!(
+            "Experiment(\n    domain: Tiles(goal: Layout(\"{spiral}\")),\n    instances: Inline([\"2 8 3 1 6 4 7 0 5\"]),\n    output: Some(\"{}\"),\n)\n",
+            results.display()
+        ),
+    );
+    let out = frontier(&["run", "--json", config.to_str().unwrap()]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let row: serde_json::Value = serde_json::from_str(stdout(&out).trim()).unwrap();
+    assert_eq!(row["cost"].as_u64(), Some(5));
+    let written = std::fs::read_to_string(&results).unwrap();
+    assert!(
+        written.contains(r#"goal=Layout(\"1 2 3 8 0 4 7 6 5\")"#),
+        "{written}"
+    );
+    for (flags, reason) in [
+        (
+            &["--heuristic", "4-4"][..],
+            "give the partition as tile lists",
+        ),
+        (
+            &["--beam", "3", "--dual"][..],
+            "--dual needs the goal's blank on a corner",
+        ),
+    ] {
+        let args = [
+            &["solve", "tiles", "--goal", spiral],
+            flags,
+            &["2 8 3 1 6 4 7 0 5"],
+        ]
+        .concat();
+        let out = frontier(&args);
+        assert!(!out.status.success(), "{flags:?}");
+        assert!(stderr(&out).contains(reason), "{flags:?}: {}", stderr(&out));
+    }
+}

@@ -17,6 +17,9 @@ pub enum Goal {
     Korf,
     /// The common one: `1 2 … N 0`, blank last.
     Standard,
+    /// Any other goal board, given tile by tile (`1 2 3 8 0 4 7 6 5`, the
+    /// 8-puzzle's goal in many textbooks). RON: `Layout("1 2 3 8 0 4 7 6 5")`.
+    Layout(GoalLayout),
 }
 
 impl std::str::FromStr for Goal {
@@ -25,7 +28,10 @@ impl std::str::FromStr for Goal {
         match s.to_ascii_lowercase().as_str() {
             "korf" => Ok(Goal::Korf),
             "standard" => Ok(Goal::Standard),
-            _ => Err(format!("unknown goal '{s}' (use korf or standard)")),
+            _ if s.chars().any(|c| c.is_ascii_digit()) => s.parse().map(Goal::Layout),
+            _ => Err(format!(
+                "unknown goal '{s}' (use korf, standard or the goal board's tiles, as '1 2 3 8 0 4 7 6 5')"
+            )),
         }
     }
 }
@@ -37,7 +43,92 @@ impl Goal {
             Goal::Korf => tile,
             Goal::Standard if tile == 0 => (cells - 1) as u8,
             Goal::Standard => tile - 1,
+            Goal::Layout(layout) => layout.cell[usize::from(tile)],
         }
+    }
+
+    /// Whether this goal fits `board` (a layout was given for one shape).
+    pub fn fits(self, board: &Board) -> Result<(), TilesError> {
+        match self {
+            Goal::Layout(layout) if (layout.rows, layout.cols) != (board.rows(), board.cols()) => {
+                Err(TilesError::GoalShape {
+                    goal: format!("{}x{}", layout.rows, layout.cols),
+                    board: format!("{}x{}", board.rows(), board.cols()),
+                })
+            }
+            _ => Ok(()),
+        }
+    }
+}
+
+/// A goal board given tile by tile: the tile on each cell, row by row, 0
+/// for the blank, with an `RxC:` prefix for non-square boards, as an
+/// instance is written. Parsed with `str::parse`; shown and stored (RON,
+/// results) in the same form.
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+pub struct GoalLayout {
+    rows: u8,
+    cols: u8,
+    /// The tile on each cell.
+    tile: [u8; MAX_CELLS],
+    /// The cell of each tile.
+    cell: [u8; MAX_CELLS],
+}
+
+impl GoalLayout {
+    /// The tile on each cell, row by row.
+    pub fn tiles(&self) -> &[u8] {
+        &self.tile[..usize::from(self.rows) * usize::from(self.cols)]
+    }
+}
+
+impl std::str::FromStr for GoalLayout {
+    type Err = String;
+    fn from_str(text: &str) -> Result<GoalLayout, String> {
+        let bad = |e: TilesError| format!("goal board '{text}': {e}");
+        let (board, tiles) = parse_instance(text).map_err(bad)?;
+        let state = TileState::from_tiles(&board, &tiles).map_err(bad)?;
+        let mut cell = [0u8; MAX_CELLS];
+        for (c, &t) in state.cells[..board.cells()].iter().enumerate() {
+            cell[usize::from(t)] = c as u8;
+        }
+        Ok(GoalLayout {
+            rows: board.rows(),
+            cols: board.cols(),
+            tile: state.cells,
+            cell,
+        })
+    }
+}
+
+impl fmt::Display for GoalLayout {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.rows != self.cols {
+            write!(f, "{}x{}: ", self.rows, self.cols)?;
+        }
+        let tiles: Vec<String> = self.tiles().iter().map(u8::to_string).collect();
+        write!(f, "{}", tiles.join(" "))
+    }
+}
+
+/// As RON writes it (`"1 2 3 8 0 4 7 6 5"`), so that a results file's
+/// parameters name the goal the way a config gives it.
+impl fmt::Debug for GoalLayout {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "\"{self}\"")
+    }
+}
+
+impl serde::Serialize for GoalLayout {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_str(self)
+    }
+}
+
+impl<'de> serde::Deserialize<'de> for GoalLayout {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let text = String::deserialize(deserializer)?;
+        text.parse().map_err(serde::de::Error::custom)
     }
 }
 
@@ -372,6 +463,7 @@ pub struct Tiles {
 impl Tiles {
     /// An instance, rejected if unsolvable.
     pub fn new(board: Board, start: TileState, goal: Goal) -> Result<Tiles, TilesError> {
+        goal.fits(&board)?;
         let goal_state = TileState::goal(&board, goal);
         if !solvable(&board, &start, &goal_state) {
             return Err(TilesError::Unsolvable { goal });
@@ -553,9 +645,19 @@ impl InPlace for Tiles {
 
     /// The board's shape and the goal decide the slides and the witnesses.
     fn algebra_key(&self) -> Option<u64> {
+        // A layout's key folds its tiles in (FNV-1a), above the shape's bits.
         let goal = match self.goal_kind {
             Goal::Korf => 0,
             Goal::Standard => 1,
+            Goal::Layout(layout) => {
+                let fold = layout
+                    .tiles()
+                    .iter()
+                    .fold(0xcbf2_9ce4_8422_2325u64, |h, &t| {
+                        (h ^ u64::from(t)).wrapping_mul(0x0100_0000_01b3)
+                    });
+                2 | (fold << 24)
+            }
         };
         Some((u64::from(self.board.rows()) << 16) | (u64::from(self.board.cols()) << 8) | goal)
     }

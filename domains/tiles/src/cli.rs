@@ -25,7 +25,9 @@ use frontier_app::CliError;
 #[derive(Clone, Debug, Deserialize, clap::Args)]
 #[serde(deny_unknown_fields)]
 pub struct TilesCli {
-    /// Goal convention: korf (blank first, 0 1 2 … N) or standard (1 2 … N 0).
+    /// Goal convention: korf (blank first, 0 1 2 … N) or standard (1 2 … N
+    /// 0), or a goal board of your own written as an instance is ("1 2 3 8 0
+    /// 4 7 6 5"; presets then refused: give tile lists).
     #[arg(long, default_value = "standard")]
     #[serde(default = "standard_goal")]
     pub goal: Goal,
@@ -133,6 +135,7 @@ impl TilesCli {
                 ))
             })?;
         let board = crate::Board::new(side, side).map_err(tiles_error)?;
+        self.goal.fits(&board).map_err(tiles_error)?;
         let goal = TileState::goal(&board, self.goal);
         if self.scramble.is_none() && (self.scramble_to.is_some() || self.walk != Walk::NoUndo) {
             return Err(CliError::Input(
@@ -573,9 +576,11 @@ fn parse_instance_file(text: &str, goal: Goal) -> Result<Vec<Instance>, String> 
     }
     lines.next();
     let find = |names: &[&str]| header.iter().position(|h| names.contains(&h.trim()));
+    // A goal board of your own reads the plain `tiles` column.
     let goal_column = match goal {
         Goal::Korf => "tiles_korf_goal",
         Goal::Standard => "tiles_standard_goal",
+        Goal::Layout(_) => "tiles",
     };
     let tiles = find(&[goal_column, "tiles"])
         .ok_or_else(|| format!("no '{goal_column}' or 'tiles' column in the header"))?;

@@ -41,11 +41,17 @@ pub struct Dual {
 }
 
 impl Dual {
-    /// The dual of `puzzle`.
+    /// The dual of `puzzle`; refused when the goal's blank is off the
+    /// board's corners (a goal board of your own), where no flip takes the
+    /// start's corner to it.
     pub fn of(puzzle: &Tiles) -> Result<Dual, TilesError> {
         let board = puzzle.board();
         let n = board.cells();
         let goal = puzzle.goal_state();
+        let (r, c) = board.coords(goal.blank);
+        if !(r == 0 || r == board.rows() - 1) || !(c == 0 || c == board.cols() - 1) {
+            return Err(TilesError::DualNeedsCornerBlank(goal.blank));
+        }
         let start = puzzle.start();
         let (corner, prefix) = walk_to_nearest_corner(board, start.blank);
         // The walk moves toward a corner of the board, so it never leaves it.
@@ -252,7 +258,13 @@ mod tests {
         let mut cornered = 0;
         for (rows, cols) in [(2, 3), (3, 2), (3, 3), (2, 4), (3, 4), (4, 3)] {
             let board = Board::new(rows, cols).expect("a valid shape");
-            for goal in [Goal::Korf, Goal::Standard] {
+            // A goal board of one's own with its blank on a corner too.
+            let n = usize::from(rows) * usize::from(cols);
+            let reversed: Vec<String> = (1..n).rev().chain([0]).map(|t| t.to_string()).collect();
+            let layout: Goal = format!("{rows}x{cols}: {}", reversed.join(" "))
+                .parse()
+                .expect("a goal board");
+            for goal in [Goal::Korf, Goal::Standard, layout] {
                 for _ in 0..12 {
                     let puzzle = random_walk(&board, goal, 300, &mut rng);
                     let dual = Dual::of(&puzzle).expect("every board has a dual");
@@ -288,6 +300,16 @@ mod tests {
         assert_eq!(cells, &[2, 3, 1, 5, 6, 4, 7, 8, 0]);
         let again = Dual::of(dual.puzzle()).expect("has a dual");
         assert_eq!(again.puzzle().start().cells, puzzle.start().cells);
+    }
+
+    /// A goal board whose blank is off the corners has no dual: no flip
+    /// takes the start's corner to its blank cell.
+    #[test]
+    fn a_goal_with_its_blank_off_the_corners_has_no_dual() {
+        let spiral: Goal = "1 2 3 8 0 4 7 6 5".parse().expect("a goal board");
+        let puzzle = Tiles::parse("2 8 3 1 6 4 7 0 5", spiral).expect("solvable");
+        let refused = Dual::of(&puzzle).expect_err("refused").to_string();
+        assert!(refused.contains("on a corner"), "{refused}");
     }
 
     /// A path that wanders back onto a state it passed loses the loop.

@@ -21,7 +21,8 @@ pub struct Manhattan {
 }
 
 impl Manhattan {
-    /// The table for `board` and `goal`.
+    /// The table for `board` and `goal` (a goal board of the same shape:
+    /// [`Goal::fits`]; `Tiles::new` checks it for an instance).
     pub fn new(board: &Board, goal: Goal) -> Manhattan {
         let cells = board.cells();
         let mut distance = [[0u8; MAX_CELLS]; MAX_CELLS];
@@ -119,7 +120,10 @@ fn rank_child_by(
 }
 
 /// The reflection about the main diagonal, as a relabelling of cells and
-/// tiles; it maps the goal onto itself for both goal conventions.
+/// tiles. Tile t becomes the goal's tile on the mirror of t's goal cell, so
+/// the reflected goal is the goal again; it is a symmetry of the puzzle (the
+/// reflected h admissible) when the blank maps to the blank, that is when the
+/// goal's blank is on the diagonal, as in both conventions.
 #[derive(Clone, Debug)]
 struct Reflection {
     cell: [u8; MAX_CELLS],
@@ -127,9 +131,10 @@ struct Reflection {
 }
 
 impl Reflection {
-    fn new(board: &Board, goal: Goal) -> Option<Reflection> {
+    fn new(board: &Board, goal: Goal) -> Result<Reflection, TilesError> {
+        goal.fits(board)?;
         if board.rows() != board.cols() {
-            return None;
+            return Err(TilesError::ReflectNeedsSquare);
         }
         let n = board.cells();
         let side = board.cols();
@@ -143,7 +148,10 @@ impl Reflection {
             tile[usize::from(t)] =
                 goal_state.cells[usize::from(cell[usize::from(goal.cell_of(t, n))])];
         }
-        Some(Reflection { cell, tile })
+        if tile[0] != 0 {
+            return Err(TilesError::ReflectNeedsDiagonalBlank(goal_state.blank));
+        }
+        Ok(Reflection { cell, tile })
     }
 
     /// Tile positions of the reflected state.
@@ -208,7 +216,7 @@ impl AdditivePdb {
         reflect: bool,
     ) -> Result<AdditivePdb, TilesError> {
         let reflection = if reflect {
-            Some(Reflection::new(board, goal).ok_or(TilesError::ReflectNeedsSquare)?)
+            Some(Reflection::new(board, goal)?)
         } else {
             None
         };
@@ -752,6 +760,7 @@ pub fn preset_names() -> Vec<&'static str> {
 /// or tile numbers with `,` between tiles and `/` between patterns
 /// (`1,2,3,4/5,6,7,8`).
 pub fn partition(spec: &str, board: &Board, goal: Goal) -> Result<Vec<Pattern>, TilesError> {
+    goal.fits(board)?;
     let n = board.cells();
     let goal_state = TileState::goal(board, goal);
     let tile_sets: Vec<Vec<u8>> =
@@ -761,6 +770,9 @@ pub fn partition(spec: &str, board: &Board, goal: Goal) -> Result<Vec<Pattern>, 
                     preset: spec.to_string(),
                     side: *side,
                 });
+            }
+            if let Goal::Layout(_) = goal {
+                return Err(TilesError::PresetNeedsConvention(spec.to_string()));
             }
             sets.iter()
                 .map(|cells| {

@@ -106,6 +106,23 @@ pub enum TilesError {
     /// Reflection needs a square board.
     #[error("the diagonal reflection lookup needs a square board")]
     ReflectNeedsSquare,
+    /// Reflection needs a goal that the diagonal maps onto itself.
+    #[error("the diagonal reflection lookup needs the goal's blank on the main diagonal (the goal board has it on cell {0})")]
+    ReflectNeedsDiagonalBlank(u8),
+    /// A goal board given for another shape.
+    #[error("the goal board is {goal}, the instance {board}")]
+    GoalShape {
+        /// The goal board's shape.
+        goal: String,
+        /// The instance's.
+        board: String,
+    },
+    /// `--dual` flips the start's corner onto the goal's blank cell.
+    #[error("--dual needs the goal's blank on a corner of the board (the goal board has it on cell {0})")]
+    DualNeedsCornerBlank(u8),
+    /// A preset's cells assume one of the two goal conventions.
+    #[error("preset {0} is laid out for the korf and standard goals: with a goal board, give the partition as tile lists like 1,2,3/4,5,6")]
+    PresetNeedsConvention(String),
     /// A pattern has too many placements to tabulate.
     #[error("a {tiles}-tile pattern has {entries} placements, more than a table may hold")]
     PatternTooLarge {

@@ -188,7 +188,8 @@ fn agrees_with_the_cpu(
 
 /// Manhattan distance ranked by every pair's conflicts on six shapes and
 /// both goals; additive databases ranked by conflicts across them on 4×4
-/// (5-5-5) and a partial partition of 6×6 whose other tiles are in none.
+/// (5-5-5) and a partial partition of 6×6 whose other tiles are in none;
+/// both on goal boards of one's own.
 #[test]
 fn the_plugins_h_and_ranks_equal_the_cpus_on_the_host() {
     let Some(cxx) = compiler() else {
@@ -226,5 +227,32 @@ fn the_plugins_h_and_ranks_equal_the_cpus_on_the_host() {
         let name = format!("pdb-{rows}x{cols}-{}", spec.len());
         agrees_with_the_cpu(&cxx, &dir, &name, &board, goal, &TilesHeuristic::Pdb(pdb));
     }
+    // Goal boards of one's own, which the plugin reads from its goal table:
+    // Manhattan on a 4×4 spiral (its blank off the diagonal) and databases
+    // with the reflection on the 8-puzzle's spiral (its blank in the middle).
+    let spiral: Goal = "1 2 3 4 12 13 14 5 11 0 15 6 10 9 8 7".parse().unwrap();
+    let board = Board::new(4, 4).unwrap();
+    let manhattan = Manhattan::new(&board, spiral).ranked_by_conflicts(&board, spiral);
+    let heuristic = TilesHeuristic::Manhattan(manhattan);
+    agrees_with_the_cpu(
+        &cxx,
+        &dir,
+        "manhattan-4x4-spiral",
+        &board,
+        spiral,
+        &heuristic,
+    );
+    let spiral: Goal = "1 2 3 8 0 4 7 6 5".parse().unwrap();
+    let board = Board::new(3, 3).unwrap();
+    let dbs = partition("1,2,3,4/5,6,7,8", &board, spiral)
+        .unwrap()
+        .iter()
+        .map(|p| Arc::new(cache::load_or_build(&board, p, &dir, 2, &|_| {}).unwrap()))
+        .collect();
+    let pdb = AdditivePdb::new(&board, spiral, dbs, true)
+        .unwrap()
+        .ranked_by_conflicts(&board, spiral);
+    let heuristic = TilesHeuristic::Pdb(pdb);
+    agrees_with_the_cpu(&cxx, &dir, "pdb-3x3-spiral", &board, spiral, &heuristic);
     let _ = std::fs::remove_dir_all(&dir);
 }

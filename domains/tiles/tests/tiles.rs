@@ -335,6 +335,109 @@ fn astar_returns_exact_distances_on_random_8_puzzles_and_replays() {
     }
 }
 
+/// A goal board of one's own (the 8-puzzle's spiral, the blank in the
+/// middle; a 2×3 reversed): Manhattan and databases (with the reflection
+/// where the blank is on the diagonal) never overestimate the exhaustive
+/// distances to it, A* and IDA* find them exactly, and the layout reads
+/// back as it was written.
+#[test]
+fn goal_boards_of_ones_own_get_exact_distances_and_admissible_heuristics() {
+    let dir = tempdir("layouts");
+    for (text, spec, reflect) in [
+        ("1 2 3 8 0 4 7 6 5", "1,2,3,4/5,6,7,8", true),
+        ("2x3: 5 4 3 2 1 0", "1,2,3/4,5", false),
+    ] {
+        let goal: Goal = text.parse().unwrap();
+        let Goal::Layout(layout) = goal else {
+            panic!("{text} is a layout");
+        };
+        assert_eq!(layout.to_string(), text);
+        assert_eq!(format!("{goal:?}"), format!("Layout(\"{text}\")"));
+        let (rows, cols) = if text.starts_with("2x3") {
+            (2, 3)
+        } else {
+            (3, 3)
+        };
+        let board = Board::new(rows, cols).unwrap();
+        assert_eq!(
+            &TileState::goal(&board, goal).cells[..board.cells()],
+            layout.tiles()
+        );
+        let truth = all_distances(&board, goal);
+        let heuristics = [
+            TilesHeuristic::Manhattan(Manhattan::new(&board, goal)),
+            TilesHeuristic::Pdb(pdb_heuristic(&board, goal, spec, reflect, &dir)),
+        ];
+        let puzzle = Tiles::new(board.clone(), TileState::goal(&board, goal), goal).unwrap();
+        for (cells, &d) in &truth {
+            let s = state_from(cells, &board);
+            for h in &heuristics {
+                assert!(h.h(&puzzle, &s) <= d, "{text}: {s:?} true {d}");
+            }
+        }
+        let mut rng = Rng(17);
+        let states: Vec<&[u8; frontier_tiles::MAX_CELLS]> = truth.keys().collect();
+        for _ in 0..60 {
+            let cells = states[rng.below(states.len())];
+            let puzzle = Tiles::new(board.clone(), state_from(cells, &board), goal).unwrap();
+            for h in &heuristics {
+                let ida = frontier_core::ida(
+                    &puzzle,
+                    h,
+                    &frontier_core::IdaConfig::default(),
+                    &SearchOptions::default(),
+                )
+                .unwrap();
+                for outcome in [astar(&puzzle, h, &SearchOptions::default()).unwrap(), ida] {
+                    let solution = outcome.solution().expect("reachable");
+                    assert_eq!(solution.cost, truth[cells], "{text}");
+                    assert!(puzzle.is_goal(&puzzle.replay(&solution.moves).unwrap()));
+                }
+            }
+        }
+    }
+}
+
+/// What a goal board refuses, each with its reason: another shape, the
+/// presets (laid out for the conventions), the reflection with the blank
+/// off the diagonal, and a board that cannot reach it.
+#[test]
+fn goal_boards_refuse_what_they_cannot_serve() {
+    let spiral: Goal = "1 2 3 8 0 4 7 6 5".parse().unwrap();
+    let square = Board::new(3, 3).unwrap();
+    let other = Board::new(4, 4).unwrap();
+    let start = TileState::goal(&other, Goal::Korf);
+    let refused = Tiles::new(other, start, spiral).unwrap_err().to_string();
+    assert!(
+        refused.contains("the goal board is 3x3, the instance 4x4"),
+        "{refused}"
+    );
+    let refused = partition("4-4", &square, spiral).unwrap_err().to_string();
+    assert!(
+        refused.contains("give the partition as tile lists"),
+        "{refused}"
+    );
+    let low: Goal = "1 2 3 8 6 4 7 0 5".parse().unwrap();
+    let dbs = partition("1,2,3,4/5,6,7,8", &square, low)
+        .unwrap()
+        .iter()
+        .map(|p| {
+            Arc::new(cache::load_or_build(&square, p, &tempdir("refuse"), 1, &|_| {}).unwrap())
+        })
+        .collect();
+    let refused = AdditivePdb::new(&square, low, dbs, true)
+        .unwrap_err()
+        .to_string();
+    assert!(refused.contains("blank on the main diagonal"), "{refused}");
+    let standard = Tiles::parse("1 2 3 4 5 6 7 8 0", spiral)
+        .unwrap_err()
+        .to_string();
+    assert!(standard.contains("unsolvable"), "{standard}");
+    for bad in ["1 2 3 8 0 4 7 6", "1 2 3 8 0 4 7 6 6", "3x2: 1 2 3"] {
+        assert!(bad.parse::<Goal>().is_err(), "{bad}");
+    }
+}
+
 /// Greedy 8-puzzle solutions re-solved in windows: never dearer, never
 /// below the exact distance, replayed; a window as long as the whole path
 /// gives the exact distance; the estimate between two boards never exceeds
