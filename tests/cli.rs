@@ -2579,3 +2579,57 @@ fn a_goal_board_of_ones_own_from_flags_and_configs() {
         assert!(stderr(&out).contains(reason), "{flags:?}: {}", stderr(&out));
     }
 }
+
+/// `--dual --dual-without-walk`: the dual whose goal keeps the board's
+/// blank (a goal board of its own, with databases of its own): never longer
+/// than the board's own beam nor below A*'s optimum, a lower bound between
+/// the two, with Manhattan and with databases and their reflection;
+/// without `--dual` it is refused.
+#[test]
+fn a_dual_without_the_walk_keeps_sound_paths_and_bounds() {
+    let row = |board: &str, flags: &[&str]| -> serde_json::Value {
+        let args = [
+            &["solve", "--json", "tiles", "--goal", "korf"],
+            flags,
+            &[board],
+        ]
+        .concat();
+        let out = frontier(&args);
+        assert!(out.status.success(), "{board} {flags:?}: {}", stderr(&out));
+        serde_json::from_str(stdout(&out).trim()).expect("one JSON row")
+    };
+    let cost = |r: &serde_json::Value| r["cost"].as_u64().unwrap();
+    let lower = |r: &serde_json::Value| r["stats"]["lower_bound"].as_u64().unwrap();
+    for board in [
+        "6 4 7 8 5 0 3 2 1",
+        "8 6 7 2 5 4 3 0 1",
+        "3x4: 4 1 2 3 5 0 6 7 8 9 10 11",
+    ] {
+        for heuristic in [
+            &["--heuristic", "manhattan"][..],
+            &["--heuristic", "1,2,3,4/5,6,7,8", "--reflect"][..],
+        ] {
+            if board.starts_with("3x4") && heuristic.len() > 2 {
+                continue; // the reflection needs a square board
+            }
+            let optimum = cost(&row(board, heuristic));
+            let beam = [heuristic, &["--beam", "2"]].concat();
+            let alone = row(board, &beam);
+            let both = row(
+                board,
+                &[&beam[..], &["--dual", "--dual-without-walk"]].concat(),
+            );
+            assert!(
+                cost(&both) <= cost(&alone) && cost(&both) >= optimum,
+                "{board}"
+            );
+            assert!(
+                lower(&both) >= lower(&alone) && lower(&both) <= optimum,
+                "{board}"
+            );
+        }
+    }
+    let out = frontier(&["solve", "tiles", "--dual-without-walk", "1 2 3 4 5 6 7 0 8"]);
+    assert!(!out.status.success());
+    assert!(stderr(&out).contains("give --dual too"), "{}", stderr(&out));
+}

@@ -76,6 +76,20 @@ pub struct GoalLayout {
 }
 
 impl GoalLayout {
+    /// `state` on `board` as a goal board.
+    pub fn of(board: &Board, state: &TileState) -> GoalLayout {
+        let mut cell = [0u8; MAX_CELLS];
+        for (c, &t) in state.cells[..board.cells()].iter().enumerate() {
+            cell[usize::from(t)] = c as u8;
+        }
+        GoalLayout {
+            rows: board.rows(),
+            cols: board.cols(),
+            tile: state.cells,
+            cell,
+        }
+    }
+
     /// The tile on each cell, row by row.
     pub fn tiles(&self) -> &[u8] {
         &self.tile[..usize::from(self.rows) * usize::from(self.cols)]
@@ -88,16 +102,7 @@ impl std::str::FromStr for GoalLayout {
         let bad = |e: TilesError| format!("goal board '{text}': {e}");
         let (board, tiles) = parse_instance(text).map_err(bad)?;
         let state = TileState::from_tiles(&board, &tiles).map_err(bad)?;
-        let mut cell = [0u8; MAX_CELLS];
-        for (c, &t) in state.cells[..board.cells()].iter().enumerate() {
-            cell[usize::from(t)] = c as u8;
-        }
-        Ok(GoalLayout {
-            rows: board.rows(),
-            cols: board.cols(),
-            tile: state.cells,
-            cell,
-        })
+        Ok(GoalLayout::of(&board, &state))
     }
 }
 

@@ -57,6 +57,15 @@ pub struct TilesCli {
     #[arg(long)]
     #[serde(default)]
     pub dual: bool,
+    /// With --dual: a dual whose goal keeps the blank where the board has
+    /// it (a goal board of its own, the usual goal with one tile swapped
+    /// with the blank) instead of one reached by walking the blank to its
+    /// nearest corner first. Its optimum is the board's, but its databases
+    /// are its own: one more for each tile swapped (the reflection only
+    /// where the blank stays on the diagonal).
+    #[arg(long)]
+    #[serde(default)]
+    pub dual_without_walk: bool,
     /// Where pattern databases are cached [default: ~/.cache/frontier/pdb].
     #[arg(long)]
     #[serde(default)]
@@ -223,15 +232,22 @@ fn manhattan() -> String {
     "manhattan".into()
 }
 
-/// Heuristics are built per board shape, on first use, then shared; so is
-/// the GPU session (compiled kernels, device buffers, uploaded PDBs) of
-/// either GPU executor: `gpu` is the one-device case of `multi-gpu`.
+/// Heuristics are built per board shape and goal, on first use, then
+/// shared, as are their databases (a dual's goal shares all but one with
+/// the usual goal's); so is the GPU session (compiled kernels, device
+/// buffers, uploaded PDBs) of either GPU executor: `gpu` is the one-device
+/// case of `multi-gpu`.
 #[derive(Default)]
 pub struct Heuristics(
-    Mutex<HashMap<(u8, u8), Arc<TilesHeuristic>>>,
+    Mutex<HashMap<(u8, u8, Goal), Arc<TilesHeuristic>>>,
     Mutex<Option<MultiGpuSession>>,
     Mutex<Option<std::thread::JoinHandle<Result<frontier_core::gpu::Gpu, frontier_core::Error>>>>,
+    Mutex<LoadedDbs>,
 );
+
+/// Databases loaded, by pattern (tiles, their goal cells, the blank's goal
+/// cell), so that the heuristics of several goals share them.
+type LoadedDbs = HashMap<(Vec<u8>, Vec<u8>, u8), Arc<crate::PatternDb>>;
 
 impl TilesCli {
     fn heuristic_for(
@@ -240,7 +256,8 @@ impl TilesCli {
         puzzle: &Tiles,
     ) -> Result<Arc<TilesHeuristic>, CliError> {
         let board = puzzle.board();
-        let key = (board.rows(), board.cols());
+        let goal = puzzle.goal_kind();
+        let key = (board.rows(), board.cols(), goal);
         // A poisoned lock only means another instance's build panicked.
         let mut built = prepared.0.lock().unwrap_or_else(|e| e.into_inner());
         if let Some(h) = built.get(&key) {
@@ -252,19 +269,44 @@ impl TilesCli {
                     "--reflect applies to pattern databases, not manhattan".into(),
                 ));
             }
-            let manhattan = Manhattan::new(board, self.goal);
+            let manhattan = Manhattan::new(board, goal);
             TilesHeuristic::Manhattan(if self.rank_conflicts {
-                manhattan.ranked_by_conflicts(board, self.goal)
+                manhattan.ranked_by_conflicts(board, goal)
             } else {
                 manhattan
             })
         } else {
-            // Every partition is checked before any database is built.
+            // Every partition is checked before any database is built. The
+            // tiles are grouped under the configured goal; an instance of
+            // another goal (a dual's) moves their goal cells, sharing a
+            // database wherever that leaves its table the same.
             let partitions = self
                 .heuristic
                 .split('|')
-                .map(|spec| partition(spec.trim(), board, self.goal).map_err(tiles_error))
-                .collect::<Result<Vec<_>, _>>()?;
+                .map(|spec| {
+                    let patterns = partition(spec.trim(), board, self.goal).map_err(tiles_error)?;
+                    Ok(patterns
+                        .into_iter()
+                        .map(|usual| {
+                            let n = board.cells();
+                            let moved = crate::Pattern {
+                                goal_cells: usual
+                                    .tiles
+                                    .iter()
+                                    .map(|&t| goal.cell_of(t, n))
+                                    .collect(),
+                                tiles: usual.tiles.clone(),
+                                blank_goal: goal.cell_of(0, n),
+                            };
+                            if crate::pdb::same_table(board, &usual, &moved) {
+                                usual
+                            } else {
+                                crate::pdb::with_first_blank(board, moved)
+                            }
+                        })
+                        .collect::<Vec<_>>())
+                })
+                .collect::<Result<Vec<_>, CliError>>()?;
             let dir = self.pdb_dir.clone().unwrap_or_else(cache::default_dir);
             let threads = self
                 .pdb_threads
@@ -281,15 +323,37 @@ impl TilesCli {
                             format!("depth {} frontier {}", p.level, p.frontier),
                         );
                     };
-                    dbs.push(Arc::new(
-                        cache::load_or_build(board, pattern, &dir, threads, &progress)
-                            .map_err(tiles_error)?,
-                    ));
+                    let db_key = (
+                        pattern.tiles.clone(),
+                        pattern.goal_cells.clone(),
+                        pattern.blank_goal,
+                    );
+                    let mut loaded = prepared.3.lock().unwrap_or_else(|e| e.into_inner());
+                    let db = match loaded.get(&db_key) {
+                        Some(db) => db.clone(),
+                        None => {
+                            let db = Arc::new(
+                                cache::load_or_build(board, pattern, &dir, threads, &progress)
+                                    .map_err(tiles_error)?,
+                            );
+                            loaded.insert(db_key, db.clone());
+                            db
+                        }
+                    };
+                    dbs.push(db);
                 }
-                let pdb =
-                    AdditivePdb::new(board, self.goal, dbs, self.reflect).map_err(tiles_error)?;
+                // A dual's goal keeps the reflection only where its blank
+                // stays on the diagonal (the reflection must map it onto
+                // itself); elsewhere it searches by the direct sum.
+                let pdb = match AdditivePdb::new(board, goal, dbs.clone(), self.reflect) {
+                    Err(crate::TilesError::ReflectNeedsDiagonalBlank(_)) if goal != self.goal => {
+                        AdditivePdb::new(board, goal, dbs, false)
+                    }
+                    built => built,
+                }
+                .map_err(tiles_error)?;
                 each.push(if self.rank_conflicts {
-                    pdb.ranked_by_conflicts(board, self.goal)
+                    pdb.ranked_by_conflicts(board, goal)
                 } else {
                     pdb
                 });
@@ -328,7 +392,11 @@ impl Plugin for TilesCli {
         } else {
             ""
         };
-        let dual = if self.dual { "\ndual=true" } else { "" };
+        let dual = match (self.dual, self.dual_without_walk) {
+            (true, true) => "\ndual=true\ndual_without_walk=true",
+            (true, false) => "\ndual=true",
+            _ => "",
+        };
         format!(
             "goal={:?}\nheuristic={}\nreflect={}{rank}{dual}",
             self.goal, self.heuristic, self.reflect
@@ -341,6 +409,7 @@ impl Plugin for TilesCli {
             "reflect" => self.reflect = value.flag(key)?,
             "rank_conflicts" => self.rank_conflicts = value.flag(key)?,
             "dual" => self.dual = value.flag(key)?,
+            "dual_without_walk" => self.dual_without_walk = value.flag(key)?,
             "scramble" => self.scramble = Some(value.count(key)?),
             "scramble_to" => self.scramble_to = Some(value.count(key)?),
             "walk" => self.walk = value.text(key)?.parse()?,
@@ -390,6 +459,12 @@ impl Plugin for TilesCli {
             id: instance.id.clone(),
             message: e.to_string(),
         })?;
+        if self.dual_without_walk && !self.dual {
+            return Err(CliError::Input(
+                "tiles: --dual-without-walk chooses which dual --dual searches: give --dual too"
+                    .into(),
+            ));
+        }
         if self.rank_conflicts
             && options.order.beam.is_none()
             && executor.incumbent_beam().is_none()
@@ -398,12 +473,19 @@ impl Plugin for TilesCli {
                 "tiles: --rank-conflicts ranks a beam's layers: give --beam W or --incumbent-beam W too".into(),
             ));
         }
-        let heuristic = self.heuristic_for(prepared, &puzzle)?;
+        // Built before the search, so that a bad heuristic is refused first.
+        self.heuristic_for(prepared, &puzzle)?;
         let run = |board: &Tiles, options: &SearchOptions| {
+            let heuristic = self.heuristic_for(prepared, board)?;
             search(prepared, board, &heuristic, executor, options)
         };
         let outcome = if self.dual {
-            let dual = Dual::of(&puzzle).map_err(tiles_error)?;
+            let dual = if self.dual_without_walk {
+                Dual::without_walk(&puzzle)
+            } else {
+                Dual::of(&puzzle)
+            }
+            .map_err(tiles_error)?;
             search_with_dual(&puzzle, &dual, executor, options, run)?
         } else {
             run(&puzzle, options)?

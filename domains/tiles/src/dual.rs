@@ -27,7 +27,7 @@ use std::collections::HashMap;
 use frontier_core::search::dual::DualOf;
 use frontier_core::{Cost, Domain, Solution};
 
-use crate::{Board, Dir, TileState, Tiles, TilesError, MAX_CELLS};
+use crate::{Board, Dir, Goal, GoalLayout, TileState, Tiles, TilesError, MAX_CELLS};
 
 /// An instance's dual, and what maps the dual's solutions back.
 #[derive(Clone, Debug)]
@@ -48,10 +48,7 @@ impl Dual {
         let board = puzzle.board();
         let n = board.cells();
         let goal = puzzle.goal_state();
-        let (r, c) = board.coords(goal.blank);
-        if !(r == 0 || r == board.rows() - 1) || !(c == 0 || c == board.cols() - 1) {
-            return Err(TilesError::DualNeedsCornerBlank(goal.blank));
-        }
+        corner_blank(board, goal.blank)?;
         let start = puzzle.start();
         let (corner, prefix) = walk_to_nearest_corner(board, start.blank);
         // The walk moves toward a corner of the board, so it never leaves it.
@@ -76,6 +73,45 @@ impl Dual {
         Ok(Dual {
             puzzle,
             prefix,
+            symmetry,
+        })
+    }
+
+    /// The dual of `puzzle` without the blank's walk: its goal keeps the
+    /// blank where the start has it (seen through the flip that takes the
+    /// start's nearest corner to the goal's blank cell), and the goal's
+    /// tile from that cell on the goal's blank cell: a goal board of its
+    /// own ([`Goal::Layout`]) that differs from the usual one by that swap.
+    /// Its optimum is the start's (slack 0); its heuristic needs databases
+    /// for that goal, of which only the swapped tile's differs.
+    pub fn without_walk(puzzle: &Tiles) -> Result<Dual, TilesError> {
+        let board = puzzle.board();
+        let n = board.cells();
+        let goal = puzzle.goal_state();
+        corner_blank(board, goal.blank)?;
+        let start = puzzle.start();
+        let (corner, _) = walk_to_nearest_corner(board, start.blank);
+        let symmetry = corner_symmetry(board, corner, goal.blank);
+        // The start seen through the symmetry has its blank on `swapped`.
+        let swapped = symmetry[usize::from(start.blank)];
+        let mut dual_goal = *goal;
+        dual_goal
+            .cells
+            .swap(usize::from(swapped), usize::from(goal.blank));
+        dual_goal.blank = swapped;
+        let mut label = [0u8; MAX_CELLS];
+        for (&image, &goal_tile) in symmetry[..n].iter().zip(&dual_goal.cells[..n]) {
+            label[usize::from(start.cells[usize::from(image)])] = goal_tile;
+        }
+        let tiles: Vec<u8> = (0..n)
+            .map(|cell| label[usize::from(goal.cells[usize::from(symmetry[cell])])])
+            .collect();
+        let dual_start = TileState::from_tiles(board, &tiles)?;
+        let layout = Goal::Layout(GoalLayout::of(board, &dual_goal));
+        let puzzle = Tiles::new(board.clone(), dual_start, layout)?;
+        Ok(Dual {
+            puzzle,
+            prefix: Vec::new(),
             symmetry,
         })
     }
@@ -176,6 +212,18 @@ fn walk_to_nearest_corner(board: &Board, blank: u8) -> (u8, Vec<Dir>) {
     (to_row * board.cols() + to_col, moves)
 }
 
+/// A dual flips the start's corner onto the goal's blank cell: that cell
+/// must be a corner.
+fn corner_blank(board: &Board, blank: u8) -> Result<(), TilesError> {
+    let (r, c) = board.coords(blank);
+    let edge = |x: u8, last: u8| x == 0 || x == last;
+    if edge(r, board.rows() - 1) && edge(c, board.cols() - 1) {
+        Ok(())
+    } else {
+        Err(TilesError::DualNeedsCornerBlank(blank))
+    }
+}
+
 /// The flip of rows, columns or both that takes corner `from` to corner
 /// `to`, as a cell map.
 fn corner_symmetry(board: &Board, from: u8, to: u8) -> [u8; MAX_CELLS] {
@@ -249,9 +297,10 @@ mod tests {
         (solution.cost, solution.moves.clone())
     }
 
-    /// On every shape and both goals: the dual's optimum is the start's
+    /// On every shape and three goals: the dual's optimum is the start's
     /// within the blank's walk, equal when the blank is in a corner; the
-    /// dual's optimal path maps back to a path that solves the start.
+    /// dual's optimal path maps back to a path that solves the start; the
+    /// dual without the walk has the start's optimum on every board.
     #[test]
     fn a_duals_solutions_solve_the_original_within_the_blanks_walk() {
         let mut rng = SplitMix64::new(43);
@@ -282,6 +331,14 @@ mod tests {
                     assert!(back.len() as Cost <= dual_cost + k);
                     assert!(back.len() as Cost >= original);
                     assert!(dual_cost.saturating_sub(dual.slack()) <= original);
+                    // Without the walk: the same optimum, always.
+                    let free = Dual::without_walk(&puzzle).expect("every board has one");
+                    assert_eq!(free.slack(), 0);
+                    let (free_cost, free_moves) = optimum(free.puzzle());
+                    assert_eq!(free_cost, original, "{rows}x{cols} {goal:?}");
+                    let back = free.moves_back(&puzzle, &free_moves).expect("maps back");
+                    assert_eq!(back.len() as Cost, original);
+                    assert!(puzzle.is_goal(&puzzle.replay(&back).expect("on the board")));
                 }
             }
         }

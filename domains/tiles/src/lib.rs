@@ -35,8 +35,8 @@ pub mod pdb;
 use std::path::PathBuf;
 
 pub use board::{
-    packed_bits, packed_words, parse_instance, solvable, Board, Dir, Goal, TileState, Tiles,
-    MAX_CELLS,
+    packed_bits, packed_words, parse_instance, solvable, Board, Dir, Goal, GoalLayout, TileState,
+    Tiles, MAX_CELLS,
 };
 pub use dual::Dual;
 pub use heuristic::{partition, preset_names, AdditivePdb, Manhattan, TilesHeuristic};

@@ -37,6 +37,35 @@ pub struct Pattern {
     pub blank_goal: u8,
 }
 
+/// Whether two patterns build the same table: the same tiles on the same
+/// goal cells, and each blank goal in the region the other's reaches. The
+/// build reads the blank goal only through that region (the cells free of
+/// the pattern's tiles connected to it), so a goal that moves the blank
+/// within it (another goal board, a dual's) may share the table and its
+/// cache file.
+pub fn same_table(board: &Board, a: &Pattern, b: &Pattern) -> bool {
+    if a.tiles != b.tiles || a.goal_cells != b.goal_cells {
+        return false;
+    }
+    blank_region(board, a) & (1 << b.blank_goal) != 0
+}
+
+/// The same pattern with its blank goal moved to the first cell of the
+/// region it reaches: the same table ([`same_table`]), and one cache file
+/// for every goal whose blank lies in that region.
+pub fn with_first_blank(board: &Board, mut pattern: Pattern) -> Pattern {
+    pattern.blank_goal = blank_region(board, &pattern).trailing_zeros() as u8;
+    pattern
+}
+
+/// The cells free of `pattern`'s tiles on their goal cells that its blank
+/// goal reaches, as a mask.
+fn blank_region(board: &Board, pattern: &Pattern) -> u64 {
+    let masks = Masks::new(board);
+    let occupied: u64 = pattern.goal_cells.iter().map(|&c| 1u64 << c).sum();
+    masks.flood(1 << pattern.blank_goal, masks.all & !occupied)
+}
+
 /// Number of placements of `k` distinct tiles on `n` cells: n!/(n−k)!.
 pub fn placements(n: usize, k: usize) -> u64 {
     (0..k).map(|i| (n - i) as u64).product()
@@ -474,6 +503,26 @@ mod tests {
             assert_eq!(back, index);
             assert!(!std::mem::replace(&mut seen[back], true));
         }
+    }
+
+    /// Patterns whose blank goals share a region build the same table (so
+    /// they may share a file); a blank walled off elsewhere builds another.
+    #[test]
+    fn a_blank_goal_matters_only_through_its_region() {
+        let board = Board::new(3, 3).unwrap();
+        // Tiles on cells 1 and 3 wall off corner 0.
+        let pattern = |blank_goal| Pattern {
+            tiles: vec![1, 3],
+            goal_cells: vec![1, 3],
+            blank_goal,
+        };
+        let table = |p: &Pattern| build(&board, p, 1, &|_| {});
+        let (corner, middle, far) = (pattern(0), pattern(4), pattern(8));
+        assert!(same_table(&board, &middle, &far) && !same_table(&board, &corner, &far));
+        assert_eq!(table(&middle), table(&far));
+        assert_ne!(table(&corner), table(&far));
+        assert_eq!(with_first_blank(&board, pattern(8)).blank_goal, 2);
+        assert_eq!(with_first_blank(&board, pattern(0)).blank_goal, 0);
     }
 
     #[test]
