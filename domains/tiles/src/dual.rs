@@ -46,7 +46,6 @@ impl Dual {
     /// start's corner to it.
     pub fn of(puzzle: &Tiles) -> Result<Dual, TilesError> {
         let board = puzzle.board();
-        let n = board.cells();
         let goal = puzzle.goal_state();
         corner_blank(board, goal.blank)?;
         let start = puzzle.start();
@@ -57,24 +56,7 @@ impl Dual {
             .expect("the blank's walk to a corner stays on the board");
         debug_assert_eq!(turned.blank, corner);
         let symmetry = corner_symmetry(board, corner, goal.blank);
-        // The turned start seen through the symmetry has its blank on the
-        // goal's blank cell; `label[t]` is the goal's tile on the cell where
-        // that view holds tile t, so relabelled, the view is the goal.
-        let mut label = [0u8; MAX_CELLS];
-        for (&image, &goal_tile) in symmetry[..n].iter().zip(&goal.cells[..n]) {
-            label[usize::from(turned.cells[usize::from(image)])] = goal_tile;
-        }
-        // The dual's start: the goal seen through the symmetry, relabelled.
-        let tiles: Vec<u8> = (0..n)
-            .map(|cell| label[usize::from(goal.cells[usize::from(symmetry[cell])])])
-            .collect();
-        let dual_start = TileState::from_tiles(board, &tiles)?;
-        let puzzle = Tiles::new(board.clone(), dual_start, puzzle.goal_kind())?;
-        Ok(Dual {
-            puzzle,
-            prefix,
-            symmetry,
-        })
+        Dual::relabelled(puzzle, &turned, prefix, symmetry, goal, puzzle.goal_kind())
     }
 
     /// The dual of `puzzle` without the blank's walk: its goal keeps the
@@ -86,7 +68,6 @@ impl Dual {
     /// for that goal, of which only the swapped tile's differs.
     pub fn without_walk(puzzle: &Tiles) -> Result<Dual, TilesError> {
         let board = puzzle.board();
-        let n = board.cells();
         let goal = puzzle.goal_state();
         corner_blank(board, goal.blank)?;
         let start = puzzle.start();
@@ -99,19 +80,37 @@ impl Dual {
             .cells
             .swap(usize::from(swapped), usize::from(goal.blank));
         dual_goal.blank = swapped;
+        let layout = Goal::Layout(GoalLayout::of(board, &dual_goal));
+        Dual::relabelled(puzzle, &start, Vec::new(), symmetry, &dual_goal, layout)
+    }
+
+    /// The dual whose goal is `dual_goal` (`kind` names it): `seen`, the
+    /// start after `prefix`, seen through `symmetry`, has its blank on
+    /// `dual_goal`'s; `label[t]` is `dual_goal`'s tile on the cell where
+    /// that view holds tile t, so relabelled, the view is `dual_goal`, and
+    /// the dual's start is the goal seen and relabelled the same way.
+    fn relabelled(
+        puzzle: &Tiles,
+        seen: &TileState,
+        prefix: Vec<Dir>,
+        symmetry: [u8; MAX_CELLS],
+        dual_goal: &TileState,
+        kind: Goal,
+    ) -> Result<Dual, TilesError> {
+        let board = puzzle.board();
+        let n = board.cells();
+        let goal = puzzle.goal_state();
         let mut label = [0u8; MAX_CELLS];
         for (&image, &goal_tile) in symmetry[..n].iter().zip(&dual_goal.cells[..n]) {
-            label[usize::from(start.cells[usize::from(image)])] = goal_tile;
+            label[usize::from(seen.cells[usize::from(image)])] = goal_tile;
         }
         let tiles: Vec<u8> = (0..n)
             .map(|cell| label[usize::from(goal.cells[usize::from(symmetry[cell])])])
             .collect();
         let dual_start = TileState::from_tiles(board, &tiles)?;
-        let layout = Goal::Layout(GoalLayout::of(board, &dual_goal));
-        let puzzle = Tiles::new(board.clone(), dual_start, layout)?;
         Ok(Dual {
-            puzzle,
-            prefix: Vec::new(),
+            puzzle: Tiles::new(board.clone(), dual_start, kind)?,
+            prefix,
             symmetry,
         })
     }
