@@ -350,11 +350,10 @@ pub fn report<D: Domain>(
             },
         );
     }
-    let proven = |cost| outcome.stats.lower_bound.is_none_or(|lower| lower >= cost);
     let (status, cost, path) = match &outcome.status {
         Status::Solved(s) => (
             match outcome.stats.stopped_by {
-                _ if proven(s.cost) => "optimal".to_string(),
+                _ if outcome.proven_optimal() => "optimal".to_string(),
                 // A limit stopped it with its best solution so far:
                 // `--retry-cut` runs it again.
                 Some(limit) => crate::results::bounded_at(limit),

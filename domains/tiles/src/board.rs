@@ -78,15 +78,11 @@ pub struct GoalLayout {
 impl GoalLayout {
     /// `state` on `board` as a goal board.
     pub fn of(board: &Board, state: &TileState) -> GoalLayout {
-        let mut cell = [0u8; MAX_CELLS];
-        for (c, &t) in state.cells[..board.cells()].iter().enumerate() {
-            cell[usize::from(t)] = c as u8;
-        }
         GoalLayout {
             rows: board.rows(),
             cols: board.cols(),
             tile: state.cells,
-            cell,
+            cell: state.positions(board.cells()),
         }
     }
 

@@ -45,17 +45,13 @@ impl Dual {
     /// board's corners (a goal board of your own), where no flip takes the
     /// start's corner to it.
     pub fn of(puzzle: &Tiles) -> Result<Dual, TilesError> {
-        let board = puzzle.board();
-        let goal = puzzle.goal_state();
-        corner_blank(board, goal.blank)?;
-        let start = puzzle.start();
-        let (corner, prefix) = walk_to_nearest_corner(board, start.blank);
+        let (prefix, symmetry) = nearest_corner_flip(puzzle)?;
         // The walk moves toward a corner of the board, so it never leaves it.
         let turned = puzzle
             .replay(&prefix)
             .expect("the blank's walk to a corner stays on the board");
-        debug_assert_eq!(turned.blank, corner);
-        let symmetry = corner_symmetry(board, corner, goal.blank);
+        let goal = puzzle.goal_state();
+        debug_assert_eq!(symmetry[usize::from(turned.blank)], goal.blank);
         Dual::relabelled(puzzle, &turned, prefix, symmetry, goal, puzzle.goal_kind())
     }
 
@@ -67,12 +63,8 @@ impl Dual {
     /// Its optimum is the start's (slack 0); its heuristic needs databases
     /// for that goal, of which only the swapped tile's differs.
     pub fn without_walk(puzzle: &Tiles) -> Result<Dual, TilesError> {
-        let board = puzzle.board();
-        let goal = puzzle.goal_state();
-        corner_blank(board, goal.blank)?;
-        let start = puzzle.start();
-        let (corner, _) = walk_to_nearest_corner(board, start.blank);
-        let symmetry = corner_symmetry(board, corner, goal.blank);
+        let (_, symmetry) = nearest_corner_flip(puzzle)?;
+        let (board, goal, start) = (puzzle.board(), puzzle.goal_state(), puzzle.start());
         // The start seen through the symmetry has its blank on `swapped`.
         let swapped = symmetry[usize::from(start.blank)];
         let mut dual_goal = *goal;
@@ -211,16 +203,20 @@ fn walk_to_nearest_corner(board: &Board, blank: u8) -> (u8, Vec<Dir>) {
     (to_row * board.cols() + to_col, moves)
 }
 
-/// A dual flips the start's corner onto the goal's blank cell: that cell
-/// must be a corner.
-fn corner_blank(board: &Board, blank: u8) -> Result<(), TilesError> {
+/// The blank's walk from the start to its nearest corner, and the flip
+/// that takes that corner onto the goal's blank cell, both duals' view of
+/// the start. Refused where the goal's blank is off the corners, which no
+/// flip reaches.
+fn nearest_corner_flip(puzzle: &Tiles) -> Result<(Vec<Dir>, [u8; MAX_CELLS]), TilesError> {
+    let board = puzzle.board();
+    let blank = puzzle.goal_state().blank;
     let (r, c) = board.coords(blank);
     let edge = |x: u8, last: u8| x == 0 || x == last;
-    if edge(r, board.rows() - 1) && edge(c, board.cols() - 1) {
-        Ok(())
-    } else {
-        Err(TilesError::DualNeedsCornerBlank(blank))
+    if !(edge(r, board.rows() - 1) && edge(c, board.cols() - 1)) {
+        return Err(TilesError::DualNeedsCornerBlank(blank));
     }
+    let (corner, walk) = walk_to_nearest_corner(board, puzzle.start().blank);
+    Ok((walk, corner_symmetry(board, corner, blank)))
 }
 
 /// The flip of rows, columns or both that takes corner `from` to corner

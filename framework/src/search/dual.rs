@@ -65,15 +65,12 @@ fn proven<S, M>(outcome: &Outcome<S, M>) -> Option<Cost> {
 }
 
 /// Whether searching the dual after `forward` can still change the row:
-/// not once `forward`'s solution is proven optimal (its cost no more than
-/// what it proves about the optimum, the report's test for "optimal"),
-/// since no solution is shorter and no lower bound lies above an optimum.
-/// An optimal executor's `--dual` then costs nothing.
+/// not once `forward`'s solution is proven optimal
+/// ([`Outcome::proven_optimal`], the report's test for "optimal"), since no
+/// solution is shorter and no lower bound lies above an optimum. An optimal
+/// executor's `--dual` then costs nothing.
 pub fn dual_can_improve<S, M>(forward: &Outcome<S, M>) -> bool {
-    match (forward.solution(), proven(forward)) {
-        (Some(solution), Some(lower)) => lower < solution.cost,
-        _ => true,
-    }
+    !forward.proven_optimal()
 }
 
 /// One outcome from the original's and the dual's: the shorter solution

@@ -245,6 +245,14 @@ impl<S, M> Outcome<S, M> {
             _ => None,
         }
     }
+
+    /// Whether the solution is proven optimal: its cost no more than the
+    /// reported lower bound, or no bound at all (an optimal order's
+    /// solution needs none). A row's "optimal", and what ends `--dual`.
+    pub fn proven_optimal(&self) -> bool {
+        self.solution()
+            .is_some_and(|s| self.stats.lower_bound.is_none_or(|lower| lower >= s.cost))
+    }
 }
 
 /// The outcome type of an executor run on domain `D`.
