@@ -168,6 +168,59 @@ fn bad_instances_give_one_line_errors_and_a_failing_exit() {
             vec!["solve", "tiles", "1 2 3 4 5 6 0 7 8", "--rank-conflicts"],
             "--rank-conflicts ranks a beam's layers: give --beam W or --incumbent-beam W too",
         ),
+        (
+            vec![
+                "solve",
+                "tiles",
+                "1 2 3 4 5 6 0 7 8",
+                "--heuristic",
+                "4-4",
+                "--rank-weights",
+                "1,1,1,1",
+            ],
+            "--rank-weights ranks a beam's layers: give --beam W or --incumbent-beam W too",
+        ),
+        (
+            vec![
+                "solve",
+                "tiles",
+                "1 2 3 4 5 6 0 7 8",
+                "--heuristic",
+                "4-4",
+                "--reflect",
+                "--beam",
+                "9",
+                "--rank-weights",
+                "1,1,1,1",
+            ],
+            "4 weights for 2 databases with the reflection: give 7",
+        ),
+        (
+            vec![
+                "solve",
+                "tiles",
+                "1 2 3 4 5 6 0 7 8",
+                "--beam",
+                "9",
+                "--rank-weights",
+                "1,1",
+            ],
+            "--rank-weights weigh pattern databases, not manhattan",
+        ),
+        (
+            vec![
+                "solve",
+                "tiles",
+                "1 2 3 4 5 6 0 7 8",
+                "--heuristic",
+                "4-4|1,2,3/4,5,6/7,8",
+                "--beam",
+                "9",
+                "--rank-weights",
+                "1,1,1,1",
+            ],
+            "fitted for one partition",
+        ),
     ] {
         let out = frontier(&args);
         assert!(!out.status.success(), "{args:?}");
@@ -175,6 +228,56 @@ fn bad_instances_give_one_line_errors_and_a_failing_exit() {
         assert_eq!(err.lines().count(), 1, "{args:?}: {err}");
         assert!(err.contains(needle), "{args:?}: {err}");
     }
+}
+
+/// A learned rank whose weights read h plus the conflicts orders a beam's
+/// layers as `--rank-conflicts` does: the same path, expansion for
+/// expansion, on the CPU (the GPU's ranks are the CPU's:
+/// `gpu_ranks_equal_cpu_ranks`); and fitted-looking weights keep the bound
+/// sound.
+#[test]
+fn rank_weights_reading_h_plus_conflicts_rank_as_rank_conflicts() {
+    let dir = scratch("rank-weights");
+    let solve = |rank: &[&str]| {
+        let base = [
+            "solve",
+            "--json",
+            "--executor",
+            "astar",
+            "--beam",
+            "50",
+            "tiles",
+            "14 7 8 2 13 11 10 4 9 12 5 0 3 6 1 15",
+            "--goal",
+            "korf",
+            "--heuristic",
+            "5-5-5",
+            "--reflect",
+            "--pdb-dir",
+            dir.to_str().unwrap(),
+        ];
+        let out = frontier(&[&base[..], rank].concat());
+        assert!(out.status.success(), "{rank:?}: {}", stderr(&out));
+        let v: serde_json::Value = serde_json::from_str(stdout(&out).trim()).unwrap();
+        v
+    };
+    let conflicts = solve(&["--rank-conflicts"]);
+    // Databases 0, reflected 0, the larger sum 1, the smaller 0, conflicts 1.
+    let linear = solve(&["--rank-weights", "0,0,0,0,0,0,1,0,1"]);
+    assert_eq!(conflicts["cost"], linear["cost"]);
+    assert_eq!(conflicts["path"], linear["path"]);
+    for key in ["generated", "lower_bound"] {
+        assert_eq!(conflicts["stats"][key], linear["stats"][key], "{key}");
+    }
+    let plain = solve(&[]);
+    assert_ne!(
+        plain["path"], conflicts["path"],
+        "the rank changes the beam"
+    );
+    let fitted = solve(&["--rank-weights", "0.2,-0.1,0.15,0.1,0,0.1,0.9,0.3,1.5"]);
+    // Korf's board #3 has optimum 59.
+    assert!(fitted["cost"].as_u64().unwrap() >= 59);
+    assert!(fitted["stats"]["lower_bound"].as_u64().unwrap() <= 59);
 }
 
 /// Several partitions joined by `|` take the largest of their sums: the

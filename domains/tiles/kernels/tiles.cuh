@@ -130,6 +130,20 @@ __device__ u32 heuristic(const u32* s, const unsigned char* tables) {
     return h;
 }
 
+// The value of database p with tile t on cell cell_of(t).
+template <class CellOf>
+__device__ __forceinline__ u32 pdb_value(int p, CellOf cell_of, const unsigned char* tables) {
+    u64 used = 0;  // cells taken so far (boards up to 49 cells)
+    u64 index = 0;
+    for (int i = 0; i < PDB_K[p]; i++) {
+        u32 cell = cell_of(PDB_TILES[p][i]);
+        u32 below = __popcll(used & ((1ull << cell) - 1ull));
+        index = index * (u64)(N_CELLS - i) + (cell - below);
+        used |= 1ull << cell;
+    }
+    return tables[PDB_OFFSET[p] + index];
+}
+
 #ifdef PLUGIN_RANK
 // Tile t's goal line (its goal row where is_row, else its goal column),
 // and in *place its place along that line.
@@ -196,7 +210,23 @@ __device__ u32 rank(const u32* s, u32 h, const unsigned char* tables) {
     for (int r = 0; r < rows; r++) pairs += line_pairs(s, r * COLS, 1, COLS, r, true);
 #pragma unroll 1
     for (int c = 0; c < COLS; c++) pairs += line_pairs(s, c, COLS, rows, c, false);
+#ifdef PLUGIN_RANK_LINEAR
+    // The learned rank (linear_rank.rs): every database on both boards.
+    unsigned char pos[N_CELLS];
+    for (int c = 0; c < N_CELLS; c++) pos[get_tile(s, c)] = (unsigned char)c;
+    long long acc = RANK_OFFSET + RANK_H * (long long)h + RANK_CONFLICTS * (long long)pairs;
+#pragma unroll 1
+    for (int p = 0; p < NUM_PDB; p++) {
+        acc += RANK_DIRECT[p] * (long long)pdb_value(p, [&](int t) { return (u32)pos[t]; }, tables);
+        if (REFLECT)
+            acc += RANK_REFLECTED[p] *
+                   (long long)pdb_value(p, [&](int t) { return (u32)REFL_CELL[pos[REFL_INV[t]]]; },
+                                        tables);
+    }
+    return (u32)acc;
+#else
     return h + pairs;
+#endif
 }
 
 // The pairs of `tile` with the other tiles of its goal row (is_row) or
@@ -250,12 +280,41 @@ __device__ u32 rank_child(const u32* parent, u32 ph, u32 pr, const u32* child, u
     bool across_rows = from / COLS != to / COLS;
     int place;
     int goal_line = goal_line_of(tile, across_rows, &place);
-    u32 pairs = pr - ph;
+    int moved_pairs = 0;
     if (goal_line == (across_rows ? from / COLS : from % COLS))
-        pairs -= pairs_with(parent, across_rows, tile);
+        moved_pairs = -(int)pairs_with(parent, across_rows, tile);
     else if (goal_line == (across_rows ? to / COLS : to % COLS))
-        pairs += pairs_with(child, across_rows, tile);
-    return h + pairs;
+        moved_pairs = (int)pairs_with(child, across_rows, tile);
+#ifdef PLUGIN_RANK_LINEAR
+    // The learned rank is linear in each database's value, h and the
+    // conflicts, and the move changes one database on each board: the
+    // parent's rank plus those changes, four lookups instead of all of
+    // them (the CPU's rank afresh gives the same integer).
+    long long acc = (long long)pr + RANK_H * ((long long)h - (long long)ph) +
+                    RANK_CONFLICTS * (long long)moved_pairs;
+    unsigned char pos[N_CELLS];
+    for (int c = 0; c < N_CELLS; c++) pos[get_tile(child, c)] = (unsigned char)c;
+    int p = PDB_OF[tile];
+    int m = REFLECT ? PDB_OF[REFL_TILE[tile]] : 255;
+    long long plain_after = 0, mirrored_after = 0;
+    if (p < NUM_PDB) plain_after = pdb_value(p, [&](int t) { return (u32)pos[t]; }, tables);
+    if (m < NUM_PDB)
+        mirrored_after =
+            pdb_value(m, [&](int t) { return (u32)REFL_CELL[pos[REFL_INV[t]]]; }, tables);
+    pos[tile] = (unsigned char)from;  // the parent's positions
+    pos[0] = (unsigned char)to;
+    if (p < NUM_PDB)
+        acc += RANK_DIRECT[p] *
+               (plain_after - (long long)pdb_value(p, [&](int t) { return (u32)pos[t]; }, tables));
+    if (m < NUM_PDB)
+        acc += RANK_REFLECTED[m] *
+               (mirrored_after -
+                (long long)pdb_value(m, [&](int t) { return (u32)REFL_CELL[pos[REFL_INV[t]]]; },
+                                     tables));
+    return (u32)acc;
+#else
+    return h + (u32)((int)(pr - ph) + moved_pairs);
+#endif
 }
 #endif
 
@@ -294,20 +353,6 @@ __device__ __forceinline__ void set_byte(u32* hw, int i, u32 v) {
 
 // Byte offset of the per-database values in the detail.
 #define PART_AT (POS_WORDS * 4)
-
-// The value of database p with tile t on cell cell_of(t).
-template <class CellOf>
-__device__ __forceinline__ u32 pdb_value(int p, CellOf cell_of, const unsigned char* tables) {
-    u64 used = 0;  // cells taken so far (boards up to 49 cells)
-    u64 index = 0;
-    for (int i = 0; i < PDB_K[p]; i++) {
-        u32 cell = cell_of(PDB_TILES[p][i]);
-        u32 below = __popcll(used & ((1ull << cell) - 1ull));
-        index = index * (u64)(N_CELLS - i) + (cell - below);
-        used |= 1ull << cell;
-    }
-    return tables[PDB_OFFSET[p] + index];
-}
 
 // Database p's value for the tile cells in the detail, plain and mirrored.
 __device__ __forceinline__ u32 plain_part(int p, const u32* hw, const unsigned char* tables) {

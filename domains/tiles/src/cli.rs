@@ -49,6 +49,17 @@ pub struct TilesCli {
     #[arg(long)]
     #[serde(default)]
     pub rank_conflicts: bool,
+    /// Rank a beam's layers by a learned linear function instead
+    /// (`frontier_tiles::linear_rank`): weights for each database's value,
+    /// with --reflect each on the reflected board, the larger sum, with
+    /// --reflect the smaller sum, and the conflicts across databases, in
+    /// that order (comma-separated; RON: a list). Fitted for one partition
+    /// of one shape (`results/learned-rank/` has 6×6 5-5-5-5-5-5-5's).
+    /// Needs pattern databases of one partition and --beam or
+    /// --incumbent-beam; the proven bound still comes from h alone.
+    #[arg(long, value_delimiter = ',', allow_hyphen_values = true)]
+    #[serde(default)]
+    pub rank_weights: Vec<f64>,
     /// Also search the dual instance (the same puzzle from the goal's end,
     /// relabelled as an ordinary instance: `frontier_tiles::dual`) with the
     /// same executor after the board itself, and keep the shorter solution
@@ -264,6 +275,11 @@ impl TilesCli {
             return Ok(h.clone());
         }
         let heuristic = if self.heuristic == "manhattan" {
+            if !self.rank_weights.is_empty() {
+                return Err(CliError::Input(
+                    "tiles: --rank-weights weigh pattern databases, not manhattan".into(),
+                ));
+            }
             if self.reflect {
                 return Err(CliError::Input(
                     "--reflect applies to pattern databases, not manhattan".into(),
@@ -352,7 +368,22 @@ impl TilesCli {
                     built => built,
                 }
                 .map_err(tiles_error)?;
-                each.push(if self.rank_conflicts {
+                each.push(if !self.rank_weights.is_empty() {
+                    if partitions.len() > 1 {
+                        return Err(CliError::Input(
+                            "tiles: --rank-weights are fitted for one partition, not several joined by '|'".into(),
+                        ));
+                    }
+                    let reflect = pdb.reflection_maps().is_some();
+                    if self.reflect && !reflect {
+                        return Err(CliError::Input(
+                            "tiles: --rank-weights were given for the reflection, which this board's walk-free dual loses (its blank off the diagonal): use --dual without --dual-without-walk".into(),
+                        ));
+                    }
+                    let linear = crate::LinearRank::new(&self.rank_weights, pdb.dbs().len(), reflect)
+                        .map_err(tiles_error)?;
+                    pdb.ranked_linearly(board, goal, linear).map_err(tiles_error)?
+                } else if self.rank_conflicts {
                     pdb.ranked_by_conflicts(board, goal)
                 } else {
                     pdb
@@ -387,11 +418,15 @@ impl Plugin for TilesCli {
     /// cached and how many threads build them do not.
     fn answer_params(&self) -> String {
         // Named only when set, so that earlier results files still match.
-        let rank = if self.rank_conflicts {
-            "\nrank_conflicts=true"
+        let mut rank = if self.rank_conflicts {
+            "\nrank_conflicts=true".to_string()
         } else {
-            ""
+            String::new()
         };
+        if !self.rank_weights.is_empty() {
+            let weights: Vec<String> = self.rank_weights.iter().map(f64::to_string).collect();
+            rank += &format!("\nrank_weights={}", weights.join(","));
+        }
         let dual = match (self.dual, self.dual_without_walk) {
             (true, true) => "\ndual=true\ndual_without_walk=true",
             (true, false) => "\ndual=true",
@@ -465,13 +500,18 @@ impl Plugin for TilesCli {
                     .into(),
             ));
         }
-        if self.rank_conflicts
+        if (self.rank_conflicts || !self.rank_weights.is_empty())
             && options.order.beam.is_none()
             && executor.incumbent_beam().is_none()
         {
-            return Err(CliError::Input(
-                "tiles: --rank-conflicts ranks a beam's layers: give --beam W or --incumbent-beam W too".into(),
-            ));
+            let flag = if self.rank_conflicts {
+                "--rank-conflicts"
+            } else {
+                "--rank-weights"
+            };
+            return Err(CliError::Input(format!(
+                "tiles: {flag} ranks a beam's layers: give --beam W or --incumbent-beam W too"
+            )));
         }
         // Built before the search, so that a bad heuristic is refused first.
         self.heuristic_for(prepared, &puzzle)?;

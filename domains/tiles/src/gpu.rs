@@ -153,6 +153,27 @@ impl GpuPlugin<Tiles> for TilesHeuristic {
             src += "#define PLUGIN_RANK\n";
             src += &rank_group_of(conflicts.groups());
         }
+        // A learned rank (linear_rank.rs) in place of h plus the conflicts.
+        if let Some(linear) = self.linear_rank() {
+            let list = |c: &[i64]| {
+                let mut c = c.to_vec();
+                c.resize(dbs.len().max(1), 0);
+                c.iter()
+                    .map(|v| format!("{v}ll"))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            };
+            let _ = writeln!(
+                src,
+                "#define PLUGIN_RANK_LINEAR\n#define RANK_OFFSET {}ll\n#define RANK_H {}ll\n#define RANK_CONFLICTS {}ll\n__device__ const long long RANK_DIRECT[{n}] = {{{}}};\n__device__ const long long RANK_REFLECTED[{n}] = {{{}}};",
+                crate::linear_rank::OFFSET,
+                linear.h,
+                linear.conflicts,
+                list(&linear.direct),
+                list(&linear.reflected),
+                n = dbs.len().max(1),
+            );
+        }
         src + PLUGIN
     }
 

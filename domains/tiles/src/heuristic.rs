@@ -7,6 +7,7 @@ use frontier_core::{Cost, Heuristic, InPlaceHeuristic};
 
 use crate::board::{Board, Dir, Goal, TileState, Tiles, MAX_CELLS};
 use crate::conflicts::Conflicts;
+use crate::linear_rank::LinearRank;
 use crate::pdb::{Pattern, PatternDb};
 use crate::TilesError;
 
@@ -180,6 +181,8 @@ pub struct AdditivePdb {
     reflected_digits: [Digit; MAX_CELLS],
     /// What a beam adds to h to rank a state (see [`Conflicts`]).
     rank_conflicts: Option<Arc<Conflicts>>,
+    /// A learned rank in place of h plus the conflicts, if any.
+    linear: Option<Arc<LinearRank>>,
 }
 
 /// Where a tile's digit sits in the databases' indices.
@@ -246,6 +249,7 @@ impl AdditivePdb {
             reflected_digits,
             dbs,
             rank_conflicts: None,
+            linear: None,
         })
     }
 
@@ -268,6 +272,72 @@ impl AdditivePdb {
             .collect();
         self.rank_conflicts = Some(Arc::new(Conflicts::new(board, goal, &groups)));
         self
+    }
+
+    /// The same heuristic, with beams ranking a state by the learned
+    /// linear rank `linear` ([`crate::linear_rank`]) of its databases'
+    /// values and its conflicts (as [`AdditivePdb::ranked_by_conflicts`]
+    /// counts them); refused where `linear` was made for another count of
+    /// databases, the reflection's presence, or a rank that could leave its
+    /// range on this board.
+    pub fn ranked_linearly(
+        self,
+        board: &Board,
+        goal: Goal,
+        linear: LinearRank,
+    ) -> Result<AdditivePdb, TilesError> {
+        let reflected = if self.reflection.is_some() {
+            self.dbs.len()
+        } else {
+            0
+        };
+        if linear.direct.len() != self.dbs.len() || linear.reflected.len() != reflected {
+            return Err(TilesError::RankWeights(format!(
+                "made for {} databases {} the reflection, the heuristic has {} {} it",
+                linear.direct.len(),
+                if linear.reflected.is_empty() {
+                    "without"
+                } else {
+                    "with"
+                },
+                self.dbs.len(),
+                if reflected == 0 { "without" } else { "with" },
+            )));
+        }
+        linear.check_range(board.cells())?;
+        let mut ranked = self.ranked_by_conflicts(board, goal);
+        ranked.linear = Some(Arc::new(linear));
+        Ok(ranked)
+    }
+
+    /// The learned rank that orders a beam's layers, if any.
+    pub fn linear_rank(&self) -> Option<&LinearRank> {
+        self.linear.as_deref()
+    }
+
+    /// `linear`'s rank of `state`, every database looked up afresh (the
+    /// GPU kernel updates it from the parent's: the two agree exactly, as
+    /// the rank is in integers).
+    fn rank_linearly(&self, linear: &LinearRank, state: &TileState, h: Cost) -> Cost {
+        let pos = state.positions(self.cells);
+        let mut direct = [0u8; MAX_CELLS];
+        for (value, db) in direct.iter_mut().zip(&self.dbs) {
+            *value = db.lookup(&pos);
+        }
+        let mut reflected = [0u8; MAX_CELLS];
+        let k = self.dbs.len();
+        let mirrored = match &self.reflection {
+            Some(r) => {
+                let pos = r.apply(&pos, self.cells);
+                for (value, db) in reflected.iter_mut().zip(&self.dbs) {
+                    *value = db.lookup(&pos);
+                }
+                k
+            }
+            None => 0,
+        };
+        let pairs = self.rank_conflicts.as_ref().map_or(0, |c| c.count(state));
+        linear.rank(&direct[..k], &reflected[..mirrored], h, pairs)
     }
 
     /// The databases, in sum order.
@@ -299,7 +369,10 @@ impl Heuristic<Tiles> for AdditivePdb {
 
     #[inline]
     fn rank(&self, _: &Tiles, state: &TileState, h: Cost) -> Cost {
-        rank_by(self.rank_conflicts.as_deref(), state, h)
+        match &self.linear {
+            Some(linear) => self.rank_linearly(linear, state, h),
+            None => rank_by(self.rank_conflicts.as_deref(), state, h),
+        }
     }
 
     #[inline]
@@ -312,14 +385,17 @@ impl Heuristic<Tiles> for AdditivePdb {
         child: &TileState,
         h: Cost,
     ) -> Cost {
-        rank_child_by(
-            self.rank_conflicts.as_deref(),
-            parent,
-            parent_h,
-            parent_rank,
-            child,
-            h,
-        )
+        match &self.linear {
+            Some(linear) => self.rank_linearly(linear, child, h),
+            None => rank_child_by(
+                self.rank_conflicts.as_deref(),
+                parent,
+                parent_h,
+                parent_rank,
+                child,
+                h,
+            ),
+        }
     }
 
     /// The max of two admissible sums is admissible but can be inconsistent.
@@ -358,6 +434,15 @@ impl TilesHeuristic {
             TilesHeuristic::Max(ps) => ps.first().and_then(|p| p.rank_conflicts.as_deref()),
         }
     }
+
+    /// The learned rank that orders a beam's layers, if any (one
+    /// partition only).
+    pub fn linear_rank(&self) -> Option<&LinearRank> {
+        match self {
+            TilesHeuristic::Pdb(p) => p.linear_rank(),
+            _ => None,
+        }
+    }
 }
 
 impl Heuristic<Tiles> for TilesHeuristic {
@@ -379,19 +464,25 @@ impl Heuristic<Tiles> for TilesHeuristic {
     }
     /// The first partition's conflicts rank a `Max`.
     #[inline]
-    fn rank(&self, _: &Tiles, s: &TileState, h: Cost) -> Cost {
-        rank_by(self.rank_conflicts(), s, h)
+    fn rank(&self, d: &Tiles, s: &TileState, h: Cost) -> Cost {
+        match self {
+            TilesHeuristic::Pdb(p) => p.rank(d, s, h),
+            _ => rank_by(self.rank_conflicts(), s, h),
+        }
     }
     #[inline]
     fn rank_child(
         &self,
-        _: &Tiles,
+        d: &Tiles,
         parent: &TileState,
         parent_h: Cost,
         parent_rank: Cost,
         child: &TileState,
         h: Cost,
     ) -> Cost {
+        if let TilesHeuristic::Pdb(p) = self {
+            return p.rank_child(d, parent, parent_h, parent_rank, child, h);
+        }
         rank_child_by(
             self.rank_conflicts(),
             parent,

@@ -30,6 +30,7 @@ pub mod fuzz;
 #[cfg(feature = "gpu")]
 pub mod gpu;
 pub mod heuristic;
+pub mod linear_rank;
 pub mod pdb;
 
 use std::path::PathBuf;
@@ -40,6 +41,7 @@ pub use board::{
 };
 pub use dual::Dual;
 pub use heuristic::{partition, preset_names, AdditivePdb, Manhattan, TilesHeuristic};
+pub use linear_rank::LinearRank;
 pub use pdb::{BuildProgress, Pattern, PatternDb};
 
 /// Everything that can be wrong with a tiles instance or heuristic.
@@ -142,6 +144,9 @@ pub enum TilesError {
     /// An HDA* partition name the tiles domain does not know.
     #[error("unknown partition '{0}' (use hash, zobrist, split, split-xy, block, rows or cols)")]
     UnknownProjection(String),
+    /// Weights of a learned rank that do not fit the heuristic.
+    #[error("rank weights: {0}")]
+    RankWeights(String),
     /// A broken invariant (a bug, reported rather than panicking).
     #[error("internal error: {0}")]
     Internal(&'static str),

@@ -13,7 +13,8 @@ use std::sync::Arc;
 use frontier_core::search::gpu::GpuPlugin;
 use frontier_core::{Domain, Heuristic, PackedState};
 use frontier_tiles::{
-    cache, partition, AdditivePdb, Board, Goal, Manhattan, TileState, Tiles, TilesHeuristic,
+    cache, partition, AdditivePdb, Board, Goal, LinearRank, Manhattan, TileState, Tiles,
+    TilesHeuristic,
 };
 
 /// What CUDA gives the plugin, for a host compiler: the qualifiers vanish,
@@ -254,5 +255,46 @@ fn the_plugins_h_and_ranks_equal_the_cpus_on_the_host() {
         .ranked_by_conflicts(&board, spiral);
     let heuristic = TilesHeuristic::Pdb(pdb);
     agrees_with_the_cpu(&cxx, &dir, "pdb-3x3-spiral", &board, spiral, &heuristic);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// The learned linear rank (`LinearRank`), afresh and updated from the
+/// parent's, equals the CPU's (which looks every database up afresh), with
+/// and without the reflection, negative weights included, on 4×4 (5-5-5),
+/// a partial partition of 6×6 and the 8-puzzle's spiral goal.
+#[test]
+fn the_plugins_learned_rank_equals_the_cpus_on_the_host() {
+    let Some(cxx) = compiler() else {
+        return;
+    };
+    let dir = scratch("linear");
+    let spiral: Goal = "1 2 3 8 0 4 7 6 5".parse().unwrap();
+    for (rows, cols, spec, goal) in [
+        (4, 4, "5-5-5", Goal::Korf),
+        (6, 6, "1,2,3/8,9/20,26,32,33", Goal::Standard),
+        (3, 3, "1,2,3,4/5,6,7,8", spiral),
+    ] {
+        let board = Board::new(rows, cols).unwrap();
+        let dbs: Vec<_> = partition(spec, &board, goal)
+            .unwrap()
+            .iter()
+            .map(|p| Arc::new(cache::load_or_build(&board, p, &dir, 2, &|_| {}).unwrap()))
+            .collect();
+        let k = dbs.len();
+        for reflect in [true, false] {
+            // Fitted-looking weights with a few negative ones.
+            let count = if reflect { 2 * k + 3 } else { k + 2 };
+            let weights: Vec<f64> = (0..count)
+                .map(|i| [0.17, -0.09, 0.13, 0.87, 0.29, -0.02, 1.47][i % 7])
+                .collect();
+            let linear = LinearRank::new(&weights, k, reflect).unwrap();
+            let pdb = AdditivePdb::new(&board, goal, dbs.clone(), reflect)
+                .unwrap()
+                .ranked_linearly(&board, goal, linear)
+                .unwrap();
+            let name = format!("linear-{rows}x{cols}-{reflect}");
+            agrees_with_the_cpu(&cxx, &dir, &name, &board, goal, &TilesHeuristic::Pdb(pdb));
+        }
+    }
     let _ = std::fs::remove_dir_all(&dir);
 }

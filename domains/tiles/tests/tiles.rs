@@ -1066,7 +1066,23 @@ fn gpu_ranks_equal_cpu_ranks() {
         cases.push((
             six.clone(),
             Goal::Standard,
-            TilesHeuristic::Pdb(partial.ranked_by_conflicts(&six, Goal::Standard)),
+            TilesHeuristic::Pdb(partial.clone().ranked_by_conflicts(&six, Goal::Standard)),
+        ));
+        // A learned rank, updated from the parent's on the GPU (negative
+        // weights included).
+        let k = partial.dbs().len();
+        let weights: Vec<f64> = (0..2 * k + 3)
+            .map(|i| [0.17, -0.09, 0.13, 0.87, 0.29, -0.02, 1.47][i % 7])
+            .collect();
+        let linear = frontier_tiles::LinearRank::new(&weights, k, true).unwrap();
+        cases.push((
+            six.clone(),
+            Goal::Standard,
+            TilesHeuristic::Pdb(
+                partial
+                    .ranked_linearly(&six, Goal::Standard, linear)
+                    .unwrap(),
+            ),
         ));
     }
     for (board, goal, heuristic) in &cases {
@@ -1856,6 +1872,7 @@ fn boards_up_to_7x7_are_scrambled_solved_and_replayed() {
         heuristic: "manhattan".into(),
         reflect: false,
         rank_conflicts: false,
+        rank_weights: Vec::new(),
         dual: false,
         dual_without_walk: false,
         pdb_dir: None,
@@ -1919,6 +1936,7 @@ fn uniform_walks_are_lazy_and_lengths_are_drawn_from_the_range() {
         heuristic: "manhattan".into(),
         reflect: false,
         rank_conflicts: false,
+        rank_weights: Vec::new(),
         dual: false,
         dual_without_walk: false,
         pdb_dir: None,
