@@ -124,6 +124,9 @@ fn config_values_of_the_wrong_type_are_reported_in_place() {
 
 #[test]
 fn bad_instances_give_one_line_errors_and_a_failing_exit() {
+    // The 8-puzzle board two moves from the goal, with these flags.
+    let eight =
+        |flags: &[&'static str]| [&["solve", "tiles", "1 2 3 4 5 6 0 7 8"][..], flags].concat();
     for (args, needle) in [
         (
             vec!["solve", "tiles", "1 2 3 4 5 6 7 8 8"],
@@ -169,22 +172,11 @@ fn bad_instances_give_one_line_errors_and_a_failing_exit() {
             "--rank-conflicts ranks a beam's layers: give --beam W or --incumbent-beam W too",
         ),
         (
-            vec![
-                "solve",
-                "tiles",
-                "1 2 3 4 5 6 0 7 8",
-                "--heuristic",
-                "4-4",
-                "--rank-weights",
-                "1,1,1,1",
-            ],
+            eight(&["--heuristic", "4-4", "--rank-weights", "1,1,1,1"]),
             "--rank-weights ranks a beam's layers: give --beam W or --incumbent-beam W too",
         ),
         (
-            vec![
-                "solve",
-                "tiles",
-                "1 2 3 4 5 6 0 7 8",
+            eight(&[
                 "--heuristic",
                 "4-4",
                 "--reflect",
@@ -192,33 +184,22 @@ fn bad_instances_give_one_line_errors_and_a_failing_exit() {
                 "9",
                 "--rank-weights",
                 "1,1,1,1",
-            ],
+            ]),
             "4 weights for 2 databases with the reflection: give 7",
         ),
         (
-            vec![
-                "solve",
-                "tiles",
-                "1 2 3 4 5 6 0 7 8",
-                "--beam",
-                "9",
-                "--rank-weights",
-                "1,1",
-            ],
+            eight(&["--beam", "9", "--rank-weights", "1,1"]),
             "--rank-weights weigh pattern databases, not manhattan",
         ),
         (
-            vec![
-                "solve",
-                "tiles",
-                "1 2 3 4 5 6 0 7 8",
+            eight(&[
                 "--heuristic",
                 "4-4|1,2,3/4,5,6/7,8",
                 "--beam",
                 "9",
                 "--rank-weights",
                 "1,1,1,1",
-            ],
+            ]),
             "fitted for one partition",
         ),
     ] {
