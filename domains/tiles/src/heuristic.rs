@@ -435,8 +435,10 @@ impl TilesHeuristic {
         }
     }
 
-    /// The learned rank that orders a beam's layers, if any (one
-    /// partition only).
+    /// The learned rank that orders a beam's layers, if any: one
+    /// partition's only (a `Max` ranks by its first partition's conflicts,
+    /// as the CLI, which refuses `--rank-weights` with several partitions,
+    /// never builds it otherwise).
     pub fn linear_rank(&self) -> Option<&LinearRank> {
         match self {
             TilesHeuristic::Pdb(p) => p.linear_rank(),
