@@ -261,6 +261,105 @@ fn rank_weights_reading_h_plus_conflicts_rank_as_rank_conflicts() {
     assert!(fitted["stats"]["lower_bound"].as_u64().unwrap() <= 59);
 }
 
+/// `tiles fit-rank` fits one weight per feature on Korf's 100, round by
+/// round, and `solve --rank-weights` takes what it prints; bad requests are
+/// refused with their reason.
+#[test]
+fn fit_rank_fits_weights_that_solve_takes() {
+    let dir = scratch("fit-rank");
+    let pdb = dir.to_str().unwrap();
+    let fit = |flags: &[&str]| {
+        let base = [
+            "tiles",
+            "fit-rank",
+            "data/tiles/korf100.tsv",
+            "--goal",
+            "korf",
+            "--pdb-dir",
+            pdb,
+        ];
+        frontier(&[&base[..], flags].concat())
+    };
+    let out = fit(&[
+        "--heuristic",
+        "5-5-5",
+        "--reflect",
+        "--beam",
+        "60",
+        "--rounds",
+        "2",
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let weights = stdout(&out).trim().to_string();
+    // Three databases, each on the reflected board, two sums, the conflicts.
+    assert_eq!(weights.split(',').count(), 9, "{weights}");
+    let lines = stderr(&out);
+    assert!(
+        lines.contains("round 1: mean path") && lines.contains("round 2: mean path"),
+        "{lines}"
+    );
+    let solved = frontier(&[
+        "solve",
+        "--json",
+        "--executor",
+        "astar",
+        "--beam",
+        "60",
+        "tiles",
+        "14 13 15 7 11 12 9 5 6 0 2 1 4 8 10 3",
+        "--goal",
+        "korf",
+        "--heuristic",
+        "5-5-5",
+        "--reflect",
+        "--pdb-dir",
+        pdb,
+        "--rank-weights",
+        &weights,
+    ]);
+    assert!(solved.status.success(), "{}", stderr(&solved));
+    let v: serde_json::Value = serde_json::from_str(stdout(&solved).trim()).unwrap();
+    // Korf's board #1 has optimum 57.
+    assert!(v["cost"].as_u64().unwrap() >= 57);
+    let out = frontier(&[
+        "--json",
+        "tiles",
+        "fit-rank",
+        "data/tiles/korf100.tsv",
+        "--goal",
+        "korf",
+        "--pdb-dir",
+        pdb,
+        "--heuristic",
+        "5-5-5",
+        "--beam",
+        "60",
+        "--rounds",
+        "1",
+    ]);
+    let v: serde_json::Value = serde_json::from_str(stdout(&out).trim()).unwrap();
+    assert_eq!(v["rank_weights"].as_array().unwrap().len(), 5, "{v}");
+    assert_eq!(v["mean_path_by_round"].as_array().unwrap().len(), 1, "{v}");
+    for (flags, needle) in [
+        (
+            vec!["--heuristic", "manhattan"],
+            "give pattern databases of one partition",
+        ),
+        (
+            vec!["--heuristic", "5-5-5", "--rounds", "0"],
+            "--rounds and --beam must be at least 1",
+        ),
+        (
+            vec!["--heuristic", "5-5-5", "--beam", "1"],
+            "found no path with a beam of 1",
+        ),
+    ] {
+        let out = fit(&flags);
+        assert!(!out.status.success(), "{flags:?}");
+        assert!(stderr(&out).contains(needle), "{flags:?}: {}", stderr(&out));
+    }
+}
+
 /// Several partitions joined by `|` take the largest of their sums: the
 /// 8-puzzle's hardest board keeps its optimum of 31 on A* and IDA*.
 #[test]

@@ -107,6 +107,15 @@ pub struct TilesCli {
     pub walk: Walk,
 }
 
+/// `frontier tiles …`: the domain's own commands.
+#[derive(Clone, Debug, clap::Subcommand)]
+pub enum TilesCommand {
+    /// Fit --rank-weights (a learned beam rank) on boards of your own: CPU
+    /// beams solve them, and each path state's remaining length is fitted
+    /// on its databases' values, sums and conflicts; prints the weights.
+    FitRank(crate::fit_rank::FitRank),
+}
+
 /// The random walk a scramble takes from the goal.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize)]
 pub enum Walk {
@@ -261,7 +270,26 @@ pub struct Heuristics(
 type LoadedDbs = HashMap<(Vec<u8>, Vec<u8>, u8), Arc<crate::PatternDb>>;
 
 impl TilesCli {
-    fn heuristic_for(
+    /// The flags `frontier tiles fit-rank` solves its boards with: ranked
+    /// by h plus the conflicts without `weights`, else by them.
+    pub(crate) fn for_fit(fit: &crate::fit_rank::FitRank, weights: &[f64]) -> TilesCli {
+        TilesCli {
+            goal: fit.goal,
+            heuristic: fit.heuristic.clone(),
+            reflect: fit.reflect,
+            rank_conflicts: weights.is_empty(),
+            rank_weights: weights.to_vec(),
+            dual: false,
+            dual_without_walk: false,
+            pdb_dir: fit.pdb_dir.clone(),
+            pdb_threads: None,
+            scramble: None,
+            scramble_to: None,
+            walk: Walk::default(),
+        }
+    }
+
+    pub(crate) fn heuristic_for(
         &self,
         prepared: &Heuristics,
         puzzle: &Tiles,
@@ -413,6 +441,22 @@ impl Plugin for TilesCli {
     ];
     const ABOUT: &'static str = "Sliding-tile puzzles (8-, 15-, 24-puzzle) with pattern databases";
     type Prepared = Heuristics;
+
+    fn commands() -> Option<clap::Command> {
+        Some(frontier_app::plugin::subcommands::<TilesCommand>(
+            Self::NAME,
+            "Sliding tiles: fit a learned beam rank",
+        ))
+    }
+
+    fn run_command(
+        matches: &clap::ArgMatches,
+        context: &frontier_app::Context,
+    ) -> Result<(), CliError> {
+        match frontier_app::plugin::parse_subcommand::<TilesCommand>(matches)? {
+            TilesCommand::FitRank(fit) => crate::fit_rank::run(&fit, context.quiet, context.json),
+        }
+    }
 
     /// Goal and heuristic decide the answer; where pattern databases are
     /// cached and how many threads build them do not.
@@ -674,7 +718,7 @@ pub fn check_solution(puzzle: &Tiles, moves: &[crate::Dir], cost: u32) -> Result
 }
 
 /// Reads plain lines of tiles, or a TSV with a header row.
-fn parse_instance_file(text: &str, goal: Goal) -> Result<Vec<Instance>, String> {
+pub(crate) fn parse_instance_file(text: &str, goal: Goal) -> Result<Vec<Instance>, String> {
     let mut lines = text
         .lines()
         .enumerate()

@@ -315,6 +315,34 @@ impl AdditivePdb {
         self.linear.as_deref()
     }
 
+    /// What a learned rank weighs for `state`, in the order of
+    /// [`LinearRank::new`]'s weights: each database's value, with the
+    /// reflection each on the reflected board, the larger sum, with the
+    /// reflection the smaller sum, and the conflicts across databases (as
+    /// [`AdditivePdb::ranked_by_conflicts`] counts them; 0 where the
+    /// heuristic was not ranked by them).
+    pub fn rank_features(&self, state: &TileState) -> Vec<f64> {
+        let pos = state.positions(self.cells);
+        let direct: Vec<u8> = self.dbs.iter().map(|db| db.lookup(&pos)).collect();
+        let sum = |values: &[u8]| values.iter().map(|&v| f64::from(v)).sum::<f64>();
+        let mut features: Vec<f64> = direct.iter().map(|&v| f64::from(v)).collect();
+        match &self.reflection {
+            Some(r) => {
+                let mirrored = r.apply(&pos, self.cells);
+                let reflected: Vec<u8> = self.dbs.iter().map(|db| db.lookup(&mirrored)).collect();
+                features.extend(reflected.iter().map(|&v| f64::from(v)));
+                let (a, b) = (sum(&direct), sum(&reflected));
+                features.push(a.max(b));
+                features.push(a.min(b));
+            }
+            None => features.push(sum(&direct)),
+        }
+        features.push(f64::from(
+            self.rank_conflicts.as_ref().map_or(0, |c| c.count(state)),
+        ));
+        features
+    }
+
     /// `linear`'s rank of `state`, every database looked up afresh (the
     /// GPU kernel updates it from the parent's: the two agree exactly, as
     /// the rank is in integers).

@@ -24,6 +24,10 @@ pub mod cache;
 pub mod cli;
 pub mod conflicts;
 pub mod dual;
+/// `frontier tiles fit-rank`: weights for `--rank-weights` fitted on your
+/// own boards.
+#[cfg(feature = "cli")]
+pub mod fit_rank;
 /// Fuzz properties of this domain's parsers and codec, on
 /// `frontier_core::fuzz`.
 pub mod fuzz;

@@ -1,0 +1,274 @@
+//! `frontier tiles fit-rank`: fits the weights of a learned beam rank
+//! (`--rank-weights`, [`crate::linear_rank`]) on boards of your own.
+//!
+//! Each round solves every board with a CPU beam, ranked by h plus the
+//! conflicts in the first round and by the last round's weights after, and
+//! fits, by least squares with an intercept, each path state's remaining
+//! length along its path on the state's features
+//! ([`crate::AdditivePdb::rank_features`]). The remaining length is an upper
+//! bound on the state's distance, and a shorter path teaches a better one, so
+//! later rounds learn from the shorter paths their own weights find
+//! (docs/RESULTS.md, "A learned linear rank"). The intercept is dropped: it
+//! moves every rank of a layer alike.
+
+use std::path::PathBuf;
+
+use frontier_app::plugin::{read_file, Instance};
+use frontier_app::CliError;
+use frontier_core::search::{beam::beam, Order};
+use frontier_core::{SearchOptions, Status};
+
+use crate::cli::{Heuristics, TilesCli};
+use crate::{Goal, Tiles, TilesHeuristic};
+
+/// `frontier tiles fit-rank BOARDS`.
+#[derive(Clone, Debug, clap::Args)]
+pub struct FitRank {
+    /// The boards to learn from: one per line, or a TSV as `frontier run`
+    /// reads (make them as the boards you will solve are made, e.g. random
+    /// walks of DeepCubeA's kind; never the boards you measure on).
+    pub boards: PathBuf,
+    /// Goal convention or goal board, as `frontier solve tiles --goal`.
+    #[arg(long, default_value = "standard")]
+    pub goal: Goal,
+    /// Pattern databases of one partition, as `--heuristic` (the weights
+    /// fit only it).
+    #[arg(long)]
+    pub heuristic: String,
+    /// Also weigh the databases on the reflected board (as `--reflect`).
+    #[arg(long)]
+    pub reflect: bool,
+    /// The CPU beam's width: the paths learned from.
+    #[arg(long, default_value_t = 10_000)]
+    pub beam: u64,
+    /// Rounds: each solves the boards with the last round's weights and
+    /// fits new ones on their paths.
+    #[arg(long, default_value_t = 2)]
+    pub rounds: u32,
+    /// Threads each beam runs on [default: all cores].
+    #[arg(long)]
+    pub threads: Option<usize>,
+    /// Where pattern databases are cached [default: ~/.cache/frontier/pdb].
+    #[arg(long)]
+    pub pdb_dir: Option<PathBuf>,
+}
+
+/// Runs the rounds, printing each round's mean path length on stderr and
+/// the last weights on stdout as `--rank-weights` takes them (with `json`,
+/// one object holding both).
+pub fn run(fit: &FitRank, quiet: bool, json: bool) -> Result<(), CliError> {
+    if fit.rounds == 0 || fit.beam == 0 {
+        return Err(CliError::Input(
+            "tiles fit-rank: --rounds and --beam must be at least 1".into(),
+        ));
+    }
+    if fit.heuristic == "manhattan" || fit.heuristic.contains('|') {
+        return Err(CliError::Input(
+            "tiles fit-rank: give pattern databases of one partition (--heuristic 5-5-5-5-5-5-5 or tile lists)".into(),
+        ));
+    }
+    let boards = crate::cli::parse_instance_file(&read_file(&fit.boards)?, fit.goal)
+        .map_err(|message| CliError::Input(format!("{}: {message}", fit.boards.display())))?;
+    let threads = fit
+        .threads
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, usize::from));
+    let mut weights: Vec<f64> = Vec::new();
+    let mut means = Vec::new();
+    for round in 1..=fit.rounds {
+        let cli = TilesCli::for_fit(fit, &weights);
+        let prepared = Heuristics::default();
+        let mut normal = Normal::default();
+        let mut total = 0u64;
+        for instance in &boards {
+            let (puzzle, heuristic) = board_and_heuristic(&cli, &prepared, instance)?;
+            let TilesHeuristic::Pdb(pdb) = heuristic.as_ref() else {
+                return Err(CliError::Input(
+                    "tiles fit-rank: the heuristic is not one partition of databases".into(),
+                ));
+            };
+            let options = SearchOptions {
+                order: Order {
+                    beam: Some(fit.beam),
+                    ..Order::default()
+                },
+                ..SearchOptions::default()
+            };
+            let outcome = beam(&puzzle, heuristic.as_ref(), threads, &options)
+                .map_err(|e| CliError::Input(e.to_string()))?;
+            let Status::Solved(solution) = outcome.status else {
+                return Err(CliError::Input(format!(
+                    "tiles fit-rank: board {} found no path with a beam of {} (widen --beam)",
+                    instance.id, fit.beam
+                )));
+            };
+            total += u64::from(solution.cost);
+            let length = solution.states.len() - 1;
+            for (depth, state) in solution.states.iter().enumerate() {
+                normal.add(&pdb.rank_features(state), (length - depth) as f64);
+            }
+        }
+        weights = normal.solve()?;
+        let mean = total as f64 / boards.len() as f64;
+        means.push(mean);
+        if !quiet && !json {
+            eprintln!(
+                "round {round}: mean path {mean:.2} over {} boards ({} rank)",
+                boards.len(),
+                if round == 1 {
+                    "h + conflicts"
+                } else {
+                    "the last round's"
+                }
+            );
+        }
+    }
+    // Three decimals: a rank is in 64ths of a move, so finer weights
+    // would not change it.
+    let rounded: Vec<f64> = weights
+        .iter()
+        .map(|w| (w * 1000.0).round() / 1000.0)
+        .collect();
+    if json {
+        let report = serde_json::json!({
+            "boards": boards.len(),
+            "beam": fit.beam,
+            "mean_path_by_round": means,
+            "rank_weights": rounded,
+        });
+        println!("{report}");
+    } else {
+        let text: Vec<String> = rounded.iter().map(f64::to_string).collect();
+        println!("{}", text.join(","));
+    }
+    Ok(())
+}
+
+/// One board and its heuristic (built once per shape and goal).
+fn board_and_heuristic(
+    cli: &TilesCli,
+    prepared: &Heuristics,
+    instance: &Instance,
+) -> Result<(Tiles, std::sync::Arc<TilesHeuristic>), CliError> {
+    let puzzle = Tiles::parse(&instance.text, cli.goal).map_err(|e| CliError::Instance {
+        id: instance.id.clone(),
+        message: e.to_string(),
+    })?;
+    let heuristic = cli.heuristic_for(prepared, &puzzle)?;
+    Ok((puzzle, heuristic))
+}
+
+/// The normal equations of a least-squares fit with an intercept (the last
+/// column), summed row by row.
+#[derive(Default)]
+struct Normal {
+    /// XᵀX, row-major, over the features and the intercept.
+    xtx: Vec<f64>,
+    /// Xᵀy.
+    xty: Vec<f64>,
+    rows: u64,
+}
+
+impl Normal {
+    fn add(&mut self, features: &[f64], target: f64) {
+        let n = features.len() + 1;
+        if self.xty.is_empty() {
+            self.xtx = vec![0.0; n * n];
+            self.xty = vec![0.0; n];
+        }
+        let x = |i: usize| if i + 1 == n { 1.0 } else { features[i] };
+        for i in 0..n {
+            self.xty[i] += x(i) * target;
+            for j in 0..n {
+                self.xtx[i * n + j] += x(i) * x(j);
+            }
+        }
+        self.rows += 1;
+    }
+
+    /// The weights without the intercept. A small ridge keeps collinear
+    /// features (without the reflection the sum is the databases' sum)
+    /// solvable: it picks the smallest weights among equal fits.
+    fn solve(&self) -> Result<Vec<f64>, CliError> {
+        let n = self.xty.len();
+        if self.rows < n as u64 {
+            return Err(CliError::Input(format!(
+                "tiles fit-rank: {} path states for {} weights: give more boards",
+                self.rows,
+                n - 1
+            )));
+        }
+        let trace: f64 = (0..n).map(|i| self.xtx[i * n + i]).sum();
+        let ridge = 1e-9 * trace / n as f64;
+        let mut a = self.xtx.clone();
+        let mut b = self.xty.clone();
+        for i in 0..n - 1 {
+            a[i * n + i] += ridge;
+        }
+        // Gaussian elimination with partial pivoting.
+        for col in 0..n {
+            let pivot = (col..n)
+                .max_by(|&r, &s| a[r * n + col].abs().total_cmp(&a[s * n + col].abs()))
+                .unwrap_or(col);
+            if a[pivot * n + col].abs() < 1e-12 {
+                return Err(CliError::Input(
+                    "tiles fit-rank: the features do not vary over these paths: give more or other boards".into(),
+                ));
+            }
+            for k in 0..n {
+                a.swap(col * n + k, pivot * n + k);
+            }
+            b.swap(col, pivot);
+            for r in col + 1..n {
+                let f = a[r * n + col] / a[col * n + col];
+                for k in col..n {
+                    a[r * n + k] -= f * a[col * n + k];
+                }
+                b[r] -= f * b[col];
+            }
+        }
+        let mut w = vec![0.0; n];
+        for r in (0..n).rev() {
+            let s: f64 = (r + 1..n).map(|k| a[r * n + k] * w[k]).sum();
+            w[r] = (b[r] - s) / a[r * n + r];
+        }
+        w.pop();
+        Ok(w)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Targets made from known weights come back, up to rounding.
+    #[test]
+    fn least_squares_recovers_known_weights() {
+        let truth = [0.5, -1.25, 2.0];
+        let mut normal = Normal::default();
+        let mut seed = 7u64;
+        for _ in 0..200 {
+            let f: Vec<f64> = (0..3)
+                .map(|_| {
+                    seed = seed
+                        .wrapping_mul(6364136223846793005)
+                        .wrapping_add(1442695040888963407);
+                    (seed >> 40) as f64 / 1e5
+                })
+                .collect();
+            let y = 3.0 + f.iter().zip(truth).map(|(a, b)| a * b).sum::<f64>();
+            normal.add(&f, y);
+        }
+        let w = normal.solve().unwrap();
+        for (got, want) in w.iter().zip(truth) {
+            assert!((got - want).abs() < 1e-6, "{w:?}");
+        }
+    }
+
+    #[test]
+    fn too_few_states_are_refused() {
+        let mut normal = Normal::default();
+        normal.add(&[1.0, 2.0], 3.0);
+        let e = normal.solve().unwrap_err().to_string();
+        assert!(e.contains("1 path states for 2 weights"), "{e}");
+    }
+}
