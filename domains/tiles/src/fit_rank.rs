@@ -45,6 +45,10 @@ pub struct FitRank {
     /// fits new ones on their paths.
     #[arg(long, default_value_t = 2)]
     pub rounds: u32,
+    /// A beam that holds more than this many GiB is stopped and its board
+    /// left out of the round (a poor rank can lead a beam astray).
+    #[arg(long, default_value_t = 4)]
+    pub max_memory_gib: u64,
     /// Threads each beam runs on [default: all cores].
     #[arg(long)]
     pub threads: Option<usize>,
@@ -79,6 +83,7 @@ pub fn run(fit: &FitRank, quiet: bool, json: bool) -> Result<(), CliError> {
         let prepared = Heuristics::default();
         let mut normal = Normal::default();
         let mut total = 0u64;
+        let (mut solved, mut left_out) = (0u64, 0u64);
         for instance in &boards {
             let (puzzle, heuristic) = board_and_heuristic(&cli, &prepared, instance)?;
             let TilesHeuristic::Pdb(pdb) = heuristic.as_ref() else {
@@ -86,34 +91,53 @@ pub fn run(fit: &FitRank, quiet: bool, json: bool) -> Result<(), CliError> {
                     "tiles fit-rank: the heuristic is not one partition of databases".into(),
                 ));
             };
+            // A poor rank can lead a beam astray, layer after layer: the
+            // memory limit ends such a board (it is then left out).
             let options = SearchOptions {
                 order: Order {
                     beam: Some(fit.beam),
                     ..Order::default()
                 },
+                limits: frontier_core::Limits {
+                    max_memory_bytes: Some(fit.max_memory_gib.saturating_mul(1 << 30)),
+                    ..frontier_core::Limits::default()
+                },
                 ..SearchOptions::default()
             };
             let outcome = beam(&puzzle, heuristic.as_ref(), threads, &options)
                 .map_err(|e| CliError::Input(e.to_string()))?;
-            let Status::Solved(solution) = outcome.status else {
-                return Err(CliError::Input(format!(
-                    "tiles fit-rank: board {} found no path with a beam of {} (widen --beam)",
-                    instance.id, fit.beam
-                )));
+            let solution = match outcome.status {
+                Status::Solved(solution) => solution,
+                Status::LimitReached(_) => {
+                    left_out += 1;
+                    continue;
+                }
+                _ => {
+                    return Err(CliError::Input(format!(
+                        "tiles fit-rank: board {} found no path with a beam of {} (widen --beam)",
+                        instance.id, fit.beam
+                    )))
+                }
             };
+            solved += 1;
             total += u64::from(solution.cost);
             let length = solution.states.len() - 1;
             for (depth, state) in solution.states.iter().enumerate() {
                 normal.add(&pdb.rank_features(state), (length - depth) as f64);
             }
         }
+        if solved == 0 {
+            return Err(CliError::Input(format!(
+                "tiles fit-rank: round {round} solved no board within {} GiB a beam",
+                fit.max_memory_gib
+            )));
+        }
         weights = normal.solve()?;
-        let mean = total as f64 / boards.len() as f64;
+        let mean = total as f64 / solved as f64;
         means.push(mean);
-        if !quiet && !json {
+        if !quiet {
             eprintln!(
-                "round {round}: mean path {mean:.2} over {} boards ({} rank)",
-                boards.len(),
+                "round {round}: mean path {mean:.2} over {solved} boards, {left_out} left out at the memory limit ({} rank)",
                 if round == 1 {
                     "h + conflicts"
                 } else {
