@@ -268,7 +268,8 @@ fn rank_weights_reading_h_plus_conflicts_rank_as_rank_conflicts() {
 fn fit_rank_fits_weights_that_solve_takes() {
     let dir = scratch("fit-rank");
     let pdb = dir.to_str().unwrap();
-    let fit = |flags: &[&str]| {
+    // `global`: flags of `frontier` itself (`--json`).
+    let fit = |global: &[&str], flags: &[&str]| {
         let base = [
             "tiles",
             "fit-rank",
@@ -278,17 +279,20 @@ fn fit_rank_fits_weights_that_solve_takes() {
             "--pdb-dir",
             pdb,
         ];
-        frontier(&[&base[..], flags].concat())
+        frontier(&[global, &base[..], flags].concat())
     };
-    let out = fit(&[
-        "--heuristic",
-        "5-5-5",
-        "--reflect",
-        "--beam",
-        "60",
-        "--rounds",
-        "2",
-    ]);
+    let out = fit(
+        &[],
+        &[
+            "--heuristic",
+            "5-5-5",
+            "--reflect",
+            "--beam",
+            "60",
+            "--rounds",
+            "2",
+        ],
+    );
     assert!(out.status.success(), "{}", stderr(&out));
     let weights = stdout(&out).trim().to_string();
     // Three databases, each on the reflected board, two sums, the conflicts.
@@ -321,22 +325,10 @@ fn fit_rank_fits_weights_that_solve_takes() {
     let v: serde_json::Value = serde_json::from_str(stdout(&solved).trim()).unwrap();
     // Korf's board #1 has optimum 57.
     assert!(v["cost"].as_u64().unwrap() >= 57);
-    let out = frontier(&[
-        "--json",
-        "tiles",
-        "fit-rank",
-        "data/tiles/korf100.tsv",
-        "--goal",
-        "korf",
-        "--pdb-dir",
-        pdb,
-        "--heuristic",
-        "5-5-5",
-        "--beam",
-        "60",
-        "--rounds",
-        "1",
-    ]);
+    let out = fit(
+        &["--json"],
+        &["--heuristic", "5-5-5", "--beam", "60", "--rounds", "1"],
+    );
     let v: serde_json::Value = serde_json::from_str(stdout(&out).trim()).unwrap();
     assert_eq!(v["rank_weights"].as_array().unwrap().len(), 5, "{v}");
     assert_eq!(v["mean_path_by_round"].as_array().unwrap().len(), 1, "{v}");
@@ -354,7 +346,7 @@ fn fit_rank_fits_weights_that_solve_takes() {
             "found no path with a beam of 1",
         ),
     ] {
-        let out = fit(&flags);
+        let out = fit(&[], &flags);
         assert!(!out.status.success(), "{flags:?}");
         assert!(stderr(&out).contains(needle), "{flags:?}: {}", stderr(&out));
     }
