@@ -332,6 +332,33 @@ fn fit_rank_fits_weights_that_solve_takes() {
     let v: serde_json::Value = serde_json::from_str(stdout(&out).trim()).unwrap();
     assert_eq!(v["rank_weights"].as_array().unwrap().len(), 5, "{v}");
     assert_eq!(v["mean_path_by_round"].as_array().unwrap().len(), 1, "{v}");
+    // --sums-only: the databases' own weights are 0, the sums' and the
+    // conflicts' fitted.
+    let out = fit(
+        &["--json"],
+        &[
+            "--heuristic",
+            "5-5-5",
+            "--reflect",
+            "--beam",
+            "60",
+            "--rounds",
+            "1",
+            "--sums-only",
+        ],
+    );
+    let v: serde_json::Value = serde_json::from_str(stdout(&out).trim()).unwrap();
+    let w: Vec<f64> = v["rank_weights"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|x| x.as_f64().unwrap())
+        .collect();
+    assert_eq!(w.len(), 9, "{v}");
+    assert!(
+        w[..6].iter().all(|&x| x == 0.0) && w[6..].iter().any(|&x| x != 0.0),
+        "{v}"
+    );
     for (flags, needle) in [
         (
             vec!["--heuristic", "manhattan"],

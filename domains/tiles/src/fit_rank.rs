@@ -49,6 +49,11 @@ pub struct FitRank {
     /// left out of the round (a poor rank can lead a beam astray).
     #[arg(long, default_value_t = 4)]
     pub max_memory_gib: u64,
+    /// Fit only the sums and the conflicts, each database's own weight 0:
+    /// a model of two or three weights, for partitions whose per-database
+    /// weights do not generalise (the 48-puzzle's).
+    #[arg(long)]
+    pub sums_only: bool,
     /// Threads each beam runs on [default: all cores].
     #[arg(long)]
     pub threads: Option<usize>,
@@ -84,6 +89,7 @@ pub fn run(fit: &FitRank, quiet: bool, json: bool) -> Result<(), CliError> {
         let mut normal = Normal::default();
         let mut total = 0u64;
         let (mut solved, mut left_out) = (0u64, 0u64);
+        let mut feature_count = 0;
         for instance in &boards {
             let (puzzle, heuristic) = board_and_heuristic(&cli, &prepared, instance)?;
             let TilesHeuristic::Pdb(pdb) = heuristic.as_ref() else {
@@ -123,7 +129,14 @@ pub fn run(fit: &FitRank, quiet: bool, json: bool) -> Result<(), CliError> {
             total += u64::from(solution.cost);
             let length = solution.states.len() - 1;
             for (depth, state) in solution.states.iter().enumerate() {
-                normal.add(&pdb.rank_features(state), (length - depth) as f64);
+                let features = pdb.rank_features(state);
+                let kept = if fit.sums_only {
+                    &features[per_database(&features, fit.reflect)..]
+                } else {
+                    &features[..]
+                };
+                normal.add(kept, (length - depth) as f64);
+                feature_count = features.len();
             }
         }
         if solved == 0 {
@@ -133,6 +146,12 @@ pub fn run(fit: &FitRank, quiet: bool, json: bool) -> Result<(), CliError> {
             )));
         }
         weights = normal.solve()?;
+        if fit.sums_only {
+            // The databases' own weights are 0, ahead of the fitted ones.
+            let mut all = vec![0.0; feature_count - weights.len()];
+            all.extend(&weights);
+            weights = all;
+        }
         let mean = total as f64 / solved as f64;
         means.push(mean);
         if !quiet {
@@ -165,6 +184,12 @@ pub fn run(fit: &FitRank, quiet: bool, json: bool) -> Result<(), CliError> {
         println!("{}", text.join(","));
     }
     Ok(())
+}
+
+/// How many of `features` are the databases' own values (all but the
+/// sums and the conflicts: three with the reflection, two without).
+fn per_database(features: &[f64], reflect: bool) -> usize {
+    features.len() - if reflect { 3 } else { 2 }
 }
 
 /// One board and its heuristic (built once per shape and goal).
