@@ -322,50 +322,52 @@ impl AdditivePdb {
     /// [`AdditivePdb::ranked_by_conflicts`] counts them; 0 where the
     /// heuristic was not ranked by them).
     pub fn rank_features(&self, state: &TileState) -> Vec<f64> {
-        let pos = state.positions(self.cells);
-        let direct: Vec<u8> = self.dbs.iter().map(|db| db.lookup(&pos)).collect();
+        let (direct, reflected, pairs) = self.rank_inputs(state);
+        let direct = &direct[..self.dbs.len()];
         let sum = |values: &[u8]| values.iter().map(|&v| f64::from(v)).sum::<f64>();
         let mut features: Vec<f64> = direct.iter().map(|&v| f64::from(v)).collect();
-        match &self.reflection {
-            Some(r) => {
-                let mirrored = r.apply(&pos, self.cells);
-                let reflected: Vec<u8> = self.dbs.iter().map(|db| db.lookup(&mirrored)).collect();
+        match &reflected {
+            Some(reflected) => {
+                let reflected = &reflected[..self.dbs.len()];
                 features.extend(reflected.iter().map(|&v| f64::from(v)));
-                let (a, b) = (sum(&direct), sum(&reflected));
+                let (a, b) = (sum(direct), sum(reflected));
                 features.push(a.max(b));
                 features.push(a.min(b));
             }
-            None => features.push(sum(&direct)),
+            None => features.push(sum(direct)),
         }
-        features.push(f64::from(
-            self.rank_conflicts.as_ref().map_or(0, |c| c.count(state)),
-        ));
+        features.push(f64::from(pairs));
         features
+    }
+
+    /// What a learned rank reads of `state`: each database's value, each
+    /// on the reflected board (with the reflection), and the conflicts
+    /// (0 where the heuristic was not ranked by them).
+    fn rank_inputs(&self, state: &TileState) -> ([u8; MAX_CELLS], Option<[u8; MAX_CELLS]>, Cost) {
+        let values = |pos: &[u8; MAX_CELLS]| {
+            let mut values = [0u8; MAX_CELLS];
+            for (value, db) in values.iter_mut().zip(&self.dbs) {
+                *value = db.lookup(pos);
+            }
+            values
+        };
+        let pos = state.positions(self.cells);
+        let reflected = self
+            .reflection
+            .as_ref()
+            .map(|r| values(&r.apply(&pos, self.cells)));
+        let pairs = self.rank_conflicts.as_ref().map_or(0, |c| c.count(state));
+        (values(&pos), reflected, pairs)
     }
 
     /// `linear`'s rank of `state`, every database looked up afresh (the
     /// GPU kernel updates it from the parent's: the two agree exactly, as
     /// the rank is in integers).
     fn rank_linearly(&self, linear: &LinearRank, state: &TileState, h: Cost) -> Cost {
-        let pos = state.positions(self.cells);
-        let mut direct = [0u8; MAX_CELLS];
-        for (value, db) in direct.iter_mut().zip(&self.dbs) {
-            *value = db.lookup(&pos);
-        }
-        let mut reflected = [0u8; MAX_CELLS];
+        let (direct, reflected, pairs) = self.rank_inputs(state);
         let k = self.dbs.len();
-        let mirrored = match &self.reflection {
-            Some(r) => {
-                let pos = r.apply(&pos, self.cells);
-                for (value, db) in reflected.iter_mut().zip(&self.dbs) {
-                    *value = db.lookup(&pos);
-                }
-                k
-            }
-            None => 0,
-        };
-        let pairs = self.rank_conflicts.as_ref().map_or(0, |c| c.count(state));
-        linear.rank(&direct[..k], &reflected[..mirrored], h, pairs)
+        let reflected = reflected.as_ref().map_or(&[][..], |r| &r[..k]);
+        linear.rank(&direct[..k], reflected, h, pairs)
     }
 
     /// The databases, in sum order.
