@@ -83,6 +83,32 @@ __device__ int expand(const u32* s, u32* out, u32* cost, const unsigned char* ta
     return n;
 }
 
+// The value of database p with tile t on cell cell_of(t).
+template <class CellOf>
+__device__ __forceinline__ u32 pdb_value(int p, CellOf cell_of, const unsigned char* tables) {
+    u64 used = 0;  // cells taken so far (boards up to 49 cells)
+    u64 index = 0;
+    for (int i = 0; i < PDB_K[p]; i++) {
+        u32 cell = cell_of(PDB_TILES[p][i]);
+        u32 below = __popcll(used & ((1ull << cell) - 1ull));
+        index = index * (u64)(N_CELLS - i) + (cell - below);
+        used |= 1ull << cell;
+    }
+    return tables[PDB_OFFSET[p] + index];
+}
+
+// Database p's value with tile t on cell pos[t], and on the board
+// reflected about the diagonal.
+__device__ __forceinline__ u32 plain_value(int p, const unsigned char* pos,
+                                           const unsigned char* tables) {
+    return pdb_value(p, [&](int t) { return (u32)pos[t]; }, tables);
+}
+
+__device__ __forceinline__ u32 mirrored_value(int p, const unsigned char* pos,
+                                              const unsigned char* tables) {
+    return pdb_value(p, [&](int t) { return (u32)REFL_CELL[pos[REFL_INV[t]]]; }, tables);
+}
+
 // The largest partition's sum at tile positions `pos`; on the mirrored
 // board (`mirrored`) only partitions built with the reflection count.
 __device__ __forceinline__ u32 pdb_sum(const unsigned char* pos, const unsigned char* tables,
@@ -91,17 +117,7 @@ __device__ __forceinline__ u32 pdb_sum(const unsigned char* pos, const unsigned 
     for (int q = 0; q < NUM_PART; q++) {
         if (mirrored && !PART_REFLECT[q]) continue;
         u32 sum = 0;
-        for (int p = PART_FIRST[q]; p < PART_FIRST[q + 1]; p++) {
-            u64 used = 0;  // cells taken so far (boards up to 49 cells)
-            u64 index = 0;
-            for (int i = 0; i < PDB_K[p]; i++) {
-                u32 cell = pos[PDB_TILES[p][i]];
-                u32 below = __popcll(used & ((1ull << cell) - 1ull));
-                index = index * (u64)(N_CELLS - i) + (cell - below);
-                used |= 1ull << cell;
-            }
-            sum += tables[PDB_OFFSET[p] + index];
-        }
+        for (int p = PART_FIRST[q]; p < PART_FIRST[q + 1]; p++) sum += plain_value(p, pos, tables);
         if (sum > best) best = sum;
     }
     return best;
@@ -128,20 +144,6 @@ __device__ u32 heuristic(const u32* s, const unsigned char* tables) {
         if (h2 > h) h = h2;
     }
     return h;
-}
-
-// The value of database p with tile t on cell cell_of(t).
-template <class CellOf>
-__device__ __forceinline__ u32 pdb_value(int p, CellOf cell_of, const unsigned char* tables) {
-    u64 used = 0;  // cells taken so far (boards up to 49 cells)
-    u64 index = 0;
-    for (int i = 0; i < PDB_K[p]; i++) {
-        u32 cell = cell_of(PDB_TILES[p][i]);
-        u32 below = __popcll(used & ((1ull << cell) - 1ull));
-        index = index * (u64)(N_CELLS - i) + (cell - below);
-        used |= 1ull << cell;
-    }
-    return tables[PDB_OFFSET[p] + index];
 }
 
 #ifdef PLUGIN_RANK
@@ -217,11 +219,8 @@ __device__ u32 rank(const u32* s, u32 h, const unsigned char* tables) {
     long long acc = RANK_OFFSET + RANK_H * (long long)h + RANK_CONFLICTS * (long long)pairs;
 #pragma unroll 1
     for (int p = 0; p < NUM_PDB; p++) {
-        acc += RANK_DIRECT[p] * (long long)pdb_value(p, [&](int t) { return (u32)pos[t]; }, tables);
-        if (REFLECT)
-            acc += RANK_REFLECTED[p] *
-                   (long long)pdb_value(p, [&](int t) { return (u32)REFL_CELL[pos[REFL_INV[t]]]; },
-                                        tables);
+        acc += RANK_DIRECT[p] * (long long)plain_value(p, pos, tables);
+        if (REFLECT) acc += RANK_REFLECTED[p] * (long long)mirrored_value(p, pos, tables);
     }
     return (u32)acc;
 #else
@@ -297,20 +296,13 @@ __device__ u32 rank_child(const u32* parent, u32 ph, u32 pr, const u32* child, u
     int p = PDB_OF[tile];
     int m = REFLECT ? PDB_OF[REFL_TILE[tile]] : 255;
     long long plain_after = 0, mirrored_after = 0;
-    if (p < NUM_PDB) plain_after = pdb_value(p, [&](int t) { return (u32)pos[t]; }, tables);
-    if (m < NUM_PDB)
-        mirrored_after =
-            pdb_value(m, [&](int t) { return (u32)REFL_CELL[pos[REFL_INV[t]]]; }, tables);
+    if (p < NUM_PDB) plain_after = plain_value(p, pos, tables);
+    if (m < NUM_PDB) mirrored_after = mirrored_value(m, pos, tables);
     pos[tile] = (unsigned char)from;  // the parent's positions
     pos[0] = (unsigned char)to;
-    if (p < NUM_PDB)
-        acc += RANK_DIRECT[p] *
-               (plain_after - (long long)pdb_value(p, [&](int t) { return (u32)pos[t]; }, tables));
+    if (p < NUM_PDB) acc += RANK_DIRECT[p] * (plain_after - (long long)plain_value(p, pos, tables));
     if (m < NUM_PDB)
-        acc += RANK_REFLECTED[m] *
-               (mirrored_after -
-                (long long)pdb_value(m, [&](int t) { return (u32)REFL_CELL[pos[REFL_INV[t]]]; },
-                                     tables));
+        acc += RANK_REFLECTED[m] * (mirrored_after - (long long)mirrored_value(m, pos, tables));
     return (u32)acc;
 #else
     return h + (u32)((int)(pr - ph) + moved_pairs);
