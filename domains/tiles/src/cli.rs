@@ -269,6 +269,16 @@ pub struct Heuristics(
 /// cell), so that the heuristics of several goals share them.
 type LoadedDbs = HashMap<(Vec<u8>, Vec<u8>, u8), Arc<crate::PatternDb>>;
 
+impl Heuristics {
+    /// Drops the heuristics built so far but keeps their databases, for
+    /// flags that rank by other weights over the same tables (a heuristic
+    /// is found by shape and goal alone).
+    pub(crate) fn forget_heuristics(&self) {
+        // A poisoned lock only means another instance's build panicked.
+        self.0.lock().unwrap_or_else(|e| e.into_inner()).clear();
+    }
+}
+
 impl TilesCli {
     /// The flags `frontier tiles fit-rank` solves its boards with: ranked
     /// by h plus the conflicts without `weights`, else by them.

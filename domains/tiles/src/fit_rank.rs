@@ -83,9 +83,11 @@ pub fn run(fit: &FitRank, quiet: bool, json: bool) -> Result<(), CliError> {
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, usize::from));
     let mut weights: Vec<f64> = Vec::new();
     let mut means = Vec::new();
+    // Loaded once: each round ranks by other weights, over the same tables.
+    let prepared = Heuristics::default();
     for round in 1..=fit.rounds {
         let cli = TilesCli::for_fit(fit, &weights);
-        let prepared = Heuristics::default();
+        prepared.forget_heuristics();
         let mut normal = Normal::default();
         let mut total = 0u64;
         let (mut solved, mut left_out) = (0u64, 0u64);
