@@ -2606,6 +2606,27 @@ fn boggle_proofs_resume_from_results_files_and_shares_merge_into_the_whole() {
     fails_with(&merge(&[&other]), "line 1: not a results file");
 }
 
+/// A dual search's row (`both`) against the board's own beam (`alone`) and
+/// A*'s optimum: no longer than the beam nor shorter than the optimum, its
+/// lower bound no smaller than the beam's nor above the optimum.
+fn assert_dual_row_sound(
+    alone: &serde_json::Value,
+    both: &serde_json::Value,
+    optimum: u64,
+    board: &str,
+) {
+    let cost = |r: &serde_json::Value| r["cost"].as_u64().unwrap();
+    let lower = |r: &serde_json::Value| r["stats"]["lower_bound"].as_u64().unwrap();
+    assert!(
+        cost(both) <= cost(alone) && cost(both) >= optimum,
+        "{board}"
+    );
+    assert!(
+        lower(both) >= lower(alone) && lower(both) <= optimum,
+        "{board}"
+    );
+}
+
 /// `--dual` searches each board (tiles, then a pancake stack), then its
 /// dual instance, and keeps the shorter path: never longer than the
 /// board's own beam, a lower bound never below the board's own and never
@@ -2641,14 +2662,7 @@ fn a_dual_search_keeps_the_shorter_path_and_the_larger_bound() {
             (optimum, expanded(&astar)),
             "{board}"
         );
-        assert!(
-            cost(&both) <= cost(&alone) && cost(&both) >= optimum,
-            "{board}"
-        );
-        assert!(
-            lower(&both) >= lower(&alone) && lower(&both) <= optimum,
-            "{board}"
-        );
+        assert_dual_row_sound(&alone, &both, optimum, board);
         // A beam whose bound reached its cost has proven it: no dual.
         if lower(&alone) < cost(&alone) {
             assert!(expanded(&both) > expanded(&alone), "{board}");
@@ -2801,7 +2815,6 @@ fn a_dual_without_the_walk_keeps_sound_paths_and_bounds() {
         serde_json::from_str(stdout(&out).trim()).expect("one JSON row")
     };
     let cost = |r: &serde_json::Value| r["cost"].as_u64().unwrap();
-    let lower = |r: &serde_json::Value| r["stats"]["lower_bound"].as_u64().unwrap();
     for board in [
         "6 4 7 8 5 0 3 2 1",
         "8 6 7 2 5 4 3 0 1",
@@ -2821,14 +2834,7 @@ fn a_dual_without_the_walk_keeps_sound_paths_and_bounds() {
                 board,
                 &[&beam[..], &["--dual", "--dual-without-walk"]].concat(),
             );
-            assert!(
-                cost(&both) <= cost(&alone) && cost(&both) >= optimum,
-                "{board}"
-            );
-            assert!(
-                lower(&both) >= lower(&alone) && lower(&both) <= optimum,
-                "{board}"
-            );
+            assert_dual_row_sound(&alone, &both, optimum, board);
         }
     }
     let out = frontier(&["solve", "tiles", "--dual-without-walk", "1 2 3 4 5 6 7 0 8"]);
