@@ -211,6 +211,31 @@ fn bad_instances_give_one_line_errors_and_a_failing_exit() {
     }
 }
 
+/// The JSON row of a CPU beam of `width` on Korf-goal 15-puzzle `board`
+/// with 5-5-5 and the reflection (databases in `pdb`), `rank` its flags.
+fn beam_555(pdb: &str, width: &str, board: &str, rank: &[&str]) -> serde_json::Value {
+    let base = [
+        "solve",
+        "--json",
+        "--executor",
+        "astar",
+        "--beam",
+        width,
+        "tiles",
+        board,
+        "--goal",
+        "korf",
+        "--heuristic",
+        "5-5-5",
+        "--reflect",
+        "--pdb-dir",
+        pdb,
+    ];
+    let out = frontier(&[&base[..], rank].concat());
+    assert!(out.status.success(), "{rank:?}: {}", stderr(&out));
+    serde_json::from_str(stdout(&out).trim()).expect("one JSON row")
+}
+
 /// A learned rank whose weights read h plus the conflicts orders a beam's
 /// layers as `--rank-conflicts` does: the same path, expansion for
 /// expansion, on the CPU (the GPU's ranks are the CPU's:
@@ -219,29 +244,8 @@ fn bad_instances_give_one_line_errors_and_a_failing_exit() {
 #[test]
 fn rank_weights_reading_h_plus_conflicts_rank_as_rank_conflicts() {
     let dir = scratch("rank-weights");
-    let solve = |rank: &[&str]| {
-        let base = [
-            "solve",
-            "--json",
-            "--executor",
-            "astar",
-            "--beam",
-            "50",
-            "tiles",
-            "14 7 8 2 13 11 10 4 9 12 5 0 3 6 1 15",
-            "--goal",
-            "korf",
-            "--heuristic",
-            "5-5-5",
-            "--reflect",
-            "--pdb-dir",
-            dir.to_str().unwrap(),
-        ];
-        let out = frontier(&[&base[..], rank].concat());
-        assert!(out.status.success(), "{rank:?}: {}", stderr(&out));
-        let v: serde_json::Value = serde_json::from_str(stdout(&out).trim()).unwrap();
-        v
-    };
+    let pdb = dir.to_str().unwrap();
+    let solve = |rank: &[&str]| beam_555(pdb, "50", "14 7 8 2 13 11 10 4 9 12 5 0 3 6 1 15", rank);
     let conflicts = solve(&["--rank-conflicts"]);
     // Databases 0, reflected 0, the larger sum 1, the smaller 0, conflicts 1.
     let linear = solve(&["--rank-weights", "0,0,0,0,0,0,1,0,1"]);
@@ -302,27 +306,12 @@ fn fit_rank_fits_weights_that_solve_takes() {
         lines.contains("round 1: mean path") && lines.contains("round 2: mean path"),
         "{lines}"
     );
-    let solved = frontier(&[
-        "solve",
-        "--json",
-        "--executor",
-        "astar",
-        "--beam",
-        "60",
-        "tiles",
-        "14 13 15 7 11 12 9 5 6 0 2 1 4 8 10 3",
-        "--goal",
-        "korf",
-        "--heuristic",
-        "5-5-5",
-        "--reflect",
-        "--pdb-dir",
+    let v = beam_555(
         pdb,
-        "--rank-weights",
-        &weights,
-    ]);
-    assert!(solved.status.success(), "{}", stderr(&solved));
-    let v: serde_json::Value = serde_json::from_str(stdout(&solved).trim()).unwrap();
+        "60",
+        "14 13 15 7 11 12 9 5 6 0 2 1 4 8 10 3",
+        &["--rank-weights", &weights],
+    );
     // Korf's board #1 has optimum 57.
     assert!(v["cost"].as_u64().unwrap() >= 57);
     let out = fit(
