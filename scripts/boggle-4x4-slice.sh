@@ -24,6 +24,13 @@
 #                               Kth, itself a random sample: a sample too long
 #                               for one call runs as M shares, whose
 #                               projections average to the whole's)
+#   gpu-share:K/N:DEPTH:SWITCHOVER:SECONDS
+#                               share K of N of the whole 4x4 proof (every Nth
+#                               class from the Kth) on the GPU, as gpu-sample
+#                               runs a sample, for at most SECONDS: shares
+#                               1/300, 101/300 and 201/300 make the 1% slice
+#                               (share 1/100), three calls' worth (a GPU proof
+#                               keeps no results file to resume)
 #   gpu-profile:N:SEED:DEPTH:SWITCHOVER
 #                               the same sample with Nsight Compute (ncu, where
 #                               the machine has it and may read the counters)
@@ -156,6 +163,15 @@ for phase in "$@"; do
     gpu-sample:*)
       gpu_sample_args "$phase"
       run "4x4-gpu-sample-$n-$seed-d$depth-sw$switchover${share:+-share-${share/\//-of-}}${GPU_BUILD:+-$GPU_BUILD}${GPU_DEEPER:+-deeper-$GPU_DEEPER}" "${gpu_args[@]}"
+      ;;
+    gpu-share:*)
+      IFS=: read -r _ share depth switchover seconds <<< "$phase"
+      gpu_args=(--shape 4x4 --target 3500 --buckets "$BUCKETS" --threads "$THREADS"
+        --share "$share" --gpu --gpu-depth "$depth" --switchover "$switchover"
+        --max-seconds "$seconds")
+      [ -n "${GPU_BUILD:-}" ] && gpu_args+=(--gpu-build "$GPU_BUILD")
+      [ -n "${GPU_DEEPER:-}" ] && gpu_args+=(--gpu-deeper "$GPU_DEEPER")
+      run "4x4-gpu-share-${share/\//-of-}-d$depth-sw$switchover${GPU_BUILD:+-$GPU_BUILD}" "${gpu_args[@]}"
       ;;
     gpu-profile:*)
       gpu_sample_args "$phase"
