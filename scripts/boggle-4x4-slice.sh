@@ -29,8 +29,7 @@
 #                               class from the Kth) on the GPU, as gpu-sample
 #                               runs a sample, for at most SECONDS: shares
 #                               1/300, 101/300 and 201/300 make the 1% slice
-#                               (share 1/100), three calls' worth (a GPU proof
-#                               keeps no results file to resume)
+#                               (share 1/100), three calls' worth
 #   gpu-profile:N:SEED:DEPTH:SWITCHOVER
 #                               the same sample with Nsight Compute (ncu, where
 #                               the machine has it and may read the counters)

@@ -153,8 +153,10 @@ pub enum BoggleCommand {
         #[arg(long, default_value = "cost", value_parser = ["cost", "degree"])]
         order: String,
         /// Append each finished top-level class (its boards, seconds and
-        /// subclasses) to this file, a new one unless --resume. CPU proofs.
-        #[arg(long, conflicts_with_all = ["certificate", "gpu"])]
+        /// subclasses) to this file, a new one unless --resume. With --gpu a
+        /// class is written once the GPU has walked all of it (its seconds
+        /// are the host threads'), and a class cut short is searched again.
+        #[arg(long, conflicts_with = "certificate")]
         results: Option<PathBuf>,
         /// Continue --results: skip the classes it lists (it must be of the
         /// same proof: shape, target, buckets, word list, share, split order).
@@ -1121,10 +1123,10 @@ impl ProveSettings {
             }
             return Ok(None);
         };
-        if self.gpu || certificate {
+        if certificate {
             return Err(CliError::Input(
-                "results files are written by CPU proofs without a certificate: a GPU proof finds \
-                 a class's boards after its CPU part, a certificate needs every class in one run"
+                "results files are written by proofs without a certificate: a certificate needs \
+                 every class in one run"
                     .into(),
             ));
         }
@@ -1225,6 +1227,8 @@ impl ProveSettings {
                         host_copies,
                         build,
                         deeper,
+                        results: results.map(Path::to_path_buf),
+                        resume: self.resume,
                         ..Default::default()
                     };
                     crate::gpu_prove::prove_on_gpu(trie, &settings, &options, &progress)

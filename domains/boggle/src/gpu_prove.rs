@@ -45,10 +45,11 @@ use relaunch::Relaunch;
 
 use crate::gpu::GpuBoggle;
 use crate::handover::FLUSH_WORDS;
+use crate::ledger::Ledger;
 use crate::orderly::{split_order, OrderlyBuilder, OrderlyTree};
 use crate::prove::{
-    boards_up_to_symmetry, letters_of, mean_and_standard_error, prove_split, ArenaPool,
-    ClassOutcome, Handover, Proof, ProofSettings, Split, Worker,
+    boards_up_to_symmetry, letter_values, letters_of, mean_and_standard_error, open_results,
+    prove_split, ArenaPool, ClassOutcome, Handover, Proof, ProofSettings, Split, Worker,
 };
 use crate::trie::Trie;
 use crate::BoggleError;
@@ -256,6 +257,13 @@ pub struct GpuProofOptions {
     pub build: GpuBuild,
     /// When a class is split one position below the split depth.
     pub deeper: DeeperSplit,
+    /// A results file to append each finished class to (see
+    /// [`crate::results`]): a class is written once its host part and
+    /// every subclass it handed over are done. No parts: a class is
+    /// written whole or searched again.
+    pub results: Option<std::path::PathBuf>,
+    /// Continue `results`, skipping the classes it holds.
+    pub resume: bool,
 }
 
 /// When a class of a GPU proof is split one position below the split
@@ -447,6 +455,8 @@ impl Default for GpuProofOptions {
             board_capacity: BOARD_CAPACITY,
             build: GpuBuild::default(),
             deeper: DeeperSplit::default(),
+            results: None,
+            resume: false,
         }
     }
 }
@@ -499,6 +509,14 @@ pub fn prove_on_gpu(
     let order = split_order(&settings.shape);
     let builder = OrderlyBuilder::new(trie, &settings.shape, &order)?;
     let prover = GpuProver::new(cells, options)?;
+    // Opened once the GPU is there: a machine without one leaves no new
+    // file behind.
+    let log = options
+        .results
+        .as_deref()
+        .map(|path| open_results(trie, settings, path, options.resume))
+        .transpose()?;
+    let ledger = log.as_ref().map(Ledger::new);
     // Sorters the host threads share: a 4x4 class holds one for its
     // collection, sort and fill, about 18 ms alone (the tree is read back
     // outside it), or about 35 ms with `GpuBuild::Paths` (the keys read back
@@ -579,6 +597,7 @@ pub fn prove_on_gpu(
                 walked_on_cpu: 0,
                 seconds: 0.0,
                 complete: true,
+                ledger: ledger.as_ref(),
             };
             let result = adder.run(to_add, &adder_failed);
             (result, adder)
@@ -625,6 +644,9 @@ pub fn prove_on_gpu(
                 &split_classes
             };
             counter.fetch_add(1, Ordering::Relaxed);
+            if let Some(ledger) = &ledger {
+                ledger.handed_over(handover.class);
+            }
             if options.deeper == DeeperSplit::EveryOther {
                 gpu_behind.fetch_xor(true, Ordering::Relaxed);
             }
@@ -758,8 +780,9 @@ pub fn prove_on_gpu(
                 flush_words: FLUSH_WORDS,
                 trees: Some(&trees),
                 forces: (options.build == GpuBuild::Merges).then_some(&forces),
+                ledger: ledger.as_ref(),
             }),
-            None,
+            log.as_ref().map(|log| (log, f64::INFINITY)),
         );
         let merges = kept_arenas.merges();
         merges_on_gpu = merges.merges;
@@ -835,10 +858,24 @@ pub fn prove_on_gpu(
     // The CPU's class times miss the GPU's part: no projection from them.
     proof.class_seconds.clear();
     proof.class_letters.clear();
-    // Boards have every cell fixed, below any split depth: all of them
-    // come from the GPU's part.
-    debug_assert!(proof.boards.is_empty());
-    proof.boards = boards_up_to_symmetry(&settings.shape, outcome.boards);
+    // Boards have every cell fixed, below any split depth: all of this
+    // run's come from the GPU's part; earlier runs' from the results file.
+    // The proof wrote these texts with `letter_text`: a-z only.
+    let earlier = std::mem::take(&mut proof.boards)
+        .into_iter()
+        .filter_map(|(text, score)| letter_values(&text).map(|letters| (letters, score)));
+    proof.boards = boards_up_to_symmetry(&settings.shape, earlier.chain(outcome.boards));
+    if let Some(ledger) = ledger {
+        let unfinished = ledger.unfinished();
+        if let Some(e) = ledger.into_error() {
+            return Err(e);
+        }
+        if unfinished > 0 && proof.complete {
+            return Err(BoggleError::Config(format!(
+                "{unfinished} classes of a complete GPU proof were not written to its results file"
+            )));
+        }
+    }
     proof.seconds = started.elapsed().as_secs_f64();
     tracing::info!("{}", pool.summary());
     tracing::info!("{}", host_budget.summary());

@@ -47,6 +47,9 @@ pub(crate) struct Handover {
     /// Positions chosen per subclass: the split's depth, or one more for a
     /// class split deeper ([`Split::deeper`]).
     pub(crate) depth: usize,
+    /// The class's index in the list of all top-level classes (the name
+    /// results files know it by).
+    pub(crate) class: u64,
 }
 
 /// Subclasses of one tree of a [`Handover`]: the class's own, or the tree
@@ -99,6 +102,9 @@ pub(crate) struct Split<'a> {
     /// [`crate::orderly::OrderlyTree::force`] makes it, word for word, or
     /// None (the thread then forces it itself).
     pub(crate) forces: Option<&'a Forcer<'a>>,
+    /// Where a proof with a results file counts its classes' handovers, so
+    /// that a class is written once the sink's side of it is done too.
+    pub(crate) ledger: Option<&'a crate::ledger::Ledger<'a>>,
 }
 
 impl Split<'_> {
@@ -254,18 +260,21 @@ pub(crate) struct Shipment {
     flush_words: usize,
     /// See [`Handover::depth`].
     depth: usize,
+    /// See [`Handover::class`].
+    class: u64,
 }
 
 impl Shipment {
-    /// A shipment of subclasses of `depth` positions that hands over early
-    /// past `flush_words` of arena.
-    pub(crate) fn new(flush_words: usize, depth: usize) -> Shipment {
+    /// A shipment of subclasses of `depth` positions of class `class`
+    /// that hands over early past `flush_words` of arena.
+    pub(crate) fn new(flush_words: usize, depth: usize, class: u64) -> Shipment {
         Shipment {
             groups: Vec::new(),
             recorded: 0,
             flushed: 0,
             flush_words,
             depth,
+            class,
         }
     }
 
@@ -313,6 +322,7 @@ impl Shipment {
             groups: std::mem::take(&mut self.groups),
             budget_bytes: 0,
             depth: self.depth,
+            class: self.class,
         })
     }
 
@@ -332,6 +342,7 @@ impl Shipment {
             groups: self.groups,
             budget_bytes: 0,
             depth: self.depth,
+            class: self.class,
         })
     }
 }

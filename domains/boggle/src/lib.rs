@@ -35,6 +35,7 @@ pub mod gpu_build;
 pub mod gpu_prove;
 mod handover;
 mod header;
+mod ledger;
 pub mod orderly;
 pub mod prove;
 pub mod results;

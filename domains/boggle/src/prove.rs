@@ -810,32 +810,63 @@ pub fn prove_logged(
     resume: bool,
     part_seconds: f64,
 ) -> Result<Proof, BoggleError> {
-    prove_split(
-        trie,
-        settings,
-        progress,
-        None,
-        Some((path, resume, part_seconds)),
-    )
+    let log = open_results(trie, settings, path, resume)?;
+    prove_split(trie, settings, progress, None, Some((&log, part_seconds)))
 }
 
-/// [`prove`], handing the subclasses at `split`'s depth over to its sink
-/// instead of walking below them (the proof is then short of what the sink
-/// finds).
-pub(crate) fn prove_split(
+/// The results file `path` of the proof `settings` describes (see
+/// [`crate::results`]): a new one, or with `resume` one of the same proof.
+pub(crate) fn open_results(
     trie: &Trie,
     settings: &ProofSettings,
-    progress: &(dyn Fn(u64, u64) + Sync),
-    split: Option<&Split>,
-    results: Option<(&Path, bool, f64)>,
-) -> Result<Proof, BoggleError> {
+    path: &Path,
+    resume: bool,
+) -> Result<ResultsLog, BoggleError> {
     let shape = &settings.shape;
+    check_proof_shape(shape)?;
+    // The header names the number of classes: listed once more here (a
+    // fraction of a second on 4x4) rather than the log opened halfway
+    // through the proof, since a split proof's other threads write to it
+    // after the proof's own part returns.
+    let classes_total = top_classes(shape, &settings.buckets)?.len() as u64;
+    let header = ResultsHeader::new(
+        trie,
+        shape,
+        settings.target,
+        &settings.buckets,
+        classes_total,
+        settings.share,
+        &settings.order,
+    );
+    ResultsLog::open(path, &header, resume)
+}
+
+/// Refuses a board that proofs do not take.
+fn check_proof_shape(shape: &Shape) -> Result<(), BoggleError> {
     if shape.cells() == 0 || shape.cells() > MAX_ORDERLY_CELLS {
         return Err(BoggleError::Config(format!(
             "proofs take boards of 1 to {MAX_ORDERLY_CELLS} cells, not {}x{}",
             shape.rows, shape.cols
         )));
     }
+    Ok(())
+}
+
+/// [`prove`], handing the subclasses at `split`'s depth over to its sink
+/// instead of walking below them (the proof is then short of what the sink
+/// finds). With `results`, the classes its file holds are skipped and
+/// each finished class is appended to it (see [`prove_logged`]); a split
+/// proof appends through its [`Split::ledger`] instead, once the sink's
+/// side of the class is done too.
+pub(crate) fn prove_split(
+    trie: &Trie,
+    settings: &ProofSettings,
+    progress: &(dyn Fn(u64, u64) + Sync),
+    split: Option<&Split>,
+    results: Option<(&ResultsLog, f64)>,
+) -> Result<Proof, BoggleError> {
+    let shape = &settings.shape;
+    check_proof_shape(shape)?;
     // Refused before the classes are listed or a results file is opened.
     if let Some((0, _)) = settings.sample {
         return Err(BoggleError::Config(
@@ -851,23 +882,16 @@ pub(crate) fn prove_split(
         .map(|(i, class)| (i as u64, class))
         .collect();
     let classes_total = classes.len() as u64;
-    // Opened once the classes are counted: the header names their number.
-    let part_seconds = results.map_or(f64::INFINITY, |(_, _, seconds)| seconds);
-    let log = results
-        .map(|(path, resume, _)| {
-            let header = ResultsHeader::new(
-                trie,
-                shape,
-                settings.target,
-                &settings.buckets,
-                classes_total,
-                settings.share,
-                &settings.order,
-            );
-            ResultsLog::open(path, &header, resume)
-        })
-        .transpose()?;
-    let log = log.as_ref();
+    let part_seconds = results.map_or(f64::INFINITY, |(_, seconds)| seconds);
+    let log = results.map(|(log, _)| log);
+    // A split proof's classes end on the sink's side: the ledger appends
+    // them, and without one they would be appended too early.
+    let ledger = split.and_then(|s| s.ledger);
+    if log.is_some() && split.is_some() && ledger.is_none() {
+        return Err(BoggleError::Config(
+            "a split proof writes its results file through a ledger".into(),
+        ));
+    }
     if let Some((count, seed)) = settings.sample {
         let mut rng = frontier_core::rng::SplitMix64::new(seed);
         for i in (1..classes.len()).rev() {
@@ -928,7 +952,7 @@ pub(crate) fn prove_split(
             // Each of the `classes.len()` jobs takes one position: every
             // position is taken once.
             let at = start_order[next.fetch_add(1, Ordering::Relaxed)];
-            let (index, class) = &classes[at];
+            let index = &classes[at].0;
             let thread = rayon::current_thread_index().unwrap_or(0) % workers.len();
             let make = || Worker::new(&builder, trie, shape.cells());
             // A thread's own slot is free unless a class's search ever runs
@@ -951,12 +975,14 @@ pub(crate) fn prove_split(
                 return (at, ClassOutcome::default());
             }
             let class_started = Instant::now();
-            // A certificate needs every piece of the class: no parts.
-            let log_parts = log.filter(|_| !settings.certificate);
+            // A certificate needs every piece of the class, and a split
+            // proof's parts end on the sink's side: no parts.
+            let log_parts = log.filter(|_| !settings.certificate && split.is_none());
             let earlier = log_parts.map_or(&[][..], |log| log.parts_of(*index));
             let parts =
                 log_parts.map(|log| Parts::new(log, *index, earlier, part_seconds, &log_error));
-            let mut outcome = search_class(worker, settings, class, started, &stop, split, parts);
+            let mut outcome =
+                search_class(worker, settings, &classes[at], started, &stop, split, parts);
             outcome.seconds = class_started.elapsed().as_secs_f64();
             if outcome.complete && outcome.parts_skipped {
                 for part in earlier {
@@ -965,7 +991,15 @@ pub(crate) fn prove_split(
                     outcome.boards.extend(part.boards.iter().cloned());
                 }
             }
-            if let Some(log) = log.filter(|_| outcome.complete) {
+            if let Some(ledger) = ledger {
+                ledger.host_done(
+                    *index,
+                    outcome.complete,
+                    outcome.seconds,
+                    outcome.subclasses,
+                    &outcome.boards,
+                );
+            } else if let Some(log) = log.filter(|_| outcome.complete) {
                 let appended = log.append(&ClassResult {
                     index: *index,
                     seconds: outcome.seconds,
@@ -1105,16 +1139,18 @@ fn estimated_cost(bounder: &Bounder, settings: &ProofSettings, class: &[u8]) -> 
     bounder.max_no_mark_within(&BoardClass { cells }, ESTIMATE_LETTERS)
 }
 
-/// Searches one top-level class (bucket index per cell).
+/// Searches one top-level class: its index in the list of all (which its
+/// handovers carry) and its bucket index per cell.
 fn search_class(
     worker: &mut Worker,
     settings: &ProofSettings,
-    class: &[u8],
+    listed: &(u64, Vec<u8>),
     started: Instant,
     stop: &AtomicBool,
     split: Option<&Split>,
     parts: Option<Parts>,
 ) -> ClassOutcome {
+    let (index, class) = (listed.0, listed.1.as_slice());
     let shape = &settings.shape;
     let masks = settings.buckets.class_masks(shape, class);
     worker
@@ -1153,7 +1189,7 @@ fn search_class(
         let depth = split.map(|s| s.class_depth(masks.len()));
         let mut shipment = split
             .zip(depth)
-            .map(|(s, depth)| Shipment::new(s.flush_words, depth));
+            .map(|(s, depth)| Shipment::new(s.flush_words, depth, index));
         let mut below = Below {
             settings,
             started,
@@ -1610,6 +1646,7 @@ pub fn least_image(letters: &[u8], images: &[Vec<usize>]) -> Vec<u8> {
 mod tests {
     use super::*;
     use crate::handover::FLUSH_WORDS;
+    use crate::ledger::Ledger;
     use crate::WordList;
     use std::sync::Mutex;
 
@@ -1785,22 +1822,7 @@ mod tests {
         holey: bool,
         deeper: bool,
     ) {
-        let words = "tea eat ate eats seat east teas sate rest stare tears aster rates \
-                     treat street setter tester tress resets steer trees terse reset \
-                     ester sere seer tree rete retest tetra tart start starter";
-        let list = WordList::parse(words.replace(' ', "\n").as_bytes());
-        let trie = Trie::build(&list);
-        let settings = ProofSettings {
-            shape: Shape::new(3, 3),
-            target: 50,
-            buckets: Buckets::single("aerst").expect("letters"),
-            max_seconds: None,
-            certificate: false,
-            sample: None,
-            share: None,
-            switchover,
-            order: SplitOrder::Cost,
-        };
+        let (trie, settings) = small_proof(switchover);
         let cells = settings.shape.cells();
         let whole = prove(&trie, &settings, &|_, _| {}).expect("proof");
         assert!(whole.complete && !whole.boards.is_empty() && whole.subclasses > 1000);
@@ -1845,6 +1867,7 @@ mod tests {
                 flush_words,
                 trees: None,
                 forces: holey.then_some(&forcer as &crate::handover::Forcer),
+                ledger: None,
             };
             let top = prove_split(&trie, &settings, &|_, _| {}, Some(&split), None).expect("proof");
             let mut worker = Worker::new(&builder, &trie, cells);
@@ -1878,32 +1901,15 @@ mod tests {
             for handover in handed {
                 assert_eq!(handover.depth, class_depth, "split at {depth}");
                 let class_root = handover.tree.root() as u32;
-                worker.tree = handover.tree;
-                worker.builder.reorder(&handover.order);
-                for group in &handover.groups {
-                    forced_trees += usize::from(group.root != class_root);
-                    worker.tree.reroot(group.root as usize, group.bound);
-                    for letters in group.items.chunks_exact(handover.depth) {
-                        if worker.bound.bound_of(&worker.tree, letters) < settings.target {
-                            below_target += 1;
-                        }
-                        let (mut pieces, mut items) = (Vec::new(), Vec::new());
-                        let mut walk = Below {
-                            settings: &settings,
-                            started: Instant::now(),
-                            stop: &stop,
-                            split: None,
-                            outcome: &mut below,
-                            pieces: &mut pieces,
-                            items: &mut items,
-                            shipment: None,
-                            forced: 0,
-                            parts: None,
-                        };
-                        assert!(walk.walk(&mut worker, &handover.masks, letters));
-                        walked += 1;
-                    }
-                }
+                forced_trees += handover
+                    .groups
+                    .iter()
+                    .filter(|group| group.root != class_root)
+                    .count();
+                let (items, below) =
+                    walk_handover(&mut worker, handover, &settings, &mut below, &stop);
+                walked += items;
+                below_target += below;
             }
             assert!(walked > 0, "depth {depth}: nothing handed over");
             if exact {
@@ -1937,5 +1943,175 @@ mod tests {
                 "forced trees handed over: {forced_trees}"
             );
         }
+    }
+
+    /// The 3x3 proof over a few words of five letters that the split tests
+    /// share, forced above `switchover`.
+    fn small_proof(switchover: Option<u32>) -> (Trie, ProofSettings) {
+        let words = "tea eat ate eats seat east teas sate rest stare tears aster rates \
+                     treat street setter tester tress resets steer trees terse reset \
+                     ester sere seer tree rete retest tetra tart start starter";
+        let list = WordList::parse(words.replace(' ', "\n").as_bytes());
+        let settings = ProofSettings {
+            shape: Shape::new(3, 3),
+            target: 50,
+            buckets: Buckets::single("aerst").expect("letters"),
+            max_seconds: None,
+            certificate: false,
+            sample: None,
+            share: None,
+            switchover,
+            order: SplitOrder::Cost,
+        };
+        (Trie::build(&list), settings)
+    }
+
+    /// Walks every subclass of `handover` on the CPU into `outcome`, as
+    /// the GPU would; returns how many, and how many of them were bounded
+    /// below the target when handed over.
+    fn walk_handover(
+        worker: &mut Worker,
+        handover: Handover,
+        settings: &ProofSettings,
+        outcome: &mut ClassOutcome,
+        stop: &AtomicBool,
+    ) -> (usize, usize) {
+        let (mut walked, mut below_target) = (0, 0);
+        worker.tree = handover.tree;
+        worker.builder.reorder(&handover.order);
+        for group in &handover.groups {
+            worker.tree.reroot(group.root as usize, group.bound);
+            for letters in group.items.chunks_exact(handover.depth) {
+                if worker.bound.bound_of(&worker.tree, letters) < settings.target {
+                    below_target += 1;
+                }
+                let (mut pieces, mut items) = (Vec::new(), Vec::new());
+                let mut walk = Below {
+                    settings,
+                    started: Instant::now(),
+                    stop,
+                    split: None,
+                    outcome,
+                    pieces: &mut pieces,
+                    items: &mut items,
+                    shipment: None,
+                    forced: 0,
+                    parts: None,
+                };
+                assert!(walk.walk(worker, &handover.masks, letters));
+                walked += 1;
+            }
+        }
+        (walked, below_target)
+    }
+
+    /// A results file's class line: index, subclasses, boards.
+    type ClassLine = (u64, u64, Vec<(Vec<u8>, u32)>);
+
+    /// A split proof with a results file writes each class once all of
+    /// its handovers are added up, whatever the order: the same classes,
+    /// subclasses and boards as the CPU's file of the same proof; a class
+    /// one of whose handovers is never added up is left out, and a resumed
+    /// split proof searches only that one.
+    #[test]
+    fn a_split_proof_writes_each_class_once_its_handovers_are_added_up() {
+        let (trie, mut settings) = small_proof(Some(500));
+        // Several classes: a bucket per cell of three.
+        settings.buckets = Buckets::parse("ae rst").expect("buckets");
+        let dir = std::env::temp_dir().join(format!("frontier-ledger-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).expect("scratch");
+        let (cpu_file, split_file) = (dir.join("cpu.txt"), dir.join("split.txt"));
+        let _ = std::fs::remove_file(&cpu_file);
+        let _ = std::fs::remove_file(&split_file);
+        let cpu = prove_logged(
+            &trie,
+            &settings,
+            &|_, _| {},
+            &cpu_file,
+            false,
+            f64::INFINITY,
+        )
+        .expect("proof");
+        assert!(cpu.complete && !cpu.boards.is_empty());
+        let read = |path: &Path| {
+            let text = std::fs::read_to_string(path).expect("results file");
+            let file = crate::results::parse("file", &text).expect("a results file");
+            let mut classes: Vec<ClassLine> = file
+                .classes
+                .iter()
+                .map(|c| (c.index, c.subclasses, c.boards.clone()))
+                .collect();
+            classes.sort();
+            for (_, _, boards) in &mut classes {
+                boards.sort();
+            }
+            classes
+        };
+        let expected = read(&cpu_file);
+        assert!(expected.len() > 3, "too few classes: {}", expected.len());
+        let cells = settings.shape.cells();
+        let order = split_order(&settings.shape);
+        let builder = OrderlyBuilder::new(&trie, &settings.shape, &order).expect("3x3 fits");
+        let stop = AtomicBool::new(false);
+        // Runs the split proof; its handovers are added up after the host
+        // parts end (last first), but for those of `skipped`'s class.
+        let run = |resume: bool, skipped: Option<u64>| -> (Proof, Option<u64>) {
+            let log = open_results(&trie, &settings, &split_file, resume).expect("file");
+            let ledger = Ledger::new(&log);
+            let handed = Mutex::new(Vec::new());
+            let sink = |handover: Handover| {
+                ledger.handed_over(handover.class);
+                handed.lock().expect("no panic").push(handover);
+            };
+            let pool = ArenaPool::default();
+            let split = Split {
+                depth: 4,
+                deeper: None,
+                sink: &sink,
+                pool: &pool,
+                flush_words: 0,
+                trees: None,
+                forces: None,
+                ledger: Some(&ledger),
+            };
+            let proof = prove_split(
+                &trie,
+                &settings,
+                &|_, _| {},
+                Some(&split),
+                Some((&log, f64::INFINITY)),
+            )
+            .expect("proof");
+            let mut handed = handed.into_inner().expect("no panic");
+            let skipped = skipped.or_else(|| handed.first().map(|h| h.class));
+            let mut worker = Worker::new(&builder, &trie, cells);
+            while let Some(handover) = handed.pop() {
+                let class = handover.class;
+                if Some(class) == skipped {
+                    continue;
+                }
+                let mut outcome = ClassOutcome::default();
+                walk_handover(&mut worker, handover, &settings, &mut outcome, &stop);
+                ledger.added_up(class, outcome.subclasses, outcome.boards);
+            }
+            assert!(ledger.into_error().is_none());
+            (proof, skipped)
+        };
+        let (first, skipped) = run(false, None);
+        let skipped = skipped.expect("a class handed over");
+        let written = read(&split_file);
+        let without: Vec<_> = expected
+            .iter()
+            .filter(|c| c.0 != skipped)
+            .cloned()
+            .collect();
+        assert_eq!(written, without, "all but the class left unwalked");
+        assert_eq!(first.classes_resumed, 0);
+        // Resumed, only that class is searched, and now it is written.
+        let (second, _) = run(true, Some(u64::MAX));
+        assert_eq!(second.classes, 1);
+        assert_eq!(second.classes_resumed as usize, expected.len() - 1);
+        assert_eq!(read(&split_file), expected);
+        let _ = std::fs::remove_dir_all(&dir);
     }
 }

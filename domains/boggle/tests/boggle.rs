@@ -975,6 +975,122 @@ fn shares_of_a_proof_add_up_to_the_whole() {
 /// send subclasses back to the CPU, with the classes' paths collected
 /// and sorted on the GPU or on the host threads, and with classes split
 /// at two depths in one proof.
+/// A results file's class line: index, subclasses, boards.
+#[cfg(feature = "gpu")]
+type ClassLine = (u64, u64, Vec<(Vec<u8>, u32)>);
+
+/// A GPU proof with a results file writes the classes the CPU's file of
+/// the same proof holds, with their subclasses and boards, also when
+/// board buffers overflow (subclasses walked again); resuming a file that
+/// holds some of them searches only the others, and the proof's boards
+/// include the file's.
+#[cfg(feature = "gpu")]
+#[test]
+fn gpu_proofs_write_and_resume_results_files() {
+    use frontier_boggle::gpu_prove::{prove_on_gpu, GpuProofOptions};
+    use frontier_boggle::prove::{prove_logged, Buckets, ProofSettings};
+    if !frontier_core::gpu::usable_or_skip("gpu_proofs_write_and_resume_results_files") {
+        return;
+    }
+    let (_, trie) = enable2k();
+    let settings = ProofSettings {
+        shape: Shape::new(3, 3),
+        target: 500,
+        buckets: Buckets::parse("aeijou bcdfgmpqvwxz hklnrsty, corner: abcdefghijklmnopqrstuvwxyz")
+            .unwrap(),
+        max_seconds: None,
+        certificate: false,
+        sample: None,
+        share: None,
+        switchover: None,
+        order: SplitOrder::Cost,
+    };
+    let dir = std::env::temp_dir().join(format!("frontier-gpu-results-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = |name: &str| {
+        let path = dir.join(name);
+        let _ = std::fs::remove_file(&path);
+        path
+    };
+    // Class lines (index, subclasses, sorted boards), sorted, and the
+    // header and class lines as written.
+    let read = |path: &PathBuf| {
+        let text = std::fs::read_to_string(path).unwrap();
+        let parsed = frontier_boggle::results::parse("results", &text).unwrap();
+        let mut classes: Vec<ClassLine> = parsed
+            .classes
+            .iter()
+            .map(|c| {
+                let mut boards = c.boards.clone();
+                boards.sort();
+                (c.index, c.subclasses, boards)
+            })
+            .collect();
+        classes.sort();
+        (classes, text)
+    };
+    let cpu_file = file("cpu.txt");
+    let cpu = prove_logged(
+        &trie,
+        &settings,
+        &|_, _| {},
+        &cpu_file,
+        false,
+        f64::INFINITY,
+    )
+    .unwrap();
+    let (expected, cpu_text) = read(&cpu_file);
+    assert!(cpu.complete && expected.len() > 10);
+    for board_capacity in [1 << 23, 64] {
+        let gpu_file = file("gpu.txt");
+        let options = GpuProofOptions {
+            split_depth: Some(4),
+            board_capacity,
+            results: Some(gpu_file.clone()),
+            ..GpuProofOptions::default()
+        };
+        let (gpu, report) = prove_on_gpu(&trie, &settings, &options, &|_, _| {}).unwrap();
+        assert!(gpu.complete && report.handed_over > 0);
+        assert_eq!(report.relaunched > 0, board_capacity == 64);
+        assert_eq!(gpu.boards, cpu.boards);
+        assert_eq!(
+            read(&gpu_file).0,
+            expected,
+            "board capacity {board_capacity}"
+        );
+    }
+    // The CPU's file cut after its first third of classes, resumed on the
+    // GPU.
+    let lines: Vec<&str> = cpu_text.lines().collect();
+    let third = expected.len() / 3;
+    let class_lines: Vec<usize> = (0..lines.len())
+        .filter(|&i| lines[i].starts_with("class "))
+        .collect();
+    let kept = lines[..class_lines[third]].join("\n") + "\n";
+    let resumed_file = file("resumed.txt");
+    std::fs::write(&resumed_file, kept).unwrap();
+    let options = GpuProofOptions {
+        split_depth: Some(4),
+        results: Some(resumed_file.clone()),
+        resume: true,
+        ..GpuProofOptions::default()
+    };
+    let (gpu, _) = prove_on_gpu(&trie, &settings, &options, &|_, _| {}).unwrap();
+    assert!(gpu.complete);
+    assert_eq!(gpu.classes_resumed as usize, third);
+    assert_eq!(gpu.classes as usize, expected.len() - third);
+    assert_eq!(gpu.boards, cpu.boards);
+    assert_eq!(read(&resumed_file).0, expected);
+    // A new file where one exists is refused before the GPU starts.
+    let options = GpuProofOptions {
+        results: Some(resumed_file),
+        ..GpuProofOptions::default()
+    };
+    let refused = prove_on_gpu(&trie, &settings, &options, &|_, _| {}).unwrap_err();
+    assert!(refused.to_string().contains("exists"), "{refused}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 #[cfg(feature = "gpu")]
 #[test]
 fn gpu_proofs_equal_cpu_proofs() {

@@ -44,6 +44,8 @@ pub(super) struct Adder<'a, 't> {
     pub(super) seconds: f64,
     /// False once a walk on the CPU stopped at the time limit.
     pub(super) complete: bool,
+    /// Where each handover added up is counted for the results file.
+    pub(super) ledger: Option<&'a crate::ledger::Ledger<'a>>,
 }
 
 impl Adder<'_, '_> {
@@ -92,10 +94,13 @@ impl Adder<'_, '_> {
         // (about 3 M of these boards a second, dense boards of many words).
         let records = walked.boards.chunks_exact(BOARD_WORDS);
         let mut boards = Vec::with_capacity(records.len() * cells);
+        // The item of each board laid out.
+        let mut records_done = Vec::with_capacity(records.len());
         for record in records {
             if walked.status[record[0] as usize] != ITEM_DONE {
                 continue;
             }
+            records_done.push(record[0] as usize);
             let order = &batch[class_of[record[0] as usize]].order;
             let start = boards.len();
             boards.resize(start + cells, 0);
@@ -104,7 +109,11 @@ impl Adder<'_, '_> {
         }
         let (scores, _) = self.scorer.score(self.trie, &boards)?;
         self.outcome.boards_scored += scores.len() as u64;
-        for (board, &score) in boards.chunks_exact(cells).zip(&scores) {
+        // Per handover of the batch, the boards it found, for the ledger.
+        let mut found: Vec<Vec<(Vec<u8>, u32)>> = vec![Vec::new(); batch.len()];
+        let board_classes = records_done.iter().map(|&item| class_of[item]);
+        for ((board, &score), handed) in boards.chunks_exact(cells).zip(&scores).zip(board_classes)
+        {
             if score < target {
                 continue;
             }
@@ -117,9 +126,14 @@ impl Adder<'_, '_> {
                 )));
             }
             self.outcome.boards.push((board.to_vec(), score));
+            if self.ledger.is_some() {
+                found[handed].push((board.to_vec(), score));
+            }
         }
         let mut item = 0;
-        for handover in batch.iter_mut() {
+        for (handover, found) in batch.iter_mut().zip(found) {
+            let subclasses_before = self.outcome.subclasses;
+            let boards_before = self.outcome.boards.len();
             for group in &handover.groups {
                 let mut failed = Vec::new();
                 for letters in group.items.chunks_exact(handover.depth) {
@@ -149,6 +163,14 @@ impl Adder<'_, '_> {
                     handover.tree.reroot(group.root as usize, group.bound);
                     self.walk_on_cpu(&mut handover.tree, &handover.masks, &failed);
                 }
+            }
+            if let Some(ledger) = self.ledger {
+                // This handover's boards: the GPU's, and those of its
+                // subclasses walked on the CPU after all.
+                let mut boards = found;
+                boards.extend(self.outcome.boards[boards_before..].iter().cloned());
+                let subclasses = self.outcome.subclasses - subclasses_before;
+                ledger.added_up(handover.class, subclasses, boards);
             }
         }
         tracing::info!(
