@@ -855,8 +855,10 @@ pub fn prove_on_gpu(
     report.host_uploaded_bytes = host_copies.bytes();
     report.host_kept_bytes = host_copies.kept_bytes();
     report.merges_on_gpu = merges_on_gpu;
-    // The CPU's class times miss the GPU's part: no projection from them.
+    // The CPU's class times miss the GPU's part: no projection from them,
+    // nor from a resumed file's (a GPU proof's are its host threads').
     proof.class_seconds.clear();
+    proof.resumed_seconds.clear();
     proof.class_letters.clear();
     // Boards have every cell fixed, below any split depth: all of this
     // run's come from the GPU's part; earlier runs' from the results file.

@@ -38,6 +38,8 @@ struct OpenClass {
     boards: Vec<(Vec<u8>, u32)>,
 }
 
+// Without the GPU only the split tests count handovers.
+#[cfg_attr(not(feature = "gpu"), allow(dead_code))]
 impl<'a> Ledger<'a> {
     /// A ledger appending to `log`.
     pub(crate) fn new(log: &'a ResultsLog) -> Ledger<'a> {

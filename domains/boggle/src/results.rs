@@ -1,8 +1,9 @@
 //! Results files: a proof that spans many runs and machines.
 //!
 //! `boggle prove --results FILE` appends each top-level class to `FILE` as
-//! soon as it is finished (a GPU proof once the GPU has walked all of it:
-//! `crate::ledger`); `--resume` reads the file back and skips the
+//! soon as it is finished (a GPU proof once the GPU has walked all of it,
+//! `crate::ledger`, with the host threads' seconds alone: a CPU run that
+//! resumes such a file projects its core-hours low); `--resume` reads the file back and skips the
 //! classes it lists, so a proof cut short (a time limit, a lost machine)
 //! goes on where it stopped. `boggle merge` reads the files of every share
 //! and checks that together they cover every top-level class exactly once

@@ -1080,6 +1080,8 @@ fn gpu_proofs_write_and_resume_results_files() {
     assert_eq!(gpu.classes_resumed as usize, third);
     assert_eq!(gpu.classes as usize, expected.len() - third);
     assert_eq!(gpu.boards, cpu.boards);
+    // Class times on the host alone project no core-hours.
+    assert_eq!(gpu.projected_core_hours(), None);
     assert_eq!(read(&resumed_file).0, expected);
     // A new file where one exists is refused before the GPU starts.
     let options = GpuProofOptions {
