@@ -30,6 +30,11 @@
 #                               runs a sample, for at most SECONDS: shares
 #                               1/300, 101/300 and 201/300 make the 1% slice
 #                               (share 1/100), three calls' worth
+#   gpu-slice:K/N:SECONDS       share K of N on the GPU (depth 7, switchover
+#                               16,000), appended to
+#                               results/boggle-4x4/share-K-of-N-gpu.txt and
+#                               resumed as slice: does (a GPU proof writes a
+#                               class once the GPU has walked all of it)
 #   gpu-profile:N:SEED:DEPTH:SWITCHOVER
 #                               the same sample with Nsight Compute (ncu, where
 #                               the machine has it and may read the counters)
@@ -146,6 +151,23 @@ for phase in "$@"; do
         --threads "$THREADS" --share "$share" --results "$file" "${resume[@]}" "${order[@]}" --max-seconds "$seconds"
       cp "$file" "$kept"
       cp "$file" "$OUT/"
+      ;;
+    gpu-slice:*)
+      IFS=: read -r _ share seconds <<< "$phase"
+      name="share-${share/\//-of-}-gpu"
+      file="results/boggle-4x4/$name.txt"
+      mkdir -p results/boggle-4x4
+      kept="/tmp/frontier-boggle-$name.txt"
+      lines() { [ -f "$1" ] && wc -l < "$1" || echo 0; }
+      [ "$(lines "$kept")" -gt "$(lines "$file")" ] && cp "$kept" "$file"
+      resume=()
+      [ -f "$file" ] && resume=(--resume)
+      gpu_args=(--shape 4x4 --target 3500 --buckets "$BUCKETS" --threads "$THREADS"
+        --share "$share" --gpu --gpu-depth 7 --switchover 16000 --results "$file"
+        "${resume[@]}" --max-seconds "$seconds")
+      [ -n "${GPU_BUILD:-}" ] && gpu_args+=(--gpu-build "$GPU_BUILD")
+      run "4x4-gpu-slice-$name" "${gpu_args[@]}"
+      [ -f "$file" ] && cp "$file" "$kept" && cp "$file" "$OUT/"
       ;;
     3x3)
       run 3x3-unforced --shape 3x3 --target 500 --threads "$THREADS" --switchover 0
