@@ -131,3 +131,64 @@ impl<'a> Ledger<'a> {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::Ledger;
+    use crate::orderly::SplitOrder;
+    use crate::prove::Buckets;
+    use crate::results::{parse, ResultsHeader, ResultsLog};
+    use crate::{Shape, Trie, WordList};
+
+    /// Whatever the order of a class's host part and its handovers, the
+    /// class is written once, when the last of them is done, with the
+    /// subclasses and boards of all; a class whose host part stopped
+    /// early, or one of whose handovers is never added up, is not written.
+    #[test]
+    fn a_class_is_written_once_its_host_part_and_every_handover_are_done() {
+        let trie = Trie::build(&WordList::parse(b"tea\neat\n"));
+        let buckets = Buckets::single("aet").expect("letters");
+        let shape = Shape::new(2, 2);
+        let header = ResultsHeader::new(&trie, &shape, 1, &buckets, 10, None, &SplitOrder::Cost);
+        let path = std::env::temp_dir().join(format!("frontier-ledger-{}.txt", std::process::id()));
+        let _ = std::fs::remove_file(&path);
+        let log = ResultsLog::open(&path, &header, false).expect("a new file");
+        let ledger = Ledger::new(&log);
+        let board = |letter: u8| vec![(vec![letter; 4], 7)];
+        // Class 1: both handovers added up before its host part ends.
+        ledger.handed_over(1);
+        ledger.handed_over(1);
+        ledger.added_up(1, 10, board(0));
+        ledger.added_up(1, 20, Vec::new());
+        // Class 2: host part first, then its one handover.
+        ledger.handed_over(2);
+        ledger.host_done(2, true, 0.5, 3, &[]);
+        // Class 3: stopped early; its handover comes back anyway.
+        ledger.handed_over(3);
+        ledger.host_done(3, false, 0.1, 1, &[]);
+        ledger.added_up(3, 5, Vec::new());
+        // Class 4: one of its two handovers never added up.
+        ledger.handed_over(4);
+        ledger.handed_over(4);
+        ledger.host_done(4, true, 0.2, 1, &[]);
+        ledger.added_up(4, 5, Vec::new());
+        // Nothing of 1 and 2 written yet.
+        let written = || {
+            let text = std::fs::read_to_string(&path).expect("the file");
+            parse("ledger", &text).expect("a results file").classes
+        };
+        assert!(written().is_empty());
+        ledger.host_done(1, true, 1.5, 4, &board(1));
+        ledger.added_up(2, 6, board(2));
+        let classes = written();
+        let summary: Vec<_> = classes
+            .iter()
+            .map(|c| (c.index, c.subclasses, c.boards.len()))
+            .collect();
+        assert_eq!(summary, [(1, 34, 2), (2, 9, 1)]);
+        assert_eq!(classes[0].seconds, 1.5);
+        assert_eq!(ledger.unfinished(), 1, "class 4 waits for a handover");
+        assert!(ledger.into_error().is_none());
+        let _ = std::fs::remove_file(&path);
+    }
+}
