@@ -96,7 +96,9 @@ if g:
           f"complete {d['complete']}; host {g.get('host_class_seconds', 0):.0f} "
           f"thread-s (waiting {g.get('handover_wait_seconds', 0):.1f}), done at "
           f"{g.get('host_done_seconds', 0):.1f} s; GPU thread {g.get('launch_seconds', 0):.1f} s "
-          f"(uploads {g.get('upload_seconds', 0):.1f} s)"
+          f"(uploads {g.get('upload_seconds', 0):.1f} s"
+          + (f", waiting for kernels {g['kernel_wait_seconds']:.1f} s" if 'kernel_wait_seconds' in g else "")
+          + ")"
           + (f"; adding up {g['adding_seconds']:.1f} s" if 'adding_seconds' in g else "")
           + (f"; host threads' uploads {g['host_upload_seconds']:.1f} s of "
              f"{g['host_uploaded_bytes'] / 1e9:.1f} GB" if 'host_upload_seconds' in g else "")

@@ -479,6 +479,7 @@ pub fn run(command: &BoggleCommand, json: bool) -> Result<(), CliError> {
                         "launch_seconds": g.launch_seconds,
                         "adding_seconds": g.adding_seconds,
                         "upload_seconds": g.upload_seconds,
+                        "kernel_wait_seconds": g.kernel_wait_seconds,
                         "uploaded_bytes": g.uploaded_bytes,
                         "host_upload_seconds": g.host_upload_seconds,
                         "host_uploaded_bytes": g.host_uploaded_bytes,
@@ -583,7 +584,8 @@ pub fn run(command: &BoggleCommand, json: bool) -> Result<(), CliError> {
                          queue, {:.1} s copying {:.1} GB of trees to the device and {:.1} GB \
                          on it; longest class {:.1} s), every class done at {:.1} s; the GPU's \
                          thread: {:.1} s in \
-                         launches, {:.1} s of it copying {:.1} GB of trees; {:.1} s adding up",
+                         launches, {:.1} s of it copying {:.1} GB of trees and {:.1} s waiting \
+                         for kernels; {:.1} s adding up",
                         g.host_class_seconds,
                         g.handover_wait_seconds,
                         g.host_upload_seconds,
@@ -594,6 +596,7 @@ pub fn run(command: &BoggleCommand, json: bool) -> Result<(), CliError> {
                         g.launch_seconds,
                         g.upload_seconds,
                         g.uploaded_bytes as f64 / 1e9,
+                        g.kernel_wait_seconds,
                         g.adding_seconds
                     )
                     .map_err(io)?;

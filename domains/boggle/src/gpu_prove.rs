@@ -146,6 +146,10 @@ pub struct GpuProofReport {
     /// threads did not copy (see [`HostCopies`]; or past the device memory
     /// budget) and each launch's subclasses.
     pub upload_seconds: f64,
+    /// Of `launch_seconds`, waiting for kernels to end (the first read-back
+    /// of each): the rest is the thread's own work. Near all of it while
+    /// the kernels bound the proof; near none while the thread does.
+    pub kernel_wait_seconds: f64,
     /// Bytes of trees the GPU's thread copied to the device.
     pub uploaded_bytes: u64,
     /// The host threads' seconds copying their classes' trees to the
@@ -1677,7 +1681,9 @@ impl GpuProver {
         report: &mut GpuProofReport,
     ) -> Result<ReadBack, BoggleError> {
         let s = self.compute[launched.turn].clone();
+        let waited = Instant::now();
         let found = s.clone_dtoh(&launched.board_count).map_err(gpu_error)?;
+        report.kernel_wait_seconds += waited.elapsed().as_secs_f64();
         let found = (found.first().copied().unwrap_or(0) as usize).min(self.board_capacity);
         let boards = if found == 0 {
             Vec::new()
