@@ -122,6 +122,23 @@ gpu_sample_args() {
   [ -n "${GPU_DEEPER:-}" ] && gpu_args+=(--gpu-deeper "$GPU_DEEPER")
   return 0
 }
+# A share's results file results/boggle-4x4/NAME.txt in $file, the longer of
+# it and its copy kept in /tmp in its place, and --resume in $resume when it
+# exists. keep_results copies it back to /tmp and to $OUT after a run.
+results_file() { # name
+  file="results/boggle-4x4/$1.txt"
+  kept="/tmp/frontier-boggle-$1.txt"
+  mkdir -p results/boggle-4x4
+  lines() { [ -f "$1" ] && wc -l < "$1" || echo 0; }
+  [ "$(lines "$kept")" -gt "$(lines "$file")" ] && cp "$kept" "$file"
+  resume=()
+  [ -f "$file" ] && resume=(--resume)
+  return 0
+}
+keep_results() {
+  [ -f "$file" ] && cp "$file" "$kept" && cp "$file" "$OUT/"
+  return 0
+}
 for phase in "$@"; do
   case $phase in
     sample:*)
@@ -134,13 +151,7 @@ for phase in "$@"; do
     slice:*)
       IFS=: read -r _ share seconds fresh_order <<< "$phase"
       name="share-${share/\//-of-}${fresh_order:+-$fresh_order}"
-      file="results/boggle-4x4/$name.txt"
-      mkdir -p results/boggle-4x4
-      kept="/tmp/frontier-boggle-$name.txt"
-      lines() { [ -f "$1" ] && wc -l < "$1" || echo 0; }
-      [ "$(lines "$kept")" -gt "$(lines "$file")" ] && cp "$kept" "$file"
-      resume=()
-      [ -f "$file" ] && resume=(--resume)
+      results_file "$name"
       # A results file resumes only in its own split order: files without
       # an 'order cost' line were written in the degree order.
       order=()
@@ -151,25 +162,18 @@ for phase in "$@"; do
       fi
       run "4x4-slice-$name" --shape 4x4 --target 3500 --buckets "$BUCKETS" \
         --threads "$THREADS" --share "$share" --results "$file" "${resume[@]}" "${order[@]}" --max-seconds "$seconds"
-      cp "$file" "$kept"
-      cp "$file" "$OUT/"
+      keep_results
       ;;
     gpu-slice:*)
       IFS=: read -r _ share seconds <<< "$phase"
       name="share-${share/\//-of-}-gpu"
-      file="results/boggle-4x4/$name.txt"
-      mkdir -p results/boggle-4x4
-      kept="/tmp/frontier-boggle-$name.txt"
-      lines() { [ -f "$1" ] && wc -l < "$1" || echo 0; }
-      [ "$(lines "$kept")" -gt "$(lines "$file")" ] && cp "$kept" "$file"
-      resume=()
-      [ -f "$file" ] && resume=(--resume)
+      results_file "$name"
       gpu_args=(--shape 4x4 --target 3500 --buckets "$BUCKETS" --threads "$THREADS"
         --share "$share" --gpu --gpu-depth 7 --switchover 16000 --results "$file"
         "${resume[@]}" --max-seconds "$seconds")
       [ -n "${GPU_BUILD:-}" ] && gpu_args+=(--gpu-build "$GPU_BUILD")
       run "4x4-gpu-slice-$name" "${gpu_args[@]}"
-      [ -f "$file" ] && cp "$file" "$kept" && cp "$file" "$OUT/"
+      keep_results
       ;;
     3x3)
       run 3x3-unforced --shape 3x3 --target 500 --threads "$THREADS" --switchover 0
