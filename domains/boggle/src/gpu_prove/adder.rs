@@ -94,14 +94,15 @@ impl Adder<'_, '_> {
         // (about 3 M of these boards a second, dense boards of many words).
         let records = walked.boards.chunks_exact(BOARD_WORDS);
         let mut boards = Vec::with_capacity(records.len() * cells);
-        // The item of each board laid out.
-        let mut records_done = Vec::with_capacity(records.len());
+        // The handover of the batch that sent each board laid out.
+        let mut board_handovers = Vec::with_capacity(records.len());
         for record in records {
             if walked.status[record[0] as usize] != ITEM_DONE {
                 continue;
             }
-            records_done.push(record[0] as usize);
-            let order = &batch[class_of[record[0] as usize]].order;
+            let handed = class_of[record[0] as usize];
+            board_handovers.push(handed);
+            let order = &batch[handed].order;
             let start = boards.len();
             boards.resize(start + cells, 0);
             let letters = record[2..].iter().flat_map(|word| word.to_le_bytes());
@@ -111,8 +112,10 @@ impl Adder<'_, '_> {
         self.outcome.boards_scored += scores.len() as u64;
         // Per handover of the batch, the boards it found, for the ledger.
         let mut found: Vec<Vec<(Vec<u8>, u32)>> = vec![Vec::new(); batch.len()];
-        let board_classes = records_done.iter().map(|&item| class_of[item]);
-        for ((board, &score), handed) in boards.chunks_exact(cells).zip(&scores).zip(board_classes)
+        for ((board, &score), &handed) in boards
+            .chunks_exact(cells)
+            .zip(&scores)
+            .zip(&board_handovers)
         {
             if score < target {
                 continue;
