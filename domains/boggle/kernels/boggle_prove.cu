@@ -50,6 +50,10 @@ typedef unsigned long long u64;
 
 // Sum nodes reached in one round of a fix from which each lane adds its own.
 #define LANES_AT_ONCE 8
+// Stack entries a lane reads in one round of a fix, their loads side by
+// side (docs/RESULTS.md, "The GPU thread's steps, and two stack entries a
+// lane").
+#define ENTRIES 2
 
 // Item status.
 #define ITEM_DONE 1u
@@ -171,22 +175,36 @@ __device__ __forceinline__ u32 fix(Warp& w, u32 depth, u32 letter) {
     const u32* stack = w.stacks + position * CAP;
     u32 bit = 1u << letter;
     u32 added = 0;
-    for (u32 base = 0; base < n; base += 32) {
-        u32 reached = LEAF;
-        if (base + w.lane < n) {
-            u32 choice = stack[base + w.lane];
-            u32 letters = w.arena[choice] & LETTER_BITS;
-            if (letters & bit) {
-                u32 at = choice + 1 + 2 * __popc(letters & (bit - 1));
-                u32 bound = w.arena[at];
-                u32 offset = w.arena[at + 1];
-                if (offset == LEAF) {
-                    added += bound;
-                } else {
-                    added += w.arena[offset] >> COUNT_BITS;
-                    reached = offset;
-                }
-            }
+    // ENTRIES stack entries a lane at once, each load step for all of them
+    // before the next: a fix reads about 62 entries (the dev-machine model),
+    // and an entry, its choice node, its letter's bound and child, and the
+    // child's points are dependent loads, so each round of 32 waited for
+    // one chain of them; a round's chains now overlap.
+    for (u32 base = 0; base < n; base += 32 * ENTRIES) {
+        u32 reached[ENTRIES];
+        u32 choice[ENTRIES];
+#pragma unroll
+        for (u32 k = 0; k < ENTRIES; k++) {
+            u32 i = base + 32 * k + w.lane;
+            choice[k] = i < n ? stack[i] : LEAF;
+        }
+        u32 letters[ENTRIES];
+#pragma unroll
+        for (u32 k = 0; k < ENTRIES; k++) {
+            letters[k] = choice[k] != LEAF ? w.arena[choice[k]] & LETTER_BITS : 0u;
+        }
+        u32 bound[ENTRIES];
+#pragma unroll
+        for (u32 k = 0; k < ENTRIES; k++) {
+            u32 at = choice[k] + 1 + 2 * __popc(letters[k] & (bit - 1));
+            bool has = (letters[k] & bit) != 0;
+            bound[k] = has ? w.arena[at] : 0u;
+            reached[k] = has ? w.arena[at + 1] : LEAF;
+        }
+#pragma unroll
+        for (u32 k = 0; k < ENTRIES; k++) {
+            // A leaf's bound is its points; a sum node's points head it.
+            added += reached[k] == LEAF ? bound[k] : w.arena[reached[k]] >> COUNT_BITS;
         }
         // With many sum nodes reached, every lane adds its own at once;
         // with few (near the root, where sum nodes are large), the warp adds
@@ -195,14 +213,26 @@ __device__ __forceinline__ u32 fix(Warp& w, u32 depth, u32 letter) {
         // the warp alone, against 1.9 for the lanes alone.
         // (The last round's atomics, seen before this round's plain adds.)
         __syncwarp();
-        u32 pending = __ballot_sync(FULL, reached != LEAF);
-        if (__popc(pending) >= LANES_AT_ONCE) {
-            if (reached != LEAF) advance_lane(w, row, reached);
+        u32 pending[ENTRIES];
+        u32 many = 0;
+#pragma unroll
+        for (u32 k = 0; k < ENTRIES; k++) {
+            pending[k] = __ballot_sync(FULL, reached[k] != LEAF);
+            many += __popc(pending[k]);
+        }
+        if (many >= LANES_AT_ONCE) {
+#pragma unroll
+            for (u32 k = 0; k < ENTRIES; k++) {
+                if (reached[k] != LEAF) advance_lane(w, row, reached[k]);
+            }
         } else {
-            while (pending) {
-                u32 from = __ffs(pending) - 1;
-                pending &= pending - 1;
-                advance(w, row, __shfl_sync(FULL, reached, from));
+#pragma unroll
+            for (u32 k = 0; k < ENTRIES; k++) {
+                while (pending[k]) {
+                    u32 from = __ffs(pending[k]) - 1;
+                    pending[k] &= pending[k] - 1;
+                    advance(w, row, __shfl_sync(FULL, reached[k], from));
+                }
             }
         }
     }

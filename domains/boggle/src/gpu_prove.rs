@@ -1007,7 +1007,10 @@ impl Consumer<'_> {
             // which this thread must not wait for a full batch: the bytes
             // it waits for are this thread's, or the launch in flight's.
             let mut wanted = false;
-            match receiver.recv_timeout(WANTED_POLL) {
+            let waiting = Instant::now();
+            let received = receiver.recv_timeout(WANTED_POLL);
+            self.prover.steps.idle += waiting.elapsed().as_secs_f64();
+            match received {
                 Ok((handover, device)) => {
                     let depth = handover.depth;
                     let index = match pending.iter().position(|(d, _)| *d == depth) {
@@ -1047,6 +1050,11 @@ impl Consumer<'_> {
         if let Some(last) = in_flight.take() {
             self.finish(last, &mut failure, &add_up);
         }
+        let t = &self.prover.steps;
+        tracing::info!(
+            "the GPU thread's seconds by step: idle {:.1}, records {:.1}, their copies {:.1}, queueing kernels {:.1}, read-backs {:.1}, relaunches {:.1} (their read-backs included), releasing {:.1}, handing on {:.1}",
+            t.idle, t.pack, t.htod, t.queue, t.dtoh, t.relaunch, t.release, t.hand_on
+        );
         failure.map_or(Ok(()), Err)
     }
 
@@ -1073,9 +1081,11 @@ impl Consumer<'_> {
                 Ok((started, done)) => {
                     *in_flight = Some(started);
                     if let Some(done) = done {
+                        let handing = Instant::now();
                         if let Err(e) = add_up(done) {
                             *failure = Some(e);
                         }
+                        self.prover.steps.hand_on += handing.elapsed().as_secs_f64();
                     }
                 }
                 Err(e) => *failure = Some(e),
@@ -1346,6 +1356,35 @@ struct GpuProver {
     cells: usize,
     /// Boards one kernel can send back.
     board_capacity: usize,
+    /// Where the GPU's thread spends its time, step by step.
+    steps: ThreadSteps,
+}
+
+/// The GPU thread's seconds by step, logged at the end of a proof. On 4x4
+/// classes the thread is busy nearly all the time, but it is not what
+/// bounds the proof: with the thread's own steps cut from 56 to 12 s of
+/// seed 3's 100 s share, the host threads built and merged more at once
+/// on the GPU, and the walk's kernel and the builds slowed each other
+/// (docs/RESULTS.md, "The GPU thread's steps").
+#[derive(Default)]
+struct ThreadSteps {
+    /// Waiting for a handover (the thread idle).
+    idle: f64,
+    /// Laying a batch's subclasses out as the kernel's records.
+    pack: f64,
+    /// Copying a batch's records, roots, masks and tree addresses.
+    htod: f64,
+    /// Allocating a launch's buffers and queueing its kernel.
+    queue: f64,
+    /// Reading back a kernel's counts, statuses and boards, after it ended.
+    dtoh: f64,
+    /// Relaunches of the subclasses that found the board buffer full
+    /// (their kernels, waits and read-backs included).
+    relaunch: f64,
+    /// Dropping a walked launch's device buffers and arenas.
+    release: f64,
+    /// Handing a walked batch to the adding-up thread.
+    hand_on: f64,
 }
 
 /// Blocks of the walk's per SM left out for the builds' and merges'
@@ -1420,6 +1459,7 @@ impl GpuProver {
             blocks,
             cells,
             board_capacity: options.board_capacity,
+            steps: ThreadSteps::default(),
         })
     }
 
@@ -1490,6 +1530,8 @@ impl GpuProver {
             }
         }
         let count = items.len() / ITEM_WORDS;
+        let copies_started = Instant::now();
+        self.steps.pack += (copies_started - upload_started).as_secs_f64();
         tracing::debug!(
             "GPU launch: {} classes ({} copied here), {count} subclasses",
             batch.len(),
@@ -1509,6 +1551,7 @@ impl GpuProver {
             count,
         };
         report.upload_seconds += upload_started.elapsed().as_secs_f64();
+        self.steps.htod += copies_started.elapsed().as_secs_f64();
         Ok(uploaded)
     }
 
@@ -1523,7 +1566,9 @@ impl GpuProver {
     ) -> Result<Launched, BoggleError> {
         let turn = self.turn;
         self.turn = 1 - turn;
+        let queued = Instant::now();
         let kernel = self.run_kernel(&inputs, &inputs.items, inputs.count, depth, target, turn)?;
+        self.steps.queue += queued.elapsed().as_secs_f64();
         Ok(Launched {
             inputs,
             kernel,
@@ -1649,6 +1694,7 @@ impl GpuProver {
                 relaunch.len()
             );
         }
+        let relaunch_started = Instant::now();
         while !relaunch.is_empty() {
             let (count, relaunch_depth) = (relaunch.len(), relaunch.depth());
             let items = self.compute[turn]
@@ -1665,6 +1711,11 @@ impl GpuProver {
                 relaunch.depth()
             );
         }
+        self.steps.relaunch += relaunch_started.elapsed().as_secs_f64();
+        let released = Instant::now();
+        drop(relaunch);
+        drop(inputs);
+        self.steps.release += released.elapsed().as_secs_f64();
         Ok(Walked {
             subclasses: read.subclasses,
             status: read.status,
@@ -1684,6 +1735,7 @@ impl GpuProver {
         let waited = Instant::now();
         let found = s.clone_dtoh(&launched.board_count).map_err(gpu_error)?;
         report.kernel_wait_seconds += waited.elapsed().as_secs_f64();
+        let read_started = Instant::now();
         let found = (found.first().copied().unwrap_or(0) as usize).min(self.board_capacity);
         let boards = if found == 0 {
             Vec::new()
@@ -1693,6 +1745,7 @@ impl GpuProver {
         };
         let subclasses = s.clone_dtoh(&launched.subclasses).map_err(gpu_error)?;
         let status = s.clone_dtoh(&launched.status).map_err(gpu_error)?;
+        self.steps.dtoh += read_started.elapsed().as_secs_f64();
         let ms = launched
             .start
             .elapsed_ms(&launched.end)
