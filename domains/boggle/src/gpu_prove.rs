@@ -1052,7 +1052,7 @@ impl Consumer<'_> {
         }
         let t = &self.prover.steps;
         tracing::info!(
-            "the GPU thread's seconds by step: idle {:.1}, records {:.1}, their copies {:.1}, queueing kernels {:.1}, read-backs {:.1}, relaunches {:.1} (their read-backs included), releasing {:.1}, handing on {:.1}",
+            "the GPU thread's seconds by step: idle {:.1}, records {:.1}, their copies {:.1}, queueing kernels {:.1}, read-backs {:.1}, relaunches {:.1} (their read-backs counted in both), releasing {:.1}, handing on {:.1}",
             t.idle, t.pack, t.htod, t.queue, t.dtoh, t.relaunch, t.release, t.hand_on
         );
         failure.map_or(Ok(()), Err)
@@ -1378,8 +1378,9 @@ struct ThreadSteps {
     queue: f64,
     /// Reading back a kernel's counts, statuses and boards, after it ended.
     dtoh: f64,
-    /// Relaunches of the subclasses that found the board buffer full
-    /// (their kernels, waits and read-backs included).
+    /// Relaunches of the subclasses that found the board buffer full:
+    /// their kernels, waits and read-backs, which `dtoh` (and the report's
+    /// kernel wait) count too.
     relaunch: f64,
     /// Dropping a walked launch's device buffers and arenas.
     release: f64,
