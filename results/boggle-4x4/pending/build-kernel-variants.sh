@@ -2,8 +2,9 @@
 # Issue 45: builds target/devpack/bins.txz for kernel-variants-call.sh on the dev machine,
 # four builds of the walk's kernel: frontier-main (main as it is), frontier-entries4
 # (ENTRIES 4 in boggle_prove.cu: four stack entries a lane a round of a fix),
-# frontier-save (boggle-kernel-save-loads.patch: save() issues every row's load before
-# its first reduction), frontier-both (the two), and boggle-tests of the last (the GPU
+# frontier-save (boggle-kernel-row-loads.patch: save() and the fix's copy of its
+# parent's rows issue every row's load before the first reduction or store),
+# frontier-both (the two), and boggle-tests of the last (the GPU
 # test then covers both changed blocks). Needs a clean work tree; leaves it as it was.
 set -euo pipefail
 cd "$(git rev-parse --show-toplevel)"
@@ -21,7 +22,7 @@ sed -i 's/^#define ENTRIES 2$/#define ENTRIES 4/' $K
 grep -q '^#define ENTRIES 4$' $K || { echo "ENTRIES not found" >&2; exit 1; }
 build entries4
 git checkout -q $K
-git apply $P/boggle-kernel-save-loads.patch
+git apply $P/boggle-kernel-row-loads.patch
 build save
 sed -i 's/^#define ENTRIES 2$/#define ENTRIES 4/' $K
 build both
