@@ -1362,7 +1362,7 @@ struct GpuProver {
 
 /// The GPU thread's seconds by step, logged at the end of a proof. On 4x4
 /// classes the thread is busy nearly all the time, but it is not what
-/// bounds the proof: with the thread's own steps cut from 56 to 12 s of
+/// bounds the proof: with the thread's own steps cut from 61 to 19 s of
 /// seed 3's 100 s share, the host threads built and merged more at once
 /// on the GPU, and the walk's kernel and the builds slowed each other
 /// (docs/RESULTS.md, "The GPU thread's steps").
