@@ -1370,7 +1370,9 @@ struct GpuProver {
 struct ThreadSteps {
     /// Waiting for a handover (the thread idle).
     idle: f64,
-    /// Laying a batch's subclasses out as the kernel's records.
+    /// Laying a batch's subclasses out as the kernel's records, and
+    /// copying the trees the host threads left to this thread (none in
+    /// the runs of docs/RESULTS.md: `uploaded_bytes` was 0).
     pack: f64,
     /// Copying a batch's records, roots, masks and tree addresses.
     htod: f64,
