@@ -2577,6 +2577,30 @@ fn boggle_proofs_resume_from_results_files_and_shares_merge_into_the_whole() {
     let merged = json_lines(&merge(&[&first, &second]), "boggle merge");
     assert_eq!(merged[0]["boards"], whole[0]["boards"]);
     assert_eq!(merged[0]["classes"], whole[0]["classes"]);
+    assert_eq!(merged[0]["complete"], true);
+    // Shares of shares: 2/4 and 4/4 hold every other class, share 2/2's,
+    // and `merge --share 2/2` checks that they cover it as share 2/2's
+    // own file does, with its boards; other shares' classes are refused.
+    let merge_share = |share: &str, files: &[&str]| {
+        let mut all = vec!["--json", "boggle", "merge", "--share", share];
+        all.extend_from_slice(files);
+        frontier(&all)
+    };
+    let half = json_lines(&merge_share("2/2", &[&second]), "merge --share");
+    assert_eq!(half[0]["share"], "2/2");
+    assert_eq!(half[0]["complete"], false);
+    let (quarter2, quarter4) = (path("quarter2.txt"), path("quarter4.txt"));
+    assert!(share("2/4", &quarter2, &[]).status.success());
+    fails_with(&merge_share("2/2", &[&quarter2]), "missing");
+    assert!(share("4/4", &quarter4, &[]).status.success());
+    let quarters = json_lines(
+        &merge_share("2/2", &[&quarter2, &quarter4]),
+        "merge --share",
+    );
+    assert_eq!(quarters[0]["classes"], half[0]["classes"]);
+    assert_eq!(quarters[0]["boards"], half[0]["boards"]);
+    fails_with(&merge_share("1/2", &[&quarter2]), "not in share 1/2");
+    fails_with(&merge_share("3/2", &[&quarter2]), "expected K/N");
     // A results file of another proof does not merge with these.
     let other = path("other.txt");
     let mut all = vec![

@@ -173,6 +173,11 @@ pub enum BoggleCommand {
         /// The results files.
         #[arg(required = true)]
         files: Vec<PathBuf>,
+        /// Check that the files cover share K/N of the proof (as `boggle
+        /// prove --share K/N` takes it) instead of the whole: each of its
+        /// classes once and no other. Shares K, K+N, … of M·N add up to it.
+        #[arg(long, value_name = "K/N")]
+        share: Option<String>,
     },
     /// Re-check a proof's certificate (`boggle prove --certificate`): the
     /// classes cover every board, and every bound and score is recomputed.
@@ -648,7 +653,8 @@ pub fn run(command: &BoggleCommand, json: bool) -> Result<(), CliError> {
             }
             Ok(())
         }
-        BoggleCommand::Merge { files } => {
+        BoggleCommand::Merge { files, share } => {
+            let share = share.as_deref().map(parse_share).transpose()?;
             let mut read = Vec::new();
             for path in files {
                 let name = path.display().to_string();
@@ -659,14 +665,27 @@ pub fn run(command: &BoggleCommand, json: bool) -> Result<(), CliError> {
                     crate::results::parse(&name, &text).map_err(boggle_error)?,
                 ));
             }
-            let merged = crate::results::merge(&read).map_err(boggle_error)?;
+            let merged = crate::results::merge(&read, share).map_err(boggle_error)?;
+            let covered = share.map_or_else(
+                || format!("all {} top-level classes", merged.classes),
+                |(k, n)| {
+                    format!(
+                        "all {} top-level classes of share {}/{n}",
+                        merged.classes,
+                        k + 1
+                    )
+                },
+            );
             let (rows, cols) = merged.header.shape;
             if json {
                 let value = serde_json::json!({
                     "rows": rows, "cols": cols, "target": merged.header.target,
                     "buckets": merged.header.buckets, "boards": merged.boards,
                     "classes": merged.classes, "subclasses": merged.subclasses,
-                    "core_seconds": merged.seconds, "files": files.len(), "complete": true,
+                    "core_seconds": merged.seconds, "files": files.len(),
+                    // A share's files prove the share, not the whole.
+                    "complete": share.is_none(),
+                    "share": share.map(|(k, n)| format!("{}/{n}", k + 1)),
                 });
                 writeln!(out, "{value}").map_err(io)?;
             } else {
@@ -675,11 +694,10 @@ pub fn run(command: &BoggleCommand, json: bool) -> Result<(), CliError> {
                 }
                 writeln!(
                     out,
-                    "{} results file(s) cover all {} top-level classes of {rows}x{cols} once: {} \
-                     board(s) scoring at least {} (up to symmetry); {} subclasses bounded, {:.2} \
+                    "{} results file(s) cover {covered} of {rows}x{cols} once: {} board(s) \
+                     scoring at least {} (up to symmetry); {} subclasses bounded, {:.2} \
                      core-hours",
                     files.len(),
-                    merged.classes,
                     merged.boards.len(),
                     merged.header.target,
                     merged.subclasses,
@@ -1090,6 +1108,20 @@ where
     )
 }
 
+/// `--share K/N` as 0-based `(K - 1, N)`.
+fn parse_share(text: &str) -> Result<(usize, usize), CliError> {
+    let bad = || CliError::Input(format!("--share '{text}': expected K/N with 1 <= K <= N"));
+    let (k, n) = text.split_once('/').ok_or_else(bad)?;
+    let (k, n): (usize, usize) = (
+        k.trim().parse().map_err(|_| bad())?,
+        n.trim().parse().map_err(|_| bad())?,
+    );
+    if k == 0 || k > n {
+        return Err(bad());
+    }
+    Ok((k - 1, n))
+}
+
 impl ProveSettings {
     /// The share of the classes to search, 0-based: `--share K/N`, or
     /// under mpirun this rank's.
@@ -1103,16 +1135,7 @@ impl ProveSettings {
                 "--share and mpirun both split the proof: use one".into(),
             ));
         }
-        let bad = || CliError::Input(format!("--share '{text}': expected K/N with 1 <= K <= N"));
-        let (k, n) = text.split_once('/').ok_or_else(bad)?;
-        let (k, n): (usize, usize) = (
-            k.trim().parse().map_err(|_| bad())?,
-            n.trim().parse().map_err(|_| bad())?,
-        );
-        if k == 0 || k > n {
-            return Err(bad());
-        }
-        Ok(Some((k - 1, n)))
+        parse_share(text).map(Some)
     }
 
     /// The results file the proof appends to, if any, once the settings

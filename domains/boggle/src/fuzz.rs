@@ -33,14 +33,21 @@ pub fn boggle_input(data: &[u8]) {
 
 /// A results file or a certificate (any bytes) parses or is refused,
 /// never panics; a results file that parses is merged alone (refused
-/// unless it covers its proof) and reads back the same once written out.
+/// unless it covers its proof, then as its own share) and reads back the same once written out.
 pub fn boggle_proof_files(data: &[u8]) {
     let text = String::from_utf8_lossy(data);
     let _ = crate::certificate::parse(&text);
     let Ok(file) = crate::results::parse("fuzz", &text) else {
         return;
     };
-    let _ = crate::results::merge(&[("fuzz".into(), file.clone())]);
+    let _ = crate::results::merge(&[("fuzz".into(), file.clone())], None);
+    // And as the share its header names, as `boggle merge --share` checks it.
+    if let Some((k, n)) = file.header.share {
+        let _ = crate::results::merge(
+            &[("fuzz".into(), file.clone())],
+            Some((k.wrapping_sub(1), n)),
+        );
+    }
     let mut written = file.header.text();
     for class in &file.classes {
         written += &class.text();

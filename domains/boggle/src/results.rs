@@ -547,16 +547,32 @@ pub struct Merged {
 }
 
 /// Merges results files: they must belong to one proof and cover each of
-/// its top-level classes exactly once (the error says which are missing
-/// or given twice).
-pub fn merge(files: &[(String, ResultsFile)]) -> Result<Merged, BoggleError> {
+/// its top-level classes exactly once, or with `share` (`(k, n)`, 0-based
+/// `k`) each class of that share exactly once and no other (the shares
+/// `k`, `k + n`, … of `m·n` classes add up to it, as [`crate::ProofSettings::share`]
+/// takes classes by index modulo the count). The error says which class is
+/// missing, given twice or outside the share.
+pub fn merge(
+    files: &[(String, ResultsFile)],
+    share: Option<(usize, usize)>,
+) -> Result<Merged, BoggleError> {
     let Some((_, first)) = files.first() else {
         return Err(BoggleError::Config("no results files to merge".into()));
     };
+    let total = first.header.classes;
+    let (part, parts) = share.map_or((0, 1), |(k, n)| (k as u64, n as u64));
+    if parts == 0 || part >= parts || part >= total {
+        return Err(BoggleError::Config(format!(
+            "share {}/{parts} holds none of the proof's {total} classes",
+            part + 1
+        )));
+    }
+    let in_share = |index: u64| index % parts == part;
+    let of_share = share.map_or(String::new(), |_| format!(" of share {}/{parts}", part + 1));
     let mut seen = HashSet::new();
     let mut merged = Merged {
         header: ResultsHeader {
-            share: None,
+            share: share.map(|(k, n)| (k + 1, n)),
             ..first.header.clone()
         },
         boards: Vec::new(),
@@ -573,6 +589,13 @@ pub fn merge(files: &[(String, ResultsFile)]) -> Result<Merged, BoggleError> {
             )));
         }
         for class in &file.classes {
+            if !in_share(class.index) {
+                return Err(BoggleError::Config(format!(
+                    "{name} holds class {}, which is not in share {}/{parts}",
+                    class.index,
+                    part + 1
+                )));
+            }
             if !seen.insert(class.index) {
                 return Err(BoggleError::Config(format!(
                     "class {} is in the results twice (again in {name})",
@@ -585,14 +608,19 @@ pub fn merge(files: &[(String, ResultsFile)]) -> Result<Merged, BoggleError> {
             boards.extend(class.boards.iter().cloned());
         }
     }
-    let missing = first.header.classes - merged.classes;
+    // The share's classes are part, part + parts, … below total.
+    let expected = (total - part).div_ceil(parts);
+    let missing = expected - merged.classes;
     if missing > 0 {
-        // Among the first `classes + 1` indexes one is missing.
-        let first_missing = (0..).find(|i| !seen.contains(i)).unwrap_or_default();
+        // Among the share's first `classes + 1` indexes one is missing.
+        let first_missing = (0..)
+            .map(|i| part + i * parts)
+            .find(|i| !seen.contains(i))
+            .unwrap_or_default();
         return Err(BoggleError::Config(format!(
-            "the results cover {} of {} classes: {missing} missing (the first: class \
+            "the results cover {} of {expected} classes{of_share}: {missing} missing (the first: class \
              {first_missing}); run or resume the shares that hold them",
-            merged.classes, first.header.classes
+            merged.classes
         )));
     }
     let shape = Shape::new(first.header.shape.0, first.header.shape.1);

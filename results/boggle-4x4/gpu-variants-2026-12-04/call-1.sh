@@ -1,9 +1,9 @@
 #!/bin/bash
-# Issue 45: the walk's kernel variants of build-kernel-variants.sh on seed 3's share 1/3,
-# after the GPU test of frontier-both. kernel-variants-call.sh 1: the test, both, main
-# (about 6 minutes on a fresh machine); kernel-variants-call.sh 2: entries4, save, main
-# (about 5.5 minutes). Carry ["target/devpack",
-# "results/boggle-4x4/pending/kernel-variants-call.sh"].
+# Issue 45 (forty-sixth session): the walk's kernel variants of build.sh on seed 3's share
+# 1/3. Ran as `call-1.sh 1`: the GPU test of frontier-both, then seed 3's share with it and
+# with main (341 s on a fresh machine). `call-1.sh 2` (entries4, save, main) was prepared;
+# call-2.sh ran instead, the two variants alone on the same warm machine, beside call 1's
+# main. Carry ["target/devpack"] as built by build.sh.
 . results/boggle-4x4/pending/call-lib.sh
 if [ "$1" = 1 ]; then
   mkdir -p $r/test

@@ -10,7 +10,7 @@ set -euo pipefail
 cd "$(git rev-parse --show-toplevel)"
 git diff --quiet && git diff --cached --quiet || { echo "the work tree is not clean" >&2; exit 1; }
 K=domains/boggle/kernels/boggle_prove.cu
-P=results/boggle-4x4/pending
+P=results/boggle-4x4/gpu-variants-2026-12-04
 rm -rf target/device target/devpack && mkdir -p target/device target/devpack
 trap 'git checkout -q $K' EXIT
 build() {  # name
