@@ -2561,6 +2561,10 @@ fn boggle_proofs_resume_from_results_files_and_shares_merge_into_the_whole() {
     );
     fails_with(&share("2/2", dir.to_str().unwrap(), &[]), "is a directory");
     fails_with(
+        &share("2/2", &path("sampled.txt"), &["--sample", "9"]),
+        "splits the sample, not the proof",
+    );
+    fails_with(
         &boggle(&["prove", "--target", "400", "--resume"]),
         "required arguments were not provided",
     );

@@ -1163,6 +1163,16 @@ impl ProveSettings {
                     .into(),
             ));
         }
+        // A sample's share is every N-th class of the sample, not of the
+        // proof: its file would name a share (`boggle merge --share`) that
+        // its classes are not.
+        if self.sample.is_some() && self.share.is_some() {
+            return Err(CliError::Input(
+                "--share with --sample splits the sample, not the proof, and a results file names \
+                 shares of the proof: drop --results, or --share"
+                    .into(),
+            ));
+        }
         Ok(Some(path))
     }
 
