@@ -33,7 +33,8 @@ pub fn boggle_input(data: &[u8]) {
 
 /// A results file or a certificate (any bytes) parses or is refused,
 /// never panics; a results file that parses is merged alone (refused
-/// unless it covers its proof, then as its own share) and reads back the same once written out.
+/// unless it covers its proof), then as the share its header names, and
+/// reads back the same once written out.
 pub fn boggle_proof_files(data: &[u8]) {
     let text = String::from_utf8_lossy(data);
     let _ = crate::certificate::parse(&text);

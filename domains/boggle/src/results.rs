@@ -548,10 +548,11 @@ pub struct Merged {
 
 /// Merges results files: they must belong to one proof and cover each of
 /// its top-level classes exactly once, or with `share` (`(k, n)`, 0-based
-/// `k`) each class of that share exactly once and no other (the shares
-/// `k`, `k + n`, … of `m·n` classes add up to it, as [`crate::ProofSettings::share`]
-/// takes classes by index modulo the count). The error says which class is
-/// missing, given twice or outside the share.
+/// `k`) each class of that share exactly once and no other. A share holds
+/// the classes whose index is `k` modulo `n` ([`crate::ProofSettings::share`]),
+/// so shares `k`, `k + n`, …, `k + (m − 1)·n` of `m·n` add up to share `k`
+/// of `n`. The error says which class is missing, given twice or outside
+/// the share.
 pub fn merge(
     files: &[(String, ResultsFile)],
     share: Option<(usize, usize)>,
