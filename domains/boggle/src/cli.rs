@@ -666,16 +666,12 @@ pub fn run(command: &BoggleCommand, json: bool) -> Result<(), CliError> {
                 ));
             }
             let merged = crate::results::merge(&read, share).map_err(boggle_error)?;
-            let covered = share.map_or_else(
-                || format!("all {} top-level classes", merged.classes),
-                |(k, n)| {
-                    format!(
-                        "all {} top-level classes of share {}/{n}",
-                        merged.classes,
-                        k + 1
-                    )
-                },
-            );
+            // The merged header names the share checked (1-based), if any.
+            let share_text = merged.header.share.map(|(k, n)| format!("{k}/{n}"));
+            let covered = match &share_text {
+                Some(text) => format!("all {} top-level classes of share {text}", merged.classes),
+                None => format!("all {} top-level classes", merged.classes),
+            };
             let (rows, cols) = merged.header.shape;
             if json {
                 let value = serde_json::json!({
@@ -684,8 +680,8 @@ pub fn run(command: &BoggleCommand, json: bool) -> Result<(), CliError> {
                     "classes": merged.classes, "subclasses": merged.subclasses,
                     "core_seconds": merged.seconds, "files": files.len(),
                     // A share's files prove the share, not the whole.
-                    "complete": share.is_none(),
-                    "share": share.map(|(k, n)| format!("{}/{n}", k + 1)),
+                    "complete": share_text.is_none(),
+                    "share": share_text,
                 });
                 writeln!(out, "{value}").map_err(io)?;
             } else {

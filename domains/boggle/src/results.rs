@@ -534,7 +534,8 @@ fn lock(path: &Path, file: &std::fs::File) -> Result<(), BoggleError> {
 /// The proof that results files add up to.
 #[derive(Clone, Debug)]
 pub struct Merged {
-    /// The proof's header (share left out).
+    /// The proof's header, its share the one checked (`merge`'s `share`,
+    /// 1-based), or None for the whole proof.
     pub header: ResultsHeader,
     /// Every board at or above the target, up to symmetry, best first.
     pub boards: Vec<(String, u32)>,
@@ -569,7 +570,8 @@ pub fn merge(
         )));
     }
     let in_share = |index: u64| index % parts == part;
-    let of_share = share.map_or(String::new(), |_| format!(" of share {}/{parts}", part + 1));
+    let share_text = format!("{}/{parts}", part + 1);
+    let of_share = share.map_or(String::new(), |_| format!(" of share {share_text}"));
     let mut seen = HashSet::new();
     let mut merged = Merged {
         header: ResultsHeader {
@@ -592,9 +594,8 @@ pub fn merge(
         for class in &file.classes {
             if !in_share(class.index) {
                 return Err(BoggleError::Config(format!(
-                    "{name} holds class {}, which is not in share {}/{parts}",
-                    class.index,
-                    part + 1
+                    "{name} holds class {}, which is not in share {share_text}",
+                    class.index
                 )));
             }
             if !seen.insert(class.index) {
