@@ -265,6 +265,109 @@ fn rank_weights_reading_h_plus_conflicts_rank_as_rank_conflicts() {
     assert!(fitted["stats"]["lower_bound"].as_u64().unwrap() <= 59);
 }
 
+/// `tiles fit-rank --from-paths` fits on solutions that `solve --json`
+/// printed, replayed to the goal; paths that do not replay, and flags of
+/// the beam it does not run, are refused with their reason.
+#[test]
+fn fit_rank_fits_on_paths_that_solve_printed() {
+    let dir = scratch("fit-rank-paths");
+    let pdb = dir.to_str().unwrap();
+    let boards = [
+        "14 13 15 7 11 12 9 5 6 0 2 1 4 8 10 3",
+        "13 5 4 10 9 12 8 14 2 3 7 1 0 15 11 6",
+        "14 7 8 2 13 11 10 4 9 12 5 0 3 6 1 15",
+        "5 12 10 7 15 11 14 0 8 2 1 13 3 4 9 6",
+    ];
+    let mut lines = String::new();
+    let mut lengths = 0;
+    for board in boards {
+        let v = beam_555(pdb, "60", board, &[]);
+        lengths += v["path"].as_array().unwrap().len();
+        lines += &format!("{v}\n");
+    }
+    let paths = dir.join("paths.jsonl");
+    std::fs::write(&paths, &lines).unwrap();
+    let fit = |file: &std::path::Path, flags: &[&str]| {
+        let base = [
+            "--json",
+            "tiles",
+            "fit-rank",
+            file.to_str().unwrap(),
+            "--from-paths",
+            "--goal",
+            "korf",
+            "--heuristic",
+            "5-5-5",
+            "--pdb-dir",
+            pdb,
+        ];
+        frontier(&[&base[..], flags].concat())
+    };
+    let out = fit(&paths, &["--reflect"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let v: serde_json::Value = serde_json::from_str(stdout(&out).trim()).unwrap();
+    assert_eq!(v["paths"], 4, "{v}");
+    assert_eq!(
+        v["mean_path"].as_f64().unwrap(),
+        lengths as f64 / 4.0,
+        "{v}"
+    );
+    let weights: Vec<String> = v["rank_weights"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|w| w.to_string())
+        .collect();
+    assert_eq!(weights.len(), 9, "{v}");
+    // Korf's board #1 has optimum 57.
+    let ranked = beam_555(
+        pdb,
+        "60",
+        boards[0],
+        &["--rank-weights", &weights.join(",")],
+    );
+    assert!(ranked["cost"].as_u64().unwrap() >= 57);
+    // Broken files: each refused with the line and the reason.
+    let first = lines.lines().next().unwrap();
+    let row: serde_json::Value = serde_json::from_str(first).unwrap();
+    let mut short = row.clone();
+    short["path"] = serde_json::json!([]);
+    let mut off_board = row.clone();
+    off_board["path"] = serde_json::json!(["R", "R", "R", "R"]);
+    let mut unknown = row.clone();
+    unknown["path"] = serde_json::json!(["N"]);
+    for (text, needle) in [
+        (
+            short.to_string(),
+            "line 1: its path of 0 moves does not end at the goal",
+        ),
+        (off_board.to_string(), "leaves the board"),
+        (
+            unknown.to_string(),
+            "line 1: move 1 is \"N\", not U, D, L or R",
+        ),
+        (
+            "{\"solved\":true}".to_string(),
+            "no `instance_text` and `path`",
+        ),
+        ("not json".to_string(), "not a JSON line"),
+        ("{\"solved\":false}".to_string(), "no solved path to fit on"),
+    ] {
+        let file = dir.join("broken.jsonl");
+        std::fs::write(&file, text).unwrap();
+        let out = fit(&file, &[]);
+        assert!(!out.status.success(), "{needle}");
+        assert!(stderr(&out).contains(needle), "{needle}: {}", stderr(&out));
+    }
+    let out = fit(&paths, &["--beam", "10"]);
+    assert!(!out.status.success());
+    assert!(
+        stderr(&out).contains("cannot be used with"),
+        "{}",
+        stderr(&out)
+    );
+}
+
 /// `tiles fit-rank` fits one weight per feature on Korf's 100, round by
 /// round, and `solve --rank-weights` takes what it prints; bad requests are
 /// refused with their reason.

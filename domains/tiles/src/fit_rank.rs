@@ -10,16 +10,21 @@
 //! later rounds learn from the shorter paths their own weights find
 //! (docs/RESULTS.md, "A learned linear rank"). The intercept is dropped: it
 //! moves every rank of a layer alike.
+//!
+//! With `--from-paths` the paths come from elsewhere: `BOARDS` then holds
+//! solutions as `frontier --json solve tiles` prints them (for example a GPU
+//! beam's, wider than any CPU beam here), each replayed from its board to the
+//! goal before its states are fitted, in one round.
 
 use std::path::PathBuf;
 
 use frontier_app::plugin::{read_file, Instance};
 use frontier_app::CliError;
 use frontier_core::search::{beam::beam, Order};
-use frontier_core::{SearchOptions, Status};
+use frontier_core::{Domain, SearchOptions, Status};
 
 use crate::cli::{Heuristics, TilesCli};
-use crate::{Goal, Tiles, TilesHeuristic};
+use crate::{Dir, Goal, Tiles, TilesHeuristic};
 
 /// `frontier tiles fit-rank BOARDS`.
 #[derive(Clone, Debug, clap::Args)]
@@ -60,20 +65,26 @@ pub struct FitRank {
     /// Where pattern databases are cached [default: ~/.cache/frontier/pdb].
     #[arg(long)]
     pub pdb_dir: Option<PathBuf>,
+    /// BOARDS holds solutions instead of boards: the lines `frontier --json
+    /// solve tiles` prints (its `instance_text` and `path`), each replayed
+    /// to the goal and fitted on in one round, no beam run here (so
+    /// `--beam`, `--rounds`, `--max-memory-gib` and `--threads` are
+    /// refused with it). Unsolved lines are left out.
+    #[arg(long, conflicts_with_all = ["beam", "rounds", "max_memory_gib", "threads"])]
+    pub from_paths: bool,
 }
 
 /// Runs the rounds, printing each round's mean path length on stderr and
 /// the last weights on stdout as `--rank-weights` takes them (with `json`,
 /// one object holding both).
 pub fn run(fit: &FitRank, quiet: bool, json: bool) -> Result<(), CliError> {
+    check_heuristic(fit)?;
+    if fit.from_paths {
+        return run_on_paths(fit, quiet, json);
+    }
     if fit.rounds == 0 || fit.beam == 0 {
         return Err(CliError::Input(
             "tiles fit-rank: --rounds and --beam must be at least 1".into(),
-        ));
-    }
-    if fit.heuristic == "manhattan" || fit.heuristic.contains('|') {
-        return Err(CliError::Input(
-            "tiles fit-rank: give pattern databases of one partition (--heuristic 5-5-5-5-5-5-5 or tile lists)".into(),
         ));
     }
     let boards = crate::cli::parse_instance_file(&read_file(&fit.boards)?, fit.goal)
@@ -129,17 +140,7 @@ pub fn run(fit: &FitRank, quiet: bool, json: bool) -> Result<(), CliError> {
             };
             solved += 1;
             total += u64::from(solution.cost);
-            let length = solution.states.len() - 1;
-            for (depth, state) in solution.states.iter().enumerate() {
-                let features = pdb.rank_features(state);
-                let kept = if fit.sums_only {
-                    &features[per_database(&features, fit.reflect)..]
-                } else {
-                    &features[..]
-                };
-                normal.add(kept, (length - depth) as f64);
-                feature_count = features.len();
-            }
+            feature_count = add_path(&mut normal, pdb, &solution.states, fit);
         }
         if solved == 0 {
             return Err(CliError::Input(format!(
@@ -147,13 +148,7 @@ pub fn run(fit: &FitRank, quiet: bool, json: bool) -> Result<(), CliError> {
                 fit.max_memory_gib
             )));
         }
-        weights = normal.solve()?;
-        if fit.sums_only {
-            // The databases' own weights are 0, ahead of the fitted ones.
-            let mut all = vec![0.0; feature_count - weights.len()];
-            all.extend(&weights);
-            weights = all;
-        }
+        weights = all_weights(normal.solve()?, feature_count);
         let mean = total as f64 / solved as f64;
         means.push(mean);
         if !quiet {
@@ -167,24 +162,167 @@ pub fn run(fit: &FitRank, quiet: bool, json: bool) -> Result<(), CliError> {
             );
         }
     }
+    print_weights(
+        &weights,
+        json.then(|| {
+            serde_json::json!({
+                "boards": boards.len(),
+                "beam": fit.beam,
+                "mean_path_by_round": means,
+            })
+        }),
+    );
+    Ok(())
+}
+
+/// Refuses heuristics the rank cannot weigh.
+fn check_heuristic(fit: &FitRank) -> Result<(), CliError> {
+    if fit.heuristic == "manhattan" || fit.heuristic.contains('|') {
+        return Err(CliError::Input(
+            "tiles fit-rank: give pattern databases of one partition (--heuristic 5-5-5-5-5-5-5 or tile lists)".into(),
+        ));
+    }
+    Ok(())
+}
+
+/// Adds each state of a path (its board first, the goal last) to the fit,
+/// its remaining length as the target; returns the features' count.
+fn add_path(
+    normal: &mut Normal,
+    pdb: &crate::AdditivePdb,
+    states: &[crate::TileState],
+    fit: &FitRank,
+) -> usize {
+    let length = states.len().saturating_sub(1);
+    let mut count = 0;
+    for (depth, state) in states.iter().enumerate() {
+        let features = pdb.rank_features(state);
+        let kept = if fit.sums_only {
+            &features[per_database(&features, fit.reflect)..]
+        } else {
+            &features[..]
+        };
+        normal.add(kept, (length - depth) as f64);
+        count = features.len();
+    }
+    count
+}
+
+/// The fitted weights, with `--sums-only` the databases' own (0) ahead of
+/// them, `feature_count` in all.
+fn all_weights(fitted: Vec<f64>, feature_count: usize) -> Vec<f64> {
+    if fitted.len() >= feature_count {
+        return fitted;
+    }
+    let mut all = vec![0.0; feature_count - fitted.len()];
+    all.extend(&fitted);
+    all
+}
+
+/// Prints the weights as `--rank-weights` takes them, or with `report`
+/// (JSON) one object holding them too.
+fn print_weights(weights: &[f64], report: Option<serde_json::Value>) {
     // Three decimals: a rank is in 64ths of a move, so finer weights
     // would not change it.
     let rounded: Vec<f64> = weights
         .iter()
         .map(|w| (w * 1000.0).round() / 1000.0)
         .collect();
-    if json {
-        let report = serde_json::json!({
-            "boards": boards.len(),
-            "beam": fit.beam,
-            "mean_path_by_round": means,
-            "rank_weights": rounded,
-        });
-        println!("{report}");
-    } else {
-        let text: Vec<String> = rounded.iter().map(f64::to_string).collect();
-        println!("{}", text.join(","));
+    match report {
+        Some(mut report) => {
+            report["rank_weights"] = serde_json::json!(rounded);
+            println!("{report}");
+        }
+        None => {
+            let text: Vec<String> = rounded.iter().map(f64::to_string).collect();
+            println!("{}", text.join(","));
+        }
     }
+}
+
+/// `--from-paths`: one fit on the solutions in `fit.boards`.
+fn run_on_paths(fit: &FitRank, quiet: bool, json: bool) -> Result<(), CliError> {
+    let text = read_file(&fit.boards)?;
+    let name = fit.boards.display();
+    let cli = TilesCli::for_fit(fit, &[]);
+    let prepared = Heuristics::default();
+    let mut normal = Normal::default();
+    let (mut paths, mut unsolved, mut total, mut feature_count) = (0u64, 0u64, 0u64, 0);
+    for (index, line) in text.lines().enumerate() {
+        let line_no = index + 1;
+        if line.trim().is_empty() {
+            continue;
+        }
+        let bad = |why: &str| CliError::Input(format!("{name}: line {line_no}: {why}"));
+        let row: serde_json::Value = serde_json::from_str(line).map_err(|e| {
+            bad(&format!(
+                "not a JSON line of `frontier --json solve tiles` ({e})"
+            ))
+        })?;
+        if row["solved"] == serde_json::Value::Bool(false) {
+            unsolved += 1;
+            continue;
+        }
+        let (Some(board), Some(moves)) = (row["instance_text"].as_str(), row["path"].as_array())
+        else {
+            return Err(bad(
+                "no `instance_text` and `path`: give the lines `frontier --json solve tiles` prints",
+            ));
+        };
+        let instance = Instance {
+            id: format!("line {line_no} of {name}"),
+            text: board.to_string(),
+            ..Instance::default()
+        };
+        let (puzzle, heuristic) = board_and_heuristic(&cli, &prepared, &instance)?;
+        let TilesHeuristic::Pdb(pdb) = heuristic.as_ref() else {
+            return Err(CliError::Input(
+                "tiles fit-rank: the heuristic is not one partition of databases".into(),
+            ));
+        };
+        let mut states = vec![puzzle.start()];
+        for (k, step) in moves.iter().enumerate() {
+            let dir = match step.as_str() {
+                Some("U") => Dir::Up,
+                Some("D") => Dir::Down,
+                Some("L") => Dir::Left,
+                Some("R") => Dir::Right,
+                _ => return Err(bad(&format!("move {} is {step}, not U, D, L or R", k + 1))),
+            };
+            let last = states[states.len() - 1];
+            let next = last
+                .slide(puzzle.board(), dir)
+                .ok_or_else(|| bad(&format!("move {} ({step}) leaves the board", k + 1)))?;
+            states.push(next);
+        }
+        if states.last() != Some(puzzle.goal_state()) {
+            return Err(bad(&format!(
+                "its path of {} moves does not end at the goal",
+                moves.len()
+            )));
+        }
+        paths += 1;
+        total += moves.len() as u64;
+        feature_count = add_path(&mut normal, pdb, &states, fit);
+    }
+    if paths == 0 {
+        return Err(CliError::Input(format!("{name}: no solved path to fit on")));
+    }
+    let weights = all_weights(normal.solve()?, feature_count);
+    let mean = total as f64 / paths as f64;
+    if !quiet {
+        eprintln!("fitted on {paths} paths of mean length {mean:.2}, {unsolved} unsolved left out");
+    }
+    print_weights(
+        &weights,
+        json.then(|| {
+            serde_json::json!({
+                "paths": paths,
+                "unsolved": unsolved,
+                "mean_path": mean,
+            })
+        }),
+    );
     Ok(())
 }
 
