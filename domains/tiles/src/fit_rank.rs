@@ -76,7 +76,8 @@ pub struct FitRank {
 
 /// Runs the rounds, printing each round's mean path length on stderr and
 /// the last weights on stdout as `--rank-weights` takes them (with `json`,
-/// one object holding both).
+/// one object holding both); with `--from-paths`, one fit on the solutions
+/// given instead.
 pub fn run(fit: &FitRank, quiet: bool, json: bool) -> Result<(), CliError> {
     check_heuristic(fit)?;
     if fit.from_paths {
