@@ -359,6 +359,17 @@ fn fit_rank_fits_on_paths_that_solve_printed() {
         assert!(!out.status.success(), "{needle}");
         assert!(stderr(&out).contains(needle), "{needle}: {}", stderr(&out));
     }
+    // A results file's header line is skipped.
+    let with_header = dir.join("results.json");
+    std::fs::write(
+        &with_header,
+        format!("{{\"domain\":\"tiles\",\"frontier_results\":2}}\n{lines}"),
+    )
+    .unwrap();
+    let out = fit(&with_header, &["--reflect"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let again: serde_json::Value = serde_json::from_str(stdout(&out).trim()).unwrap();
+    assert_eq!(again["rank_weights"], v["rank_weights"]);
     let out = fit(&paths, &["--beam", "10"]);
     assert!(!out.status.success());
     assert!(

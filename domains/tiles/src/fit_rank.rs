@@ -66,7 +66,8 @@ pub struct FitRank {
     #[arg(long)]
     pub pdb_dir: Option<PathBuf>,
     /// BOARDS holds solutions instead of boards: the lines `frontier --json
-    /// solve tiles` prints (its `instance_text` and `path`), each replayed
+    /// solve tiles` or `frontier --json run` print, or a results file of
+    /// `frontier run --output F.json` (their `instance_text` and `path`), each replayed
     /// to the goal and fitted on in one round, no beam run here (so
     /// `--beam`, `--rounds`, `--max-memory-gib` and `--threads` are
     /// refused with it). Unsolved lines are left out.
@@ -260,6 +261,10 @@ fn run_on_paths(fit: &FitRank, quiet: bool, json: bool) -> Result<(), CliError> 
                 "not a JSON line of `frontier --json solve tiles` ({e})"
             ))
         })?;
+        // A results file's header (`frontier run --output F.json`).
+        if row.get("frontier_results").is_some() {
+            continue;
+        }
         if row["solved"] == serde_json::Value::Bool(false) {
             unsolved += 1;
             continue;
