@@ -107,11 +107,7 @@ pub fn run(fit: &FitRank, quiet: bool, json: bool) -> Result<(), CliError> {
         let mut feature_count = 0;
         for instance in &boards {
             let (puzzle, heuristic) = board_and_heuristic(&cli, &prepared, instance)?;
-            let TilesHeuristic::Pdb(pdb) = heuristic.as_ref() else {
-                return Err(CliError::Input(
-                    "tiles fit-rank: the heuristic is not one partition of databases".into(),
-                ));
-            };
+            let pdb = one_partition(&heuristic)?;
             // A poor rank can lead a beam astray, layer after layer: the
             // memory limit ends such a board (it is then left out).
             let options = SearchOptions {
@@ -185,6 +181,16 @@ fn check_heuristic(fit: &FitRank) -> Result<(), CliError> {
         ));
     }
     Ok(())
+}
+
+/// The databases of `heuristic`, which fit-rank weighs (one partition).
+fn one_partition(heuristic: &TilesHeuristic) -> Result<&crate::AdditivePdb, CliError> {
+    match heuristic {
+        TilesHeuristic::Pdb(pdb) => Ok(pdb),
+        _ => Err(CliError::Input(
+            "tiles fit-rank: the heuristic is not one partition of databases".into(),
+        )),
+    }
 }
 
 /// Adds each state of a path (its board first, the goal last) to the fit,
@@ -281,20 +287,14 @@ fn run_on_paths(fit: &FitRank, quiet: bool, json: bool) -> Result<(), CliError> 
             ..Instance::default()
         };
         let (puzzle, heuristic) = board_and_heuristic(&cli, &prepared, &instance)?;
-        let TilesHeuristic::Pdb(pdb) = heuristic.as_ref() else {
-            return Err(CliError::Input(
-                "tiles fit-rank: the heuristic is not one partition of databases".into(),
-            ));
-        };
+        let pdb = one_partition(&heuristic)?;
         let mut states = vec![puzzle.start()];
         for (k, step) in moves.iter().enumerate() {
-            let dir = match step.as_str() {
-                Some("U") => Dir::Up,
-                Some("D") => Dir::Down,
-                Some("L") => Dir::Left,
-                Some("R") => Dir::Right,
-                _ => return Err(bad(&format!("move {} is {step}, not U, D, L or R", k + 1))),
-            };
+            // A move as solutions print it: its one letter (`Dir::letter`).
+            let dir = Dir::ALL
+                .into_iter()
+                .find(|d| step.as_str().is_some_and(|s| s.chars().eq([d.letter()])))
+                .ok_or_else(|| bad(&format!("move {} is {step}, not U, D, L or R", k + 1)))?;
             let last = states[states.len() - 1];
             let next = last
                 .slide(puzzle.board(), dir)
