@@ -2,6 +2,8 @@
 # random-walk states and their children.
 # usage: nn_davi.py OUT H ITERS SAMPLE FILE...   (env W0=linear start .npy)
 import sys, os, time, numpy as np
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', 'nn-rank'))
+from nnfile import write_network
 out, H, iters, sample = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4])
 files = sys.argv[5:]
 raw = np.concatenate([np.fromfile(f, dtype=np.uint8).reshape(-1, 5, 72) for f in files])
@@ -73,10 +75,5 @@ for it in range(iters):
         bias, rm = on_paths(P)
         print(f"it {it}: loss {np.sqrt(loss/sample):.3f}; mean target {y.mean():.2f}; beam paths bias {bias:+.2f} rmse {rm:.2f}; {time.time()-t0:.0f} s", flush=True)
     if it % 20 == 19 or it == iters - 1:
-        Ue = U / sd[:, None]; b1e = b1 - (mu / sd) @ U
-        le = np.r_[linw / sd, P[5][0] - (linw / sd) @ mu]
-        with open(out, "w") as f:
-            f.write(f"{H} {nf}\n")
-            for arr in [W1.ravel(), Ue.ravel(), b1e, w2, le]:
-                f.write(" ".join(f"{x:.6g}" for x in arr) + "\n")
+        write_network(out, W1, U, b1, w2, linw, P[5][0], mu, sd)
 print("written", out)

@@ -1,5 +1,7 @@
 # Pairwise (path child before its siblings) + MSE; usage: train_pair.py OUT H EPOCHS L2 ALPHA
-import sys, numpy as np
+import sys, os, numpy as np
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from nnfile import write_network
 out, H, EPOCHS, L2, ALPHA = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), float(sys.argv[4]), float(sys.argv[5])
 import os; D = os.environ.get("DATA", "400"); d = np.loadtxt(f"d{D}.csv", delimiter=","); s = np.loadtxt(f"s{D}.csv", delimiter=",")
 bd = np.r_[0, np.cumsum(np.diff(d[:, 0]) > 0)]; bs = np.r_[0, np.cumsum(np.diff(-s[:, 0]) > 0)]
@@ -55,10 +57,5 @@ for ep in range(EPOCHS):
     a_tr, p = acc(~held_s); a_h, _ = acc(held_s)
     rm = np.sqrt(np.mean((p[:len(d)][held_d] - d[held_d, 0]) ** 2))
     print(f"epoch {ep}: pair acc train {a_tr:.4f} held {a_h:.4f}; held rmse {rm:.3f}", flush=True)
-Ue = U / sd[:, None]; b1e = b1 - (mu / sd) @ U
-le = np.r_[linw / sd, params[5][0] - (linw / sd) @ mu]
-with open(out, "w") as f:
-    f.write(f"{H} {nf}\n")
-    for arr in [W1.ravel(), Ue.ravel(), b1e, w2, le]:
-        f.write(" ".join(f"{x:.6g}" for x in arr) + "\n")
+write_network(out, W1, U, b1, w2, linw, params[5][0], mu, sd)
 print("written", out)
