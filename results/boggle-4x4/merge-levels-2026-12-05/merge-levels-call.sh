@@ -1,5 +1,5 @@
 #!/bin/bash
-# Issue 45 (prepared in the forty-seventh session, not run; build: merge-levels-build.sh,
+# Issue 45 (prepared in the forty-seventh session, run 2026-12-05: call-1/, call-2/; build: merge-levels-build.sh,
 # carry target/devpack). A merge's levels sized on the device, L levels queued a
 # read-back (boggle-merge-levels-on-device.patch): at 16,000, 286 of the merges' 565
 # host thread-seconds on S3 were waits for each level's totals. Part 1 checks it (the
@@ -7,8 +7,8 @@
 # L = 4); part 2 measures it on S3 against main's way (L unset), at 16,000 and at
 # 13,000 with forcing capped at 2^30 words, where the merges bound (call 3 of
 # ../gpu-switchover-2026-12-04).
-#   bash results/boggle-4x4/pending/merge-levels-call.sh 1   (about 250 s)
-#   bash results/boggle-4x4/pending/merge-levels-call.sh 2   (about 450 s)
+#   bash results/boggle-4x4/merge-levels-2026-12-05/merge-levels-call.sh 1   (about 250 s)
+#   bash results/boggle-4x4/merge-levels-2026-12-05/merge-levels-call.sh 2   (about 450 s)
 source results/boggle-4x4/pending/call-lib.sh
 case ${1:?part 1 or 2} in
   1)

@@ -9,7 +9,7 @@ set -euo pipefail
 cd "$(git rev-parse --show-toplevel)"
 git diff --quiet && git diff --cached --quiet || { echo "the work tree is not clean" >&2; exit 1; }
 trap 'git checkout -q domains/boggle' EXIT
-git apply results/boggle-4x4/pending/boggle-merge-levels-on-device.patch
+git apply results/boggle-4x4/merge-levels-2026-12-05/boggle-merge-levels-on-device.patch
 git apply results/boggle-4x4/gpu-switchover-2026-12-04/force-cap-experiment.diff
 cargo build --release --bin frontier
 rm -rf target/device target/devpack && mkdir -p target/device target/devpack
