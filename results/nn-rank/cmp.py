@@ -4,7 +4,8 @@ def load(paths):
     for p in paths:
         rows += [r for r in csv.reader(open(p)) if r and r[0].isdigit()]
     return [int(r[4]) if r[3] in ("bounded","optimal") else None for r in rows], [float(r[8]) for r in rows]
-base = [int(r[4]) for r in csv.reader(open(sys.argv[1])) if r and r[0].isdigit()]
+# BASE may be several files joined by '+' (a validation set's halves), paired in order.
+base = [int(r[4]) for p in sys.argv[1].split('+') for r in csv.reader(open(p)) if r and r[0].isdigit()]
 other, secs = load(sys.argv[2:])
 d = [o - b for o, b in zip(other, base) if o is not None]
 n = len(d); m = sum(d)/n; se = math.sqrt(sum((x-m)**2 for x in d)/(n-1)/n)

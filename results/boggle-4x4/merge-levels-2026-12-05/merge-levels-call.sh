@@ -1,6 +1,6 @@
 #!/bin/bash
-# Issue 45 (prepared in the forty-seventh session, run 2026-12-05: call-1/, call-2/; build: merge-levels-build.sh,
-# carry target/devpack). A merge's levels sized on the device, L levels queued a
+# Issue 45 (prepared in the forty-seventh session, run 2026-12-05: call-1/, call-2/;
+# build: merge-levels-build.sh, carry target/devpack). A merge's levels sized on the device, L levels queued a
 # read-back (boggle-merge-levels-on-device.patch): at 16,000, 286 of the merges' 565
 # host thread-seconds on S3 were waits for each level's totals. Part 1 checks it (the
 # merges word for word against the CPU's with L = 1 and 4, then the GPU proofs with

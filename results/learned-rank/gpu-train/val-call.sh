@@ -11,4 +11,4 @@ start=$(date +%s)
 timeout 400 target/device/frontier --quiet run $here/val-gpu-width.ron \
   --output "$out/val-gpu-width.csv" > "$out/val-gpu-width.txt" 2>&1
 echo "rc=$? in $(( $(date +%s) - start )) s"
-python3 $here/pair.py "$out/val-gpu-width.csv" results/learned-rank/gpu-val-4e6-linear-it2.csv
+python3 results/nn-rank/cmp.py results/learned-rank/gpu-val-4e6-linear-it2.csv "$out/val-gpu-width.csv"
