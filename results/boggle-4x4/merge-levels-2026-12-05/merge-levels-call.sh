@@ -1,7 +1,7 @@
 #!/bin/bash
 # Issue 45 (prepared in the forty-seventh session, run 2026-12-05: call-1/, call-2/;
-# build: merge-levels-build.sh, carry target/devpack). A merge's levels sized on the device, L levels queued a
-# read-back (boggle-merge-levels-on-device.patch): at 16,000, 286 of the merges' 565
+# build: merge-levels-build.sh, carry target/devpack). A merge's levels sized on the
+# device, L levels queued a read-back (boggle-merge-levels-on-device.patch): at 16,000, 286 of the merges' 565
 # host thread-seconds on S3 were waits for each level's totals. Part 1 checks it (the
 # merges word for word against the CPU's with L = 1 and 4, then the GPU proofs with
 # L = 4); part 2 measures it on S3 against main's way (L unset), at 16,000 and at
