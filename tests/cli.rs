@@ -265,6 +265,185 @@ fn rank_weights_reading_h_plus_conflicts_rank_as_rank_conflicts() {
     assert!(fitted["stats"]["lower_bound"].as_u64().unwrap() <= 59);
 }
 
+/// A network file (`frontier_tiles::network_rank`) for 16 cells, 9
+/// features (5-5-5 with the reflection) and `hidden` units: the table and
+/// the hidden layer from `hidden_weight(i)`, then the output weights, the
+/// linear weights `linear` and the constant 0.
+fn network_555(hidden: usize, hidden_weight: impl Fn(usize) -> f64, linear: &[f64; 9]) -> String {
+    let inner = 16 * 16 * hidden + 9 * hidden + hidden;
+    let mut weights: Vec<String> = (0..inner).map(|i| hidden_weight(i).to_string()).collect();
+    weights.extend((0..hidden).map(|j| hidden_weight(j * 31 + 7).to_string()));
+    weights.extend(linear.iter().map(f64::to_string));
+    weights.push("0".into());
+    format!("# a test network\n{hidden} 9\n{}\n", weights.join(" "))
+}
+
+/// A network rank whose only weights read h plus the conflicts orders a
+/// beam's layers as `--rank-conflicts` does (the same path, expansion for
+/// expansion); one with a hidden layer keeps the bound sound; files and
+/// flags that cannot rank are refused with their reason.
+#[test]
+fn rank_network_ranks_a_beam_and_refuses_what_cannot_rank() {
+    let dir = scratch("rank-network");
+    let pdb = dir.to_str().unwrap();
+    let board = "14 7 8 2 13 11 10 4 9 12 5 0 3 6 1 15";
+    let solve = |rank: &[&str]| beam_555(pdb, "50", board, rank);
+    let write = |name: &str, text: &str| {
+        let path = dir.join(name);
+        std::fs::write(&path, text).unwrap();
+        path.to_str().unwrap().to_string()
+    };
+    // Databases 0, reflected 0, the larger sum 1, the smaller 0, conflicts 1.
+    let h_and_conflicts = [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 1.0, 0.0, 1.0];
+    let linear_only = write("linear.nn", &network_555(4, |_| 0.0, &h_and_conflicts));
+    let conflicts = solve(&["--rank-conflicts"]);
+    let network = solve(&["--rank-network", &linear_only]);
+    assert_eq!(conflicts["path"], network["path"]);
+    for key in ["generated", "lower_bound"] {
+        assert_eq!(conflicts["stats"][key], network["stats"][key], "{key}");
+    }
+    let varied = |i: usize| ((i * 7919 % 2003) as f64 - 1001.0) / 5000.0;
+    let hidden = write("hidden.nn", &network_555(16, varied, &h_and_conflicts));
+    let ranked = solve(&["--rank-network", &hidden]);
+    assert_ne!(ranked["path"], conflicts["path"], "the hidden layer ranks");
+    // Korf's board #3 has optimum 59.
+    assert!(ranked["cost"].as_u64().unwrap() >= 59);
+    assert!(ranked["stats"]["lower_bound"].as_u64().unwrap() <= 59);
+
+    let nine_cells = write("nine.nn", &{
+        let n = 81 * 2 + 9 * 2 + 2 * 2 + 9 + 1;
+        format!("2 9\n{}", vec!["0.1"; n].join(" "))
+    });
+    let missing = dir.join("missing.nn");
+    let missing = missing.to_str().unwrap();
+    let board_args = |flags: &[&str]| -> Vec<String> {
+        let mut args: Vec<String> = [
+            "solve",
+            "--executor",
+            "astar",
+            "--beam",
+            "50",
+            "tiles",
+            board,
+            "--goal",
+            "korf",
+            "--heuristic",
+            "5-5-5",
+            "--reflect",
+            "--pdb-dir",
+            pdb,
+        ]
+        .iter()
+        .map(|s| s.to_string())
+        .collect();
+        args.extend(flags.iter().map(|s| s.to_string()));
+        args
+    };
+    let mut no_beam = board_args(&["--rank-network", &hidden]);
+    no_beam.drain(3..5);
+    let mut manhattan = board_args(&["--rank-network", &hidden]);
+    manhattan[10] = "manhattan".into();
+    manhattan.remove(11);
+    for (args, needle) in [
+        (
+            board_args(&["--rank-network", &nine_cells]),
+            "rank network: made for a board of 9 cells, this board has 16".to_string(),
+        ),
+        (
+            board_args(&["--rank-network", missing]),
+            format!("{missing}: "),
+        ),
+        (
+            board_args(&[
+                "--rank-network",
+                &hidden,
+                "--rank-weights",
+                "1,1,1,1,1,1,1,1,1",
+            ]),
+            "--rank-weights or --rank-network, not both".to_string(),
+        ),
+        (no_beam, "--rank-network ranks a beam's layers".to_string()),
+        (
+            manhattan,
+            "weigh pattern databases, not manhattan".to_string(),
+        ),
+    ] {
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        let out = frontier(&args);
+        assert!(!out.status.success(), "{args:?}");
+        let err = stderr(&out);
+        assert!(err.contains(&needle), "{args:?}: {err}");
+    }
+}
+
+/// `tiles fit-rank --network-data` writes each fitted path's states and
+/// their siblings, with cells and features, as the trainer reads them.
+#[test]
+fn fit_rank_writes_network_data() {
+    let dir = scratch("network-data");
+    let pdb = dir.to_str().unwrap();
+    let boards = [
+        "14 13 15 7 11 12 9 5 6 0 2 1 4 8 10 3",
+        "13 5 4 10 9 12 8 14 2 3 7 1 0 15 11 6",
+    ];
+    let mut lines = String::new();
+    let mut states = 0;
+    for board in boards {
+        let v = beam_555(pdb, "60", board, &[]);
+        states += v["path"].as_array().unwrap().len() + 1;
+        lines += &format!("{v}\n");
+    }
+    let paths = dir.join("paths.jsonl");
+    std::fs::write(&paths, &lines).unwrap();
+    let data = dir.join("data.csv");
+    let out = frontier(&[
+        "tiles",
+        "fit-rank",
+        paths.to_str().unwrap(),
+        "--from-paths",
+        "--goal",
+        "korf",
+        "--heuristic",
+        "5-5-5",
+        "--reflect",
+        "--pdb-dir",
+        pdb,
+        "--network-data",
+        data.to_str().unwrap(),
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("wrote 2 paths' states and siblings"),
+        "{}",
+        stderr(&out)
+    );
+    let text = std::fs::read_to_string(&data).unwrap();
+    let mut rows = text.lines();
+    let header: Vec<&str> = rows.next().unwrap().split(',').collect();
+    assert_eq!(header.len(), 4 + 16 + 9, "{header:?}");
+    assert_eq!(&header[..5], ["kind", "path", "depth", "remaining", "c0"]);
+    let rows: Vec<Vec<&str>> = rows.map(|r| r.split(',').collect()).collect();
+    assert!(rows.iter().all(|r| r.len() == header.len()));
+    let path_rows: Vec<_> = rows.iter().filter(|r| r[0] == "path").collect();
+    assert_eq!(path_rows.len(), states);
+    // The goal ends each path with 0 moves left; its features are h = 0.
+    let goal = path_rows.iter().find(|r| r[3] == "0").unwrap();
+    assert_eq!(
+        goal[4..20].join(" "),
+        "0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15"
+    );
+    assert_eq!(goal[20 + 6], "0");
+    // Each sibling stands beside a path state of its path and depth: at
+    // most three beside a start's child, two elsewhere (no move back).
+    let siblings: Vec<_> = rows.iter().filter(|r| r[0] == "sibling").collect();
+    assert!(!siblings.is_empty() && siblings.len() <= 3 * (states - 2));
+    for sibling in &siblings {
+        assert!(path_rows
+            .iter()
+            .any(|r| r[1] == sibling[1] && r[2] == sibling[2]));
+    }
+}
+
 /// `tiles fit-rank --from-paths` fits on solutions that `solve --json`
 /// printed, replayed to the goal; paths that do not replay, and flags of
 /// the beam it does not run, are refused with their reason.

@@ -4,7 +4,8 @@
 //   GOAL_CELL[N_CELLS] and goal_cell_of(tile) (arithmetic where it can be),
 //   GOAL_WORDS[], REFL_CELL[], REFL_TILE[], REFL_INV[], PDB_OF[], PDB_K[],
 //   PDB_TILES[][8], PDB_OFFSET[]; for a beam's rank, PLUGIN_RANK and
-//   rank_group_of(tile).
+//   rank_group_of(tile); for a learned one, PLUGIN_RANK_LINEAR and its
+//   weights or PLUGIN_RANK_NETWORK and its network (NET_*).
 // The databases form NUM_PART additive partitions (PART_FIRST[q] is
 // partition q's first database); h is the largest partition's sum, each
 // partition maxed with its sum on the mirrored board where PART_REFLECT[q]
@@ -205,6 +206,41 @@ __device__ __forceinline__ u32 line_pairs(const u32* s, int first, int step, int
     return pairs;
 }
 
+#ifdef PLUGIN_RANK_NETWORK
+// A learned network's rank (the CPU's NetworkRank::rank, network_rank.rs):
+// the weights are fixed point with NET_FRACTION_BITS bits of fraction and
+// the sums 64-bit integers, so that it equals the CPU's bit for bit; the
+// host checked that no sum overflows. `f` holds the features of the CPU's
+// AdditivePdb::rank_feature_counts.
+__device__ u32 network_rank(const u32* s, const int* f) {
+    long long units[NET_HIDDEN];
+#pragma unroll
+    for (int j = 0; j < NET_HIDDEN; j++) units[j] = NET_BIAS[j];
+#pragma unroll 1
+    for (int c = 0; c < N_CELLS; c++) {
+        const int* row = NET_TABLE + ((int)get_tile(s, c) * N_CELLS + c) * NET_HIDDEN;
+#pragma unroll
+        for (int j = 0; j < NET_HIDDEN; j++) units[j] += row[j];
+    }
+    long long linear = NET_CONSTANT;
+#pragma unroll 1
+    for (int k = 0; k < NET_FEATURES; k++) {
+        long long fk = f[k];
+        linear += NET_LINEAR[k] * fk;
+#pragma unroll
+        for (int j = 0; j < NET_HIDDEN; j++) units[j] += NET_MIX[k * NET_HIDDEN + j] * fk;
+    }
+    // A multiplication, not a shift: the sum may be negative.
+    long long total = linear * (1ll << NET_FRACTION_BITS);
+#pragma unroll
+    for (int j = 0; j < NET_HIDDEN; j++)
+        if (units[j] > 0) total += NET_OUTPUT[j] * units[j];
+    // From 2^-32 moves to 64ths (an arithmetic shift, as the CPU's).
+    long long r = RANK_OFFSET + (total >> (2 * NET_FRACTION_BITS - 6));
+    return (u32)(r < 0 ? 0 : r > 2 * RANK_OFFSET ? 2 * RANK_OFFSET : r);
+}
+#endif
+
 __device__ u32 rank(const u32* s, u32 h, const unsigned char* tables) {
     const int rows = N_CELLS / COLS;
     u32 pairs = 0;
@@ -223,6 +259,32 @@ __device__ u32 rank(const u32* s, u32 h, const unsigned char* tables) {
         if (REFLECT) acc += RANK_REFLECTED[p] * (long long)mirrored_value(p, pos, tables);
     }
     return (u32)acc;
+#elif defined(PLUGIN_RANK_NETWORK)
+    // The features as the CPU's rank_feature_counts: each database's
+    // value, each on the reflected board, the larger and the smaller sum
+    // (the one sum without the reflection), the conflicts.
+    unsigned char pos[N_CELLS];
+    for (int c = 0; c < N_CELLS; c++) pos[get_tile(s, c)] = (unsigned char)c;
+    int f[NET_FEATURES];
+    int direct = 0, mirrored = 0;
+#pragma unroll 1
+    for (int p = 0; p < NUM_PDB; p++) {
+        f[p] = (int)plain_value(p, pos, tables);
+        direct += f[p];
+        if (REFLECT) {
+            f[NUM_PDB + p] = (int)mirrored_value(p, pos, tables);
+            mirrored += f[NUM_PDB + p];
+        }
+    }
+    int at = REFLECT ? 2 * NUM_PDB : NUM_PDB;
+    if (REFLECT) {
+        f[at++] = max(direct, mirrored);
+        f[at++] = min(direct, mirrored);
+    } else {
+        f[at++] = direct;
+    }
+    f[at] = (int)pairs;
+    return network_rank(s, f);
 #else
     return h + pairs;
 #endif
@@ -262,6 +324,11 @@ __device__ __forceinline__ u32 pairs_with(const u32* s, bool is_row, u32 tile) {
 #define PLUGIN_RANK_CHILD
 __device__ u32 rank_child(const u32* parent, u32 ph, u32 pr, const u32* child, u32 h,
                           const unsigned char* tables) {
+#ifdef PLUGIN_RANK_NETWORK
+    // The network is not linear in its features, and a beam state keeps
+    // only its rank: the child's is made afresh, as the CPU's.
+    return rank(child, h, tables);
+#else
     int low = -1, high = -1;
 #pragma unroll
     for (int w = 0; w < STATE_WORDS; w++) {
@@ -307,6 +374,7 @@ __device__ u32 rank_child(const u32* parent, u32 ph, u32 pr, const u32* child, u
 #else
     return h + (u32)((int)(pr - ph) + moved_pairs);
 #endif
+#endif  // PLUGIN_RANK_NETWORK
 }
 #endif
 

@@ -60,6 +60,16 @@ pub struct TilesCli {
     #[arg(long, value_delimiter = ',', allow_hyphen_values = true)]
     #[serde(default)]
     pub rank_weights: Vec<f64>,
+    /// Rank a beam's layers by a small learned network instead
+    /// (`frontier_tiles::network_rank`), read from this file: the
+    /// features of --rank-weights and the tiles' cells, one hidden layer.
+    /// Trained for one partition of one shape
+    /// (`scripts/train-rank-network.py`; `results/learned-rank/gpu-train/`
+    /// has 6×6 5-5-5-5-5-5-5's). Needs pattern databases of one partition
+    /// and --beam or --incumbent-beam; not with --rank-weights.
+    #[arg(long)]
+    #[serde(default)]
+    pub rank_network: Option<PathBuf>,
     /// Also search the dual instance (the same puzzle from the goal's end,
     /// relabelled as an ordinary instance: `frontier_tiles::dual`) with the
     /// same executor after the board itself, and keep the shorter solution
@@ -289,6 +299,7 @@ impl TilesCli {
             reflect: fit.reflect,
             rank_conflicts: weights.is_empty(),
             rank_weights: weights.to_vec(),
+            rank_network: None,
             dual: false,
             dual_without_walk: false,
             pdb_dir: fit.pdb_dir.clone(),
@@ -312,10 +323,15 @@ impl TilesCli {
         if let Some(h) = built.get(&key) {
             return Ok(h.clone());
         }
+        if !self.rank_weights.is_empty() && self.rank_network.is_some() {
+            return Err(CliError::Input(
+                "tiles: give one learned rank, --rank-weights or --rank-network, not both".into(),
+            ));
+        }
         let heuristic = if self.heuristic == "manhattan" {
-            if !self.rank_weights.is_empty() {
+            if !self.rank_weights.is_empty() || self.rank_network.is_some() {
                 return Err(CliError::Input(
-                    "tiles: --rank-weights weigh pattern databases, not manhattan".into(),
+                    "tiles: --rank-weights and --rank-network weigh pattern databases, not manhattan".into(),
                 ));
             }
             if self.reflect {
@@ -421,6 +437,22 @@ impl TilesCli {
                     let linear = crate::LinearRank::new(&self.rank_weights, pdb.dbs().len(), reflect)
                         .map_err(tiles_error)?;
                     pdb.ranked_linearly(board, goal, linear).map_err(tiles_error)?
+                } else if let Some(path) = &self.rank_network {
+                    if partitions.len() > 1 {
+                        return Err(CliError::Input(
+                            "tiles: --rank-network is trained for one partition, not several joined by '|'".into(),
+                        ));
+                    }
+                    if self.reflect && pdb.reflection_maps().is_none() {
+                        return Err(CliError::Input(
+                            "tiles: --rank-network was trained with the reflection, which this board's walk-free dual loses (its blank off the diagonal): use --dual without --dual-without-walk".into(),
+                        ));
+                    }
+                    let text = read_file(path)?;
+                    let network = crate::NetworkRank::parse(&text, board.cells(), &pdb.most_rank_features())
+                        .map_err(|e| CliError::Input(format!("{}: {e}", path.display())))?;
+                    pdb.ranked_by_network(board, goal, network)
+                        .map_err(|e| CliError::Input(format!("{}: {e}", path.display())))?
                 } else if self.rank_conflicts {
                     pdb.ranked_by_conflicts(board, goal)
                 } else {
@@ -481,6 +513,15 @@ impl Plugin for TilesCli {
             let weights: Vec<String> = self.rank_weights.iter().map(f64::to_string).collect();
             rank += &format!("\nrank_weights={}", weights.join(","));
         }
+        // The network's contents rank, not its name: a file trained again
+        // in place makes other answers.
+        if let Some(path) = &self.rank_network {
+            let contents = std::fs::read(path).map_or_else(
+                |e| format!("unreadable ({e})"),
+                |bytes| format!("{:016x}", frontier_core::search::ida::fnv1a(&bytes)),
+            );
+            rank += &format!("\nrank_network={} {contents}", path.display());
+        }
         let dual = match (self.dual, self.dual_without_walk) {
             (true, true) => "\ndual=true\ndual_without_walk=true",
             (true, false) => "\ndual=true",
@@ -497,6 +538,7 @@ impl Plugin for TilesCli {
             "heuristic" => self.heuristic = value.text(key)?,
             "reflect" => self.reflect = value.flag(key)?,
             "rank_conflicts" => self.rank_conflicts = value.flag(key)?,
+            "rank_network" => self.rank_network = Some(PathBuf::from(value.text(key)?)),
             "dual" => self.dual = value.flag(key)?,
             "dual_without_walk" => self.dual_without_walk = value.flag(key)?,
             "scramble" => self.scramble = Some(value.count(key)?),
@@ -554,14 +596,16 @@ impl Plugin for TilesCli {
                     .into(),
             ));
         }
-        if (self.rank_conflicts || !self.rank_weights.is_empty())
+        if (self.rank_conflicts || !self.rank_weights.is_empty() || self.rank_network.is_some())
             && options.order.beam.is_none()
             && executor.incumbent_beam().is_none()
         {
-            let flag = if self.rank_conflicts {
-                "--rank-conflicts"
-            } else {
+            let flag = if self.rank_network.is_some() {
+                "--rank-network"
+            } else if !self.rank_weights.is_empty() {
                 "--rank-weights"
+            } else {
+                "--rank-conflicts"
             };
             return Err(CliError::Input(format!(
                 "tiles: {flag} ranks a beam's layers: give --beam W or --incumbent-beam W too"

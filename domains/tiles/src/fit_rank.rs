@@ -24,6 +24,7 @@ use frontier_core::search::{beam::beam, Order};
 use frontier_core::{Domain, SearchOptions, Status};
 
 use crate::cli::{Heuristics, TilesCli};
+use crate::network_data::NetworkData;
 use crate::{Dir, Goal, Tiles, TilesHeuristic};
 
 /// `frontier tiles fit-rank BOARDS`.
@@ -73,6 +74,12 @@ pub struct FitRank {
     /// refused with it). Unsolved lines are left out.
     #[arg(long, conflicts_with_all = ["beam", "rounds", "max_memory_gib", "threads"])]
     pub from_paths: bool,
+    /// Also write the paths of the last round (with --from-paths, of the
+    /// solutions given) as rows a network rank is trained on
+    /// (`frontier_tiles::network_data`): each path state and its siblings,
+    /// their cells and features, for `scripts/train-rank-network.py`.
+    #[arg(long)]
+    pub network_data: Option<PathBuf>,
 }
 
 /// Runs the rounds, printing each round's mean path length on stderr and
@@ -98,7 +105,15 @@ pub fn run(fit: &FitRank, quiet: bool, json: bool) -> Result<(), CliError> {
     let mut means = Vec::new();
     // Loaded once: each round ranks by other weights, over the same tables.
     let prepared = Heuristics::default();
+    let mut data = None;
     for round in 1..=fit.rounds {
+        if round == fit.rounds {
+            data = fit
+                .network_data
+                .as_deref()
+                .map(NetworkData::create)
+                .transpose()?;
+        }
         let cli = TilesCli::for_fit(fit, &weights);
         prepared.forget_heuristics();
         let mut normal = Normal::default();
@@ -139,6 +154,9 @@ pub fn run(fit: &FitRank, quiet: bool, json: bool) -> Result<(), CliError> {
             solved += 1;
             total += u64::from(solution.cost);
             feature_count = add_path(&mut normal, pdb, &solution.states, fit);
+            if let Some(data) = data.as_mut() {
+                data.add_path(&puzzle, pdb, &solution.states)?;
+            }
         }
         if solved == 0 {
             return Err(CliError::Input(format!(
@@ -160,6 +178,7 @@ pub fn run(fit: &FitRank, quiet: bool, json: bool) -> Result<(), CliError> {
             );
         }
     }
+    finish_data(data, fit, quiet)?;
     print_weights(
         &weights,
         json.then(|| {
@@ -255,6 +274,11 @@ fn run_on_paths(fit: &FitRank, quiet: bool, json: bool) -> Result<(), CliError> 
     let cli = TilesCli::for_fit(fit, &[]);
     let prepared = Heuristics::default();
     let mut normal = Normal::default();
+    let mut data = fit
+        .network_data
+        .as_deref()
+        .map(NetworkData::create)
+        .transpose()?;
     let (mut paths, mut unsolved, mut total, mut feature_count) = (0u64, 0u64, 0u64, 0);
     for (index, line) in text.lines().enumerate() {
         let line_no = index + 1;
@@ -310,11 +334,15 @@ fn run_on_paths(fit: &FitRank, quiet: bool, json: bool) -> Result<(), CliError> 
         paths += 1;
         total += moves.len() as u64;
         feature_count = add_path(&mut normal, pdb, &states, fit);
+        if let Some(data) = data.as_mut() {
+            data.add_path(&puzzle, pdb, &states)?;
+        }
     }
     if paths == 0 {
         return Err(CliError::Input(format!("{name}: no solved path to fit on")));
     }
     let weights = all_weights(normal.solve()?, feature_count);
+    finish_data(data, fit, quiet)?;
     let mean = total as f64 / paths as f64;
     if !quiet {
         eprintln!("fitted on {paths} paths of mean length {mean:.2}, {unsolved} unsolved left out");
@@ -329,6 +357,20 @@ fn run_on_paths(fit: &FitRank, quiet: bool, json: bool) -> Result<(), CliError> 
             })
         }),
     );
+    Ok(())
+}
+
+/// Closes `--network-data`'s file, saying what it holds.
+fn finish_data(data: Option<NetworkData>, fit: &FitRank, quiet: bool) -> Result<(), CliError> {
+    if let (Some(data), Some(path)) = (data, &fit.network_data) {
+        let paths = data.finish()?;
+        if !quiet {
+            eprintln!(
+                "wrote {paths} paths' states and siblings to {}",
+                path.display()
+            );
+        }
+    }
     Ok(())
 }
 

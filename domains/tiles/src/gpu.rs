@@ -174,6 +174,10 @@ impl GpuPlugin<Tiles> for TilesHeuristic {
                 n = dbs.len().max(1),
             );
         }
+        // A learned network (network_rank.rs), in the same fixed point.
+        if let Some(network) = self.network_rank() {
+            src += &network_source(network);
+        }
         src + PLUGIN
     }
 
@@ -184,6 +188,35 @@ impl GpuPlugin<Tiles> for TilesHeuristic {
             .map(|db| db.table())
             .collect()
     }
+}
+
+/// The network rank's constants for `PLUGIN_RANK_NETWORK` in
+/// `tiles.cuh`: its sizes and fixed-point weights as arrays in the code
+/// (about 21,000 numbers on 6×6 with 16 units; the kernel reads them
+/// through the cache like a table).
+fn network_source(network: &crate::NetworkRank) -> String {
+    let weights = network.fixed_weights();
+    let ints = |name: &str, values: &[i32]| {
+        let values: Vec<String> = values.iter().map(i32::to_string).collect();
+        format!(
+            "__device__ const int {name}[{}] = {{{}}};\n",
+            values.len().max(1),
+            values.join(",")
+        )
+    };
+    format!(
+        "#define PLUGIN_RANK_NETWORK\n#define RANK_OFFSET {}ll\n#define NET_HIDDEN {}\n#define NET_FEATURES {}\n#define NET_FRACTION_BITS {}\n#define NET_CONSTANT {}ll\n{}{}{}{}{}",
+        crate::linear_rank::OFFSET,
+        network.hidden(),
+        network.features(),
+        crate::network_rank::FRACTION_BITS,
+        weights.constant,
+        ints("NET_TABLE", weights.table),
+        ints("NET_MIX", weights.mix),
+        ints("NET_BIAS", weights.bias),
+        ints("NET_OUTPUT", weights.output),
+        ints("NET_LINEAR", weights.linear),
+    )
 }
 
 /// `goal_cell_of(t)`, tile t's goal cell, for the rank's line scans: an

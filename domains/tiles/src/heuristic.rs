@@ -8,6 +8,7 @@ use frontier_core::{Cost, Heuristic, InPlaceHeuristic};
 use crate::board::{Board, Dir, Goal, TileState, Tiles, MAX_CELLS};
 use crate::conflicts::Conflicts;
 use crate::linear_rank::LinearRank;
+use crate::network_rank::NetworkRank;
 use crate::pdb::{Pattern, PatternDb};
 use crate::TilesError;
 
@@ -183,6 +184,8 @@ pub struct AdditivePdb {
     rank_conflicts: Option<Arc<Conflicts>>,
     /// A learned rank in place of h plus the conflicts, if any.
     linear: Option<Arc<LinearRank>>,
+    /// A learned network's rank in place of h plus the conflicts, if any.
+    network: Option<Arc<NetworkRank>>,
 }
 
 /// Where a tile's digit sits in the databases' indices.
@@ -250,6 +253,7 @@ impl AdditivePdb {
             dbs,
             rank_conflicts: None,
             linear: None,
+            network: None,
         })
     }
 
@@ -306,6 +310,7 @@ impl AdditivePdb {
         }
         linear.check_range(board.cells())?;
         let mut ranked = self.ranked_by_conflicts(board, goal);
+        ranked.network = None;
         ranked.linear = Some(Arc::new(linear));
         Ok(ranked)
     }
@@ -315,6 +320,50 @@ impl AdditivePdb {
         self.linear.as_deref()
     }
 
+    /// The most each of [`AdditivePdb::rank_features`] can be on this
+    /// heuristic's board: 255 a database value, 255 a database in a sum,
+    /// one conflict per pair of tiles.
+    pub fn most_rank_features(&self) -> Vec<u32> {
+        let k = self.dbs.len() as u32;
+        let values = if self.reflection.is_some() { 2 * k } else { k };
+        let sums = if self.reflection.is_some() { 2 } else { 1 };
+        let mut most = vec![255; values as usize];
+        most.extend(std::iter::repeat_n(255 * k, sums));
+        most.push((self.cells * self.cells) as u32);
+        most
+    }
+
+    /// The same heuristic, with beams ranking a state by the learned
+    /// network `network` ([`crate::network_rank`]) over its databases'
+    /// values, sums and conflicts (as [`AdditivePdb::ranked_by_conflicts`]
+    /// counts them) and its tiles' cells; refused where `network` was made
+    /// for another board or another count of features.
+    pub fn ranked_by_network(
+        self,
+        board: &Board,
+        goal: Goal,
+        network: NetworkRank,
+    ) -> Result<AdditivePdb, TilesError> {
+        let features = self.most_rank_features().len();
+        if network.features() != features || network.cells() != board.cells() {
+            return Err(TilesError::RankNetwork(format!(
+                "made for {} features on {} cells, the heuristic ranks {features} on {}",
+                network.features(),
+                network.cells(),
+                board.cells()
+            )));
+        }
+        let mut ranked = self.ranked_by_conflicts(board, goal);
+        ranked.linear = None;
+        ranked.network = Some(Arc::new(network));
+        Ok(ranked)
+    }
+
+    /// The learned network that orders a beam's layers, if any.
+    pub fn network_rank(&self) -> Option<&NetworkRank> {
+        self.network.as_deref()
+    }
+
     /// What a learned rank weighs for `state`, in the order of
     /// [`LinearRank::new`]'s weights: each database's value, with the
     /// reflection each on the reflected board, the larger sum, with the
@@ -322,22 +371,36 @@ impl AdditivePdb {
     /// [`AdditivePdb::ranked_by_conflicts`] counts them; 0 where the
     /// heuristic was not ranked by them).
     pub fn rank_features(&self, state: &TileState) -> Vec<f64> {
+        self.rank_feature_counts(state)
+            .into_iter()
+            .map(|f| f as f64)
+            .collect()
+    }
+
+    /// [`AdditivePdb::rank_features`] as the integers they are.
+    pub fn rank_feature_counts(&self, state: &TileState) -> Vec<i64> {
         let (direct, reflected, pairs) = self.rank_inputs(state);
         let direct = &direct[..self.dbs.len()];
-        let sum = |values: &[u8]| values.iter().map(|&v| f64::from(v)).sum::<f64>();
-        let mut features: Vec<f64> = direct.iter().map(|&v| f64::from(v)).collect();
+        let sum = |values: &[u8]| values.iter().map(|&v| i64::from(v)).sum::<i64>();
+        let mut features: Vec<i64> = direct.iter().map(|&v| i64::from(v)).collect();
         match &reflected {
             Some(reflected) => {
                 let reflected = &reflected[..self.dbs.len()];
-                features.extend(reflected.iter().map(|&v| f64::from(v)));
+                features.extend(reflected.iter().map(|&v| i64::from(v)));
                 let (a, b) = (sum(direct), sum(reflected));
                 features.push(a.max(b));
                 features.push(a.min(b));
             }
             None => features.push(sum(direct)),
         }
-        features.push(f64::from(pairs));
+        features.push(i64::from(pairs));
         features
+    }
+
+    /// `network`'s rank of `state`, afresh (so is the GPU's: the network is
+    /// not linear in its features, and a beam state keeps only its rank).
+    fn rank_by_network(&self, network: &NetworkRank, state: &TileState) -> Cost {
+        network.rank(&state.cells[..self.cells], &self.rank_feature_counts(state))
     }
 
     /// What a learned rank reads of `state`: each database's value, each
@@ -399,6 +462,9 @@ impl Heuristic<Tiles> for AdditivePdb {
 
     #[inline]
     fn rank(&self, _: &Tiles, state: &TileState, h: Cost) -> Cost {
+        if let Some(network) = &self.network {
+            return self.rank_by_network(network, state);
+        }
         match &self.linear {
             Some(linear) => self.rank_linearly(linear, state, h),
             None => rank_by(self.rank_conflicts.as_deref(), state, h),
@@ -415,6 +481,9 @@ impl Heuristic<Tiles> for AdditivePdb {
         child: &TileState,
         h: Cost,
     ) -> Cost {
+        if let Some(network) = &self.network {
+            return self.rank_by_network(network, child);
+        }
         match &self.linear {
             Some(linear) => self.rank_linearly(linear, child, h),
             None => rank_child_by(
@@ -472,6 +541,15 @@ impl TilesHeuristic {
     pub fn linear_rank(&self) -> Option<&LinearRank> {
         match self {
             TilesHeuristic::Pdb(p) => p.linear_rank(),
+            _ => None,
+        }
+    }
+
+    /// The learned network that orders a beam's layers, if any (one
+    /// partition's only, as [`TilesHeuristic::linear_rank`]).
+    pub fn network_rank(&self) -> Option<&NetworkRank> {
+        match self {
+            TilesHeuristic::Pdb(p) => p.network_rank(),
             _ => None,
         }
     }

@@ -35,6 +35,9 @@ pub mod fuzz;
 pub mod gpu;
 pub mod heuristic;
 pub mod linear_rank;
+#[cfg(feature = "cli")]
+pub mod network_data;
+pub mod network_rank;
 pub mod pdb;
 
 use std::path::PathBuf;
@@ -46,6 +49,7 @@ pub use board::{
 pub use dual::Dual;
 pub use heuristic::{partition, preset_names, AdditivePdb, Manhattan, TilesHeuristic};
 pub use linear_rank::LinearRank;
+pub use network_rank::NetworkRank;
 pub use pdb::{BuildProgress, Pattern, PatternDb};
 
 /// Everything that can be wrong with a tiles instance or heuristic.
@@ -151,6 +155,10 @@ pub enum TilesError {
     /// Weights of a learned rank that do not fit the heuristic.
     #[error("rank weights: {0}")]
     RankWeights(String),
+    /// A learned network rank that cannot be read or does not fit the
+    /// heuristic.
+    #[error("rank network: {0}")]
+    RankNetwork(String),
     /// A broken invariant (a bug, reported rather than panicking).
     #[error("internal error: {0}")]
     Internal(&'static str),

@@ -13,8 +13,8 @@ use std::sync::Arc;
 use frontier_core::search::gpu::GpuPlugin;
 use frontier_core::{Domain, Heuristic, PackedState};
 use frontier_tiles::{
-    cache, partition, AdditivePdb, Board, Goal, LinearRank, Manhattan, TileState, Tiles,
-    TilesHeuristic,
+    cache, partition, AdditivePdb, Board, Goal, LinearRank, Manhattan, NetworkRank, TileState,
+    Tiles, TilesHeuristic,
 };
 
 /// What CUDA gives the plugin, for a host compiler: the qualifiers vanish,
@@ -293,6 +293,56 @@ fn the_plugins_learned_rank_equals_the_cpus_on_the_host() {
                 .ranked_linearly(&board, goal, linear)
                 .unwrap();
             let name = format!("linear-{rows}x{cols}-{reflect}");
+            agrees_with_the_cpu(&cxx, &dir, &name, &board, goal, &TilesHeuristic::Pdb(pdb));
+        }
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// A network file of `hidden` units for `cells` cells and `features`
+/// features whose weights vary in sign and size (the table's small, as
+/// trained ones are).
+fn network_file(cells: usize, features: usize, hidden: usize) -> String {
+    let table = cells * cells * hidden;
+    let n = table + features * hidden + 2 * hidden + features + 1;
+    let weights: Vec<String> = (0..n)
+        .map(|i| {
+            let w = ((i * 7919 % 2003) as f64 - 1001.0) / 1001.0;
+            format!("{:.5}", if i < table { w * 0.4 } else { w })
+        })
+        .collect();
+    format!("{hidden} {features}\n{}\n", weights.join(" "))
+}
+
+/// The learned network's rank (`NetworkRank`), which the plugin makes
+/// afresh for a child as for a parent, equals the CPU's, with and without
+/// the reflection, on 4×4 (5-5-5), a partial partition of 6×6 and the
+/// 8-puzzle's spiral goal.
+#[test]
+fn the_plugins_network_rank_equals_the_cpus_on_the_host() {
+    let Some(cxx) = compiler() else {
+        return;
+    };
+    let dir = scratch("network");
+    let spiral: Goal = "1 2 3 8 0 4 7 6 5".parse().unwrap();
+    for (rows, cols, spec, goal) in [
+        (4, 4, "5-5-5", Goal::Korf),
+        (6, 6, "1,2,3/8,9/20,26,32,33", Goal::Standard),
+        (3, 3, "1,2,3,4/5,6,7,8", spiral),
+    ] {
+        let board = Board::new(rows, cols).unwrap();
+        let dbs: Vec<_> = partition(spec, &board, goal)
+            .unwrap()
+            .iter()
+            .map(|p| Arc::new(cache::load_or_build(&board, p, &dir, 2, &|_| {}).unwrap()))
+            .collect();
+        for (reflect, hidden) in [(true, 16), (false, 5)] {
+            let pdb = AdditivePdb::new(&board, goal, dbs.clone(), reflect).unwrap();
+            let most = pdb.most_rank_features();
+            let text = network_file(board.cells(), most.len(), hidden);
+            let network = NetworkRank::parse(&text, board.cells(), &most).unwrap();
+            let pdb = pdb.ranked_by_network(&board, goal, network).unwrap();
+            let name = format!("network-{rows}x{cols}-{reflect}");
             agrees_with_the_cpu(&cxx, &dir, &name, &board, goal, &TilesHeuristic::Pdb(pdb));
         }
     }

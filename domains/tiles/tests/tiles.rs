@@ -9,8 +9,8 @@ use std::sync::Arc;
 use frontier_core::{astar, Domain, Heuristic, PackedState, SearchOptions};
 use frontier_tiles::pdb::{build, placements, rank, unrank};
 use frontier_tiles::{
-    cache, partition, solvable, AdditivePdb, Board, Dir, Goal, Manhattan, TileState, Tiles,
-    TilesHeuristic,
+    cache, partition, solvable, AdditivePdb, Board, Dir, Goal, LinearRank, Manhattan, NetworkRank,
+    TileState, Tiles, TilesHeuristic,
 };
 
 struct Rng(u64);
@@ -1020,8 +1020,9 @@ fn gpu_beam_ranked_by_conflicts_shortens_korfs_100_and_keeps_sound_bounds() {
 
 /// The GPU's h and beam rank equal the CPU's on random boards of several
 /// shapes: ranked by conflicts across databases (partial partitions too,
-/// whose tiles outside every database conflict with every other) and
-/// across every two tiles with Manhattan distance, and unranked; computed
+/// whose tiles outside every database conflict with every other), by a
+/// learned linear rank and a learned network, and across every two tiles
+/// with Manhattan distance, and unranked; computed
 /// afresh, and for a random child of each board as the beam makes them
 /// from the parent's (the incremental h and rank of the tiles plugin).
 #[test]
@@ -1080,7 +1081,29 @@ fn gpu_ranks_equal_cpu_ranks() {
             Goal::Standard,
             TilesHeuristic::Pdb(
                 partial
+                    .clone()
                     .ranked_linearly(&six, Goal::Standard, linear)
+                    .unwrap(),
+            ),
+        ));
+        // A learned network of 16 units, made afresh for a child too.
+        let most = partial.most_rank_features();
+        let table = 36 * 36 * 16;
+        let n = table + most.len() * 16 + 32 + most.len() + 1;
+        let weights: Vec<String> = (0..n)
+            .map(|i| {
+                let w = ((i * 7919 % 2003) as f64 - 1001.0) / 1001.0;
+                format!("{:.5}", if i < table { w * 0.4 } else { w })
+            })
+            .collect();
+        let text = format!("16 {}\n{}", most.len(), weights.join(" "));
+        let network = NetworkRank::parse(&text, 36, &most).unwrap();
+        cases.push((
+            six.clone(),
+            Goal::Standard,
+            TilesHeuristic::Pdb(
+                partial
+                    .ranked_by_network(&six, Goal::Standard, network)
                     .unwrap(),
             ),
         ));
@@ -1873,6 +1896,7 @@ fn boards_up_to_7x7_are_scrambled_solved_and_replayed() {
         reflect: false,
         rank_conflicts: false,
         rank_weights: Vec::new(),
+        rank_network: None,
         dual: false,
         dual_without_walk: false,
         pdb_dir: None,
@@ -1937,6 +1961,7 @@ fn uniform_walks_are_lazy_and_lengths_are_drawn_from_the_range() {
         reflect: false,
         rank_conflicts: false,
         rank_weights: Vec::new(),
+        rank_network: None,
         dual: false,
         dual_without_walk: false,
         pdb_dir: None,
@@ -2003,6 +2028,34 @@ fn every_gpu_kernel_compiles_without_a_gpu() {
             ),
         ),
     ];
+    // Learned ranks: linear, and a network of 16 units (on 6×6 with a
+    // partial partition, the size of the 35-puzzle's table).
+    let linear = LinearRank::new(&[0.5, 0.25, 0.5, 0.25, 1.0, 0.3, 1.5], 2, true).unwrap();
+    cases.push((
+        small.clone(),
+        TilesHeuristic::Pdb(
+            pdb_heuristic(&small, Goal::Standard, "4-4", true, &dir)
+                .ranked_linearly(&small, Goal::Standard, linear)
+                .unwrap(),
+        ),
+    ));
+    for (board, spec) in [
+        (small.clone(), "4-4"),
+        (Board::new(6, 6).unwrap(), "1,2,3/8,9"),
+    ] {
+        let pdb = pdb_heuristic(&board, Goal::Standard, spec, true, &dir);
+        let most = pdb.most_rank_features();
+        let n = board.cells() * board.cells() * 16 + most.len() * 16 + 32 + most.len() + 1;
+        let weights: Vec<String> = (0..n)
+            .map(|i| format!("{}", (i % 7) as f64 / 50.0 - 0.06))
+            .collect();
+        let text = format!("16 {}\n{}", most.len(), weights.join(" "));
+        let network = NetworkRank::parse(&text, board.cells(), &most).unwrap();
+        let ranked = pdb
+            .ranked_by_network(&board, Goal::Standard, network)
+            .unwrap();
+        cases.push((board, TilesHeuristic::Pdb(ranked)));
+    }
     for (rows, cols) in [(3, 3), (3, 4), (4, 4), (5, 5), (6, 6), (7, 7), (2, 24)] {
         let board = Board::new(rows, cols).unwrap();
         let manhattan = Manhattan::new(&board, Goal::Standard);
