@@ -5,8 +5,10 @@
 // Heuristic::rank: what a layer is ranked by in place of h). An optional
 // hook makes a child's rank cheaper from its parent's: PLUGIN_RANK_CHILD
 // (rank_child(parent, parent_h, parent_rank, child, h, tables), the CPU's
-// Heuristic::rank_child). Each layer keeps its states' h and rank for the
-// next expansion.
+// Heuristic::rank_child). A plugin whose rank reads what its h computes
+// makes both at once under PLUGIN_H_AND_RANK (h_and_rank(state, &h,
+// tables) returns the rank, afresh). Each layer keeps its states' h and
+// rank for the next expansion.
 //
 // A layer of n states is expanded by n threads (beam_expand); a child equal
 // to its parent's parent, or whose fingerprint is in the table of states
@@ -157,15 +159,26 @@ extern "C" __global__ void beam_expand(
             }
             generated++;
             u32 g = layer_g[i] + cost[j];
-            u32 h = heuristic(c, tables);
-            if (seen_before(seen, seen_mask, fingerprint(c))) {
+            bool known = seen_before(seen, seen_mask, fingerprint(c));
+            u32 h;
+#ifdef PLUGIN_H_AND_RANK
+            // A dropped child needs only its h, for the bound.
+            u32 r = 0;
+            if (known) h = heuristic(c, tables);
+            else r = h_and_rank(c, &h, tables);
+#else
+            h = heuristic(c, tables);
+#endif
+            if (known) {
                 child_key[slot] = DROPPED;
                 least_dropped_f = min(least_dropped_f, g + h);
                 continue;
             }
             u32* to = child_states + slot * STATE_WORDS;
             for (int w = 0; w < STATE_WORDS; w++) to[w] = c[w];
+#ifndef PLUGIN_H_AND_RANK
             u32 r = child_rank(s, ph, pr, c, h, tables);
+#endif
             u64 key = greedy ? (u64)r : (u64)den * g + (u64)num * r;
             if (key >= DROPPED) key = DROPPED - 1;
             child_g[slot] = g;
@@ -224,9 +237,15 @@ extern "C" __global__ void beam_child_rank_of(const u32* parents, const u32* chi
     const u32* c = children + (u64)i * STATE_WORDS;
     u32 ph = heuristic(p, tables);
     u32 pr = rank_of(p, ph, tables);
+#ifdef PLUGIN_H_AND_RANK
+    u32 h;
+    u32 r = h_and_rank(c, &h, tables);
+#else
     u32 h = heuristic(c, tables);
+    u32 r = child_rank(p, ph, pr, c, h, tables);
+#endif
     out[2 * (u64)i] = h;
-    out[2 * (u64)i + 1] = child_rank(p, ph, pr, c, h, tables);
+    out[2 * (u64)i + 1] = r;
 }
 
 // The plugin's sizes, for the host: MAX_SUCC and STATE_WORDS.

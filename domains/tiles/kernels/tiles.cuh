@@ -206,6 +206,17 @@ __device__ __forceinline__ u32 line_pairs(const u32* s, int first, int step, int
     return pairs;
 }
 
+// Every row's and column's conflicts (the CPU's Conflicts::count).
+__device__ u32 all_pairs(const u32* s) {
+    const int rows = N_CELLS / COLS;
+    u32 pairs = 0;
+#pragma unroll 1
+    for (int r = 0; r < rows; r++) pairs += line_pairs(s, r * COLS, 1, COLS, r, true);
+#pragma unroll 1
+    for (int c = 0; c < COLS; c++) pairs += line_pairs(s, c, COLS, rows, c, false);
+    return pairs;
+}
+
 #ifdef PLUGIN_RANK_NETWORK
 // A learned network's rank (the CPU's NetworkRank::rank, network_rank.rs):
 // the weights are fixed point with NET_FRACTION_BITS bits of fraction and
@@ -239,30 +250,19 @@ __device__ u32 network_rank(const u32* s, const int* f) {
     long long r = RANK_OFFSET + (total >> (2 * NET_FRACTION_BITS - 6));
     return (u32)(r < 0 ? 0 : r > 2 * RANK_OFFSET ? 2 * RANK_OFFSET : r);
 }
-#endif
 
-__device__ u32 rank(const u32* s, u32 h, const unsigned char* tables) {
-    const int rows = N_CELLS / COLS;
-    u32 pairs = 0;
-#pragma unroll 1
-    for (int r = 0; r < rows; r++) pairs += line_pairs(s, r * COLS, 1, COLS, r, true);
-#pragma unroll 1
-    for (int c = 0; c < COLS; c++) pairs += line_pairs(s, c, COLS, rows, c, false);
-#ifdef PLUGIN_RANK_LINEAR
-    // The learned rank (linear_rank.rs): every database on both boards.
-    unsigned char pos[N_CELLS];
-    for (int c = 0; c < N_CELLS; c++) pos[get_tile(s, c)] = (unsigned char)c;
-    long long acc = RANK_OFFSET + RANK_H * (long long)h + RANK_CONFLICTS * (long long)pairs;
-#pragma unroll 1
-    for (int p = 0; p < NUM_PDB; p++) {
-        acc += RANK_DIRECT[p] * (long long)plain_value(p, pos, tables);
-        if (REFLECT) acc += RANK_REFLECTED[p] * (long long)mirrored_value(p, pos, tables);
-    }
-    return (u32)acc;
-#elif defined(PLUGIN_RANK_NETWORK)
-    // The features as the CPU's rank_feature_counts: each database's
-    // value, each on the reflected board, the larger and the smaller sum
-    // (the one sum without the reflection), the conflicts.
+// A state's h and its network rank at once (the beam's PLUGIN_H_AND_RANK):
+// the rank's features are the databases' values that h sums, so each is
+// looked up once. The features as the CPU's rank_feature_counts: each
+// database's value, each on the reflected board, the larger and the
+// smaller sum (the one sum without the reflection), the conflicts. One
+// partition only (the CPU ranks by a network on no other heuristic); h is
+// then the larger sum, as heuristic() makes it.
+#if NUM_PART != 1
+#error "a network rank reads one partition's databases"
+#endif
+#define PLUGIN_H_AND_RANK
+__device__ u32 h_and_rank(const u32* s, u32* h, const unsigned char* tables) {
     unsigned char pos[N_CELLS];
     for (int c = 0; c < N_CELLS; c++) pos[get_tile(s, c)] = (unsigned char)c;
     int f[NET_FEATURES];
@@ -283,11 +283,33 @@ __device__ u32 rank(const u32* s, u32 h, const unsigned char* tables) {
     } else {
         f[at++] = direct;
     }
-    f[at] = (int)pairs;
+    f[at] = (int)all_pairs(s);
+    *h = (u32)(REFLECT ? max(direct, mirrored) : direct);
     return network_rank(s, f);
+}
+#endif  // PLUGIN_RANK_NETWORK
+
+__device__ u32 rank(const u32* s, u32 h, const unsigned char* tables) {
+#if defined(PLUGIN_RANK_NETWORK)
+    u32 same_h;
+    return h_and_rank(s, &same_h, tables);
+#else
+    u32 pairs = all_pairs(s);
+#ifdef PLUGIN_RANK_LINEAR
+    // The learned rank (linear_rank.rs): every database on both boards.
+    unsigned char pos[N_CELLS];
+    for (int c = 0; c < N_CELLS; c++) pos[get_tile(s, c)] = (unsigned char)c;
+    long long acc = RANK_OFFSET + RANK_H * (long long)h + RANK_CONFLICTS * (long long)pairs;
+#pragma unroll 1
+    for (int p = 0; p < NUM_PDB; p++) {
+        acc += RANK_DIRECT[p] * (long long)plain_value(p, pos, tables);
+        if (REFLECT) acc += RANK_REFLECTED[p] * (long long)mirrored_value(p, pos, tables);
+    }
+    return (u32)acc;
 #else
     return h + pairs;
 #endif
+#endif  // PLUGIN_RANK_NETWORK
 }
 
 // The pairs of `tile` with the other tiles of its goal row (is_row) or

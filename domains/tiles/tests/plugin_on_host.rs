@@ -55,6 +55,12 @@ int main(int argc, char** argv) {
         for (int w = 0; w < STATE_WORDS; w++) if (scanf("%u", &p[w]) != 1) return 5;
         for (int w = 0; w < STATE_WORDS; w++) if (scanf("%u", &c[w]) != 1) return 5;
         if (scanf("%u %u %u", &ph, &pr, &h) != 3) return 5;
+#ifdef PLUGIN_H_AND_RANK
+        // The beam's fused hook: its h must be heuristic()'s, its rank rank()'s.
+        u32 fused_h;
+        u32 fused_rank = h_and_rank(c, &fused_h, tables);
+        if (fused_h != heuristic(c, tables) || fused_rank != rank(c, h, tables)) return 6;
+#endif
         printf("%u %u %u\n", heuristic(c, tables), rank(c, h, tables),
                rank_child(p, ph, pr, c, h, tables));
     }
