@@ -265,6 +265,19 @@ fn rank_weights_reading_h_plus_conflicts_rank_as_rank_conflicts() {
     assert!(fitted["stats"]["lower_bound"].as_u64().unwrap() <= 59);
 }
 
+/// The JSON lines of beams of 60 (`beam_555`) on `boards`, and their
+/// paths' moves in all.
+fn solved_lines(pdb: &str, boards: &[&str]) -> (String, usize) {
+    let mut lines = String::new();
+    let mut moves = 0;
+    for board in boards {
+        let v = beam_555(pdb, "60", board, &[]);
+        moves += v["path"].as_array().unwrap().len();
+        lines += &format!("{v}\n");
+    }
+    (lines, moves)
+}
+
 /// A network file (`frontier_tiles::network_rank`) for 16 cells, 9
 /// features (5-5-5 with the reflection) and `hidden` units: the table and
 /// the hidden layer from `hidden_weight(i)`, then the output weights, the
@@ -386,13 +399,8 @@ fn fit_rank_writes_network_data() {
         "14 13 15 7 11 12 9 5 6 0 2 1 4 8 10 3",
         "13 5 4 10 9 12 8 14 2 3 7 1 0 15 11 6",
     ];
-    let mut lines = String::new();
-    let mut states = 0;
-    for board in boards {
-        let v = beam_555(pdb, "60", board, &[]);
-        states += v["path"].as_array().unwrap().len() + 1;
-        lines += &format!("{v}\n");
-    }
+    let (lines, moves) = solved_lines(pdb, &boards);
+    let states = moves + boards.len();
     let paths = dir.join("paths.jsonl");
     std::fs::write(&paths, &lines).unwrap();
     let data = dir.join("data.csv");
@@ -457,13 +465,7 @@ fn fit_rank_fits_on_paths_that_solve_printed() {
         "14 7 8 2 13 11 10 4 9 12 5 0 3 6 1 15",
         "5 12 10 7 15 11 14 0 8 2 1 13 3 4 9 6",
     ];
-    let mut lines = String::new();
-    let mut lengths = 0;
-    for board in boards {
-        let v = beam_555(pdb, "60", board, &[]);
-        lengths += v["path"].as_array().unwrap().len();
-        lines += &format!("{v}\n");
-    }
+    let (lines, lengths) = solved_lines(pdb, &boards);
     let paths = dir.join("paths.jsonl");
     std::fs::write(&paths, &lines).unwrap();
     let fit = |file: &std::path::Path, flags: &[&str]| {

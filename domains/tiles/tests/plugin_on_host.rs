@@ -264,6 +264,28 @@ fn the_plugins_h_and_ranks_equal_the_cpus_on_the_host() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// The boards the learned ranks are checked on, with their databases: 4×4
+/// (5-5-5), a partial partition of 6×6 and the 8-puzzle's spiral goal.
+fn learned_rank_boards(dir: &Path) -> Vec<(Board, Goal, Vec<Arc<frontier_tiles::PatternDb>>)> {
+    let spiral: Goal = "1 2 3 8 0 4 7 6 5".parse().unwrap();
+    [
+        (4, 4, "5-5-5", Goal::Korf),
+        (6, 6, "1,2,3/8,9/20,26,32,33", Goal::Standard),
+        (3, 3, "1,2,3,4/5,6,7,8", spiral),
+    ]
+    .into_iter()
+    .map(|(rows, cols, spec, goal)| {
+        let board = Board::new(rows, cols).unwrap();
+        let dbs = partition(spec, &board, goal)
+            .unwrap()
+            .iter()
+            .map(|p| Arc::new(cache::load_or_build(&board, p, dir, 2, &|_| {}).unwrap()))
+            .collect();
+        (board, goal, dbs)
+    })
+    .collect()
+}
+
 /// The learned linear rank (`LinearRank`), afresh and updated from the
 /// parent's, equals the CPU's (which looks every database up afresh), with
 /// and without the reflection, negative weights included, on 4×4 (5-5-5),
@@ -274,18 +296,8 @@ fn the_plugins_learned_rank_equals_the_cpus_on_the_host() {
         return;
     };
     let dir = scratch("linear");
-    let spiral: Goal = "1 2 3 8 0 4 7 6 5".parse().unwrap();
-    for (rows, cols, spec, goal) in [
-        (4, 4, "5-5-5", Goal::Korf),
-        (6, 6, "1,2,3/8,9/20,26,32,33", Goal::Standard),
-        (3, 3, "1,2,3,4/5,6,7,8", spiral),
-    ] {
-        let board = Board::new(rows, cols).unwrap();
-        let dbs: Vec<_> = partition(spec, &board, goal)
-            .unwrap()
-            .iter()
-            .map(|p| Arc::new(cache::load_or_build(&board, p, &dir, 2, &|_| {}).unwrap()))
-            .collect();
+    for (board, goal, dbs) in learned_rank_boards(&dir) {
+        let (rows, cols) = (board.rows(), board.cols());
         let k = dbs.len();
         for reflect in [true, false] {
             // Fitted-looking weights with a few negative ones.
@@ -330,18 +342,8 @@ fn the_plugins_network_rank_equals_the_cpus_on_the_host() {
         return;
     };
     let dir = scratch("network");
-    let spiral: Goal = "1 2 3 8 0 4 7 6 5".parse().unwrap();
-    for (rows, cols, spec, goal) in [
-        (4, 4, "5-5-5", Goal::Korf),
-        (6, 6, "1,2,3/8,9/20,26,32,33", Goal::Standard),
-        (3, 3, "1,2,3,4/5,6,7,8", spiral),
-    ] {
-        let board = Board::new(rows, cols).unwrap();
-        let dbs: Vec<_> = partition(spec, &board, goal)
-            .unwrap()
-            .iter()
-            .map(|p| Arc::new(cache::load_or_build(&board, p, &dir, 2, &|_| {}).unwrap()))
-            .collect();
+    for (board, goal, dbs) in learned_rank_boards(&dir) {
+        let (rows, cols) = (board.rows(), board.cols());
         for (reflect, hidden) in [(true, 16), (false, 5)] {
             let pdb = AdditivePdb::new(&board, goal, dbs.clone(), reflect).unwrap();
             let most = pdb.most_rank_features();
