@@ -378,7 +378,7 @@ fn rank_network_ranks_a_beam_and_refuses_what_cannot_rank() {
         (no_beam, "--rank-network ranks a beam's layers".to_string()),
         (
             manhattan,
-            "weigh pattern databases, not manhattan".to_string(),
+            "--rank-network weighs pattern databases, not manhattan".to_string(),
         ),
     ] {
         let args: Vec<&str> = args.iter().map(String::as_str).collect();

@@ -330,9 +330,14 @@ impl TilesCli {
         }
         let heuristic = if self.heuristic == "manhattan" {
             if !self.rank_weights.is_empty() || self.rank_network.is_some() {
-                return Err(CliError::Input(
-                    "tiles: --rank-weights and --rank-network weigh pattern databases, not manhattan".into(),
-                ));
+                let flag = if self.rank_network.is_some() {
+                    "--rank-network weighs"
+                } else {
+                    "--rank-weights weigh"
+                };
+                return Err(CliError::Input(format!(
+                    "tiles: {flag} pattern databases, not manhattan"
+                )));
             }
             if self.reflect {
                 return Err(CliError::Input(
