@@ -211,12 +211,9 @@ fn bad_instances_give_one_line_errors_and_a_failing_exit() {
     }
 }
 
-/// The JSON row of a CPU beam of `width` on Korf-goal 15-puzzle `board`
-/// with 5-5-5 and the reflection (databases in `pdb`), `rank` its flags.
-fn beam_555(pdb: &str, width: &str, board: &str, rank: &[&str]) -> serde_json::Value {
-    let base = [
-        "solve",
-        "--json",
+/// `solve`'s arguments for `beam_555`'s beam, without `--json`.
+fn beam_555_args<'a>(pdb: &'a str, width: &'a str, board: &'a str) -> Vec<&'a str> {
+    vec![
         "--executor",
         "astar",
         "--beam",
@@ -230,7 +227,13 @@ fn beam_555(pdb: &str, width: &str, board: &str, rank: &[&str]) -> serde_json::V
         "--reflect",
         "--pdb-dir",
         pdb,
-    ];
+    ]
+}
+
+/// The JSON row of a CPU beam of `width` on Korf-goal 15-puzzle `board`
+/// with 5-5-5 and the reflection (databases in `pdb`), `rank` its flags.
+fn beam_555(pdb: &str, width: &str, board: &str, rank: &[&str]) -> serde_json::Value {
+    let base = [&["solve", "--json"][..], &beam_555_args(pdb, width, board)].concat();
     let out = frontier(&[&base[..], rank].concat());
     assert!(out.status.success(), "{rank:?}: {}", stderr(&out));
     serde_json::from_str(stdout(&out).trim()).expect("one JSON row")
@@ -330,25 +333,12 @@ fn rank_network_ranks_a_beam_and_refuses_what_cannot_rank() {
     let missing = dir.join("missing.nn");
     let missing = missing.to_str().unwrap();
     let board_args = |flags: &[&str]| -> Vec<String> {
-        let mut args: Vec<String> = [
-            "solve",
-            "--executor",
-            "astar",
-            "--beam",
-            "50",
-            "tiles",
-            board,
-            "--goal",
-            "korf",
-            "--heuristic",
-            "5-5-5",
-            "--reflect",
-            "--pdb-dir",
-            pdb,
-        ]
-        .iter()
-        .map(|s| s.to_string())
-        .collect();
+        let mut args = vec!["solve".to_string()];
+        args.extend(
+            beam_555_args(pdb, "50", board)
+                .iter()
+                .map(|s| s.to_string()),
+        );
         args.extend(flags.iter().map(|s| s.to_string()));
         args
     };
