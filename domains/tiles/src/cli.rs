@@ -428,34 +428,19 @@ impl TilesCli {
                 }
                 .map_err(tiles_error)?;
                 each.push(if !self.rank_weights.is_empty() {
-                    if partitions.len() > 1 {
-                        return Err(CliError::Input(
-                            "tiles: --rank-weights are fitted for one partition, not several joined by '|'".into(),
-                        ));
-                    }
+                    self.fitted_rank_fits("--rank-weights", partitions.len(), &pdb)?;
                     let reflect = pdb.reflection_maps().is_some();
-                    if self.reflect && !reflect {
-                        return Err(CliError::Input(
-                            "tiles: --rank-weights were given for the reflection, which this board's walk-free dual loses (its blank off the diagonal): use --dual without --dual-without-walk".into(),
-                        ));
-                    }
-                    let linear = crate::LinearRank::new(&self.rank_weights, pdb.dbs().len(), reflect)
-                        .map_err(tiles_error)?;
-                    pdb.ranked_linearly(board, goal, linear).map_err(tiles_error)?
+                    let linear =
+                        crate::LinearRank::new(&self.rank_weights, pdb.dbs().len(), reflect)
+                            .map_err(tiles_error)?;
+                    pdb.ranked_linearly(board, goal, linear)
+                        .map_err(tiles_error)?
                 } else if let Some(path) = &self.rank_network {
-                    if partitions.len() > 1 {
-                        return Err(CliError::Input(
-                            "tiles: --rank-network is trained for one partition, not several joined by '|'".into(),
-                        ));
-                    }
-                    if self.reflect && pdb.reflection_maps().is_none() {
-                        return Err(CliError::Input(
-                            "tiles: --rank-network was trained with the reflection, which this board's walk-free dual loses (its blank off the diagonal): use --dual without --dual-without-walk".into(),
-                        ));
-                    }
+                    self.fitted_rank_fits("--rank-network", partitions.len(), &pdb)?;
                     let text = read_file(path)?;
-                    let network = crate::NetworkRank::parse(&text, board.cells(), &pdb.most_rank_features())
-                        .map_err(|e| CliError::Input(format!("{}: {e}", path.display())))?;
+                    let network =
+                        crate::NetworkRank::parse(&text, board.cells(), &pdb.most_rank_features())
+                            .map_err(|e| CliError::Input(format!("{}: {e}", path.display())))?;
                     pdb.ranked_by_network(board, goal, network)
                         .map_err(|e| CliError::Input(format!("{}: {e}", path.display())))?
                 } else if self.rank_conflicts {
@@ -473,6 +458,29 @@ impl TilesCli {
         let heuristic = Arc::new(heuristic);
         built.insert(key, heuristic.clone());
         Ok(heuristic)
+    }
+
+    /// Refuses a fitted rank (`flag`: `--rank-weights` or `--rank-network`) where
+    /// its features would not mean what they meant when it was fitted: over
+    /// several partitions (the features are one partition's databases), or on a
+    /// walk-free dual whose goal lost the reflection it was fitted with.
+    fn fitted_rank_fits(
+        &self,
+        flag: &str,
+        partitions: usize,
+        pdb: &AdditivePdb,
+    ) -> Result<(), CliError> {
+        if partitions > 1 {
+            return Err(CliError::Input(format!(
+                "tiles: {flag}: a rank fitted for one partition, not several joined by '|'"
+            )));
+        }
+        if self.reflect && pdb.reflection_maps().is_none() {
+            return Err(CliError::Input(format!(
+                "tiles: {flag}: a rank fitted with the reflection, which this board's walk-free dual loses (its blank off the diagonal): use --dual without --dual-without-walk"
+            )));
+        }
+        Ok(())
     }
 }
 
