@@ -12,8 +12,9 @@ frontier_tiles::network_rank's:
 
 The linear part starts from the least-squares fit of the path states'
 remaining lengths; then everything is trained (Adam) so that each path
-state ranks ahead of its siblings (a logistic loss on the difference, as a
-beam keeps a layer's best), plus ALPHA times the squared error on the
+state ranks ahead of its siblings, and its cousins where DATA has them
+(`--network-cousins`; a logistic loss on the difference, as a beam keeps a
+layer's best), plus ALPHA times the squared error on the
 remaining lengths to keep the scale. The last tenth of the paths is held
 out: each epoch prints the share of its (path state, sibling) pairs ordered
 right. Needs numpy. Weights are trained on normalised features and written

@@ -440,6 +440,59 @@ fn fit_rank_writes_network_data() {
             .iter()
             .any(|r| r[1] == sibling[1] && r[2] == sibling[2]));
     }
+
+    // With cousins: the same rows, and beside each path state past the
+    // second its parent's siblings' children, each a board other than the
+    // path state's, said to be at most 4 moves longer.
+    let with_cousins = dir.join("cousins.csv");
+    let out = frontier(&[
+        "tiles",
+        "fit-rank",
+        paths.to_str().unwrap(),
+        "--from-paths",
+        "--goal",
+        "korf",
+        "--heuristic",
+        "5-5-5",
+        "--reflect",
+        "--pdb-dir",
+        pdb,
+        "--network-data",
+        with_cousins.to_str().unwrap(),
+        "--network-cousins",
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let cousin_text = std::fs::read_to_string(&with_cousins).unwrap();
+    let (cousins, others): (Vec<&str>, Vec<&str>) =
+        cousin_text.lines().partition(|r| r.starts_with("cousin,"));
+    assert_eq!(others, text.lines().collect::<Vec<_>>());
+    // A path state has at most two uncles (three beside a start's
+    // grandchild), each with at most three children.
+    assert!(!cousins.is_empty() && cousins.len() <= 9 * (states - 3));
+    for cousin in cousins {
+        let cousin: Vec<&str> = cousin.split(',').collect();
+        let beside = path_rows
+            .iter()
+            .find(|r| r[1] == cousin[1] && r[2] == cousin[2])
+            .unwrap_or_else(|| panic!("a cousin beside no path state: {cousin:?}"));
+        assert!(cousin[2].parse::<usize>().unwrap() >= 2, "{cousin:?}");
+        let remaining: usize = beside[3].parse().unwrap();
+        assert_eq!(cousin[3], (remaining + 4).to_string());
+        assert_ne!(cousin[4..20], beside[4..20]);
+    }
+    let refused = frontier(&[
+        "tiles",
+        "fit-rank",
+        paths.to_str().unwrap(),
+        "--from-paths",
+        "--network-cousins",
+    ]);
+    assert!(!refused.status.success());
+    assert!(
+        stderr(&refused).contains("--network-data"),
+        "{}",
+        stderr(&refused)
+    );
 }
 
 /// `tiles fit-rank --from-paths` fits on solutions that `solve --json`

@@ -80,6 +80,11 @@ pub struct FitRank {
     /// their cells and features, for `scripts/train-rank-network.py`.
     #[arg(long)]
     pub network_data: Option<PathBuf>,
+    /// With --network-data: also write each path state's cousins (its
+    /// parent's siblings' children, `frontier_tiles::network_data`), so
+    /// that the network learns to rank the path state ahead of them too.
+    #[arg(long, requires = "network_data")]
+    pub network_cousins: bool,
 }
 
 /// Runs the rounds, printing each round's mean path length on stderr and
@@ -111,7 +116,7 @@ pub fn run(fit: &FitRank, quiet: bool, json: bool) -> Result<(), CliError> {
             data = fit
                 .network_data
                 .as_deref()
-                .map(NetworkData::create)
+                .map(|path| NetworkData::create(path, fit.network_cousins))
                 .transpose()?;
         }
         let cli = TilesCli::for_fit(fit, &weights);
@@ -277,7 +282,7 @@ fn run_on_paths(fit: &FitRank, quiet: bool, json: bool) -> Result<(), CliError> 
     let mut data = fit
         .network_data
         .as_deref()
-        .map(NetworkData::create)
+        .map(|path| NetworkData::create(path, fit.network_cousins))
         .transpose()?;
     let (mut paths, mut unsolved, mut total, mut feature_count) = (0u64, 0u64, 0u64, 0);
     for (index, line) in text.lines().enumerate() {
@@ -365,8 +370,13 @@ fn finish_data(data: Option<NetworkData>, fit: &FitRank, quiet: bool) -> Result<
     if let (Some(data), Some(path)) = (data, &fit.network_data) {
         let paths = data.finish()?;
         if !quiet {
+            let cousins = if fit.network_cousins {
+                " and cousins"
+            } else {
+                ""
+            };
             eprintln!(
-                "wrote {paths} paths' states and siblings to {}",
+                "wrote {paths} paths' states and siblings{cousins} to {}",
                 path.display()
             );
         }

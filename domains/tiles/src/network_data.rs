@@ -11,11 +11,18 @@
 //! siblings (a pairwise loss) and keeps the rank's scale with a little of
 //! the squared error on the remaining lengths.
 //!
+//! With cousins (`--network-cousins`) the file also gets, for each path
+//! state past the second, the children of its parent's siblings (`cousin`
+//! rows: the same depth, two moves from the grandparent, neither the path
+//! state nor the grandparent). A wide beam's layer holds such states beside
+//! the path state, and they differ from it in two tiles' places rather
+//! than one, so they teach the rank a coarser choice than siblings do.
+//!
 //! Columns: `kind,path,depth,remaining,c0..c{N-1},f0..f{K-1}`: the path's
 //! number (from 0), the state's depth along it (a sibling has the depth of
 //! the path state it is an alternative to), the remaining length (a
 //! sibling's: the path state's plus 2, an upper bound through the
-//! parent), the tile on each cell, and the rank's features
+//! parent; a cousin's plus 4, through the grandparent), the tile on each cell, and the rank's features
 //! ([`crate::AdditivePdb::rank_feature_counts`]).
 
 use std::io::Write;
@@ -31,11 +38,13 @@ pub struct NetworkData {
     out: std::io::BufWriter<std::fs::File>,
     paths: u64,
     header_written: bool,
+    cousins: bool,
 }
 
 impl NetworkData {
-    /// Creates (or empties) `path`.
-    pub fn create(path: &Path) -> Result<NetworkData, CliError> {
+    /// Creates (or empties) `path`; with `cousins`, each path state's
+    /// cousins are written too.
+    pub fn create(path: &Path, cousins: bool) -> Result<NetworkData, CliError> {
         let file = std::fs::File::create(path).map_err(|source| CliError::Io {
             path: path.to_path_buf(),
             source,
@@ -45,6 +54,7 @@ impl NetworkData {
             out: std::io::BufWriter::new(file),
             paths: 0,
             header_written: false,
+            cousins,
         })
     }
 
@@ -94,6 +104,23 @@ impl NetworkData {
                 let back = depth >= 2 && sibling == states[depth - 2];
                 if sibling != *state && !back {
                     row(&mut text, "sibling", depth, length - depth + 2, &sibling);
+                }
+            }
+            if self.cousins && depth >= 2 {
+                let grandparent = &states[depth - 2];
+                let uncles = Dir::ALL
+                    .into_iter()
+                    .filter_map(|dir| grandparent.slide(puzzle.board(), dir))
+                    .filter(|uncle| uncle != parent && (depth < 3 || *uncle != states[depth - 3]));
+                for uncle in uncles {
+                    for dir in Dir::ALL {
+                        let Some(cousin) = uncle.slide(puzzle.board(), dir) else {
+                            continue;
+                        };
+                        if cousin != *state && cousin != *grandparent {
+                            row(&mut text, "cousin", depth, length - depth + 4, &cousin);
+                        }
+                    }
                 }
             }
         }
