@@ -1,0 +1,16 @@
+# pair.py A B: paired lengths of two sets of result CSVs (each a comma-joined list of globs),
+# matched by instance_text; prints boards, means, paired mean ± standard error, and
+# shorter/equal/longer of A against B.
+import csv, sys, math, glob
+def load(globs):
+    out={}
+    for g in globs.split(','):
+        for f in glob.glob(g):
+            for r in csv.DictReader(l for l in open(f) if not l.startswith('#')):
+                out[r['instance_text']]=int(r['cost'])
+    return out
+a=load(sys.argv[1]); b=load(sys.argv[2])
+ks=[k for k in a if k in b]
+d=[a[k]-b[k] for k in ks]; n=len(d); m=sum(d)/n
+sd=math.sqrt(sum((x-m)**2 for x in d)/(n-1)) if n>1 else 0
+print(f"{n} boards: {sum(a[k] for k in ks)/n:.2f} vs {sum(b[k] for k in ks)/n:.2f}; paired {m:+.2f} ± {sd/math.sqrt(n):.2f}; shorter/equal/longer {sum(x<0 for x in d)}/{sum(x==0 for x in d)}/{sum(x>0 for x in d)}")
