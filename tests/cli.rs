@@ -393,22 +393,28 @@ fn fit_rank_writes_network_data() {
     let states = moves + boards.len();
     let paths = dir.join("paths.jsonl");
     std::fs::write(&paths, &lines).unwrap();
+    // `fit-rank --from-paths` on those paths, writing its rows to `data`.
+    let write_rows = |data: &std::path::Path, more: &[&str]| {
+        let mut args = vec![
+            "tiles",
+            "fit-rank",
+            paths.to_str().unwrap(),
+            "--from-paths",
+            "--goal",
+            "korf",
+            "--heuristic",
+            "5-5-5",
+            "--reflect",
+            "--pdb-dir",
+            pdb,
+            "--network-data",
+            data.to_str().unwrap(),
+        ];
+        args.extend_from_slice(more);
+        frontier(&args)
+    };
     let data = dir.join("data.csv");
-    let out = frontier(&[
-        "tiles",
-        "fit-rank",
-        paths.to_str().unwrap(),
-        "--from-paths",
-        "--goal",
-        "korf",
-        "--heuristic",
-        "5-5-5",
-        "--reflect",
-        "--pdb-dir",
-        pdb,
-        "--network-data",
-        data.to_str().unwrap(),
-    ]);
+    let out = write_rows(&data, &[]);
     assert!(out.status.success(), "{}", stderr(&out));
     assert!(
         stderr(&out).contains("wrote 2 paths' states and siblings"),
@@ -445,22 +451,7 @@ fn fit_rank_writes_network_data() {
     // second its parent's siblings' children, each a board other than the
     // path state's, said to be at most 4 moves longer.
     let with_cousins = dir.join("cousins.csv");
-    let out = frontier(&[
-        "tiles",
-        "fit-rank",
-        paths.to_str().unwrap(),
-        "--from-paths",
-        "--goal",
-        "korf",
-        "--heuristic",
-        "5-5-5",
-        "--reflect",
-        "--pdb-dir",
-        pdb,
-        "--network-data",
-        with_cousins.to_str().unwrap(),
-        "--network-cousins",
-    ]);
+    let out = write_rows(&with_cousins, &["--network-cousins"]);
     assert!(out.status.success(), "{}", stderr(&out));
     let cousin_text = std::fs::read_to_string(&with_cousins).unwrap();
     let (cousins, others): (Vec<&str>, Vec<&str>) =
