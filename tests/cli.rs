@@ -211,15 +211,9 @@ fn bad_instances_give_one_line_errors_and_a_failing_exit() {
     }
 }
 
-/// `solve`'s arguments for `beam_555`'s beam, without `--json`.
-fn beam_555_args<'a>(pdb: &'a str, width: &'a str, board: &'a str) -> Vec<&'a str> {
-    vec![
-        "--executor",
-        "astar",
-        "--beam",
-        width,
-        "tiles",
-        board,
+/// The tiles flags for Korf's goal, 5-5-5 and the reflection, databases in `pdb`.
+fn korf_555(pdb: &str) -> [&str; 7] {
+    [
         "--goal",
         "korf",
         "--heuristic",
@@ -228,6 +222,13 @@ fn beam_555_args<'a>(pdb: &'a str, width: &'a str, board: &'a str) -> Vec<&'a st
         "--pdb-dir",
         pdb,
     ]
+}
+
+/// `solve`'s arguments for `beam_555`'s beam, without `--json`.
+fn beam_555_args<'a>(pdb: &'a str, width: &'a str, board: &'a str) -> Vec<&'a str> {
+    let mut args = vec!["--executor", "astar", "--beam", width, "tiles", board];
+    args.extend(korf_555(pdb));
+    args
 }
 
 /// The JSON row of a CPU beam of `width` on Korf-goal 15-puzzle `board`
@@ -395,21 +396,9 @@ fn fit_rank_writes_network_data() {
     std::fs::write(&paths, &lines).unwrap();
     // `fit-rank --from-paths` on those paths, writing its rows to `data`.
     let write_rows = |data: &std::path::Path, more: &[&str]| {
-        let mut args = vec![
-            "tiles",
-            "fit-rank",
-            paths.to_str().unwrap(),
-            "--from-paths",
-            "--goal",
-            "korf",
-            "--heuristic",
-            "5-5-5",
-            "--reflect",
-            "--pdb-dir",
-            pdb,
-            "--network-data",
-            data.to_str().unwrap(),
-        ];
+        let mut args = vec!["tiles", "fit-rank", paths.to_str().unwrap(), "--from-paths"];
+        args.extend(korf_555(pdb));
+        args.extend(["--network-data", data.to_str().unwrap()]);
         args.extend_from_slice(more);
         frontier(&args)
     };
@@ -471,19 +460,14 @@ fn fit_rank_writes_network_data() {
         assert_eq!(cousin[3], (remaining + 4).to_string());
         assert_ne!(cousin[4..20], beside[4..20]);
     }
-    let refused = frontier(&[
+    let without_data = [
         "tiles",
         "fit-rank",
         paths.to_str().unwrap(),
         "--from-paths",
         "--network-cousins",
-    ]);
-    assert!(!refused.status.success());
-    assert!(
-        stderr(&refused).contains("--network-data"),
-        "{}",
-        stderr(&refused)
-    );
+    ];
+    fails_with(&frontier(&without_data), "--network-data");
 }
 
 /// `tiles fit-rank --from-paths` fits on solutions that `solve --json`
