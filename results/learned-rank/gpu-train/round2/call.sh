@@ -18,14 +18,5 @@ python3 results/nn-rank/cmp.py results/learned-rank/gpu-train/network-call/val-n
 if grep -q "paired -" "$out/val-b-paired.txt"; then
   timeout 400 $bin --quiet run $here/dca-b.ron --output "$out/dca-b.csv" > "$out/dca-b.txt" 2>&1
   echo "dca rc=$? at $(( $(date +%s) - start )) s"
-  python3 - results/deepcubea-own-35-network/deepcubea-own-35-network.csv "$out/dca-b.csv" <<'PY'
-import csv, math, sys
-def dual_rows(path):
-    rows = csv.DictReader(l for l in open(path) if not l.startswith("#"))
-    return {r["instance"]: int(r["cost"]) for r in rows if "dual=true" in r["params"]}
-base, new = dual_rows(sys.argv[1]), dual_rows(sys.argv[2])
-d = [new[k] - base[k] for k in new if k in base]
-n = len(d); m = sum(d) / n; se = math.sqrt(sum((x - m) ** 2 for x in d) / (n - 1) / n)
-print(f"{n} boards with --dual: g16b {sum(new.values()) / len(new):.2f}, paired with g16 {m:+.2f} ± {se:.2f}")
-PY
+  python3 $here/pair.py "$out/dca-b.csv" results/deepcubea-own-35-network/deepcubea-own-35-network.csv dual=true
 fi

@@ -1,13 +1,18 @@
-# pair.py A B: paired lengths of two sets of result CSVs (each a comma-joined list of globs),
-# matched by instance_text; prints boards, means, paired mean ± standard error, and
-# shorter/equal/longer of A against B.
+# pair.py A B [PARAMS]: paired lengths of two sets of result CSVs (each a comma-joined
+# list of globs), matched by instance_text, only the rows whose params hold PARAMS
+# (e.g. dual=true) where it is given; prints boards, means, paired mean ± standard
+# error, and shorter/equal/longer of A against B.
 import csv, sys, math, glob
+want = sys.argv[3] if len(sys.argv) > 3 else ""
 def load(globs):
     out={}
     for g in globs.split(','):
         for f in glob.glob(g):
             for r in csv.DictReader(l for l in open(f) if not l.startswith('#')):
-                out[r['instance_text']]=int(r['cost'])
+                if want in r['params']:
+                    if r['instance_text'] in out:
+                        sys.exit(f"{f}: two rows for one board; give PARAMS to tell them apart")
+                    out[r['instance_text']]=int(r['cost'])
     return out
 a=load(sys.argv[1]); b=load(sys.argv[2])
 ks=[k for k in a if k in b]
