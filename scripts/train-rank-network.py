@@ -16,8 +16,8 @@ state ranks ahead of its siblings, and its cousins where DATA has them
 (`--network-cousins`; a logistic loss on the difference, as a beam keeps a
 layer's best), plus ALPHA times the squared error on the
 remaining lengths to keep the scale. The last tenth of the paths is held
-out: each epoch prints the share of its (path state, sibling) pairs ordered
-right. Needs numpy. Weights are trained on normalised features and written
+out: each epoch prints the share of its (path state, sibling or cousin)
+pairs ordered right. Needs numpy. Weights are trained on normalised features and written
 for raw ones (the normalisation folded into mix, bias and lin).
 """
 import argparse

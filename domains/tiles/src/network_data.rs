@@ -22,7 +22,8 @@
 //! number (from 0), the state's depth along it (a sibling has the depth of
 //! the path state it is an alternative to), the remaining length (a
 //! sibling's: the path state's plus 2, an upper bound through the
-//! parent; a cousin's plus 4, through the grandparent), the tile on each cell, and the rank's features
+//! parent; a cousin's plus 4, through the grandparent), the tile on each
+//! cell, and the rank's features
 //! ([`crate::AdditivePdb::rank_feature_counts`]).
 
 use std::io::Write;
