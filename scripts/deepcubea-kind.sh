@@ -47,6 +47,9 @@
 #                                    (configs/deepcubea-own-35-learned.ron)
 #   scripts/deepcubea-kind.sh own-35-network  the same ranked by the learned network g16.nn
 #                                    (configs/deepcubea-own-35-network.ron)
+#   scripts/deepcubea-kind.sh own-35-network-rest  the same with --dual on ids 240-499
+#                                    (configs/deepcubea-own-35-network-rest.ron; RESUME=1 with
+#                                    an earlier call's rows in $OUT goes on from them)
 #   scripts/deepcubea-kind.sh own-48-dual  ranked beams of 4 and 8 million with --dual on the
 #                                    48-puzzle's first 10 (configs/deepcubea-own-48-dual.ron)
 #   scripts/deepcubea-kind.sh own-48-dual-30  the beam of 8 million with --dual on the first 30
@@ -99,13 +102,14 @@ for part in "$@"; do
     own-35-learned) configs+=(deepcubea-own-35-learned) ;;
     own-35-network) configs+=(deepcubea-own-35-network) ;;
     own-35-network-more) configs+=(deepcubea-own-35-network-more) ;;
+    own-35-network-rest) configs+=(deepcubea-own-35-network-rest) ;;
     own-48-dual) configs+=(deepcubea-own-48-dual) ;;
     own-48-dual-30) configs+=(deepcubea-own-48-dual-30) ;;
     own-48-wide) configs+=(deepcubea-own-48-wide) ;;
     own-48-wider) configs+=(deepcubea-own-48-wider) ;;
     pareto-35-ranked) configs+=(order-beam-35-gpu-ranked) ;;
     pareto-48-ranked) configs+=(order-beam-48-gpu-ranked) ;;
-    *) echo "unknown part $part (tests, 24, 35, 35-anytime, 35-sc, 35-win, 35-6, 48, 48-sc, 48-win, pareto-35, pareto-48, own-24, own-35, own-48, own-35-ranked, own-48-ranked, own-35-wide, own-35-wide-6, own-35-window, own-35-portfolio, own-35-dual, own-35-dual-window, own-35-dual-without-walk, own-35-learned, own-35-network, own-35-network-more, own-48-dual, own-48-dual-30, own-48-wide, own-48-wider, pareto-35-ranked or pareto-48-ranked)"; exit 2 ;;
+    *) echo "unknown part $part (tests, 24, 35, 35-anytime, 35-sc, 35-win, 35-6, 48, 48-sc, 48-win, pareto-35, pareto-48, own-24, own-35, own-48, own-35-ranked, own-48-ranked, own-35-wide, own-35-wide-6, own-35-window, own-35-portfolio, own-35-dual, own-35-dual-window, own-35-dual-without-walk, own-35-learned, own-35-network, own-35-network-more, own-35-network-rest, own-48-dual, own-48-dual-30, own-48-wide, own-48-wider, pareto-35-ranked or pareto-48-ranked)"; exit 2 ;;
   esac
 done
 for c in "${configs[@]}"; do
