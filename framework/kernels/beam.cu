@@ -104,6 +104,21 @@ __device__ __forceinline__ u32 rank_of(const u32* s, u32 h, const unsigned char*
 #endif
 }
 
+// A plugin with IDA*'s incremental h (PLUGIN_H_CHILD: h_init makes a
+// state's detail, h_child a child's detail and h from its parent's) gives
+// the beam its children's h from their parent's detail, made once per
+// parent: on the tiles that is one database lookup per board for a child
+// instead of all of them. A plugin that ranks by what its h computes can
+// also make a child's rank from the two details and a RankDetail of its
+// own, made once per parent (PLUGIN_RANK_DETAIL: rank_detail_init(parent,
+// hw, &rd, tables), rank_from_detail(parent, hw, &rd, child, chw, tables)),
+// in place of h_and_rank afresh. Each equals the afresh value (the tests
+// compare beam_child_rank_of with the CPU's). BEAM_AFRESH (set by the host
+// under FRONTIER_BEAM_AFRESH=1, to measure the difference) turns both off.
+#if defined(PLUGIN_H_CHILD) && !defined(BEAM_AFRESH)
+#define BEAM_FROM_DETAIL
+#endif
+
 // A child's rank, from its parent's (h ph, rank pr) under PLUGIN_RANK_CHILD.
 __device__ __forceinline__ u32 child_rank(const u32* parent, u32 ph, u32 pr, const u32* child,
                                           u32 h, const unsigned char* tables) {
@@ -145,6 +160,14 @@ extern "C" __global__ void beam_expand(
         int made = expand(s, out, cost, tables);
         u32 ph = layer_hr[2 * (u64)i], pr = layer_hr[2 * (u64)i + 1];
         const u32* grandparent = has_prev ? prev_layer + (u64)layer_parent[i] * STATE_WORDS : 0;
+#ifdef BEAM_FROM_DETAIL
+        u32 hw[H_WORDS];
+        h_init(s, hw, tables);
+#ifdef PLUGIN_RANK_DETAIL
+        RankDetail rd;
+        rank_detail_init(s, hw, &rd, tables);
+#endif
+#endif
         for (int j = 0; j < MAX_SUCC; j++) {
             u64 slot = (u64)i * MAX_SUCC + j;
             if (j >= made) {
@@ -161,7 +184,17 @@ extern "C" __global__ void beam_expand(
             u32 g = layer_g[i] + cost[j];
             bool known = seen_before(seen, seen_mask, fingerprint(c));
             u32 h;
-#ifdef PLUGIN_H_AND_RANK
+#if defined(BEAM_FROM_DETAIL)
+            u32 chw[H_WORDS];
+            h = h_child(hw, c, chw, tables);
+#if defined(PLUGIN_RANK_DETAIL)
+            // A dropped child needs only its h, for the bound.
+            u32 r = known ? 0 : rank_from_detail(s, hw, &rd, c, chw, tables);
+#elif defined(PLUGIN_H_AND_RANK)
+            u32 r = 0, same_h;
+            if (!known) r = h_and_rank(c, &same_h, tables);
+#endif
+#elif defined(PLUGIN_H_AND_RANK)
             // A dropped child needs only its h, for the bound.
             u32 r = 0;
             if (known) h = heuristic(c, tables);
@@ -176,7 +209,7 @@ extern "C" __global__ void beam_expand(
             }
             u32* to = child_states + slot * STATE_WORDS;
             for (int w = 0; w < STATE_WORDS; w++) to[w] = c[w];
-#ifndef PLUGIN_H_AND_RANK
+#if !defined(PLUGIN_H_AND_RANK) && !(defined(BEAM_FROM_DETAIL) && defined(PLUGIN_RANK_DETAIL))
             u32 r = child_rank(s, ph, pr, c, h, tables);
 #endif
             u64 key = greedy ? (u64)r : (u64)den * g + (u64)num * r;
@@ -237,7 +270,21 @@ extern "C" __global__ void beam_child_rank_of(const u32* parents, const u32* chi
     const u32* c = children + (u64)i * STATE_WORDS;
     u32 ph = heuristic(p, tables);
     u32 pr = rank_of(p, ph, tables);
-#ifdef PLUGIN_H_AND_RANK
+#ifdef BEAM_FROM_DETAIL
+    u32 hw[H_WORDS], chw[H_WORDS];
+    h_init(p, hw, tables);
+    u32 h = h_child(hw, c, chw, tables);
+#if defined(PLUGIN_RANK_DETAIL)
+    RankDetail rd;
+    rank_detail_init(p, hw, &rd, tables);
+    u32 r = rank_from_detail(p, hw, &rd, c, chw, tables);
+#elif defined(PLUGIN_H_AND_RANK)
+    u32 same_h;
+    u32 r = h_and_rank(c, &same_h, tables);
+#else
+    u32 r = child_rank(p, ph, pr, c, h, tables);
+#endif
+#elif defined(PLUGIN_H_AND_RANK)
     u32 h;
     u32 r = h_and_rank(c, &h, tables);
 #else

@@ -223,8 +223,8 @@ __device__ u32 all_pairs(const u32* s) {
 // the sums 64-bit integers, so that it equals the CPU's bit for bit; the
 // host checked that no sum overflows. `f` holds the features of the CPU's
 // AdditivePdb::rank_feature_counts.
-__device__ u32 network_rank(const u32* s, const int* f) {
-    long long units[NET_HIDDEN];
+// The units' bias plus the table's rows of the tiles on their cells.
+__device__ __forceinline__ void network_table_units(const u32* s, long long* units) {
 #pragma unroll
     for (int j = 0; j < NET_HIDDEN; j++) units[j] = NET_BIAS[j];
 #pragma unroll 1
@@ -233,6 +233,11 @@ __device__ u32 network_rank(const u32* s, const int* f) {
 #pragma unroll
         for (int j = 0; j < NET_HIDDEN; j++) units[j] += row[j];
     }
+}
+
+// The rank from the units' table sums (network_table_units) and the
+// features `f`; `units` is spent.
+__device__ u32 network_output(long long* units, const int* f) {
     long long linear = NET_CONSTANT;
 #pragma unroll 1
     for (int k = 0; k < NET_FEATURES; k++) {
@@ -249,6 +254,26 @@ __device__ u32 network_rank(const u32* s, const int* f) {
     // From 2^-32 moves to 64ths (an arithmetic shift, as the CPU's).
     long long r = RANK_OFFSET + (total >> (2 * NET_FRACTION_BITS - 6));
     return (u32)(r < 0 ? 0 : r > 2 * RANK_OFFSET ? 2 * RANK_OFFSET : r);
+}
+
+__device__ u32 network_rank(const u32* s, const int* f) {
+    long long units[NET_HIDDEN];
+    network_table_units(s, units);
+    return network_output(units, f);
+}
+
+// The features after the databases' values (f[0 .. at), laid out as the
+// CPU's rank_feature_counts): the larger and the smaller sum (the one sum
+// without the reflection), then the conflicts.
+__device__ __forceinline__ void network_sums_and_pairs(int* f, int at, int direct, int mirrored,
+                                                       u32 pairs) {
+    if (REFLECT) {
+        f[at++] = max(direct, mirrored);
+        f[at++] = min(direct, mirrored);
+    } else {
+        f[at++] = direct;
+    }
+    f[at] = (int)pairs;
 }
 
 // A state's h and its network rank at once (the beam's PLUGIN_H_AND_RANK):
@@ -276,14 +301,7 @@ __device__ u32 h_and_rank(const u32* s, u32* h, const unsigned char* tables) {
             mirrored += f[NUM_PDB + p];
         }
     }
-    int at = REFLECT ? 2 * NUM_PDB : NUM_PDB;
-    if (REFLECT) {
-        f[at++] = max(direct, mirrored);
-        f[at++] = min(direct, mirrored);
-    } else {
-        f[at++] = direct;
-    }
-    f[at] = (int)all_pairs(s);
+    network_sums_and_pairs(f, REFLECT ? 2 * NUM_PDB : NUM_PDB, direct, mirrored, all_pairs(s));
     *h = (u32)(REFLECT ? max(direct, mirrored) : direct);
     return network_rank(s, f);
 }
@@ -335,12 +353,28 @@ __device__ __forceinline__ u32 pairs_with(const u32* s, bool is_row, u32 tile) {
     return pairs;
 }
 
-// A child's rank from its parent's (the beam's PLUGIN_RANK_CHILD), as the
-// CPU's Conflicts::count_child: only the moved tile's pairs change, across
-// its move (along it, every tile keeps its order), and only on its goal
-// line: the pairs it had on the line it left if that is its goal line, or
-// those it has on the line it entered if that is. Most moves touch neither
-// and scan nothing. The two cells the move touches are the lowest and
+// How a move of `tile` from cell `from` (in the parent) to `to` (in the
+// child) changes the conflicts (all_pairs), as the CPU's
+// Conflicts::count_child: only the moved tile's pairs change, across its
+// move (along it, every tile keeps its order), and only on its goal line:
+// the pairs it had on the line it left if that is its goal line, or those
+// it has on the line it entered if that is.
+__device__ __forceinline__ int pairs_change(const u32* parent, const u32* child, u32 tile,
+                                            int from, int to) {
+    // A move along a column changes rows across it; along a row, columns.
+    bool across_rows = from / COLS != to / COLS;
+    int place;
+    int goal_line = goal_line_of(tile, across_rows, &place);
+    if (goal_line == (across_rows ? from / COLS : from % COLS))
+        return -(int)pairs_with(parent, across_rows, tile);
+    if (goal_line == (across_rows ? to / COLS : to % COLS))
+        return (int)pairs_with(child, across_rows, tile);
+    return 0;
+}
+
+// A child's rank from its parent's (the beam's PLUGIN_RANK_CHILD): the
+// parent's plus the change in conflicts (pairs_change; most moves touch
+// no goal line and scan nothing). The two cells the move touches are the lowest and
 // highest bits where the packed states differ (the moved tile is not 0, so
 // both cells differ); the child's blank is one of them.
 #define PLUGIN_RANK_CHILD
@@ -348,7 +382,8 @@ __device__ u32 rank_child(const u32* parent, u32 ph, u32 pr, const u32* child, u
                           const unsigned char* tables) {
 #ifdef PLUGIN_RANK_NETWORK
     // The network is not linear in its features, and a beam state keeps
-    // only its rank: the child's is made afresh, as the CPU's.
+    // only its rank: the child's is made afresh, as the CPU's (the beam
+    // makes it from the parent's detail instead: PLUGIN_RANK_DETAIL).
     return rank(child, h, tables);
 #else
     int low = -1, high = -1;
@@ -364,15 +399,7 @@ __device__ u32 rank_child(const u32* parent, u32 ph, u32 pr, const u32* child, u
     int from = get_tile(child, a) == 0 ? a : b;  // the tile's cell in the parent
     int to = a + b - from;                       // and in the child
     u32 tile = get_tile(child, to);
-    // A move along a column changes rows across it; along a row, columns.
-    bool across_rows = from / COLS != to / COLS;
-    int place;
-    int goal_line = goal_line_of(tile, across_rows, &place);
-    int moved_pairs = 0;
-    if (goal_line == (across_rows ? from / COLS : from % COLS))
-        moved_pairs = -(int)pairs_with(parent, across_rows, tile);
-    else if (goal_line == (across_rows ? to / COLS : to % COLS))
-        moved_pairs = (int)pairs_with(child, across_rows, tile);
+    int moved_pairs = pairs_change(parent, child, tile, from, to);
 #ifdef PLUGIN_RANK_LINEAR
     // The learned rank is linear in each database's value, h and the
     // conflicts, and the move changes one database on each board: the
@@ -516,4 +543,55 @@ __device__ __forceinline__ bool nth_child(const u32* s, const u32* hw, int i, u3
     *cost = 1;
     return true;
 }
+
+#ifdef PLUGIN_RANK_NETWORK
+// A beam child's network rank from its parent's detail (the beam's
+// PLUGIN_RANK_DETAIL, made once per parent) and its own (h_child's), not
+// afresh: the table's sums change in four rows (the moved tile and the
+// blank, each off its old cell and onto its new one), the databases'
+// values are in the child's detail, and the conflicts change as
+// pairs_change says. The sums are the afresh rank's, added in another
+// order: 64-bit integers that the host checked cannot overflow, so the
+// rank is the same integer (beam_child_rank_of against the CPU's).
+#define PLUGIN_RANK_DETAIL
+struct RankDetail {
+    long long units[NET_HIDDEN];  // network_table_units of the parent
+    u32 pairs;                    // the parent's conflicts (all_pairs)
+};
+
+__device__ void rank_detail_init(const u32* s, const u32* hw, RankDetail* rd,
+                                 const unsigned char* tables) {
+    network_table_units(s, rd->units);
+    rd->pairs = all_pairs(s);
+}
+
+__device__ u32 rank_from_detail(const u32* parent, const u32* phw, const RankDetail* rd,
+                                const u32* child, const u32* chw, const unsigned char* tables) {
+    int to = (int)byte_at(phw, 0);     // the parent's blank: the tile's cell now
+    u32 tile = get_tile(child, to);    // the tile that moved
+    int from = (int)byte_at(phw, tile);  // its cell in the parent: the child's blank
+    const int* gone = NET_TABLE + ((int)tile * N_CELLS + from) * NET_HIDDEN;
+    const int* come = NET_TABLE + ((int)tile * N_CELLS + to) * NET_HIDDEN;
+    const int* blank_gone = NET_TABLE + to * NET_HIDDEN;  // tile 0's rows: cell `to`
+    const int* blank_come = NET_TABLE + from * NET_HIDDEN;
+    long long units[NET_HIDDEN];
+#pragma unroll
+    for (int j = 0; j < NET_HIDDEN; j++)
+        units[j] = rd->units[j] - gone[j] + come[j] - blank_gone[j] + blank_come[j];
+    int f[NET_FEATURES];
+    int direct = 0, mirrored = 0;
+#pragma unroll 1
+    for (int p = 0; p < NUM_PDB; p++) {
+        f[p] = (int)byte_at(chw, PART_AT + p);
+        direct += f[p];
+        if (REFLECT) {
+            f[NUM_PDB + p] = (int)byte_at(chw, PART_AT + NUM_PDB + p);
+            mirrored += f[NUM_PDB + p];
+        }
+    }
+    u32 pairs = (u32)((int)rd->pairs + pairs_change(parent, child, tile, from, to));
+    network_sums_and_pairs(f, REFLECT ? 2 * NUM_PDB : NUM_PDB, direct, mirrored, pairs);
+    return network_output(units, f);
+}
+#endif  // PLUGIN_RANK_NETWORK
 #endif  // NUM_PART == 1

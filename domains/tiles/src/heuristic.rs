@@ -397,8 +397,10 @@ impl AdditivePdb {
         features
     }
 
-    /// `network`'s rank of `state`, afresh (so is the GPU's: the network is
-    /// not linear in its features, and a beam state keeps only its rank).
+    /// `network`'s rank of `state`, afresh (the network is not linear in its
+    /// features, and a beam state keeps only its rank; the GPU's beam makes
+    /// a child's from its parent's detail instead, the same integer:
+    /// `PLUGIN_RANK_DETAIL` in kernels/tiles.cuh).
     fn rank_by_network(&self, network: &NetworkRank, state: &TileState) -> Cost {
         network.rank(&state.cells[..self.cells], &self.rank_feature_counts(state))
     }

@@ -1086,7 +1086,8 @@ fn gpu_ranks_equal_cpu_ranks() {
                     .unwrap(),
             ),
         ));
-        // A learned network of 16 units, made afresh for a child too.
+        // A learned network of 16 units (a child's made from its parent's
+        // detail, PLUGIN_RANK_DETAIL).
         let most = partial.most_rank_features();
         let table = 36 * 36 * 16;
         let n = table + most.len() * 16 + 32 + most.len() + 1;

@@ -729,9 +729,17 @@ where
 }
 
 /// The GPU beam's kernel source: the engine after `plugin_source`.
+/// `FRONTIER_BEAM_AFRESH=1` makes every child's h and rank afresh instead
+/// of from its parent's detail (`BEAM_AFRESH` in beam.cu): the same
+/// numbers, for measuring what the detail saves.
 pub(super) fn beam_source(plugin_source: &str) -> String {
+    let afresh = if std::env::var("FRONTIER_BEAM_AFRESH").is_ok_and(|v| v == "1") {
+        "#define BEAM_AFRESH\n"
+    } else {
+        ""
+    };
     format!(
-        "{PRELUDE}{plugin_source}\n{}{ENGINE}",
+        "{PRELUDE}{afresh}{plugin_source}\n{}{ENGINE}",
         super::multi::STATE_HASH
     )
 }
