@@ -4,7 +4,7 @@
 # target/device (a stripped release `frontier`):
 #   bash results/learned-rank/gpu-train/round3/call.sh     (about 560 s)
 # 1. Paths: ../train35-net.txt solved by the GPU's beam of 4·10^6 ranked by g16b.nn
-#    (net-paths-b.ron), for PATHS_S seconds (230: about 120 boards).
+#    (net-paths-b.ron), for PATHS_S seconds (200: about 100 boards).
 # 2. Two networks, each `frontier tiles fit-rank --from-paths --network-data` then
 #    scripts/train-rank-network.py (16 units, 6 epochs; the held-out tenth is the last
 #    paths of the file, ../train-gpu.json's):
@@ -20,7 +20,7 @@ here=results/learned-rank/gpu-train
 bin=target/device/frontier
 start=$(date +%s)
 stamp() { echo "$1 at $(( $(date +%s) - start )) s"; }
-timeout "${PATHS_S:-230}" $bin --quiet run $here/round3/net-paths-b.ron \
+timeout "${PATHS_S:-200}" $bin --quiet run $here/round3/net-paths-b.ron \
   --output "$out/net-paths-b.json" > "$out/net-paths-b.txt" 2>&1
 stamp "paths rc=$?"
 # A run stopped by the timeout may leave a last line cut short: keep whole JSON lines.
