@@ -126,6 +126,26 @@ pub trait Heuristic<D: Domain>: Send + Sync {
         self.rank(domain, child, h)
     }
 
+    /// Each of `children`'s `(h, rank)`, pushed onto `out` in order: the
+    /// children of `parent` (bound `parent_h`, rank `parent_rank`), as
+    /// [`Heuristic::h_child`] and [`Heuristic::rank_child`] make them one
+    /// by one. A beam asks for a parent's children at once; override it
+    /// where work on the parent can be shared by its children (the tiles'
+    /// databases: the parent's indices once, a child's moved tile's after;
+    /// a learned network: the parent's table sums once). The override must
+    /// give the same numbers. Default: [`children_one_by_one`].
+    fn children_h_and_rank(
+        &self,
+        domain: &D,
+        parent: &D::State,
+        parent_h: Cost,
+        parent_rank: Cost,
+        children: &[Edge<D::State, D::Move>],
+        out: &mut Vec<(Cost, Cost)>,
+    ) {
+        children_one_by_one(self, domain, parent, parent_h, parent_rank, children, out);
+    }
+
     /// Operator selection for enhanced partial expansion (Felner et al.,
     /// JAIR 2012), where the heuristic can tell a move's effect on f
     /// without building the child: push onto `out` only the successors of
@@ -378,4 +398,23 @@ pub trait PackedState: Domain {
     /// Restores what [`Self::pack_extra`] wrote into an unpacked state;
     /// values it cannot have written are ignored.
     fn unpack_extra(&self, _state: &mut Self::State, _extra: u32) {}
+}
+
+/// [`Heuristic::children_h_and_rank`] one child at a time:
+/// [`Heuristic::h_child`], then [`Heuristic::rank_child`]. For overrides
+/// that share the parent's work only in some cases.
+pub fn children_one_by_one<D: Domain, H: Heuristic<D> + ?Sized>(
+    heuristic: &H,
+    domain: &D,
+    parent: &D::State,
+    parent_h: Cost,
+    parent_rank: Cost,
+    children: &[Edge<D::State, D::Move>],
+    out: &mut Vec<(Cost, Cost)>,
+) {
+    for edge in children {
+        let h = heuristic.h_child(domain, parent, parent_h, &edge.state);
+        let rank = heuristic.rank_child(domain, parent, parent_h, parent_rank, &edge.state, h);
+        out.push((h, rank));
+    }
 }

@@ -37,8 +37,8 @@ pub mod zobrist;
 
 pub use config::ExecutorConfig;
 pub use domain::{
-    Blind, CodecError, Cost, Domain, Edge, Heuristic, InPlace, InPlaceHeuristic, PackedState,
-    Partitioner, StateHasher, StdHasher,
+    children_one_by_one, Blind, CodecError, Cost, Domain, Edge, Heuristic, InPlace,
+    InPlaceHeuristic, PackedState, Partitioner, StateHasher, StdHasher,
 };
 pub use search::{
     astar, hda, ida, walk, DomainOutcome, HdaConfig, IdaConfig, Limit, Limits, Outcome, Progress,

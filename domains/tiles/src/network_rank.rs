@@ -244,18 +244,64 @@ impl NetworkRank {
     /// features `features`, in 64ths of a move plus [`OFFSET`], clamped to
     /// `0..=2·OFFSET`.
     pub fn rank(&self, tiles: &[u8], features: &[i64]) -> u32 {
+        self.rank_from_units(self.table_units(tiles), features)
+    }
+
+    /// The hidden units' biases plus the table's rows of tile `tiles[cell]`
+    /// on each cell: the part of [`NetworkRank::rank`] that a move changes
+    /// in four rows ([`NetworkRank::units_after_move`]).
+    pub fn table_units(&self, tiles: &[u8]) -> [i64; MOST_HIDDEN] {
         let h = self.hidden;
-        let mut units = [0i64; MOST_HIDDEN];
-        let units = &mut units[..h];
+        let mut all = [0i64; MOST_HIDDEN];
+        let units = &mut all[..h];
         for (unit, &b) in units.iter_mut().zip(&self.bias) {
             *unit = i64::from(b);
         }
         for (cell, &tile) in tiles.iter().enumerate().take(self.cells) {
-            let row = &self.table[(usize::from(tile) * self.cells + cell) * h..][..h];
+            let row = self.row(tile, cell);
             for (unit, &w) in units.iter_mut().zip(row) {
                 *unit += i64::from(w);
             }
         }
+        all
+    }
+
+    /// [`NetworkRank::table_units`] of a child whose `tile` moved from cell
+    /// `from` to cell `to` (the blank the other way), from its parent's
+    /// `units`: the same integers, in four rows instead of every cell's.
+    pub fn units_after_move(
+        &self,
+        units: &[i64; MOST_HIDDEN],
+        tile: u8,
+        from: usize,
+        to: usize,
+    ) -> [i64; MOST_HIDDEN] {
+        let mut child = *units;
+        let rows = [
+            (self.row(tile, from), -1),
+            (self.row(tile, to), 1),
+            (self.row(0, to), -1),
+            (self.row(0, from), 1),
+        ];
+        for (row, sign) in rows {
+            for (unit, &w) in child.iter_mut().zip(row) {
+                *unit += sign * i64::from(w);
+            }
+        }
+        child
+    }
+
+    /// The table's row of `tile` on `cell`: one weight per hidden unit.
+    fn row(&self, tile: u8, cell: usize) -> &[i32] {
+        let h = self.hidden;
+        &self.table[(usize::from(tile) * self.cells + cell) * h..][..h]
+    }
+
+    /// [`NetworkRank::rank`] from the table's part (`units`, as
+    /// [`NetworkRank::table_units`] makes it) and the features.
+    pub fn rank_from_units(&self, mut all: [i64; MOST_HIDDEN], features: &[i64]) -> u32 {
+        let h = self.hidden;
+        let units = &mut all[..h];
         for (k, &f) in features.iter().enumerate() {
             let row = &self.mix[k * h..][..h];
             for (unit, &w) in units.iter_mut().zip(row) {

@@ -1018,21 +1018,12 @@ fn gpu_beam_ranked_by_conflicts_shortens_korfs_100_and_keeps_sound_bounds() {
     );
 }
 
-/// The GPU's h and beam rank equal the CPU's on random boards of several
-/// shapes: ranked by conflicts across databases (partial partitions too,
-/// whose tiles outside every database conflict with every other), by a
-/// learned linear rank and a learned network, and across every two tiles
-/// with Manhattan distance, and unranked; computed
-/// afresh, and for a random child of each board as the beam makes them
-/// from the parent's (the incremental h and rank of the tiles plugin).
-#[test]
-fn gpu_ranks_equal_cpu_ranks() {
-    if !frontier_core::gpu::usable_or_skip("gpu_ranks_equal_cpu_ranks") {
-        return;
-    }
-    use frontier_core::search::gpu::{device_child_ranks, device_ranks};
-    let dir = tempdir("gpu-ranks");
-    let mut rng = frontier_core::rng::SplitMix64::new(43);
+/// Heuristics whose h and beam rank the tests compare across ways of
+/// making them: Manhattan plain and ranked by conflicts on several shapes
+/// and both goals, the 15-puzzle's databases plain and ranked, and on 6×6
+/// two partial partitions ranked by conflicts, by a learned linear rank
+/// (negative weights included) and by a learned network of 16 units.
+fn rank_cases(dir: &std::path::Path) -> Vec<(Board, Goal, TilesHeuristic)> {
     let mut cases: Vec<(Board, Goal, TilesHeuristic)> = Vec::new();
     for (rows, cols) in [(3, 3), (4, 4), (6, 6), (7, 7), (2, 24), (3, 5)] {
         let board = Board::new(rows, cols).unwrap();
@@ -1051,7 +1042,7 @@ fn gpu_ranks_equal_cpu_ranks() {
         }
     }
     let small = Board::new(4, 4).unwrap();
-    let pdb = pdb_heuristic(&small, Goal::Korf, "5-5-5", true, &dir);
+    let pdb = pdb_heuristic(&small, Goal::Korf, "5-5-5", true, dir);
     cases.push((small.clone(), Goal::Korf, TilesHeuristic::Pdb(pdb.clone())));
     cases.push((
         small.clone(),
@@ -1063,7 +1054,7 @@ fn gpu_ranks_equal_cpu_ranks() {
         "1,2,3/7,8,9/13,14,15/4,5,6/10,11,12",
         "1,2,3/8,9/20,26,32,33",
     ] {
-        let partial = pdb_heuristic(&six, Goal::Standard, spec, true, &dir);
+        let partial = pdb_heuristic(&six, Goal::Standard, spec, true, dir);
         cases.push((
             six.clone(),
             Goal::Standard,
@@ -1109,6 +1100,77 @@ fn gpu_ranks_equal_cpu_ranks() {
             ),
         ));
     }
+    cases
+}
+
+/// A beam's children made at once from their parent
+/// (`Heuristic::children_h_and_rank`: the parent's database indices, and a
+/// network's table sums, shared by its children) have the h and rank of
+/// each made afresh, on random boards of every case of `rank_cases`.
+#[test]
+fn children_at_once_equal_children_one_by_one() {
+    let dir = tempdir("children-at-once");
+    let mut rng = frontier_core::rng::SplitMix64::new(44);
+    for (board, goal, heuristic) in rank_cases(&dir) {
+        let cells = board.cells();
+        let start = TileState::goal(&board, goal);
+        let puzzle = Tiles::new(board.clone(), start, goal).unwrap();
+        let mut edges = Vec::new();
+        let mut at_once = Vec::new();
+        for _ in 0..300 {
+            let mut tiles: Vec<u8> = (0..cells as u8).collect();
+            for i in (1..cells).rev() {
+                tiles.swap(i, rng.below(i as u64 + 1) as usize);
+            }
+            let parent = TileState::from_tiles(&board, &tiles).unwrap();
+            let parent_h = heuristic.h(&puzzle, &parent);
+            let parent_rank = heuristic.rank(&puzzle, &parent, parent_h);
+            edges.clear();
+            puzzle.expand(&parent, &mut edges);
+            at_once.clear();
+            heuristic.children_h_and_rank(
+                &puzzle,
+                &parent,
+                parent_h,
+                parent_rank,
+                &edges,
+                &mut at_once,
+            );
+            let afresh: Vec<(u32, u32)> = edges
+                .iter()
+                .map(|e| {
+                    let h = heuristic.h(&puzzle, &e.state);
+                    (h, heuristic.rank(&puzzle, &e.state, h))
+                })
+                .collect();
+            assert_eq!(
+                at_once,
+                afresh,
+                "{}x{} {goal:?} children of {:?}",
+                board.rows(),
+                board.cols(),
+                &parent.cells[..cells]
+            );
+        }
+    }
+}
+
+/// The GPU's h and beam rank equal the CPU's on random boards of several
+/// shapes: ranked by conflicts across databases (partial partitions too,
+/// whose tiles outside every database conflict with every other), by a
+/// learned linear rank and a learned network, and across every two tiles
+/// with Manhattan distance, and unranked; computed
+/// afresh, and for a random child of each board as the beam makes them
+/// from the parent's (the incremental h and rank of the tiles plugin).
+#[test]
+fn gpu_ranks_equal_cpu_ranks() {
+    if !frontier_core::gpu::usable_or_skip("gpu_ranks_equal_cpu_ranks") {
+        return;
+    }
+    use frontier_core::search::gpu::{device_child_ranks, device_ranks};
+    let dir = tempdir("gpu-ranks");
+    let mut rng = frontier_core::rng::SplitMix64::new(43);
+    let cases = rank_cases(&dir);
     for (board, goal, heuristic) in &cases {
         let cells = board.cells();
         let start = TileState::goal(board, *goal);

@@ -237,22 +237,24 @@ fn expand_layer<D: Domain, H: Heuristic<D>>(
 ) {
     let expand_chunk = |chunk: &[u32]| {
         let mut edges = Vec::new();
+        let mut ranks = Vec::new();
         let mut found = Vec::new();
         for &at in chunk {
             let parent = &kept[at as usize];
             edges.clear();
             domain.expand(&parent.state, &mut edges);
-            for edge in edges.drain(..) {
-                let h = heuristic.h_child(domain, &parent.state, parent.h, &edge.state);
+            ranks.clear();
+            heuristic.children_h_and_rank(
+                domain,
+                &parent.state,
+                parent.h,
+                parent.rank,
+                &edges,
+                &mut ranks,
+            );
+            for (edge, &(h, rank)) in edges.drain(..).zip(&ranks) {
                 found.push(Candidate {
-                    rank: heuristic.rank_child(
-                        domain,
-                        &parent.state,
-                        parent.h,
-                        parent.rank,
-                        &edge.state,
-                        h,
-                    ),
+                    rank,
                     hash: hasher.hash_one(&edge.state),
                     goal: domain.is_goal(&edge.state),
                     g: parent.g.saturating_add(edge.cost),
