@@ -127,7 +127,7 @@ pub trait Heuristic<D: Domain>: Send + Sync {
     }
 
     /// Each of `children`'s `(h, rank)`, pushed onto `out` in order: the
-    /// children of `parent` (bound `parent_h`, rank `parent_rank`), as
+    /// children of `parent`, as
     /// [`Heuristic::h_child`] and [`Heuristic::rank_child`] make them one
     /// by one. A beam asks for a parent's children at once; override it
     /// where work on the parent can be shared by its children (the tiles'
@@ -137,13 +137,11 @@ pub trait Heuristic<D: Domain>: Send + Sync {
     fn children_h_and_rank(
         &self,
         domain: &D,
-        parent: &D::State,
-        parent_h: Cost,
-        parent_rank: Cost,
+        parent: Parent<'_, D::State>,
         children: &[Edge<D::State, D::Move>],
         out: &mut Vec<(Cost, Cost)>,
     ) {
-        children_one_by_one(self, domain, parent, parent_h, parent_rank, children, out);
+        children_one_by_one(self, domain, parent, children, out);
     }
 
     /// Operator selection for enhanced partial expansion (Felner et al.,
@@ -406,15 +404,26 @@ pub trait PackedState: Domain {
 pub fn children_one_by_one<D: Domain, H: Heuristic<D> + ?Sized>(
     heuristic: &H,
     domain: &D,
-    parent: &D::State,
-    parent_h: Cost,
-    parent_rank: Cost,
+    parent: Parent<'_, D::State>,
     children: &[Edge<D::State, D::Move>],
     out: &mut Vec<(Cost, Cost)>,
 ) {
+    let Parent { state, h, rank } = parent;
     for edge in children {
-        let h = heuristic.h_child(domain, parent, parent_h, &edge.state);
-        let rank = heuristic.rank_child(domain, parent, parent_h, parent_rank, &edge.state, h);
-        out.push((h, rank));
+        let child_h = heuristic.h_child(domain, state, h, &edge.state);
+        let child_rank = heuristic.rank_child(domain, state, h, rank, &edge.state, child_h);
+        out.push((child_h, child_rank));
     }
+}
+
+/// A state a beam expands, with its bound and rank: what
+/// [`Heuristic::children_h_and_rank`] makes its children's from.
+#[derive(Clone, Copy, Debug)]
+pub struct Parent<'a, S> {
+    /// The state.
+    pub state: &'a S,
+    /// Its bound, [`Heuristic::h`].
+    pub h: Cost,
+    /// Its rank, [`Heuristic::rank`].
+    pub rank: Cost,
 }

@@ -38,7 +38,7 @@ pub mod zobrist;
 pub use config::ExecutorConfig;
 pub use domain::{
     children_one_by_one, Blind, CodecError, Cost, Domain, Edge, Heuristic, InPlace,
-    InPlaceHeuristic, PackedState, Partitioner, StateHasher, StdHasher,
+    InPlaceHeuristic, PackedState, Parent, Partitioner, StateHasher, StdHasher,
 };
 pub use search::{
     astar, hda, ida, walk, DomainOutcome, HdaConfig, IdaConfig, Limit, Limits, Outcome, Progress,

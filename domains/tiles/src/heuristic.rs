@@ -3,7 +3,7 @@
 
 use std::sync::Arc;
 
-use frontier_core::{children_one_by_one, Cost, Edge, Heuristic, InPlaceHeuristic};
+use frontier_core::{children_one_by_one, Cost, Edge, Heuristic, InPlaceHeuristic, Parent};
 
 use crate::board::{Board, Dir, Goal, TileState, Tiles, MAX_CELLS};
 use crate::conflicts::Conflicts;
@@ -542,16 +542,15 @@ impl Heuristic<Tiles> for AdditivePdb {
     fn children_h_and_rank(
         &self,
         puzzle: &Tiles,
-        parent: &TileState,
-        parent_h: Cost,
-        parent_rank: Cost,
+        of: Parent<'_, TileState>,
         children: &[Edge<TileState, Dir>],
         out: &mut Vec<(Cost, Cost)>,
     ) {
         if self.linear.is_some() {
-            children_one_by_one(self, puzzle, parent, parent_h, parent_rank, children, out);
+            children_one_by_one(self, puzzle, of, children, out);
             return;
         }
+        let parent = of.state;
         let mut parent_detail = TilesDetail::default();
         self.root_detail(parent, &mut parent_detail);
         let network = self.network.as_deref().map(|network| {
@@ -590,8 +589,8 @@ impl Heuristic<Tiles> for AdditivePdb {
                 None => rank_child_by(
                     self.rank_conflicts.as_deref(),
                     parent,
-                    parent_h,
-                    parent_rank,
+                    of.h,
+                    of.rank,
                     child,
                     h,
                 ),
@@ -708,17 +707,13 @@ impl Heuristic<Tiles> for TilesHeuristic {
     fn children_h_and_rank(
         &self,
         d: &Tiles,
-        parent: &TileState,
-        parent_h: Cost,
-        parent_rank: Cost,
+        of: Parent<'_, TileState>,
         children: &[Edge<TileState, Dir>],
         out: &mut Vec<(Cost, Cost)>,
     ) {
         match self {
-            TilesHeuristic::Pdb(p) => {
-                p.children_h_and_rank(d, parent, parent_h, parent_rank, children, out)
-            }
-            _ => children_one_by_one(self, d, parent, parent_h, parent_rank, children, out),
+            TilesHeuristic::Pdb(p) => p.children_h_and_rank(d, of, children, out),
+            _ => children_one_by_one(self, d, of, children, out),
         }
     }
     fn consistent(&self) -> bool {

@@ -1128,14 +1128,12 @@ fn children_at_once_equal_children_one_by_one() {
             edges.clear();
             puzzle.expand(&parent, &mut edges);
             at_once.clear();
-            heuristic.children_h_and_rank(
-                &puzzle,
-                &parent,
-                parent_h,
-                parent_rank,
-                &edges,
-                &mut at_once,
-            );
+            let of = frontier_core::Parent {
+                state: &parent,
+                h: parent_h,
+                rank: parent_rank,
+            };
+            heuristic.children_h_and_rank(&puzzle, of, &edges, &mut at_once);
             let afresh: Vec<(u32, u32)> = edges
                 .iter()
                 .map(|e| {

@@ -244,14 +244,12 @@ fn expand_layer<D: Domain, H: Heuristic<D>>(
             edges.clear();
             domain.expand(&parent.state, &mut edges);
             ranks.clear();
-            heuristic.children_h_and_rank(
-                domain,
-                &parent.state,
-                parent.h,
-                parent.rank,
-                &edges,
-                &mut ranks,
-            );
+            let of = crate::Parent {
+                state: &parent.state,
+                h: parent.h,
+                rank: parent.rank,
+            };
+            heuristic.children_h_and_rank(domain, of, &edges, &mut ranks);
             for (edge, &(h, rank)) in edges.drain(..).zip(&ranks) {
                 found.push(Candidate {
                     rank,
