@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # The GPU beam's children from their parent's detail (fifty-third session; main's
 # a659f8f): checks and the time it saves. On the GPU machine, carrying target/device
-# (stripped release `frontier` and `tiles-tests`, both built from the same commit) and
-# target/deepcubea (puzzle35.tsv):
+# (stripped release `frontier` and `tiles-tests`, both built from one commit of main,
+# a659f8f or later) and target/deepcubea (puzzle35.tsv):
 #   bash results/beam-detail/call.sh        (about 350 s)
 # 1. The tiles tests of the GPU beam and its ranks (FRONTIER_REQUIRE_GPU=1).
 # 2. network-30.ron and conflicts-30.ron, from the detail and afresh
