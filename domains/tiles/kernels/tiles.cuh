@@ -223,13 +223,18 @@ __device__ u32 all_pairs(const u32* s) {
 // the sums 64-bit integers, so that it equals the CPU's bit for bit; the
 // host checked that no sum overflows. `f` holds the features of the CPU's
 // AdditivePdb::rank_feature_counts.
+// The table's row of `tile` on `cell`: one weight per hidden unit.
+__device__ __forceinline__ const int* net_row(u32 tile, int cell) {
+    return NET_TABLE + ((int)tile * N_CELLS + cell) * NET_HIDDEN;
+}
+
 // The units' bias plus the table's rows of the tiles on their cells.
 __device__ __forceinline__ void network_table_units(const u32* s, long long* units) {
 #pragma unroll
     for (int j = 0; j < NET_HIDDEN; j++) units[j] = NET_BIAS[j];
 #pragma unroll 1
     for (int c = 0; c < N_CELLS; c++) {
-        const int* row = NET_TABLE + ((int)get_tile(s, c) * N_CELLS + c) * NET_HIDDEN;
+        const int* row = net_row(get_tile(s, c), c);
 #pragma unroll
         for (int j = 0; j < NET_HIDDEN; j++) units[j] += row[j];
     }
@@ -570,10 +575,10 @@ __device__ u32 rank_from_detail(const u32* parent, const u32* phw, const RankDet
     int to = (int)byte_at(phw, 0);     // the parent's blank: the tile's cell now
     u32 tile = get_tile(child, to);    // the tile that moved
     int from = (int)byte_at(phw, tile);  // its cell in the parent: the child's blank
-    const int* gone = NET_TABLE + ((int)tile * N_CELLS + from) * NET_HIDDEN;
-    const int* come = NET_TABLE + ((int)tile * N_CELLS + to) * NET_HIDDEN;
-    const int* blank_gone = NET_TABLE + to * NET_HIDDEN;  // tile 0's rows: cell `to`
-    const int* blank_come = NET_TABLE + from * NET_HIDDEN;
+    const int* gone = net_row(tile, from);
+    const int* come = net_row(tile, to);
+    const int* blank_gone = net_row(0, to);
+    const int* blank_come = net_row(0, from);
     long long units[NET_HIDDEN];
 #pragma unroll
     for (int j = 0; j < NET_HIDDEN; j++)

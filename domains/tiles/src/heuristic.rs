@@ -380,52 +380,15 @@ impl AdditivePdb {
     /// [`AdditivePdb::rank_features`] as the integers they are.
     pub fn rank_feature_counts(&self, state: &TileState) -> Vec<i64> {
         let (direct, reflected, pairs) = self.rank_inputs(state);
-        let direct = &direct[..self.dbs.len()];
-        let sum = |values: &[u8]| values.iter().map(|&v| i64::from(v)).sum::<i64>();
-        let mut features: Vec<i64> = direct.iter().map(|&v| i64::from(v)).collect();
-        match &reflected {
-            Some(reflected) => {
-                let reflected = &reflected[..self.dbs.len()];
-                features.extend(reflected.iter().map(|&v| i64::from(v)));
-                let (a, b) = (sum(direct), sum(reflected));
-                features.push(a.max(b));
-                features.push(a.min(b));
-            }
-            None => features.push(sum(direct)),
-        }
-        features.push(i64::from(pairs));
-        features
-    }
-
-    /// [`AdditivePdb::rank_feature_counts`] of a state whose databases'
-    /// values are in `detail` and whose conflicts are `pairs`, written to
-    /// the front of `out`; returns how many.
-    fn detail_features(
-        &self,
-        detail: &TilesDetail,
-        pairs: Cost,
-        out: &mut [i64; 2 * MAX_CELLS + 3],
-    ) -> usize {
         let k = self.dbs.len();
-        let direct = &detail.direct.values[..k];
-        let mut n = 0;
-        let mut push = |value: i64| {
-            out[n] = value;
-            n += 1;
-        };
-        let sum = |values: &[u8]| values.iter().map(|&v| i64::from(v)).sum::<i64>();
-        direct.iter().for_each(|&v| push(i64::from(v)));
-        if self.reflection.is_some() {
-            let reflected = &detail.reflected.values[..k];
-            reflected.iter().for_each(|&v| push(i64::from(v)));
-            let (a, b) = (sum(direct), sum(reflected));
-            push(a.max(b));
-            push(a.min(b));
-        } else {
-            push(sum(direct));
-        }
-        push(i64::from(pairs));
-        n
+        let mut features = [0i64; FEATURE_SLOTS];
+        let n = rank_features_into(
+            &direct[..k],
+            reflected.as_ref().map(|r| &r[..k]),
+            pairs,
+            &mut features,
+        );
+        features[..n].to_vec()
     }
 
     /// `network`'s rank of `state`, afresh (the network is not linear in its
@@ -480,6 +443,41 @@ impl AdditivePdb {
     fn sum(&self, pos: &[u8; MAX_CELLS]) -> Cost {
         self.dbs.iter().map(|db| Cost::from(db.lookup(pos))).sum()
     }
+}
+
+/// Room for a learned rank's features: each database's value on both
+/// boards, two sums and the conflicts.
+const FEATURE_SLOTS: usize = 2 * MAX_CELLS + 3;
+
+/// [`AdditivePdb::rank_feature_counts`]' layout, written to the front of
+/// `out` from the databases' values on the board (`direct`) and, with the
+/// reflection, on the reflected board, and the conflicts `pairs`; returns
+/// how many. The afresh rank and a beam's children made from their
+/// parent's detail both lay their features out here, so they agree.
+fn rank_features_into(
+    direct: &[u8],
+    reflected: Option<&[u8]>,
+    pairs: Cost,
+    out: &mut [i64; FEATURE_SLOTS],
+) -> usize {
+    let mut n = 0;
+    let mut push = |value: i64| {
+        out[n] = value;
+        n += 1;
+    };
+    let sum = |values: &[u8]| values.iter().map(|&v| i64::from(v)).sum::<i64>();
+    direct.iter().for_each(|&v| push(i64::from(v)));
+    match reflected {
+        Some(reflected) => {
+            reflected.iter().for_each(|&v| push(i64::from(v)));
+            let (a, b) = (sum(direct), sum(reflected));
+            push(a.max(b));
+            push(a.min(b));
+        }
+        None => push(sum(direct)),
+    }
+    push(i64::from(pairs));
+    n
 }
 
 impl Heuristic<Tiles> for AdditivePdb {
@@ -559,7 +557,8 @@ impl Heuristic<Tiles> for AdditivePdb {
             (network, units, pairs)
         });
         let mut child_detail = TilesDetail::default();
-        let mut features = [0i64; 2 * MAX_CELLS + 3];
+        let mut features = [0i64; FEATURE_SLOTS];
+        let k = self.dbs.len();
         for edge in children {
             let child = &edge.state;
             // The tile moved from the child's blank cell to the parent's.
@@ -583,7 +582,16 @@ impl Heuristic<Tiles> for AdditivePdb {
                         usize::from(child.blank),
                         usize::from(parent.blank),
                     );
-                    let n = self.detail_features(&child_detail, pairs, &mut features);
+                    let reflected = self
+                        .reflection
+                        .as_ref()
+                        .map(|_| &child_detail.reflected.values[..k]);
+                    let n = rank_features_into(
+                        &child_detail.direct.values[..k],
+                        reflected,
+                        pairs,
+                        &mut features,
+                    );
                     network.rank_from_units(units, &features[..n])
                 }
                 None => rank_child_by(
