@@ -104,18 +104,22 @@ __device__ __forceinline__ u32 rank_of(const u32* s, u32 h, const unsigned char*
 #endif
 }
 
-// A plugin with IDA*'s incremental h (PLUGIN_H_CHILD: h_init makes a
-// state's detail, h_child a child's detail and h from its parent's) gives
-// the beam its children's h from their parent's detail, made once per
-// parent: on the tiles that is one database lookup per board for a child
-// instead of all of them. A plugin that ranks by what its h computes can
-// also make a child's rank from the two details and a RankDetail of its
-// own, made once per parent (PLUGIN_RANK_DETAIL: rank_detail_init(parent,
-// hw, &rd, tables), rank_from_detail(parent, hw, &rd, child, chw, tables)),
-// in place of h_and_rank afresh. Each equals the afresh value (the tests
-// compare beam_child_rank_of with the CPU's). BEAM_AFRESH (set by the host
-// under FRONTIER_BEAM_AFRESH=1, to measure the difference) turns both off.
-#if defined(PLUGIN_H_CHILD) && !defined(BEAM_AFRESH)
+// A plugin that ranks by what its h computes, with IDA*'s incremental h
+// (PLUGIN_H_CHILD: h_init makes a state's detail, h_child a child's detail
+// and h from its parent's) and a rank made from the two details and a
+// RankDetail of its own (PLUGIN_RANK_DETAIL: rank_detail_init(parent, hw,
+// &rd, tables) once per parent, rank_from_detail(parent, hw, &rd, child,
+// chw, tables) per child), gives the beam its children's h and rank from
+// their parent's detail instead of h_and_rank afresh. Each equals the afresh
+// value (the tests compare beam_child_rank_of with the CPU's). Only then:
+// on the tiles the detail's h alone (one database lookup per board for a
+// child, instead of all of them) made the 35-puzzle's beam ranked by h +
+// conflicts 11% slower on an H100 (results/beam-detail: the parent's and
+// child's detail in registers cost more than the lookups they save), where
+// the network's rank from the detail made it 7.5% faster. BEAM_AFRESH (set
+// by the host under FRONTIER_BEAM_AFRESH=1, to measure the difference)
+// turns it off.
+#if defined(PLUGIN_H_CHILD) && defined(PLUGIN_RANK_DETAIL) && !defined(BEAM_AFRESH)
 #define BEAM_FROM_DETAIL
 #endif
 
@@ -163,10 +167,8 @@ extern "C" __global__ void beam_expand(
 #ifdef BEAM_FROM_DETAIL
         u32 hw[H_WORDS];
         h_init(s, hw, tables);
-#ifdef PLUGIN_RANK_DETAIL
         RankDetail rd;
         rank_detail_init(s, hw, &rd, tables);
-#endif
 #endif
         for (int j = 0; j < MAX_SUCC; j++) {
             u64 slot = (u64)i * MAX_SUCC + j;
@@ -187,13 +189,8 @@ extern "C" __global__ void beam_expand(
 #if defined(BEAM_FROM_DETAIL)
             u32 chw[H_WORDS];
             h = h_child(hw, c, chw, tables);
-#if defined(PLUGIN_RANK_DETAIL)
             // A dropped child needs only its h, for the bound.
             u32 r = known ? 0 : rank_from_detail(s, hw, &rd, c, chw, tables);
-#elif defined(PLUGIN_H_AND_RANK)
-            u32 r = 0, same_h;
-            if (!known) r = h_and_rank(c, &same_h, tables);
-#endif
 #elif defined(PLUGIN_H_AND_RANK)
             // A dropped child needs only its h, for the bound.
             u32 r = 0;
@@ -209,7 +206,7 @@ extern "C" __global__ void beam_expand(
             }
             u32* to = child_states + slot * STATE_WORDS;
             for (int w = 0; w < STATE_WORDS; w++) to[w] = c[w];
-#if !defined(PLUGIN_H_AND_RANK) && !(defined(BEAM_FROM_DETAIL) && defined(PLUGIN_RANK_DETAIL))
+#if !defined(PLUGIN_H_AND_RANK) && !defined(BEAM_FROM_DETAIL)
             u32 r = child_rank(s, ph, pr, c, h, tables);
 #endif
             u64 key = greedy ? (u64)r : (u64)den * g + (u64)num * r;
@@ -274,16 +271,9 @@ extern "C" __global__ void beam_child_rank_of(const u32* parents, const u32* chi
     u32 hw[H_WORDS], chw[H_WORDS];
     h_init(p, hw, tables);
     u32 h = h_child(hw, c, chw, tables);
-#if defined(PLUGIN_RANK_DETAIL)
     RankDetail rd;
     rank_detail_init(p, hw, &rd, tables);
     u32 r = rank_from_detail(p, hw, &rd, c, chw, tables);
-#elif defined(PLUGIN_H_AND_RANK)
-    u32 same_h;
-    u32 r = h_and_rank(c, &same_h, tables);
-#else
-    u32 r = child_rank(p, ph, pr, c, h, tables);
-#endif
 #elif defined(PLUGIN_H_AND_RANK)
     u32 h;
     u32 r = h_and_rank(c, &h, tables);

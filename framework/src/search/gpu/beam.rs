@@ -659,7 +659,8 @@ where
 
 /// Each child's `(h, rank)` as a GPU beam makes them from its parent
 /// (`pairs`: parent, child), through the plugin's incremental hooks
-/// (`PLUGIN_H_CHILD`, `PLUGIN_RANK_CHILD`) where it has them: for tests that
+/// (`PLUGIN_H_CHILD` with `PLUGIN_RANK_DETAIL`, or `PLUGIN_RANK_CHILD`) where
+/// it has them: for tests that
 /// they equal [`device_ranks`] and the CPU's.
 pub fn device_child_ranks<D, P>(
     device: usize,
@@ -730,8 +731,9 @@ where
 
 /// The GPU beam's kernel source: the engine after `plugin_source`.
 /// `FRONTIER_BEAM_AFRESH=1` makes every child's h and rank afresh instead
-/// of from its parent's detail (`BEAM_AFRESH` in beam.cu): the same
-/// numbers, for measuring what the detail saves.
+/// of from its parent's detail where the plugin's rank has one
+/// (`BEAM_AFRESH` in beam.cu): the same numbers, for measuring what the
+/// detail saves.
 pub(super) fn beam_source(plugin_source: &str) -> String {
     let afresh = if std::env::var("FRONTIER_BEAM_AFRESH").is_ok_and(|v| v == "1") {
         "#define BEAM_AFRESH\n"
