@@ -366,6 +366,11 @@ fn rank_network_ranks_a_beam_and_refuses_what_cannot_rank() {
             ]),
             "--rank-weights or --rank-network, not both".to_string(),
         ),
+        (
+            board_args(&["--rank-network", &hidden, "--rank-conflicts"]),
+            "--rank-conflicts is a rank of its own, and --rank-network weighs the conflicts"
+                .to_string(),
+        ),
         (no_beam, "--rank-network ranks a beam's layers".to_string()),
         (
             manhattan,

@@ -45,7 +45,8 @@ pub struct TilesCli {
     /// different pattern databases (between every two tiles with
     /// manhattan), which h does not count; the proven bound still comes
     /// from h alone. Needs --beam, or --incumbent-beam (the beam before
-    /// IDA*, which itself searches by h).
+    /// IDA*, which itself searches by h); not with --rank-weights or
+    /// --rank-network, which weigh the conflicts themselves.
     #[arg(long)]
     #[serde(default)]
     pub rank_conflicts: bool,
@@ -56,7 +57,8 @@ pub struct TilesCli {
     /// that order (comma-separated; RON: a list). Fitted for one partition
     /// of one shape (`results/learned-rank/` has 6×6 5-5-5-5-5-5-5's).
     /// Needs pattern databases of one partition and --beam or
-    /// --incumbent-beam; the proven bound still comes from h alone.
+    /// --incumbent-beam; the proven bound still comes from h alone. Not
+    /// with --rank-conflicts (the conflicts are its last feature).
     #[arg(long, value_delimiter = ',', allow_hyphen_values = true)]
     #[serde(default)]
     pub rank_weights: Vec<f64>,
@@ -66,7 +68,8 @@ pub struct TilesCli {
     /// Trained for one partition of one shape
     /// (`scripts/train-rank-network.py`; `results/learned-rank/gpu-train/`
     /// has 6×6 5-5-5-5-5-5-5's). Needs pattern databases of one partition
-    /// and --beam or --incumbent-beam; not with --rank-weights.
+    /// and --beam or --incumbent-beam; not with --rank-weights or
+    /// --rank-conflicts.
     #[arg(long)]
     #[serde(default)]
     pub rank_network: Option<PathBuf>,
@@ -327,6 +330,19 @@ impl TilesCli {
             return Err(CliError::Input(
                 "tiles: give one learned rank, --rank-weights or --rank-network, not both".into(),
             ));
+        }
+        if self.rank_conflicts && (!self.rank_weights.is_empty() || self.rank_network.is_some()) {
+            // A learned rank reads the conflicts as its last feature, with
+            // its own weight: --rank-conflicts would change nothing.
+            let flag = if self.rank_network.is_some() {
+                "--rank-network"
+            } else {
+                "--rank-weights"
+            };
+            return Err(CliError::Input(format!(
+                "tiles: --rank-conflicts is a rank of its own, and {flag} weighs the conflicts \
+                 already: give one of them"
+            )));
         }
         let heuristic = if self.heuristic == "manhattan" {
             if !self.rank_weights.is_empty() || self.rank_network.is_some() {

@@ -9,10 +9,11 @@ name=$1; model=${2:-}; width=${WIDTH:-10000}; dir=${DIR:-/tmp/nn}
 bin=${BIN:-target/release/frontier}
 rank=${RW:+, rank_weights: [$RW]}
 rank=${rank}${model:+, rank_network: Some(\"$model\")}
+rank=${rank:-, rank_conflicts: true}
 for h in A B; do
 cat > $dir/v-$name-$h.ron <<R
 Experiment(
-    domain: Tiles(heuristic: "5-5-5-5-5-5-5", reflect: true, rank_conflicts: true$rank),
+    domain: Tiles(heuristic: "5-5-5-5-5-5-5", reflect: true$rank),
     instances: File(path: "$dir/${VALSET:-val}$h.txt"),
     executors: [Astar],
     grid: {"beam": [$width]},
