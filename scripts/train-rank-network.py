@@ -16,8 +16,8 @@ state ranks ahead of its siblings, and its cousins where DATA has them
 (`--network-cousins`; a logistic loss on the difference, as a beam keeps a
 layer's best), plus ALPHA times the squared error on the
 remaining lengths to keep the scale. The last tenth of the paths is held
-out: each epoch prints the share of its (path state, sibling or cousin)
-pairs ordered right. Needs numpy. Weights are trained on normalised features and written
+out (`--held-out K`: the last K): each epoch prints the share of its (path
+state, sibling or cousin) pairs ordered right. Needs numpy. Weights are trained on normalised features and written
 for raw ones (the normalisation folded into mix, bias and lin).
 """
 import argparse
@@ -69,6 +69,9 @@ def main():
     ap.add_argument("--l2", type=float, default=1e-4)
     ap.add_argument("--alpha", type=float, default=0.01)
     ap.add_argument("--seed", type=int, default=2)
+    ap.add_argument("--held-out", type=int, default=None, metavar="K",
+                    help="hold out the last K paths (default: the last tenth), so that runs on "
+                         "files of different sizes that end alike are judged on the same paths")
     args = ap.parse_args()
     if not 1 <= args.hidden <= 64:
         sys.exit("--hidden: 1 to 64 units (the kernel keeps their sums in registers)")
@@ -82,7 +85,12 @@ def main():
     where = {(p, d): i for i, (p, d) in enumerate(zip(path_of, depth)) if is_path[i]}
     siblings = np.nonzero(~is_path)[0]
     partner = np.array([where[(path_of[i], depth[i])] for i in siblings], dtype=np.int64)
-    held_from = int(path_of.max() * 0.9)
+    if args.held_out is None:
+        held_from = int(path_of.max() * 0.9)
+    elif 0 < args.held_out <= path_of.max():
+        held_from = int(path_of.max()) + 1 - args.held_out
+    else:
+        sys.exit(f"--held-out {args.held_out}: give 1 to {path_of.max()} (the paths less one)")
     held_rows = path_of >= held_from
     train_paths = np.nonzero(is_path & ~held_rows)[0]
     train_pairs = np.nonzero(~held_rows[siblings])[0]
