@@ -2,7 +2,7 @@
 //! and a checksum. A file that is short, corrupt or for another pattern is
 //! reported and rebuilt, never trusted.
 
-use std::io::Write;
+use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 
 use crate::board::Board;
@@ -67,23 +67,37 @@ fn read_valid(
     pattern: &Pattern,
     entries: u64,
 ) -> Result<Vec<u8>, String> {
-    let bytes = std::fs::read(path).map_err(|e| e.to_string())?;
+    let io = |e: std::io::Error| e.to_string();
+    let mut file = std::fs::File::open(path).map_err(io)?;
     let head = header(board, pattern, entries);
     let expected_len = head.len() as u64 + entries + 8;
-    if bytes.len() as u64 != expected_len {
-        return Err(format!("{} bytes, expected {expected_len}", bytes.len()));
+    let len = file.metadata().map_err(io)?.len();
+    if len != expected_len {
+        return Err(format!("{len} bytes, expected {expected_len}"));
     }
-    if bytes[..head.len()] != head[..] {
+    let mut stored_head = vec![0; head.len()];
+    file.read_exact(&mut stored_head).map_err(io)?;
+    if stored_head != head {
         return Err("header names another pattern or board".into());
     }
-    let (table, sum) = bytes[head.len()..].split_at(entries as usize);
-    let stored = u64::from_le_bytes(sum.try_into().map_err(|_| "truncated checksum")?);
-    if stored != checksum(table) {
+    // Read straight into the table's own (huge-page) memory: a table of
+    // hundreds of megabytes read whole and then copied took twice the
+    // pages, each zeroed by the system first.
+    let mut table = crate::pdb::huge_with_capacity(entries as usize);
+    (&mut file)
+        .take(entries)
+        .read_to_end(&mut table)
+        .map_err(io)?;
+    if table.len() as u64 != entries {
+        return Err("truncated table".into());
+    }
+    let mut sum = [0; 8];
+    file.read_exact(&mut sum)
+        .map_err(|_| "truncated checksum")?;
+    if u64::from_le_bytes(sum) != checksum(&table) {
         return Err("checksum mismatch".into());
     }
-    let mut out = crate::pdb::huge_with_capacity(table.len());
-    out.extend_from_slice(table);
-    Ok(out)
+    Ok(table)
 }
 
 /// Loads the database of `pattern` from `dir`, or builds it with `threads`

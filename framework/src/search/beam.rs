@@ -37,6 +37,11 @@ struct Kept<D: Domain> {
     rank: Cost,
 }
 
+/// A state the beam has generated: its hash (kept, so that growing the
+/// table reads no state again), where it is in `seen_states`, and the least
+/// g it was generated at.
+type Seen = (u64, u64, Cost);
+
 /// A successor before the beam chose among them.
 struct Candidate<D: Domain> {
     state: D::State,
@@ -87,13 +92,13 @@ pub fn beam<D: Domain, H: Heuristic<D>>(
 
     let start = domain.start();
     let h0 = heuristic.h(domain, &start);
-    // Every state kept, for the paths; `seen` maps a state to the least g
-    // it was generated at (in `best_g`), kept or not.
+    // Every state kept, for the paths; `seen` maps each state generated,
+    // kept or not, to the least g it was generated at.
     let mut kept: Vec<Kept<D>> = Vec::new();
-    let mut seen: HashTable<(u64, Cost)> = HashTable::new();
+    let mut seen: HashTable<Seen> = HashTable::new();
     let mut seen_states: Vec<D::State> = Vec::new();
     let start_hash = hasher.hash_one(&start);
-    seen.insert_unique(start_hash, (0, 0), |e| e.0);
+    seen.insert_unique(start_hash, (start_hash, 0, 0), |e| e.0);
     seen_states.push(start.clone());
     let start_goal = domain.is_goal(&start);
     kept.push(Kept {
@@ -107,9 +112,14 @@ pub fn beam<D: Domain, H: Heuristic<D>>(
     // The generated nodes never expanded: their least f bounds C*.
     let mut least_unexpanded = Cost::MAX;
     let mut layer: Vec<u32> = vec![0];
+    // Buffers kept from layer to layer: a layer's millions of candidates
+    // would otherwise take fresh pages from the system, each zeroed first.
     let mut candidates: Vec<Candidate<D>> = Vec::new();
-    let bytes_per_state =
-        (std::mem::size_of::<Kept<D>>() + std::mem::size_of::<D::State>() + 16) as u64;
+    let mut found_by_worker: Vec<Vec<Candidate<D>>> = Vec::new();
+    let mut fresh: Vec<usize> = Vec::new();
+    let bytes_per_state = (std::mem::size_of::<Kept<D>>()
+        + std::mem::size_of::<D::State>()
+        + std::mem::size_of::<Seen>()) as u64;
 
     let status = loop {
         if start_goal {
@@ -135,6 +145,7 @@ pub fn beam<D: Domain, H: Heuristic<D>>(
             &layer,
             threads,
             &hasher,
+            &mut found_by_worker,
             &mut candidates,
         );
         stats.expanded += layer.len() as u64;
@@ -142,20 +153,20 @@ pub fn beam<D: Domain, H: Heuristic<D>>(
 
         // Keep each state once per layer, at its least g, and only where
         // it beats every earlier sighting.
-        let mut fresh: Vec<usize> = Vec::with_capacity(candidates.len());
+        fresh.clear();
         for (i, c) in candidates.iter().enumerate() {
-            let found = seen.find_mut(c.hash, |e| seen_states[e.0 as usize] == c.state);
+            let found = seen.find_mut(c.hash, |e| {
+                e.0 == c.hash && seen_states[e.1 as usize] == c.state
+            });
             match found {
-                Some(entry) if entry.1 <= c.g => {
+                Some(entry) if entry.2 <= c.g => {
                     stats.duplicates += 1;
                     continue;
                 }
-                Some(entry) => entry.1 = c.g,
+                Some(entry) => entry.2 = c.g,
                 None => {
                     let at = seen_states.len() as u64;
-                    seen.insert_unique(c.hash, (at, c.g), |e| {
-                        hasher.hash_one(&seen_states[e.0 as usize])
-                    });
+                    seen.insert_unique(c.hash, (c.hash, at, c.g), |e| e.0);
                     seen_states.push(c.state.clone());
                 }
             }
@@ -193,9 +204,13 @@ pub fn beam<D: Domain, H: Heuristic<D>>(
         }
         fresh.sort_unstable();
         layer.clear();
-        let mut taken: Vec<Option<Candidate<D>>> = candidates.drain(..).map(Some).collect();
-        for i in fresh {
-            let Some(c) = taken[i].take() else { continue };
+        // `fresh` is in generation order now: one pass over the candidates
+        // moves the chosen ones into `kept`.
+        let mut chosen = fresh.iter().copied().peekable();
+        for (i, c) in candidates.drain(..).enumerate() {
+            if chosen.next_if_eq(&i).is_none() {
+                continue;
+            }
             let Ok(at) = u32::try_from(kept.len()) else {
                 break;
             };
@@ -225,7 +240,9 @@ pub fn beam<D: Domain, H: Heuristic<D>>(
 }
 
 /// Expands every state of `layer` into `out`, in layer order, on
-/// `threads` threads.
+/// `threads` threads, each filling one of `found_by_worker` (emptied into
+/// `out`, their memory kept for the next layer).
+#[allow(clippy::too_many_arguments)]
 fn expand_layer<D: Domain, H: Heuristic<D>>(
     domain: &D,
     heuristic: &H,
@@ -233,12 +250,12 @@ fn expand_layer<D: Domain, H: Heuristic<D>>(
     layer: &[u32],
     threads: usize,
     hasher: &hashbrown::DefaultHashBuilder,
+    found_by_worker: &mut Vec<Vec<Candidate<D>>>,
     out: &mut Vec<Candidate<D>>,
 ) {
-    let expand_chunk = |chunk: &[u32]| {
+    let expand_chunk = |chunk: &[u32], found: &mut Vec<Candidate<D>>| {
         let mut edges = Vec::new();
         let mut ranks = Vec::new();
-        let mut found = Vec::new();
         for &at in chunk {
             let parent = &kept[at as usize];
             edges.clear();
@@ -263,28 +280,35 @@ fn expand_layer<D: Domain, H: Heuristic<D>>(
                 });
             }
         }
-        found
     };
     // Below this many states a layer is expanded on the calling thread:
     // starting threads would cost more than it saves.
     const SPLIT_FROM: usize = 256;
     if threads <= 1 || layer.len() < SPLIT_FROM {
-        out.extend(expand_chunk(layer));
+        expand_chunk(layer, out);
         return;
     }
     let size = layer.len().div_ceil(threads);
+    let chunks = layer.len().div_ceil(size);
+    if found_by_worker.len() < chunks {
+        found_by_worker.resize_with(chunks, Vec::new);
+    }
     std::thread::scope(|scope| {
         let workers: Vec<_> = layer
             .chunks(size)
-            .map(|chunk| scope.spawn(move || expand_chunk(chunk)))
+            .zip(found_by_worker.iter_mut())
+            .map(|(chunk, found)| scope.spawn(move || expand_chunk(chunk, found)))
             .collect();
         for worker in workers {
-            match worker.join() {
-                Ok(found) => out.extend(found),
-                Err(panic) => std::panic::resume_unwind(panic),
+            if let Err(panic) = worker.join() {
+                std::panic::resume_unwind(panic);
             }
         }
     });
+    // In layer order, as the chunks were cut.
+    for found in &mut found_by_worker[..chunks] {
+        out.append(found);
+    }
 }
 
 fn trace_kept<D: Domain>(kept: &[Kept<D>], last: u32) -> Solution<D::State, D::Move> {
