@@ -133,6 +133,47 @@ __device__ __forceinline__ u32 child_rank(const u32* parent, u32 ph, u32 pr, con
 #endif
 }
 
+// What beam_expand makes once per parent to make its children's h and rank
+// from: the parent's detail under BEAM_FROM_DETAIL, nothing otherwise.
+struct ParentWork {
+#ifdef BEAM_FROM_DETAIL
+    u32 hw[H_WORDS];
+    RankDetail rd;
+#endif
+};
+
+__device__ __forceinline__ void parent_work_init(const u32* s, ParentWork* pw,
+                                                 const unsigned char* tables) {
+#ifdef BEAM_FROM_DETAIL
+    h_init(s, pw->hw, tables);
+    rank_detail_init(s, pw->hw, &pw->rd, tables);
+#endif
+}
+
+// Child c's h (into *h) and rank, from its parent s (h ph, rank pr) and the
+// parent's work pw. A child that is dropped needs only its h, for the bound
+// (need_rank false: the rank is then 0). beam_expand and the tests'
+// beam_child_rank_of both make a child's numbers here.
+__device__ __forceinline__ u32 child_h_and_rank(const u32* s, u32 ph, u32 pr,
+                                                const ParentWork* pw, const u32* c,
+                                                bool need_rank, u32* h,
+                                                const unsigned char* tables) {
+#if defined(BEAM_FROM_DETAIL)
+    u32 chw[H_WORDS];
+    *h = h_child(pw->hw, c, chw, tables);
+    return need_rank ? rank_from_detail(s, pw->hw, &pw->rd, c, chw, tables) : 0;
+#elif defined(PLUGIN_H_AND_RANK)
+    if (!need_rank) {
+        *h = heuristic(c, tables);
+        return 0;
+    }
+    return h_and_rank(c, h, tables);
+#else
+    *h = heuristic(c, tables);
+    return need_rank ? child_rank(s, ph, pr, c, *h, tables) : 0;
+#endif
+}
+
 // For tests: each of n states' h and the rank a layer orders it by, to
 // check a plugin's against the CPU's.
 extern "C" __global__ void beam_rank_of(const u32* states, u32 n, u32* out,
@@ -164,12 +205,8 @@ extern "C" __global__ void beam_expand(
         int made = expand(s, out, cost, tables);
         u32 ph = layer_hr[2 * (u64)i], pr = layer_hr[2 * (u64)i + 1];
         const u32* grandparent = has_prev ? prev_layer + (u64)layer_parent[i] * STATE_WORDS : 0;
-#ifdef BEAM_FROM_DETAIL
-        u32 hw[H_WORDS];
-        h_init(s, hw, tables);
-        RankDetail rd;
-        rank_detail_init(s, hw, &rd, tables);
-#endif
+        ParentWork pw;
+        parent_work_init(s, &pw, tables);
         for (int j = 0; j < MAX_SUCC; j++) {
             u64 slot = (u64)i * MAX_SUCC + j;
             if (j >= made) {
@@ -186,19 +223,7 @@ extern "C" __global__ void beam_expand(
             u32 g = layer_g[i] + cost[j];
             bool known = seen_before(seen, seen_mask, fingerprint(c));
             u32 h;
-#if defined(BEAM_FROM_DETAIL)
-            u32 chw[H_WORDS];
-            h = h_child(hw, c, chw, tables);
-            // A dropped child needs only its h, for the bound.
-            u32 r = known ? 0 : rank_from_detail(s, hw, &rd, c, chw, tables);
-#elif defined(PLUGIN_H_AND_RANK)
-            // A dropped child needs only its h, for the bound.
-            u32 r = 0;
-            if (known) h = heuristic(c, tables);
-            else r = h_and_rank(c, &h, tables);
-#else
-            h = heuristic(c, tables);
-#endif
+            u32 r = child_h_and_rank(s, ph, pr, &pw, c, !known, &h, tables);
             if (known) {
                 child_key[slot] = DROPPED;
                 least_dropped_f = min(least_dropped_f, g + h);
@@ -206,9 +231,6 @@ extern "C" __global__ void beam_expand(
             }
             u32* to = child_states + slot * STATE_WORDS;
             for (int w = 0; w < STATE_WORDS; w++) to[w] = c[w];
-#if !defined(PLUGIN_H_AND_RANK) && !defined(BEAM_FROM_DETAIL)
-            u32 r = child_rank(s, ph, pr, c, h, tables);
-#endif
             u64 key = greedy ? (u64)r : (u64)den * g + (u64)num * r;
             if (key >= DROPPED) key = DROPPED - 1;
             child_g[slot] = g;
@@ -267,20 +289,10 @@ extern "C" __global__ void beam_child_rank_of(const u32* parents, const u32* chi
     const u32* c = children + (u64)i * STATE_WORDS;
     u32 ph = heuristic(p, tables);
     u32 pr = rank_of(p, ph, tables);
-#ifdef BEAM_FROM_DETAIL
-    u32 hw[H_WORDS], chw[H_WORDS];
-    h_init(p, hw, tables);
-    u32 h = h_child(hw, c, chw, tables);
-    RankDetail rd;
-    rank_detail_init(p, hw, &rd, tables);
-    u32 r = rank_from_detail(p, hw, &rd, c, chw, tables);
-#elif defined(PLUGIN_H_AND_RANK)
+    ParentWork pw;
+    parent_work_init(p, &pw, tables);
     u32 h;
-    u32 r = h_and_rank(c, &h, tables);
-#else
-    u32 h = heuristic(c, tables);
-    u32 r = child_rank(p, ph, pr, c, h, tables);
-#endif
+    u32 r = child_h_and_rank(p, ph, pr, &pw, c, true, &h, tables);
     out[2 * (u64)i] = h;
     out[2 * (u64)i + 1] = r;
 }
