@@ -2784,14 +2784,14 @@ fn windows_re_solve_greedy_solutions_from_flags_and_configs() {
 #[test]
 fn plot_draws_the_anytime_trace_of_json_results() {
     let dir = scratch("anytime-plot");
-    // Runs a one-instance experiment with `extra` lines into `<name>.json`,
+    // Runs a one-instance experiment with `extra` lines into `<name>.<ext>`,
     // plots it, and says whether the anytime chart was drawn.
-    let run_and_plot = |name: &str, extra: &str| {
+    let run_and_plot = |name: &str, ext: &str, extra: &str| {
         let config = write_config(
             &format!("{name}.ron"),
             &format!("Experiment(\n    domain: Tiles(heuristic: \"manhattan\"),\n    instances: Inline([\"8 6 7 2 5 4 3 0 1\"]),\n{extra})\n"),
         );
-        let results = dir.join(format!("{name}.json"));
+        let results = dir.join(format!("{name}.{ext}"));
         let out = frontier(&[
             "run",
             config.to_str().unwrap(),
@@ -2800,15 +2800,17 @@ fn plot_draws_the_anytime_trace_of_json_results() {
             "--overwrite",
         ]);
         assert!(out.status.success(), "{}", stderr(&out));
+        let written = std::fs::read_to_string(&results).unwrap();
+        assert!(written.starts_with('{'), "{ext}: not JSON lines: {written}");
         let out = frontier(&["plot", results.to_str().unwrap()]);
         assert!(out.status.success(), "{}", stderr(&out));
         dir.join(format!("{name}-anytime.png")).exists()
     };
-    assert!(run_and_plot(
-        "anytime",
-        "    weight: \"greedy\",\n    anytime: true,\n"
-    ));
-    assert!(!run_and_plot("plain", ""));
+    let anytime = "    weight: \"greedy\",\n    anytime: true,\n";
+    assert!(run_and_plot("anytime", "json", anytime));
+    // JSON lines under their other usual name, written and plotted as such.
+    assert!(run_and_plot("anytime-lines", "jsonl", anytime));
+    assert!(!run_and_plot("plain", "json", ""));
 }
 
 /// A 3x3 proof over few letters: under a second, tens of boards.

@@ -52,7 +52,7 @@ pub struct Experiment {
     /// Limits applied to every search.
     #[serde(default)]
     pub limits: Limits,
-    /// Where to write the results as well: `.csv` or `.json` (JSON lines),
+    /// Where to write the results as well: `.csv`, or `.json` or `.jsonl` (JSON lines),
     /// a row as soon as it exists; `frontier run --resume` skips the rows
     /// already there.
     #[serde(default)]

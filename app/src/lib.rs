@@ -79,7 +79,7 @@ enum Command {
     Run {
         /// The config file.
         config: PathBuf,
-        /// Write results here too (.csv, or .json for JSON lines), a row as
+        /// Write results here too (.csv, or .json or .jsonl for JSON lines), a row as
         /// soon as it exists; overrides the config's `output`.
         #[arg(long)]
         output: Option<PathBuf>,

@@ -63,7 +63,13 @@ pub fn read_rows(path: &Path) -> Result<Vec<Row>, CliError> {
         }
     };
     let mut rows = Vec::new();
-    if path.extension().is_some_and(|e| e == "json") {
+    // JSON lines by their name (`.json`, `.jsonl`) or, under any other name,
+    // by their first character: a CSV of `frontier run` starts with `#` or
+    // its header.
+    let named_json = path
+        .extension()
+        .is_some_and(|e| e == "json" || e == "jsonl");
+    if named_json || text.trim_start().starts_with('{') {
         for (i, line) in text
             .lines()
             .enumerate()
@@ -243,7 +249,7 @@ fn anytime(rows: &[Row], buf: &mut [u8]) -> Result<(), CliError> {
         |(tl, th, l, h), &(t, c, lower)| (tl.min(t), th.max(t), l.min(lower), h.max(c)),
     );
     let t_high = shown.iter().map(|r| r.seconds).fold(t_high, f64::max);
-    let (t_low, t_high) = ((t_low.max(1e-4)) / 1.5, t_high.max(1e-3) * 1.5);
+    let (t_low, t_high) = whole_decades(t_low.max(1e-4) / 1.5, t_high.max(1e-3) * 1.5);
     let (low, high) = (low * 0.95, high * 1.05 + 1.0);
     let root = BitMapBackend::with_buffer(buf, (WIDTH, HEIGHT)).into_drawing_area();
     root.fill(&WHITE).map_err(draw_error)?;
@@ -281,6 +287,21 @@ fn anytime(rows: &[Row], buf: &mut [u8]) -> Result<(), CliError> {
             .map_err(draw_error)?;
     }
     root.present().map_err(draw_error)
+}
+
+/// A logarithmic axis's range widened to whole powers of ten, at least one
+/// decade apart. plotters labels a log axis only at the powers of ten inside its
+/// range (and at steps between them), so a range such as 1.2-5.9 s, inside one
+/// decade, would be drawn with no labels at all. The ends sit a hair outside
+/// the powers of ten, so that plotters' own rounding (it finds the first power
+/// by logarithms) does not skip the power at either end.
+fn whole_decades(low: f64, high: f64) -> (f64, f64) {
+    let first = low.log10().floor();
+    let last = high.log10().ceil().max(first + 1.0);
+    (
+        10f64.powf(first) * (1.0 - 1e-9),
+        10f64.powf(last) * (1.0 + 1e-9),
+    )
 }
 
 /// Series in first-seen order with their rows.
@@ -326,7 +347,7 @@ fn cactus(rows: &[Row], buf: &mut [u8]) -> Result<(), CliError> {
     let (low, high) = if low > high {
         (1e-3, 1.0)
     } else {
-        (low / 1.5, high * 1.5)
+        whole_decades(low / 1.5, high * 1.5)
     };
     let root = BitMapBackend::with_buffer(buf, (WIDTH, HEIGHT)).into_drawing_area();
     root.fill(&WHITE).map_err(draw_error)?;
@@ -596,6 +617,27 @@ mod tests {
         assert_eq!(families.len(), 1);
         assert_eq!(families[0].0, "hda-N-hash");
         assert_eq!(families[0].1, vec![(1.0, 1.0), (4.0, 3.5)]);
+    }
+
+    #[test]
+    fn log_axes_span_whole_decades_so_that_they_have_labels() {
+        for (low, high) in [
+            (1.15, 5.9),
+            (0.0021, 0.0029),
+            (2e-4, 0.6),
+            (10.0, 10.0),
+            (3.0, 4000.0),
+        ] {
+            let (from, to) = whole_decades(low, high);
+            assert!(from <= low && to >= high, "{low}-{high}: {from}-{to}");
+            assert!(to / from >= 9.999, "{low}-{high}: {from}-{to}");
+            let axis: LogCoord<f64> = (from..to).log_scale().into();
+            let labels = axis.key_points(10usize);
+            assert!(labels.len() >= 2, "{low}-{high}: labels {labels:?}");
+        }
+        // The range before widening: plotters finds no label inside one decade.
+        let narrow: LogCoord<f64> = (1.15..5.9).log_scale().into();
+        assert!(narrow.key_points(10usize).is_empty());
     }
 
     #[test]

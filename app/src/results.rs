@@ -163,7 +163,10 @@ impl Output {
             path: path.to_path_buf(),
             source,
         };
-        let json = path.extension().is_some_and(|e| e == "json");
+        // JSON lines under either name they go by; any other name is CSV.
+        let json = path
+            .extension()
+            .is_some_and(|e| e == "json" || e == "jsonl");
         let (mut file, text) = open_locked(
             path,
             "another frontier run is writing this file; wait for it or pass another --output",

@@ -72,7 +72,7 @@ impl AnnealConfig {
             || self.cols > crate::board::MAX_SIDE
         {
             return bad(format!(
-                "a {}x{} board is not supported",
+                "{}x{} boards are not supported",
                 self.rows, self.cols
             ));
         }

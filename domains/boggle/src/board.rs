@@ -83,7 +83,7 @@ impl Board {
         };
         if rows == 0 || cols == 0 || rows > MAX_SIDE || cols > MAX_SIDE {
             return Err(bad(format!(
-                "a {rows}x{cols} board is not supported (1 to {MAX_SIDE} per side)"
+                "{rows}x{cols} boards are not supported (1 to {MAX_SIDE} per side)"
             )));
         }
         Ok(Board {

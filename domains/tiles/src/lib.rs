@@ -56,7 +56,7 @@ pub use pdb::{BuildProgress, Pattern, PatternDb};
 #[derive(Debug, thiserror::Error)]
 pub enum TilesError {
     /// Board shape out of range.
-    #[error("a {rows}x{cols} board is not supported (2 to 49 cells)")]
+    #[error("{rows}x{cols} boards are not supported (2 to 49 cells)")]
     Shape {
         /// Rows asked for.
         rows: u8,

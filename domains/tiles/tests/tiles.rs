@@ -503,11 +503,11 @@ fn malformed_and_unsolvable_instances_are_rejected_with_a_reason() {
         ("2 1 3 4 5 6 7 8 0", "unsolvable"),
         ("3x4: 1 2 3 4 5 6 7 8 9 10 11", "expected 12 tiles, got 11"),
         ("7x7: 1 2 3", "expected 49 tiles, got 3"),
-        ("8x7: 1 2 3", "a 8x7 board is not supported"),
+        ("8x7: 1 2 3", "8x7 boards are not supported"),
         // 64 tiles are a square board, just too large: its size is named.
         (
             &(0..64).map(|t| t.to_string()).collect::<Vec<_>>().join(" "),
-            "a 8x8 board is not supported (2 to 49 cells)",
+            "8x8 boards are not supported (2 to 49 cells)",
         ),
         ("4by4: 1 2", "board shape '4by4' should look like 4x4"),
     ];
