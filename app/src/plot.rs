@@ -66,10 +66,7 @@ pub fn read_rows(path: &Path) -> Result<Vec<Row>, CliError> {
     // JSON lines by their name (`.json`, `.jsonl`) or, under any other name,
     // by their first character: a CSV of `frontier run` starts with `#` or
     // its header.
-    let named_json = path
-        .extension()
-        .is_some_and(|e| e == "json" || e == "jsonl");
-    if named_json || text.trim_start().starts_with('{') {
+    if crate::results::named_json_lines(path) || text.trim_start().starts_with('{') {
         for (i, line) in text
             .lines()
             .enumerate()

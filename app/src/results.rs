@@ -73,6 +73,13 @@ pub struct KeptRow {
     pub line: usize,
 }
 
+/// Whether a results file's name says JSON lines (`.json` or `.jsonl`, the
+/// two names they go by); any other name is CSV.
+pub fn named_json_lines(path: &Path) -> bool {
+    path.extension()
+        .is_some_and(|e| e == "json" || e == "jsonl")
+}
+
 /// The status of a row whose search a limit stopped with its best
 /// solution so far (anytime, weighted HDA\*, IDA\* below a beam), not
 /// proven optimal: `bounded (time limit)`.
@@ -163,10 +170,7 @@ impl Output {
             path: path.to_path_buf(),
             source,
         };
-        // JSON lines under either name they go by; any other name is CSV.
-        let json = path
-            .extension()
-            .is_some_and(|e| e == "json" || e == "jsonl");
+        let json = named_json_lines(path);
         let (mut file, text) = open_locked(
             path,
             "another frontier run is writing this file; wait for it or pass another --output",

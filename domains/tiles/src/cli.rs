@@ -293,6 +293,19 @@ impl Heuristics {
 }
 
 impl TilesCli {
+    /// The flag of the learned rank given, if any, for the messages that
+    /// refuse it (`--rank-network` where both were given: that pair is
+    /// refused first).
+    fn learned_rank_flag(&self) -> Option<&'static str> {
+        if self.rank_network.is_some() {
+            Some("--rank-network")
+        } else if !self.rank_weights.is_empty() {
+            Some("--rank-weights")
+        } else {
+            None
+        }
+    }
+
     /// The flags `frontier tiles fit-rank` solves its boards with: ranked
     /// by h plus the conflicts without `weights`, else by them.
     pub(crate) fn for_fit(fit: &crate::fit_rank::FitRank, weights: &[f64]) -> TilesCli {
@@ -331,28 +344,23 @@ impl TilesCli {
                 "tiles: give one learned rank, --rank-weights or --rank-network, not both".into(),
             ));
         }
-        if self.rank_conflicts && (!self.rank_weights.is_empty() || self.rank_network.is_some()) {
+        if let (true, Some(flag)) = (self.rank_conflicts, self.learned_rank_flag()) {
             // A learned rank reads the conflicts as its last feature, with
             // its own weight: --rank-conflicts would change nothing.
-            let flag = if self.rank_network.is_some() {
-                "--rank-network"
-            } else {
-                "--rank-weights"
-            };
             return Err(CliError::Input(format!(
                 "tiles: --rank-conflicts is a rank of its own, and {flag} weighs the conflicts \
                  already: give one of them"
             )));
         }
         let heuristic = if self.heuristic == "manhattan" {
-            if !self.rank_weights.is_empty() || self.rank_network.is_some() {
-                let flag = if self.rank_network.is_some() {
-                    "--rank-network weighs"
+            if let Some(flag) = self.learned_rank_flag() {
+                let verb = if self.rank_network.is_some() {
+                    "weighs"
                 } else {
-                    "--rank-weights weigh"
+                    "weigh"
                 };
                 return Err(CliError::Input(format!(
-                    "tiles: {flag} pattern databases, not manhattan"
+                    "tiles: {flag} {verb} pattern databases, not manhattan"
                 )));
             }
             if self.reflect {
@@ -625,17 +633,11 @@ impl Plugin for TilesCli {
                     .into(),
             ));
         }
-        if (self.rank_conflicts || !self.rank_weights.is_empty() || self.rank_network.is_some())
-            && options.order.beam.is_none()
-            && executor.incumbent_beam().is_none()
+        let rank_flag = self
+            .learned_rank_flag()
+            .or(self.rank_conflicts.then_some("--rank-conflicts"));
+        if let (Some(flag), None, None) = (rank_flag, options.order.beam, executor.incumbent_beam())
         {
-            let flag = if self.rank_network.is_some() {
-                "--rank-network"
-            } else if !self.rank_weights.is_empty() {
-                "--rank-weights"
-            } else {
-                "--rank-conflicts"
-            };
             return Err(CliError::Input(format!(
                 "tiles: {flag} ranks a beam's layers: give --beam W or --incumbent-beam W too"
             )));
