@@ -13,10 +13,7 @@ out=${OUT:-/tmp}
 here=results/beam-detail
 bin=target/device/frontier
 start=$(date +%s)
-for t in gpu_ranks_equal_cpu_ranks gpu_beam_ranked_by_conflicts_shortens_korfs_100_and_keeps_sound_bounds; do
-  FRONTIER_REQUIRE_GPU=1 timeout 150 target/device/tiles-tests "$t" --exact > "$out/$t.txt" 2>&1
-  echo "$t: rc=$? ($(grep -o 'test result.*' "$out/$t.txt"))"
-done
+source results/beam-detail/gpu-beam-tests.sh
 for c in network-30 conflicts-30; do
   for way in detail afresh; do
     env $([ $way = afresh ] && echo FRONTIER_BEAM_AFRESH=1) timeout 200 $bin --quiet run \
@@ -24,21 +21,6 @@ for c in network-30 conflicts-30; do
     echo "$c $way: rc=$? at $(( $(date +%s) - start )) s"
   done
 done
-python3 - "$out" <<'PY'
-import csv, sys
-out = sys.argv[1]
-def rows(f):
-    return {r[0]: r for r in csv.reader(l for l in open(f) if not l.startswith('#')) if r and r[0].isdigit()}
-print("config        boards  equal  mean-length  s/board-detail  s/board-afresh  ratio")
-for c in ["network-30", "conflicts-30"]:
-    try:
-        d, a = rows(f"{out}/{c}-detail.csv"), rows(f"{out}/{c}-afresh.csv")
-    except OSError as e:
-        print(c, "missing:", e); continue
-    ks = [k for k in d if k in a]
-    same = sum(d[k][4] == a[k][4] and d[k][6] == a[k][6] for k in ks)
-    sd = sum(float(d[k][8]) for k in ks) / max(len(ks), 1)
-    sa = sum(float(a[k][8]) for k in ks) / max(len(ks), 1)
-    mean = sum(int(d[k][4]) for k in ks) / max(len(ks), 1)
-    print(f"{c:13} {len(ks):6} {same:6} {mean:12.2f} {sd:15.3f} {sa:15.3f} {sa / sd if sd else 0:6.2f}")
-PY
+python3 $here/compare.py detail afresh \
+  network-30 "$out/network-30-detail.csv" "$out/network-30-afresh.csv" \
+  conflicts-30 "$out/conflicts-30-detail.csv" "$out/conflicts-30-afresh.csv"

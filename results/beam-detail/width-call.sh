@@ -10,10 +10,7 @@ set -u
 out=${OUT:-/tmp}
 here=results/beam-detail
 start=$(date +%s)
-for t in gpu_ranks_equal_cpu_ranks gpu_beam_ranked_by_conflicts_shortens_korfs_100_and_keeps_sound_bounds; do
-  FRONTIER_REQUIRE_GPU=1 timeout 150 target/device/tiles-tests "$t" --exact > "$out/$t.txt" 2>&1
-  echo "$t: rc=$? ($(grep -o 'test result.*' "$out/$t.txt"))"
-done
+source results/beam-detail/gpu-beam-tests.sh
 bash scripts/beam-kernels.sh target/deepcubea/puzzle35.tsv 2 4000000 5-5-5-5-5-5-5 \
   target/device/frontier -- --rank-network results/learned-rank/gpu-train/g16.nn \
   > "$out/kernels-network.txt" 2>&1
