@@ -1,5 +1,6 @@
 //! `frontier boggle`: score boards, benchmark the scorers, anneal for
-//! high-scoring boards.
+//! high-scoring boards, and prove the best boards of a shape (with its
+//! shares merged and its certificates verified).
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -1531,7 +1532,7 @@ impl frontier_app::plugin::Plugin for BoggleCli {
     fn commands() -> Option<clap::Command> {
         Some(frontier_app::plugin::subcommands::<BoggleCommand>(
             Self::NAME,
-            "Boggle: score boards, benchmark the scorers, anneal for high-scoring boards",
+            "Boggle: score boards, benchmark the scorers, anneal for high-scoring boards, prove the best boards of a shape (merge its shares, verify its certificate)",
         ))
     }
 

@@ -617,7 +617,7 @@ impl frontier_app::plugin::Plugin for NonogramCli {
     fn commands() -> Option<clap::Command> {
         Some(frontier_app::plugin::subcommands::<NonogramCommand>(
             Self::NAME,
-            "Nonograms: solve (with a uniqueness verdict), draw, convert",
+            "Nonograms: solve (with a uniqueness verdict), draw, convert, benchmark the line solver (CPU and GPU)",
         ))
     }
 

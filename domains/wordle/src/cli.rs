@@ -1,5 +1,7 @@
-//! `frontier wordle`: best next guesses, an interactive solver, and the
-//! greedy policy played against every answer.
+//! `frontier wordle`: best next guesses, an interactive solver, the
+//! greedy policy played against every answer, and proofs of the fewest
+//! guesses (one first guess, or a sweep of them all) with their trees
+//! verified.
 
 use std::io::{BufRead, Write};
 use std::path::{Path, PathBuf};
@@ -855,7 +857,7 @@ impl frontier_app::plugin::Plugin for WordleCli {
     fn commands() -> Option<clap::Command> {
         Some(frontier_app::plugin::subcommands::<WordleCommand>(
             Self::NAME,
-            "Wordle: best next guesses, interactive play, simulation of the greedy policy",
+            "Wordle: best next guesses, interactive play, simulation of the greedy policy, proofs of the fewest guesses (prove, sweep) and their trees verified",
         ))
     }
 
