@@ -1838,7 +1838,8 @@ fn subcommand_jobs_run_from_ron_and_agree_with_the_subcommands() {
     assert!(!boards.is_empty(), "{}", by_flags[0]);
     assert_eq!(proof[0]["value"].as_f64(), boards[0][1].as_f64());
     assert_eq!(proof[0]["path"].as_array().unwrap().len(), boards.len());
-    assert_eq!(proof[0]["status"], "proven");
+    // Its buckets ("ae rst") leave letters out: the row says which it covers.
+    assert_eq!(proof[0]["status"], "proven over the letters aerst");
 
     let lines = json_lines(
         &run(
@@ -2834,6 +2835,120 @@ const BOGGLE_3X3_PROOF: [&str; 7] = [
     "--buckets",
     "ae rst",
 ];
+
+/// Buckets that leave letters out prove over the boards spelled with the
+/// rest only: every report says so, since "no board scores N" would
+/// otherwise read as a claim about every board.
+#[test]
+fn boggle_reports_name_the_letters_when_buckets_leave_some_out() {
+    let dict = need!("boggle/enable2k.txt");
+    let dir = scratch("boggle-partial-letters");
+    let run = |args: &[&str]| {
+        let mut all = vec!["boggle"];
+        all.extend_from_slice(args);
+        // `merge` reads results files only, no word list.
+        if args[0] != "merge" {
+            all.extend_from_slice(&["--dict", &dict]);
+        }
+        frontier(&all)
+    };
+    let summary = |out: &Output| {
+        assert!(out.status.success(), "{}", stderr(out));
+        stdout(out).lines().last().unwrap_or_default().to_string()
+    };
+    let json = |args: &[&str]| {
+        json_lines(
+            &frontier(&[&["--json", "boggle"][..], args, &["--dict", &dict]].concat()),
+            "boggle --json",
+        )
+    };
+    let partial = [
+        "prove",
+        "--shape",
+        "2x2",
+        "--target",
+        "15",
+        "--buckets",
+        "ae rst",
+    ];
+    let whole = ["prove", "--shape", "2x2", "--target", "15"];
+    let certificate = dir.join("c.txt").to_str().unwrap().to_string();
+    let results = dir.join("r.txt").to_str().unwrap().to_string();
+    let line = summary(&run(
+        &[&partial[..], &["--certificate", &certificate]].concat()
+    ));
+    assert!(
+        line.contains("of 2x2 over the letters aerst scoring at least 15"),
+        "{line}"
+    );
+    summary(&run(&[&partial[..], &["--results", &results]].concat()));
+    let line = summary(&run(&["verify", &certificate]));
+    assert!(
+        line.contains("of 2x2 over the letters aerst scoring"),
+        "{line}"
+    );
+    let line = summary(&run(&["merge", &results]));
+    assert!(
+        line.contains("of 2x2 over the letters aerst once"),
+        "{line}"
+    );
+    let line = summary(&run(&[
+        "prove",
+        "--shape",
+        "2x2",
+        "--target",
+        "15",
+        "--letters",
+        "aerst",
+    ]));
+    assert!(
+        line.contains("of 2x2 over the letters aerst scoring"),
+        "{line}"
+    );
+    let line = summary(&run(&whole));
+    assert!(line.contains("of 2x2 scoring at least 15"), "{line}");
+    assert!(!line.contains("over the letters"), "{line}");
+    // A target too many boards reach is refused, the estimate made over
+    // the proof's own letters.
+    let refused = run(&[
+        "prove",
+        "--shape",
+        "3x3",
+        "--target",
+        "20",
+        "--buckets",
+        "ae rst",
+    ]);
+    fails_with(&refused, "random boards over the letters aerst reach it");
+    let refused = run(&["prove", "--shape", "3x3", "--target", "150"]);
+    fails_with(
+        &refused,
+        " of 20000 random boards reach it, so the proof would list",
+    );
+    // The label matters: the whole proof finds boards with other letters,
+    // and every board over aerst among its own.
+    let (some, all) = (json(&partial), json(&whole));
+    assert_eq!(some[0]["letters"], "aerst");
+    assert_eq!(all[0]["letters"], "abcdefghijklmnopqrstuvwxyz");
+    let boards = |v: &serde_json::Value| -> Vec<String> {
+        v["boards"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|b| b[0].to_string())
+            .collect()
+    };
+    let (some, all) = (boards(&some[0]), boards(&all[0]));
+    assert!(
+        some.iter().all(|b| all.contains(b)),
+        "{some:?} not all in {all:?}"
+    );
+    assert!(
+        all.iter()
+            .any(|b| b.trim_matches('"').chars().any(|c| !"aerst".contains(c))),
+        "{all:?}"
+    );
+}
 
 #[test]
 fn boggle_proofs_resume_from_results_files_and_shares_merge_into_the_whole() {

@@ -78,8 +78,11 @@ pub enum BoggleCommand {
         #[arg(long)]
         target: u32,
         /// Letter buckets of the top-level classes: sets split by spaces,
-        /// optionally ", corner: SETS" for the corner cells; together they
-        /// must cover the alphabet once.
+        /// optionally ", corner: SETS" and ", edge: SETS" for the corner and
+        /// the other border cells, no letter in two sets of one list. Sets
+        /// that cover the alphabet prove over every board; fewer letters
+        /// prove over the boards spelled with those only (the report says
+        /// which).
         #[arg(long, default_value = DEFAULT_BUCKETS, conflicts_with = "letters")]
         buckets: String,
         /// Prove over boards of these letters only, one class (small proofs
@@ -283,6 +286,15 @@ fn parse_letters(text: &str) -> Result<Letters, String> {
         "dice" => Ok(Letters::Dice),
         other => Err(format!("'{other}': expected uniform or dice")),
     }
+}
+
+/// " over the letters …" where a proof's buckets leave letters out (its
+/// boards are those spelled with the rest), else nothing: a report of "no
+/// board scores N" must not read as a claim about every board.
+fn over_letters(buckets: &crate::Buckets) -> String {
+    buckets.partial_alphabet().map_or(String::new(), |letters| {
+        format!(" over the letters {letters}")
+    })
 }
 
 fn boggle_error(e: crate::BoggleError) -> CliError {
@@ -502,6 +514,7 @@ pub fn run(command: &BoggleCommand, json: bool) -> Result<(), CliError> {
                 let value = serde_json::json!({
                     "rows": proof.shape.rows, "cols": proof.shape.cols, "target": target,
                     "buckets": proof.buckets.describe(),
+                    "letters": crate::prove::letters_of(proof.buckets.alphabet()),
                     "boards": proof.boards, "classes": proof.classes,
                     "classes_discarded": proof.classes_discarded,
                     "subclasses": proof.subclasses, "boards_scored": proof.boards_scored,
@@ -524,12 +537,13 @@ pub fn run(command: &BoggleCommand, json: bool) -> Result<(), CliError> {
                 }
                 writeln!(
                     out,
-                    "{} board(s) of {}x{} scoring at least {target} (up to symmetry), {:.1} s; \
+                    "{} board(s) of {}x{}{} scoring at least {target} (up to symmetry), {:.1} s; \
                      {} top-level classes up to symmetry ({} discarded at once, highest bound {}), \
                      {} subclasses bounded, {} boards scored, {} tree nodes{}{}",
                     proof.boards.len(),
                     proof.shape.rows,
                     proof.shape.cols,
+                    over_letters(&proof.buckets),
                     proof.seconds,
                     proof.classes,
                     proof.classes_discarded,
@@ -674,10 +688,15 @@ pub fn run(command: &BoggleCommand, json: bool) -> Result<(), CliError> {
                 None => format!("all {} top-level classes", merged.classes),
             };
             let (rows, cols) = merged.header.shape;
+            // The header's buckets were read by `results::parse`, which refuses
+            // any it cannot parse.
+            let buckets = crate::Buckets::parse(&merged.header.buckets).map_err(boggle_error)?;
             if json {
                 let value = serde_json::json!({
                     "rows": rows, "cols": cols, "target": merged.header.target,
-                    "buckets": merged.header.buckets, "boards": merged.boards,
+                    "buckets": merged.header.buckets,
+                    "letters": crate::prove::letters_of(buckets.alphabet()),
+                    "boards": merged.boards,
                     "classes": merged.classes, "subclasses": merged.subclasses,
                     "core_seconds": merged.seconds, "files": files.len(),
                     // A share's files prove the share, not the whole.
@@ -691,10 +710,11 @@ pub fn run(command: &BoggleCommand, json: bool) -> Result<(), CliError> {
                 }
                 writeln!(
                     out,
-                    "{} results file(s) cover {covered} of {rows}x{cols} once: {} board(s) \
+                    "{} results file(s) cover {covered} of {rows}x{cols}{} once: {} board(s) \
                      scoring at least {} (up to symmetry); {} subclasses bounded, {:.2} \
                      core-hours",
                     files.len(),
+                    over_letters(&buckets),
                     merged.boards.len(),
                     merged.header.target,
                     merged.subclasses,
@@ -722,6 +742,7 @@ pub fn run(command: &BoggleCommand, json: bool) -> Result<(), CliError> {
             if json {
                 let value = serde_json::json!({
                     "verified": true, "classes": verified.classes, "pieces": verified.pieces,
+                    "letters": crate::prove::letters_of(parsed.buckets.alphabet()),
                     "boards": verified.boards, "target": parsed.target, "seconds": seconds,
                 });
                 writeln!(out, "{value}").map_err(io)?;
@@ -731,13 +752,14 @@ pub fn run(command: &BoggleCommand, json: bool) -> Result<(), CliError> {
                 }
                 writeln!(
                     out,
-                    "certificate verified: {} classes, {} subclasses re-bounded; {} board(s) of {}x{} \
+                    "certificate verified: {} classes, {} subclasses re-bounded; {} board(s) of {}x{}{} \
                      scoring at least {} (up to symmetry), {seconds:.1} s",
                     verified.classes,
                     verified.pieces,
                     verified.boards.len(),
                     parsed.shape.rows,
                     parsed.shape.cols,
+                    over_letters(&parsed.buckets),
                     parsed.target
                 )
                 .map_err(io)?;
@@ -1065,29 +1087,47 @@ fn default_buckets() -> String {
 const MOST_BOARDS: f64 = 1e6;
 
 /// Refuses a target that a sizeable share of random boards reach, saying
-/// what it implies: 20,000 uniform random boards are scored (a few
-/// milliseconds) and their share above the target, times the 26^cells
-/// boards of the shape, estimates how many the proof would list. Targets
+/// what it implies: 20,000 random boards over the proof's letters
+/// (`alphabet`, a mask; each cell uniform over them) are scored (a few
+/// milliseconds), and their share above the target, times the k^cells
+/// boards of k letters, estimates how many the proof would list. Targets
 /// that random boards do not reach pass: their boards are few.
-fn check_target_is_selective(trie: &Trie, shape: &Shape, target: u32) -> Result<(), CliError> {
+fn check_target_is_selective(
+    trie: &Trie,
+    shape: &Shape,
+    target: u32,
+    alphabet: u32,
+) -> Result<(), CliError> {
     const SAMPLE: usize = 20_000;
     let cells = shape.cells();
-    let boards = crate::random_boards(shape, SAMPLE, crate::Letters::Uniform, 7);
+    let letters: Vec<u8> = (0..26u8).filter(|l| alphabet >> l & 1 == 1).collect();
+    if letters.is_empty() {
+        return Ok(());
+    }
+    let mut rng = frontier_core::rng::SplitMix64::new(7);
+    let mut board = vec![0u8; cells];
     let mut scorer = crate::Scorer::new(trie);
     let (mut reaching, mut best) = (0usize, 0u32);
-    for board in boards.chunks_exact(cells.max(1)) {
-        let score = scorer.score_letters(shape, board);
+    for _ in 0..SAMPLE {
+        for cell in board.iter_mut() {
+            *cell = letters[rng.below(letters.len() as u64) as usize];
+        }
+        let score = scorer.score_letters(shape, &board);
         reaching += usize::from(score >= target);
         best = best.max(score);
     }
     let share = reaching as f64 / SAMPLE as f64;
-    let estimate = share * 26f64.powi(cells as i32);
+    let estimate = share * (letters.len() as f64).powi(cells as i32);
     if estimate > MOST_BOARDS {
+        let over = if letters.len() < 26 {
+            format!(" over the letters {}", crate::prove::letters_of(alphabet))
+        } else {
+            String::new()
+        };
         return Err(CliError::Input(format!(
-            "--target {target} on {}x{}: {:.1}% of {SAMPLE} random boards reach it, so the proof would list about {estimate:.1e} boards, each kept in memory; a proof is for targets few boards reach (the best random board here scored {best}): raise --target",
+            "--target {target} on {}x{}: {reaching} of {SAMPLE} random boards{over} reach it, so the proof would list about {estimate:.1e} boards, each kept in memory; a proof is for targets few boards reach (the best random board here scored {best}): raise --target",
             shape.rows,
             shape.cols,
-            share * 100.0
         )));
     }
     Ok(())
@@ -1211,7 +1251,12 @@ impl ProveSettings {
             ));
         }
         if !self.buckets.starts_with('=') {
-            check_target_is_selective(trie, &settings.shape, self.target)?;
+            check_target_is_selective(
+                trie,
+                &settings.shape,
+                self.target,
+                settings.buckets.alphabet(),
+            )?;
         }
         let pool = frontier_app::plugin::thread_pool(self.threads)?;
         let started = Instant::now();
@@ -1681,12 +1726,13 @@ impl frontier_app::plugin::Plugin for BoggleCli {
                     Some(g) => format!("prove-gpu-{threads}-depth{}", g.split_depth),
                     None => format!("prove-{threads}"),
                 };
-                report.status = match (proof.complete, settings.sample, &settings.share) {
+                let status: String = match (proof.complete, settings.sample, &settings.share) {
                     (false, _, _) => "incomplete".into(),
                     (true, Some(_), _) => "sampled".into(),
                     (true, None, Some(share)) => format!("share {share} proven"),
                     (true, None, None) => "proven".into(),
                 };
+                report.status = status + &over_letters(&proof.buckets);
                 report.solved = proof.complete;
                 report.value = Some(f64::from(proof.boards.first().map_or(0, |b| b.1)));
                 report.path = proof

@@ -309,6 +309,15 @@ impl Buckets {
         self.sets.iter().fold(0, |a, m| a | m)
     }
 
+    /// The letters the buckets cover when that is not the whole alphabet,
+    /// else None. A proof over such buckets speaks only of the boards
+    /// spelled with those letters: its reports must say so, or "no board
+    /// scores N" would read as a claim about every board.
+    pub fn partial_alphabet(&self) -> Option<String> {
+        let all = (1u32 << 26) - 1;
+        (self.alphabet() & all != all).then(|| letters_of(self.alphabet()))
+    }
+
     /// The sets as [`Buckets::parse`] reads them.
     pub fn describe(&self) -> String {
         let list = |sets: &[u32]| {
