@@ -1178,6 +1178,37 @@ fn nonogram_solve_prints_grid_verdict_json_and_png() {
     );
 }
 
+/// The framework's methods probe every state, and one probe of a 33×33
+/// grid took 7 s: a time limit must cut the probes too, not only the
+/// executor between expansions.
+#[test]
+fn nonogram_framework_methods_stop_at_their_time_limit() {
+    let puzzle = need!("nonogram/dom-16.nin");
+    for method in ["walk", "astar", "hda"] {
+        let started = std::time::Instant::now();
+        let out = frontier(&[
+            "nonogram",
+            "solve",
+            "--no-grid",
+            "--method",
+            method,
+            "--max-seconds",
+            "0.3",
+            &puzzle,
+        ]);
+        let seconds = started.elapsed().as_secs_f64();
+        assert!(out.status.success(), "{method}: {}", stderr(&out));
+        let text = stdout(&out);
+        assert!(text.contains("unknown"), "{method}: {text}");
+        assert!(
+            seconds < 4.0,
+            "{method} ran {seconds:.1} s past a 0.3 s limit"
+        );
+        // The walk counts the states it expanded (it said 0 before).
+        assert!(!text.contains(" 0 nodes"), "{method}: {text}");
+    }
+}
+
 #[test]
 fn nonogram_bad_files_name_the_line() {
     let file = scratch("nonogram-bad").join("bad.nin");

@@ -142,10 +142,17 @@ fn run_method(
         max_seconds,
     };
     let started = std::time::Instant::now();
-    let limits = SearchOptions::with_limits(Limits {
-        max_seconds,
-        ..Limits::default()
-    });
+    let deadline = max_seconds.and_then(|s| frontier_core::search::deadline_after(started, s));
+    // The framework's methods: the start state's probe (cut at the deadline)
+    // comes first, then the executor gets the time left.
+    let framework_search = || {
+        let search = NonogramSearch::until(puzzle, true, deadline);
+        let limits = SearchOptions::with_limits(Limits {
+            max_seconds: max_seconds.map(|s| (s - started.elapsed().as_secs_f64()).max(0.0)),
+            ..Limits::default()
+        });
+        (search, limits)
+    };
     let framework = |solutions: Vec<Vec<bool>>, verdict: Verdict, nodes: u64| SolveOutcome {
         solutions,
         verdict,
@@ -182,32 +189,33 @@ fn run_method(
             frontier_app::plugin::thread_count(threads.unwrap_or(0))?,
         ),
         Method::Walk => {
-            let search = NonogramSearch::new(puzzle, true);
-            let (solutions, verdict) = search.solutions(k.max(1), &limits);
-            framework(solutions, verdict, 0)
+            let (search, limits) = framework_search();
+            let (solutions, verdict, expanded) = search.solutions(k.max(1), &limits);
+            framework(solutions, verdict, expanded)
         }
-        Method::Astar => first_only(astar(&NonogramSearch::new(puzzle, true), &Blind, &limits)?),
+        Method::Astar => {
+            let (search, limits) = framework_search();
+            first_only(astar(&search, &Blind, &limits)?)
+        }
         Method::Hda => {
             let defaults = HdaConfig::default();
             let config = HdaConfig {
                 threads: frontier_core::check_threads("hda", threads.unwrap_or(defaults.threads))?,
                 ..defaults
             };
-            first_only(hda(
-                &NonogramSearch::new(puzzle, true),
+            let (search, limits) = framework_search();
+            first_only(hda(&search, &Blind, &StdHasher, &config, &limits)?)
+        }
+        Method::MpiHda => {
+            let (search, limits) = framework_search();
+            first_only(frontier_core::search::mpi_hda(
+                &search,
                 &Blind,
                 &StdHasher,
-                &config,
+                &frontier_core::search::MpiHdaConfig::default(),
                 &limits,
             )?)
         }
-        Method::MpiHda => first_only(frontier_core::search::mpi_hda(
-            &NonogramSearch::new(puzzle, true),
-            &Blind,
-            &StdHasher,
-            &frontier_core::search::MpiHdaConfig::default(),
-            &limits,
-        )?),
     })
 }
 

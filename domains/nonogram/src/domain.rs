@@ -11,6 +11,8 @@
 
 use frontier_core::{CodecError, Domain, Edge, PackedState, SearchOptions, Visit, WalkEnd};
 
+use std::time::Instant;
+
 use crate::line::{EMPTY, FILLED, UNKNOWN};
 use crate::puzzle::Puzzle;
 use crate::solver::{Cutoff, Grid, Verdict};
@@ -21,6 +23,10 @@ pub struct NonogramSearch<'p> {
     /// Probe every state before guessing (slower per state, far fewer states).
     pub probing: bool,
     start: Option<Vec<u8>>,
+    /// When probing stops: a probe of a large grid can take seconds, longer
+    /// than a search's time limit, and the executors check their limits
+    /// only between expansions.
+    cutoff: Cutoff<'static>,
 }
 
 /// A guess: the cell (row-major index) and the value tried.
@@ -36,12 +42,28 @@ impl<'p> NonogramSearch<'p> {
     /// The search for `puzzle`. The start state is the line-solved (and,
     /// with probing, probed) grid; `None` inside means the clues contradict.
     pub fn new(puzzle: &'p Puzzle, probing: bool) -> NonogramSearch<'p> {
+        NonogramSearch::until(puzzle, probing, None)
+    }
+
+    /// [`NonogramSearch::new`] whose probes stop at `deadline`: the start
+    /// state's and every expansion's. A probe cut short keeps what it fixed
+    /// (each fix follows from the clues) and guesses a cell of its own, so
+    /// every state still has both its children and no solution is lost;
+    /// past the deadline the search only guesses, until its executor's
+    /// limit stops it.
+    pub fn until(
+        puzzle: &'p Puzzle,
+        probing: bool,
+        deadline: Option<Instant>,
+    ) -> NonogramSearch<'p> {
+        let cutoff = Cutoff::at(deadline);
         let mut grid = Grid::new(puzzle);
-        let ok = grid.propagate().is_ok() && (!probing || grid.probe(Cutoff::default()).is_ok());
+        let ok = grid.propagate().is_ok() && (!probing || grid.probe(cutoff).is_ok());
         NonogramSearch {
             puzzle,
             probing,
             start: ok.then_some(grid.cells),
+            cutoff,
         }
     }
 
@@ -50,13 +72,14 @@ impl<'p> NonogramSearch<'p> {
         self.start.is_none()
     }
 
-    /// Enumerates up to `k` solutions depth-first with the framework's walk.
-    pub fn solutions(&self, k: usize, options: &SearchOptions) -> (Vec<Vec<bool>>, Verdict) {
+    /// Enumerates up to `k` solutions depth-first with the framework's walk;
+    /// returns them, the verdict and the states expanded.
+    pub fn solutions(&self, k: usize, options: &SearchOptions) -> (Vec<Vec<bool>>, Verdict, u64) {
         if self.contradicts() {
-            return (Vec::new(), Verdict::None);
+            return (Vec::new(), Verdict::None, 0);
         }
         let mut found = Vec::new();
-        let (end, _) = frontier_core::walk(self, options, |state: &Vec<u8>, _| {
+        let (end, stats) = frontier_core::walk(self, options, |state: &Vec<u8>, _| {
             if self.is_goal(state) {
                 found.push(state.iter().map(|&c| c == FILLED).collect());
                 if found.len() >= k {
@@ -67,7 +90,7 @@ impl<'p> NonogramSearch<'p> {
         });
         let cut_short = matches!(end, WalkEnd::LimitReached(_));
         let verdict = Verdict::judge(found.len(), k, cut_short);
-        (found, verdict)
+        (found, verdict, stats.expanded)
     }
 }
 
@@ -92,7 +115,7 @@ impl Domain for NonogramSearch<'_> {
             return;
         }
         let (cell, first) = if self.probing {
-            match grid.probe(Cutoff::default()) {
+            match grid.probe(self.cutoff) {
                 Ok(Some(guess)) => guess,
                 _ => return,
             }
@@ -103,7 +126,7 @@ impl Domain for NonogramSearch<'_> {
         for value in [first, if first == FILLED { EMPTY } else { FILLED }] {
             grid.assign(cell, value);
             let consistent = grid.propagate().is_ok()
-                && (!self.probing || grid.unknown() == 0 || grid.probe(Cutoff::default()).is_ok());
+                && (!self.probing || grid.unknown() == 0 || grid.probe(self.cutoff).is_ok());
             if consistent {
                 out.push(Edge {
                     state: grid.cells.clone(),

@@ -236,11 +236,20 @@ fn every_solver_counts_like_brute_force_on_random_small_puzzles() {
             );
         }
         let search = NonogramSearch::new(&puzzle, round % 2 == 0);
-        let (walked, verdict) = search.solutions(3, &SearchOptions::default());
+        let (walked, verdict, _) = search.solutions(3, &SearchOptions::default());
         assert_eq!(
             (walked.len(), verdict),
             (truth.min(3), want),
             "walk on {puzzle:?}"
+        );
+        // Probes cut short by a deadline (here: passed already) keep every
+        // child: the search only guesses more, and counts the same.
+        let cut = NonogramSearch::until(&puzzle, true, Some(std::time::Instant::now()));
+        let (walked, verdict, _) = cut.solutions(3, &SearchOptions::default());
+        assert_eq!(
+            (walked.len(), verdict),
+            (truth.min(3), want),
+            "walk with its probes cut on {puzzle:?}"
         );
         let first = astar(&search, &Blind, &SearchOptions::default()).expect("valid limits");
         assert_eq!(first.solution().is_some(), truth > 0, "astar on {puzzle:?}");
