@@ -1626,6 +1626,32 @@ fn wordle_hard_mode_proves_more_than_normal_and_checkpoints_keep_modes_apart() {
         args.extend_from_slice(extra);
         run(&args)
     };
+    // The text says what a total is over: the answers, the mode, a sample.
+    let text = |extra: &[&str]| {
+        let mut all = vec!["wordle", "sweep", "--threads", "1"];
+        all.extend_from_slice(&["--answers", list.to_str().unwrap()]);
+        all.extend_from_slice(&["--guesses", list.to_str().unwrap()]);
+        all.extend_from_slice(extra);
+        let out = frontier(&all);
+        assert!(out.status.success(), "{}", stderr(&out));
+        stdout(&out)
+    };
+    let whole = text(&["--hard"]);
+    assert!(
+        whole.starts_with("60 first guesses on 60 answers, hard mode (at most 6 guesses);"),
+        "{whole}"
+    );
+    assert!(
+        whole.contains(", proven optimal over every guess\n"),
+        "{whole}"
+    );
+    let sample = text(&["--every", "3"]);
+    assert!(
+        sample
+            .starts_with("20 first guesses (a sample: 1 in 3 of the sweep's order) on 60 answers;"),
+        "{sample}"
+    );
+    assert!(sample.contains("not a proof over every guess"), "{sample}");
     let hard_sweep = json_lines(&sweep(&["--hard"]), "sweep --hard");
     assert_eq!(hard_sweep[0]["hard"], true);
     assert!(hard_sweep[0]["best"].as_u64() <= hard[0]["total"].as_u64());

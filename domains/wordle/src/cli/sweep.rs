@@ -398,14 +398,22 @@ impl SweepReport {
 
     /// The report as text.
     pub fn to_text(&self, table: &FeedbackTable) -> String {
+        // The scope first: a total means nothing without the answers, the
+        // mode and whether the guesses were all of them or a sample.
+        let mode = match (self.hard, self.max_guesses) {
+            (false, _) => String::new(),
+            (true, Some(n)) => format!(", hard mode (at most {n} guesses)"),
+            (true, None) => ", hard mode (no guess limit)".into(),
+        };
         let mut text = format!(
-            "{} first guesses{}; {} judged now on {} threads in {:.1} s\n",
+            "{} first guesses{} on {} answers{mode}; {} judged now on {} threads in {:.1} s\n",
             self.considered.len(),
             if self.every > 1 {
-                format!(" (every {}-th of the sweep's order)", self.every)
+                format!(" (a sample: 1 in {} of the sweep's order)", self.every)
             } else {
                 String::new()
             },
+            self.answers,
             self.judged_now,
             self.threads,
             self.seconds
@@ -419,10 +427,10 @@ impl SweepReport {
         let leaders = self.leaders();
         match leaders.first() {
             Some(&(g, c)) => {
-                let scope = if missing == 0 {
-                    "proven optimal over every guess considered"
-                } else {
-                    "best so far"
+                let scope = match (missing, self.every) {
+                    (0, 1) => "proven optimal over every guess",
+                    (0, _) => "the best of the sample, each of its guesses proven; not a proof over every guess",
+                    _ => "best so far",
                 };
                 text += &format!(
                     "best first guess: {} with {c} guesses in total (average {:.4}), {scope}\n",
