@@ -2878,7 +2878,6 @@ fn plot_draws_the_anytime_trace_of_json_results() {
     assert!(!run_and_plot("plain", "json", ""));
 }
 
-/// A 3x3 proof over few letters: under a second, tens of boards.
 /// A 2x2 proof of two buckets: six classes, boards to find.
 const BOGGLE_2X2_PROOF: [&str; 7] = [
     "prove",
@@ -2890,6 +2889,7 @@ const BOGGLE_2X2_PROOF: [&str; 7] = [
     "ae rst",
 ];
 
+/// A 3x3 proof over few letters: under a second, tens of boards.
 const BOGGLE_3X3_PROOF: [&str; 7] = [
     "prove",
     "--shape",
@@ -2926,16 +2926,9 @@ fn boggle_reports_name_the_letters_when_buckets_leave_some_out() {
             "boggle --json",
         )
     };
-    let partial = [
-        "prove",
-        "--shape",
-        "2x2",
-        "--target",
-        "15",
-        "--buckets",
-        "ae rst",
-    ];
-    let whole = ["prove", "--shape", "2x2", "--target", "15"];
+    // BOGGLE_2X2_PROOF's buckets leave letters out; without them, every board.
+    let partial = BOGGLE_2X2_PROOF;
+    let whole = &BOGGLE_2X2_PROOF[..5];
     let certificate = dir.join("c.txt").to_str().unwrap().to_string();
     let results = dir.join("r.txt").to_str().unwrap().to_string();
     let line = summary(&run(
@@ -2956,20 +2949,12 @@ fn boggle_reports_name_the_letters_when_buckets_leave_some_out() {
         line.contains("of 2x2 over the letters aerst once"),
         "{line}"
     );
-    let line = summary(&run(&[
-        "prove",
-        "--shape",
-        "2x2",
-        "--target",
-        "15",
-        "--letters",
-        "aerst",
-    ]));
+    let line = summary(&run(&[whole, &["--letters", "aerst"]].concat()));
     assert!(
         line.contains("of 2x2 over the letters aerst scoring"),
         "{line}"
     );
-    let line = summary(&run(&whole));
+    let line = summary(&run(whole));
     assert!(line.contains("of 2x2 scoring at least 15"), "{line}");
     assert!(!line.contains("over the letters"), "{line}");
     // A target too many boards reach is refused, the estimate made over
@@ -2991,7 +2976,7 @@ fn boggle_reports_name_the_letters_when_buckets_leave_some_out() {
     );
     // The label matters: the whole proof finds boards with other letters,
     // and every board over aerst among its own.
-    let (some, all) = (json(&partial), json(&whole));
+    let (some, all) = (json(&partial), json(whole));
     assert_eq!(some[0]["letters"], "aerst");
     assert_eq!(all[0]["letters"], "abcdefghijklmnopqrstuvwxyz");
     let boards = |v: &serde_json::Value| -> Vec<String> {
