@@ -151,7 +151,7 @@ fn bad_instances_give_one_line_errors_and_a_failing_exit() {
                 "--heuristic",
                 "1,2/2,3",
             ],
-            "bad partition",
+            "bad partition '1,2/2,3': tile 2 is in two lists",
         ),
         (
             vec![
@@ -161,7 +161,17 @@ fn bad_instances_give_one_line_errors_and_a_failing_exit() {
                 "--heuristic",
                 "4-4|1,2/2,3",
             ],
-            "bad partition",
+            "bad partition '1,2/2,3': tile 2 is in two lists",
+        ),
+        (
+            vec![
+                "solve",
+                "tiles",
+                "1 2 3 4 5 6 7 8 0",
+                "--heuristic",
+                "1,2/3,9",
+            ],
+            "tile 9 is not on a 3x3 board (tiles 1 to 8)",
         ),
         (vec!["solve", "grid", "S..x/..G"], "column 4"),
         (vec!["run", "no/such/config.ron"], "no/such/config.ron"),

@@ -1086,6 +1086,10 @@ pub fn partition(spec: &str, board: &Board, goal: Goal) -> Result<Vec<Pattern>, 
     goal.fits(board)?;
     let n = board.cells();
     let goal_state = TileState::goal(board, goal);
+    let bad = |reason: String| TilesError::BadPartition {
+        spec: spec.to_string(),
+        reason,
+    };
     let tile_sets: Vec<Vec<u8>> =
         if let Some((_, side, sets)) = PRESETS.iter().find(|p| p.0 == spec) {
             if board.rows() != *side || board.cols() != *side {
@@ -1117,22 +1121,43 @@ pub fn partition(spec: &str, board: &Board, goal: Goal) -> Result<Vec<Pattern>, 
                 .map(|set| {
                     set.split(',')
                         .map(|t| {
-                            t.trim()
-                                .parse::<u8>()
-                                .map_err(|_| TilesError::BadPartition(spec.to_string()))
+                            let t = t.trim();
+                            t.parse::<u8>().map_err(|_| {
+                                bad(if t.is_empty() {
+                                    "an empty tile list or number".into()
+                                } else {
+                                    format!("'{t}' is not a tile number")
+                                })
+                            })
                         })
                         .collect()
                 })
                 .collect::<Result<_, _>>()?
         };
+    // Additive databases are admissible only when no tile counts twice, so
+    // a tile in two lists is refused, not summed.
     let mut seen = [false; MAX_CELLS];
     for &t in tile_sets.iter().flatten() {
-        if t == 0 || usize::from(t) >= n || std::mem::replace(&mut seen[usize::from(t)], true) {
-            return Err(TilesError::BadPartition(spec.to_string()));
+        if t == 0 {
+            return Err(bad("0 is the blank: the lists hold tiles".into()));
+        }
+        if usize::from(t) >= n {
+            return Err(bad(format!(
+                "tile {t} is not on a {}x{} board (tiles 1 to {})",
+                board.rows(),
+                board.cols(),
+                n - 1
+            )));
+        }
+        if std::mem::replace(&mut seen[usize::from(t)], true) {
+            return Err(bad(format!("tile {t} is in two lists")));
         }
     }
-    if tile_sets.iter().any(|s| s.is_empty() || s.len() + 1 >= n) {
-        return Err(TilesError::BadPartition(spec.to_string()));
+    if let Some(set) = tile_sets.iter().find(|s| s.len() + 1 >= n) {
+        return Err(bad(format!(
+            "a list of {} tiles leaves fewer than two cells free",
+            set.len()
+        )));
     }
     Ok(tile_sets
         .into_iter()

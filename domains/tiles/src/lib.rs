@@ -103,8 +103,13 @@ pub enum TilesError {
         goal: Goal,
     },
     /// A partition spec is malformed.
-    #[error("bad partition '{0}': give a preset ({presets}) or disjoint tile lists like 1,2,3/4,5,6, each leaving two cells free; several joined by '|' take the largest", presets = preset_names().join(", "))]
-    BadPartition(String),
+    #[error("bad partition '{spec}': {reason}; give a preset ({presets}) or disjoint tile lists like 1,2,3/4,5,6, each leaving two cells free; several joined by '|' take the largest", presets = preset_names().join(", "))]
+    BadPartition {
+        /// The spec as given.
+        spec: String,
+        /// What is wrong with it.
+        reason: String,
+    },
     /// A preset was used on the wrong board.
     #[error("preset {preset} is for {side}x{side} boards")]
     PresetShape {
