@@ -301,6 +301,16 @@ fn whole_decades(low: f64, high: f64) -> (f64, f64) {
     )
 }
 
+/// A count axis's label at `value`: the whole numbers only, since plotters
+/// places ticks at halves too when the count is small ("1.5 instances").
+fn count_label(value: &f64) -> String {
+    if value.fract() == 0.0 {
+        format!("{value:.0}")
+    } else {
+        String::new()
+    }
+}
+
 /// Series in first-seen order with their rows.
 fn by_series(rows: &[Row]) -> Vec<(String, Vec<&Row>)> {
     let mut order: Vec<(String, Vec<&Row>)> = Vec::new();
@@ -358,6 +368,7 @@ fn cactus(rows: &[Row], buf: &mut [u8]) -> Result<(), CliError> {
     chart
         .configure_mesh()
         .x_desc("instances solved")
+        .x_label_formatter(&count_label)
         .y_desc("seconds per instance")
         .label_style((FONT, 16))
         .draw()
@@ -509,6 +520,7 @@ fn speedup_chart(families: &[(String, Vec<(f64, f64)>)], buf: &mut [u8]) -> Resu
     chart
         .configure_mesh()
         .x_desc("threads or GPUs")
+        .x_label_formatter(&count_label)
         .y_desc("speedup")
         .label_style((FONT, 16))
         .draw()
@@ -635,6 +647,20 @@ mod tests {
         // The range before widening: plotters finds no label inside one decade.
         let narrow: LogCoord<f64> = (1.15..5.9).log_scale().into();
         assert!(narrow.key_points(10usize).is_empty());
+    }
+
+    #[test]
+    fn a_count_axis_labels_whole_numbers_only() {
+        // The cactus's range for four instances: plotters ticks it at halves.
+        let axis: plotters::coord::types::RangedCoordf64 = (0f64..4.5).into();
+        let ticks = axis.key_points(10usize);
+        assert!(ticks.iter().any(|t| t.fract() != 0.0), "{ticks:?}");
+        let labels: Vec<String> = ticks
+            .iter()
+            .map(count_label)
+            .filter(|l| !l.is_empty())
+            .collect();
+        assert_eq!(labels, ["0", "1", "2", "3", "4"]);
     }
 
     #[test]
