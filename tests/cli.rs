@@ -1173,6 +1173,19 @@ fn nonogram_solve_prints_grid_verdict_json_and_png() {
         ]);
         assert!(out.status.success(), "{method}: {}", stderr(&out));
     }
+    // A best-first method finds one solution: a count above it is refused.
+    fails_with(
+        &frontier(&[
+            "nonogram",
+            "solve",
+            "--method",
+            "hda",
+            "--solutions",
+            "2",
+            &puzzle,
+        ]),
+        "--solutions 2: --method hda finds the first solution only",
+    );
     // The portfolio, and a seeded cdcl (which searches from elsewhere),
     // reach the same checked verdict.
     let random = need!("nonogram/rand-30x30-d50-s1.nin");

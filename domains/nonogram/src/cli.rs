@@ -21,10 +21,11 @@ pub enum NonogramCommand {
         /// Puzzle files.
         #[arg(required = true)]
         files: Vec<PathBuf>,
-        /// Look for up to this many solutions (2 = a uniqueness verdict; 1 =
-        /// first solution only).
-        #[arg(long, default_value_t = 2)]
-        solutions: usize,
+        /// Look for up to this many solutions (2, the default, gives a
+        /// uniqueness verdict; 1 the first solution only). astar, hda and
+        /// mpi-hda find the first only and refuse any other count.
+        #[arg(long)]
+        solutions: Option<usize>,
         /// cdcl (learning from conflicts), dfs (probing + depth-first
         /// guessing), portfolio (cdcl, dfs and differently seeded cdcl racing
         /// on all threads), walk (the framework's depth-first walk), astar,
@@ -321,9 +322,21 @@ pub fn run(command: &NonogramCommand, json: bool) -> Result<(), CliError> {
             if png_path.is_some() && files.len() > 1 {
                 return Err(CliError::Input("--png takes one puzzle".into()));
             }
-            if *solutions == 0 {
+            if *solutions == Some(0) {
                 return Err(CliError::Input("--solutions must be at least 1".into()));
             }
+            let first_only = matches!(method, Method::Astar | Method::Hda | Method::MpiHda);
+            if let Some(k @ 2..) = *solutions {
+                if first_only {
+                    return Err(CliError::Input(format!(
+                        "--solutions {k}: --method {} finds the first solution only; \
+                         cdcl, dfs, portfolio and walk look for more",
+                        clap::ValueEnum::to_possible_value(method)
+                            .map_or_else(String::new, |v| v.get_name().to_string())
+                    )));
+                }
+            }
+            let solutions = solutions.unwrap_or(2);
             if threads.is_some() && !matches!(method, Method::Hda | Method::Portfolio) {
                 return Err(CliError::Input(
                     "--threads applies to --method hda and portfolio only".into(),
@@ -333,7 +346,7 @@ pub fn run(command: &NonogramCommand, json: bool) -> Result<(), CliError> {
             for file in files {
                 let puzzle = load(file)?;
                 let outcome =
-                    run_method(&puzzle, *method, *solutions, *threads, *seed, *max_seconds)?;
+                    run_method(&puzzle, *method, solutions, *threads, *seed, *max_seconds)?;
                 // Every solution is checked against the clues before it is shown.
                 let checked = outcome.solutions.iter().all(|s| puzzle.accepts(s));
                 if !checked {
