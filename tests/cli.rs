@@ -2983,8 +2983,32 @@ fn boggle_reports_name_the_letters_when_buckets_leave_some_out() {
         line.contains("of 2x2 over the letters aerst scoring"),
         "{line}"
     );
+    // A sample's or a share's line says whose boards it lists.
+    let out = run(&[&partial[..], &["--sample", "2"]].concat());
+    let first = stdout(&out)
+        .lines()
+        .find(|l| l.contains("board(s)"))
+        .unwrap_or_default()
+        .to_string();
+    assert!(
+        first.contains("scoring at least 15 in the 2 sampled top-level classes (of 6)"),
+        "{first}"
+    );
+    let out = run(&[&partial[..], &["--share", "1/2"]].concat());
+    let first = stdout(&out)
+        .lines()
+        .find(|l| l.contains("board(s)"))
+        .unwrap_or_default()
+        .to_string();
+    assert!(
+        first.contains("scoring at least 15 in share 1/2 (up to symmetry)"),
+        "{first}"
+    );
     let line = summary(&run(whole));
-    assert!(line.contains("of 2x2 scoring at least 15"), "{line}");
+    assert!(
+        line.contains("of 2x2 scoring at least 15 (up to symmetry)"),
+        "{line}"
+    );
     assert!(!line.contains("over the letters"), "{line}");
     // A target too many boards reach is refused, the estimate made over
     // the proof's own letters.

@@ -535,11 +535,21 @@ pub fn run(command: &BoggleCommand, json: bool) -> Result<(), CliError> {
                 for (board, score) in &proof.boards {
                     writeln!(out, "{score}\t{board}").map_err(io)?;
                 }
+                // A sample's or a share's boards are those of its classes only:
+                // the line says so before anything else.
+                let within = match (sample, share) {
+                    (Some(_), _) => format!(
+                        " in the {} sampled top-level classes (of {})",
+                        proof.classes, proof.classes_total
+                    ),
+                    (None, Some(share)) => format!(" in share {share}"),
+                    (None, None) => String::new(),
+                };
                 writeln!(
                     out,
-                    "{} board(s) of {}x{}{} scoring at least {target} (up to symmetry), {:.1} s; \
-                     {} top-level classes up to symmetry ({} discarded at once, highest bound {}), \
-                     {} subclasses bounded, {} boards scored, {} tree nodes{}{}",
+                    "{} board(s) of {}x{}{} scoring at least {target}{within} (up to symmetry), \
+                     {:.1} s; {} top-level classes up to symmetry ({} discarded at once, highest \
+                     bound {}), {} subclasses bounded, {} boards scored, {} tree nodes{}{}",
                     proof.boards.len(),
                     proof.shape.rows,
                     proof.shape.cols,
