@@ -1400,6 +1400,14 @@ fn every_subcommand_prints_json_lines_with_json() {
     assert!(sweep[0]["best"].as_u64().unwrap() <= prove[0]["total"].as_u64().unwrap());
     let simulate = json_lines(&wordle(&["simulate"]), "wordle simulate");
     assert!(simulate[0]["total"].as_u64().unwrap() >= sweep[0]["best"].as_u64().unwrap());
+    // Its text names the policy and the rules: a greedy total, not an optimum.
+    let text = frontier(&[&["wordle", "simulate"][..], &lists, &["--hard"]].concat());
+    assert!(
+        stdout(&text)
+            .starts_with("greedy policy (most expected information, hard mode), first guess "),
+        "{}",
+        stdout(&text)
+    );
     // play: the first suggestion is the answer.
     let mut play = Command::new(env!("CARGO_BIN_EXE_frontier"))
         .args(["--json", "wordle", "play"])

@@ -483,9 +483,17 @@ pub fn run(command: &WordleCommand, json: bool, progress: bool) -> Result<(), Cl
             if json {
                 writeln!(out, "{}", serde_json::to_value(&sim).unwrap_or_default()).map_err(io)?;
             } else {
+                // A greedy policy's total, not an optimum: the line says which
+                // policy and which rules, so it is not read beside `prove`'s as one.
+                let policy = match lists.rank {
+                    Rank::Entropy => "most expected information",
+                    Rank::ExpectedRemaining => "fewest expected candidates left",
+                };
+                let mode = if lists.hard { ", hard mode" } else { "" };
                 writeln!(
                     out,
-                    "first guess {}: {} answers, {} guesses in total, {:.4} on average ({:.1} s)",
+                    "greedy policy ({policy}{mode}), first guess {}: {} answers, {} guesses in \
+                     total, {:.4} on average ({:.1} s)",
                     sim.first,
                     table.answers.len(),
                     sim.total,
