@@ -1186,6 +1186,18 @@ fn nonogram_solve_prints_grid_verdict_json_and_png() {
         ]),
         "--solutions 2: --method hda finds the first solution only",
     );
+    fails_with(
+        &frontier(&[
+            "solve",
+            "nonogram",
+            "--method",
+            "astar",
+            "--solutions",
+            "3",
+            &puzzle,
+        ]),
+        "nonogram: solutions 3: method astar finds the first solution only",
+    );
     // The portfolio, and a seeded cdcl (which searches from elsewhere),
     // reach the same checked verdict.
     let random = need!("nonogram/rand-30x30-d50-s1.nin");

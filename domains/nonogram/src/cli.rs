@@ -125,6 +125,35 @@ fn grid_text(puzzle: &Puzzle, filled: &[bool]) -> String {
         .collect()
 }
 
+/// The solutions to look for: `requested`, else 2 (a uniqueness verdict).
+/// The best-first methods find the first solution only, so a count of 2 or
+/// more given with them is refused rather than left undone; `prefix` is
+/// how the caller names the setting ("--" for a flag, "" in RON).
+fn solutions_to_find(
+    method: Method,
+    requested: Option<usize>,
+    prefix: &str,
+) -> Result<usize, CliError> {
+    let name = |m: Method| {
+        clap::ValueEnum::to_possible_value(&m)
+            .map_or_else(String::new, |v| v.get_name().to_string())
+    };
+    match requested {
+        Some(0) => Err(CliError::Input(format!(
+            "{prefix}solutions must be at least 1"
+        ))),
+        Some(k @ 2..) if matches!(method, Method::Astar | Method::Hda | Method::MpiHda) => {
+            Err(CliError::Input(format!(
+                "{prefix}solutions {k}: {prefix}method {} finds the first solution only; \
+                 cdcl, dfs, portfolio and walk look for more",
+                name(method)
+            )))
+        }
+        Some(k) => Ok(k),
+        None => Ok(2),
+    }
+}
+
 /// Runs one method on one puzzle.
 fn run_method(
     puzzle: &Puzzle,
@@ -322,21 +351,7 @@ pub fn run(command: &NonogramCommand, json: bool) -> Result<(), CliError> {
             if png_path.is_some() && files.len() > 1 {
                 return Err(CliError::Input("--png takes one puzzle".into()));
             }
-            if *solutions == Some(0) {
-                return Err(CliError::Input("--solutions must be at least 1".into()));
-            }
-            let first_only = matches!(method, Method::Astar | Method::Hda | Method::MpiHda);
-            if let Some(k @ 2..) = *solutions {
-                if first_only {
-                    return Err(CliError::Input(format!(
-                        "--solutions {k}: --method {} finds the first solution only; \
-                         cdcl, dfs, portfolio and walk look for more",
-                        clap::ValueEnum::to_possible_value(method)
-                            .map_or_else(String::new, |v| v.get_name().to_string())
-                    )));
-                }
-            }
-            let solutions = solutions.unwrap_or(2);
+            let solutions = solutions_to_find(*method, *solutions, "--")?;
             if threads.is_some() && !matches!(method, Method::Hda | Method::Portfolio) {
                 return Err(CliError::Input(
                     "--threads applies to --method hda and portfolio only".into(),
@@ -579,10 +594,12 @@ pub struct NonogramCli {
     #[arg(long, default_value = "cdcl")]
     #[serde(default = "default_method")]
     pub method: String,
-    /// Solutions to look for: 2 gives a uniqueness verdict, 1 the first only.
-    #[arg(long, default_value_t = 2)]
-    #[serde(default = "two")]
-    pub solutions: usize,
+    /// Solutions to look for: 2 (the default) gives a uniqueness verdict, 1
+    /// the first only; astar, hda and mpi-hda find the first only and refuse
+    /// another count.
+    #[arg(long)]
+    #[serde(default)]
+    pub solutions: Option<usize>,
     /// cdcl only: a seed other than 0 starts from random guess activities
     /// and phases (see `nonogram solve --seed`); a grid over seeds shows
     /// how much a puzzle's time owes to luck.
@@ -598,10 +615,6 @@ pub struct NonogramCli {
 
 fn default_method() -> String {
     "cdcl".into()
-}
-
-fn two() -> usize {
-    2
 }
 
 impl NonogramCli {
@@ -652,12 +665,9 @@ impl frontier_app::plugin::Plugin for NonogramCli {
     type Prepared = ();
 
     fn prepare(&self, _: &[frontier_core::ExecutorConfig]) -> Result<(), CliError> {
-        if self.solutions == 0 {
-            return Err(CliError::Input(
-                "nonogram: solutions must be at least 1".into(),
-            ));
-        }
         let method = self.method()?;
+        solutions_to_find(method, self.solutions, "")
+            .map_err(|e| CliError::Input(format!("nonogram: {e}")))?;
         if self.seed != 0 && method != Method::Cdcl {
             return Err(CliError::Input(
                 "nonogram: a seed applies to method cdcl only".into(),
@@ -825,7 +835,7 @@ impl frontier_app::plugin::Plugin for NonogramCli {
         let outcome = run_method(
             &puzzle,
             method,
-            self.solutions,
+            solutions_to_find(method, self.solutions, "")?,
             None,
             self.seed,
             options.limits.max_seconds,
