@@ -235,7 +235,7 @@ pub fn no_executor(domain: &str, executor: &ExecutorConfig) -> Result<(), CliErr
     match executor {
         ExecutorConfig::Astar => Ok(()),
         other => Err(CliError::Input(format!(
-            "{domain} runs no search executor: leave `executors` out (not {})",
+            "{domain} runs no search executor: leave --executor (RON `executors`) out (not {})",
             other.name()
         ))),
     }
