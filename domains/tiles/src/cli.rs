@@ -518,7 +518,8 @@ impl Plugin for TilesCli {
     const PARTITIONS: &'static [&'static str] = &[
         "hash", "zobrist", "split", "split-xy", "block", "rows", "cols",
     ];
-    const ABOUT: &'static str = "Sliding-tile puzzles (8-, 15-, 24-puzzle) with pattern databases";
+    const ABOUT: &'static str =
+        "Sliding-tile puzzles of up to 49 cells (8- to 48-puzzle) with pattern databases";
     type Prepared = Heuristics;
 
     fn commands() -> Option<clap::Command> {
