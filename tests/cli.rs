@@ -3047,6 +3047,17 @@ fn boggle_reports_name_the_letters_when_buckets_leave_some_out() {
         &refused,
         " of 20000 random boards reach it, so the proof would list",
     );
+    let everything = "abcdefghijklmnopqrstuvwxyz";
+    let refused = run(&[
+        "prove",
+        "--shape",
+        "3x3",
+        "--target",
+        "5",
+        "--letters",
+        everything,
+    ]);
+    fails_with(&refused, "raise --target");
     // The label matters: the whole proof finds boards with other letters,
     // and every board over aerst among its own.
     let (some, all) = (json(&partial), json(whole));
