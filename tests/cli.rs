@@ -3004,26 +3004,21 @@ fn boggle_reports_name_the_letters_when_buckets_leave_some_out() {
         "{line}"
     );
     // A sample's or a share's line says whose boards it lists.
-    let out = run(&[&partial[..], &["--sample", "2"]].concat());
-    let first = stdout(&out)
-        .lines()
-        .find(|l| l.contains("board(s)"))
-        .unwrap_or_default()
-        .to_string();
-    assert!(
-        first.contains("scoring at least 15 in the 2 sampled top-level classes (of 6)"),
-        "{first}"
-    );
-    let out = run(&[&partial[..], &["--share", "1/2"]].concat());
-    let first = stdout(&out)
-        .lines()
-        .find(|l| l.contains("board(s)"))
-        .unwrap_or_default()
-        .to_string();
-    assert!(
-        first.contains("scoring at least 15 in share 1/2 (up to symmetry)"),
-        "{first}"
-    );
+    for (extra, scope) in [
+        (
+            ["--sample", "2"],
+            "scoring at least 15 in the 2 sampled top-level classes (of 6)",
+        ),
+        (
+            ["--share", "1/2"],
+            "scoring at least 15 in share 1/2 (up to symmetry)",
+        ),
+    ] {
+        let out = run(&[&partial[..], &extra].concat());
+        let text = stdout(&out);
+        let line = text.lines().find(|l| l.contains("board(s)"));
+        assert!(line.is_some_and(|l| l.contains(scope)), "{text}");
+    }
     let line = summary(&run(whole));
     assert!(
         line.contains("of 2x2 scoring at least 15 (up to symmetry)"),
