@@ -1097,19 +1097,20 @@ fn default_buckets() -> String {
 const MOST_BOARDS: f64 = 1e6;
 
 /// Refuses a target that a sizeable share of random boards reach, saying
-/// what it implies: 20,000 random boards over the proof's letters
-/// (`alphabet`, a mask; each cell uniform over them) are scored (a few
-/// milliseconds), and their share above the target, times the k^cells
-/// boards of k letters, estimates how many the proof would list. Targets
-/// that random boards do not reach pass: their boards are few.
+/// what it implies: 20,000 random boards over the letters of `buckets` (each
+/// cell uniform over them) are scored (a few milliseconds), and their share
+/// above the target, times the k^cells boards of k letters, estimates how
+/// many the proof would list. Targets that random boards do not reach
+/// pass: their boards are few.
 fn check_target_is_selective(
     trie: &Trie,
     shape: &Shape,
     target: u32,
-    alphabet: u32,
+    buckets: &crate::Buckets,
 ) -> Result<(), CliError> {
     const SAMPLE: usize = 20_000;
     let cells = shape.cells();
+    let alphabet = buckets.alphabet();
     let letters: Vec<u8> = (0..26u8).filter(|l| alphabet >> l & 1 == 1).collect();
     if letters.is_empty() {
         return Ok(());
@@ -1129,11 +1130,7 @@ fn check_target_is_selective(
     let share = reaching as f64 / SAMPLE as f64;
     let estimate = share * (letters.len() as f64).powi(cells as i32);
     if estimate > MOST_BOARDS {
-        let over = if letters.len() < 26 {
-            format!(" over the letters {}", crate::prove::letters_of(alphabet))
-        } else {
-            String::new()
-        };
+        let over = over_letters(buckets);
         return Err(CliError::Input(format!(
             "--target {target} on {}x{}: {reaching} of {SAMPLE} random boards{over} reach it, so the proof would list about {estimate:.1e} boards, each kept in memory; a proof is for targets few boards reach (the best random board here scored {best}): raise --target",
             shape.rows,
@@ -1262,12 +1259,7 @@ impl ProveSettings {
         }
         // `--letters` too: its random boards are drawn from its letters, so a
         // small alphabet's low target passes where a whole one's would not.
-        check_target_is_selective(
-            trie,
-            &settings.shape,
-            self.target,
-            settings.buckets.alphabet(),
-        )?;
+        check_target_is_selective(trie, &settings.shape, self.target, &settings.buckets)?;
         let pool = frontier_app::plugin::thread_pool(self.threads)?;
         let started = Instant::now();
         let last = std::sync::Mutex::new(0u64);
