@@ -115,10 +115,10 @@ impl Grid {
         };
         let cols = lines.first().map_or(0, |l| l.chars().count());
         if lines.is_empty() || cols == 0 {
-            return Err(bad(1, 1, "empty grid".into()));
+            return Err(Error::GridWhole("empty".into()));
         }
         if lines.len() > usize::from(u16::MAX) || cols > usize::from(u16::MAX) {
-            return Err(bad(1, 1, "grid larger than 65535 cells a side".into()));
+            return Err(Error::GridWhole("larger than 65535 cells a side".into()));
         }
         let mut enter_cost = Vec::with_capacity(lines.len() * cols);
         let (mut start, mut goal) = (None, None);
@@ -159,8 +159,8 @@ impl Grid {
                 enter_cost.push(cost);
             }
         }
-        let start = start.ok_or_else(|| bad(1, 1, "no start cell 'S'".into()))?;
-        let goal = goal.ok_or_else(|| bad(1, 1, "no goal cell 'G'".into()))?;
+        let start = start.ok_or_else(|| Error::GridWhole("no start cell 'S'".into()))?;
+        let goal = goal.ok_or_else(|| Error::GridWhole("no goal cell 'G'".into()))?;
         // Entry costs are 1 to 9 (parsed from one digit), so a byte holds one.
         let cell_bytes = enter_cost
             .iter()
@@ -480,5 +480,29 @@ mod tests {
                 got: 2
             })
         );
+    }
+
+    /// A fault at one place names its line and column; a fault of the
+    /// whole maze (nothing there, no start, no goal) names none, since
+    /// line 1, column 1 would point at a cell that is not at fault.
+    #[test]
+    fn faults_name_their_place_only_where_they_have_one() {
+        for (text, message) in [
+            (
+                "S.\n.x\nG.",
+                "grid line 2, column 2: unexpected 'x' (use S G # . or 1-9)",
+            ),
+            (
+                "S..\n.G",
+                "grid line 2, column 1: row has 2 cells, the first row has 3",
+            ),
+            ("S.S\n..G", "grid line 1, column 3: a second 'S'"),
+            ("\n\n", "grid: empty"),
+            ("...\n..G", "grid: no start cell 'S'"),
+            ("S..\n...", "grid: no goal cell 'G'"),
+        ] {
+            let error = Grid::parse(text).map(|_| ()).unwrap_err();
+            assert_eq!(error.to_string(), message, "{text:?}");
+        }
     }
 }

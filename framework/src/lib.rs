@@ -88,6 +88,10 @@ pub enum Error {
         /// What is wrong.
         message: String,
     },
+    /// A maze in [`grid`]'s text format that is wrong as a whole (empty,
+    /// too large, without a start or a goal): no line or column to name.
+    #[error("grid: {0}")]
+    GridWhole(String),
     /// No usable GPU: no driver, no device, or no NVRTC.
     #[error("no GPU: {0}")]
     NoGpu(String),
