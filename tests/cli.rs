@@ -2600,6 +2600,25 @@ fn experiments_that_would_run_nothing_or_too_much_are_refused() {
     }
 }
 
+/// Commands asked to list nothing are refused, not run: `wordle next
+/// --top 0` printed a header alone, and `boggle anneal --keep 0` printed
+/// one board.
+#[test]
+fn lists_of_nothing_are_refused() {
+    for (args, message) in [
+        (
+            &["wordle", "next", "--top", "0"][..],
+            "--top 0: list at least one guess",
+        ),
+        (
+            &["boggle", "anneal", "--keep", "0", "--steps", "10"],
+            "keep 0: report at least one board",
+        ),
+    ] {
+        fails_with(&frontier(args), message);
+    }
+}
+
 /// Benchmarks refuse what they cannot measure: no boards or puzzles, more
 /// than the memory holds, a density over 100% (which ran, reporting "150%
 /// filled").

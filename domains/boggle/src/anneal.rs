@@ -88,6 +88,9 @@ impl AnnealConfig {
         if self.chains == 0 || self.steps == 0 {
             return bad("chains and steps must be positive".into());
         }
+        if self.keep == 0 {
+            return bad("keep 0: report at least one board".into());
+        }
         Ok(())
     }
 

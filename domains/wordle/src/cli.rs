@@ -25,7 +25,7 @@ pub enum WordleCommand {
         /// The word lists.
         #[command(flatten)]
         lists: Lists,
-        /// Feedback so far, as guess:pattern (g green, y yellow, . grey), e.g. crane:g.y..
+        /// Feedback so far, as guess:pattern (g green, y yellow, grey as . - b or x), e.g. crane:g.y..
         #[arg(long)]
         feedback: Vec<String>,
         /// How many guesses to list.
@@ -252,6 +252,9 @@ pub fn run(command: &WordleCommand, json: bool, progress: bool) -> Result<(), Cl
             feedback,
             top,
         } => {
+            if *top == 0 {
+                return Err(CliError::Input("--top 0: list at least one guess".into()));
+            }
             let table = lists.table()?;
             let (candidates, history) = apply(&table, feedback)?;
             let best = suggestions(&table, &candidates, lists, &history, *top);

@@ -58,7 +58,7 @@ pub enum WordleError {
     #[error("'{0}' is not a five-letter word (a-z)")]
     Word(String),
     /// A feedback pattern that does not parse.
-    #[error("feedback '{0}' should be five of: g (green), y (yellow), . or - (grey)")]
+    #[error("feedback '{0}' should be five of: g (green), y (yellow), grey as . - b or x")]
     Pattern(String),
     /// A guess that is not in the guess list, or feedback no answer fits.
     #[error("{0}")]
