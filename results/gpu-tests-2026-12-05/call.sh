@@ -11,7 +11,7 @@ nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv,noheader | 
 export FRONTIER_REQUIRE_GPU=1 FRONTIER_DATA=$PWD/.devdata/data
 summary=$out/summary.txt
 : > "$summary"
-for t in pancake wordle nonogram frontier_boggle boggle; do
+for t in pancake frontier_pancake wordle frontier_wordle nonogram frontier_nonogram frontier_boggle boggle; do
   start=$(date +%s)
   /tmp/gt/$t-tests gpu --test-threads 1 > "$out/$t.log" 2>&1
   rc=$?
