@@ -2498,6 +2498,57 @@ fn seconds_that_are_not_a_finite_count_are_refused_everywhere() {
     }
 }
 
+/// Memory limits take units (`4G` = 4 GiB, `4GB` = 4·10^9) and refuse
+/// what is not a size (`--max-memory 1G` was refused with "invalid digit
+/// found in string"); the limit a run went under is recorded in its file.
+/// A results file must be named for the format it is written in:
+/// `results.tsv` was written as CSV.
+#[test]
+fn memory_limits_take_units_and_results_files_their_format_s_name() {
+    let dir = scratch("memory-units");
+    let config = write_config(
+        "memory-units.ron",
+        r#"Experiment(domain: Grid(), instances: Inline(["S.G"]))"#,
+    );
+    let config = config.to_str().unwrap();
+    let csv = dir.join("rows.csv");
+    let _ = std::fs::remove_file(&csv);
+    for (flag, bytes) in [("3G", 3u64 << 30), ("3GB", 3_000_000_000)] {
+        let out = frontier(&[
+            "run",
+            config,
+            "--max-memory",
+            flag,
+            "--output",
+            csv.to_str().unwrap(),
+            "--overwrite",
+        ]);
+        assert!(out.status.success(), "{flag}: {}", stderr(&out));
+        let text = std::fs::read_to_string(&csv).unwrap();
+        assert!(
+            text.contains(&format!("max_memory_bytes: Some({bytes})")),
+            "{flag}: {text}"
+        );
+    }
+    for args in [
+        &["run", config, "--max-memory", "1X"][..],
+        &["solve", "--max-memory", "-", "grid", "S.G"],
+    ] {
+        fails_with(
+            &frontier(args),
+            "is not a number of bytes (e.g. 4000000000, 512M",
+        );
+    }
+    for name in ["rows.tsv", "rows.txt", "rows"] {
+        let path = dir.join(name);
+        fails_with(
+            &frontier(&["run", config, "--output", path.to_str().unwrap()]),
+            "name a results file .csv, or .json or .jsonl",
+        );
+        assert!(!path.exists(), "{name} was written");
+    }
+}
+
 /// Thread counts are refused before any thread starts: `--threads 100000`
 /// spent minutes spawning HDA*'s workers and their outboxes, and made the
 /// nonogram portfolio abort. HDA* and IDA* need at least one worker.

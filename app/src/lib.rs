@@ -108,9 +108,9 @@ enum Command {
         /// config's `max_expanded`.
         #[arg(long)]
         max_expanded: Option<u64>,
-        /// Stop each search when it holds more than this many bytes, in place
-        /// of the config's `max_memory_bytes`.
-        #[arg(long)]
+        /// Stop each search when it holds more than this many bytes (4000000000,
+        /// 4G = 4 GiB, 4GB = 4·10^9), in place of the config's `max_memory_bytes`.
+        #[arg(long, value_parser = frontier_core::search::parse_bytes)]
         max_memory: Option<u64>,
     },
     /// Draw charts of a results file (the CSV or JSON lines `run` writes) as
@@ -429,8 +429,9 @@ struct SearchFlags {
     /// Stop after this many expansions.
     #[arg(long, global = true)]
     max_expanded: Option<u64>,
-    /// Stop when open and closed hold more than this many bytes (e.g. 4000000000).
-    #[arg(long, global = true)]
+    /// Stop when open and closed hold more than this many bytes (4000000000,
+    /// 4G = 4 GiB, 4GB = 4·10^9).
+    #[arg(long, global = true, value_parser = frontier_core::search::parse_bytes)]
     max_memory: Option<u64>,
     /// Stop after this many seconds.
     #[arg(long, global = true, value_parser = frontier_core::search::parse_seconds)]

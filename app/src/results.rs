@@ -74,10 +74,28 @@ pub struct KeptRow {
 }
 
 /// Whether a results file's name says JSON lines (`.json` or `.jsonl`, the
-/// two names they go by); any other name is CSV.
+/// two names they go by, in any case); any other name reads as CSV.
 pub fn named_json_lines(path: &Path) -> bool {
     path.extension()
-        .is_some_and(|e| e == "json" || e == "jsonl")
+        .is_some_and(|e| e.eq_ignore_ascii_case("json") || e.eq_ignore_ascii_case("jsonl"))
+}
+
+/// `path` when its name says the format a run writes (`.csv`, or `.json`
+/// or `.jsonl` for JSON lines), or why not: a run would otherwise write
+/// CSV into `results.tsv` or `results.txt`, which is not what those names
+/// promise.
+pub fn check_output_name(path: &Path) -> Result<(), CliError> {
+    let csv = path
+        .extension()
+        .is_some_and(|e| e.eq_ignore_ascii_case("csv"));
+    if csv || named_json_lines(path) {
+        Ok(())
+    } else {
+        Err(CliError::Input(format!(
+            "{}: name a results file .csv, or .json or .jsonl for JSON lines (the name says which it is written as)",
+            path.display()
+        )))
+    }
 }
 
 /// The status of a row whose search a limit stopped with its best
@@ -170,6 +188,7 @@ impl Output {
             path: path.to_path_buf(),
             source,
         };
+        check_output_name(path)?;
         let json = named_json_lines(path);
         let (mut file, text) = open_locked(
             path,

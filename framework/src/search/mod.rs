@@ -88,6 +88,44 @@ pub fn check_seconds(seconds: f64) -> Result<f64, String> {
     }
 }
 
+/// Reads a number of bytes given on a command line (a clap value parser):
+/// a whole number, or a number with a unit, `K`, `M`, `G` or `T` (also
+/// `KiB` … `TiB`) for powers of 1024, `KB` … `TB` for powers of 1000, so
+/// `4G` and `4GiB` are 4 · 2^30 and `4GB` is 4 · 10^9. Units are read
+/// without regard to case, since nobody means millibytes.
+pub fn parse_bytes(text: &str) -> Result<u64, String> {
+    let bad =
+        || format!("'{text}' is not a number of bytes (e.g. 4000000000, 512M, 4G, 4GiB or 4GB)");
+    let trimmed = text.trim();
+    let split = trimmed
+        .find(|c: char| !(c.is_ascii_digit() || c == '.'))
+        .unwrap_or(trimmed.len());
+    let (number, unit) = trimmed.split_at(split);
+    let unit = unit.trim().to_ascii_uppercase();
+    let scale: u64 = match unit.as_str() {
+        "" | "B" => 1,
+        "K" | "KIB" => 1 << 10,
+        "M" | "MIB" => 1 << 20,
+        "G" | "GIB" => 1 << 30,
+        "T" | "TIB" => 1 << 40,
+        "KB" => 1_000,
+        "MB" => 1_000_000,
+        "GB" => 1_000_000_000,
+        "TB" => 1_000_000_000_000,
+        _ => return Err(bad()),
+    };
+    if let Ok(whole) = number.parse::<u64>() {
+        return whole.checked_mul(scale).ok_or_else(bad);
+    }
+    // A fraction (`1.5G`) is taken in whole bytes, rounded down.
+    let fraction: f64 = number.parse().map_err(|_| bad())?;
+    let bytes = fraction * scale as f64;
+    if unit.is_empty() || !bytes.is_finite() || bytes >= u64::MAX as f64 {
+        return Err(bad());
+    }
+    Ok(bytes as u64)
+}
+
 /// Deserializes an optional number of seconds checked as
 /// [`parse_seconds`] checks one (`#[serde(deserialize_with = …)]`).
 pub fn deserialize_seconds<'de, D: serde::Deserializer<'de>>(
@@ -459,6 +497,39 @@ mod tests {
         assert_eq!(limits.max_seconds, None);
         let err = serde_json::from_str::<Limits>(r#"{"max_seconds": -3.0}"#).unwrap_err();
         assert!(err.to_string().contains("not a number of seconds"), "{err}");
+    }
+
+    #[test]
+    fn bytes_take_units_and_refuse_what_is_not_a_size() {
+        for (text, bytes) in [
+            ("4000000000", 4_000_000_000),
+            ("0", 0),
+            ("512M", 512 << 20),
+            ("4G", 4 << 30),
+            ("4gib", 4 << 30),
+            (" 4 GiB ", 4 << 30),
+            ("4GB", 4_000_000_000),
+            ("1.5K", 1536),
+            ("2T", 2 << 40),
+            ("100b", 100),
+        ] {
+            assert_eq!(parse_bytes(text), Ok(bytes), "{text}");
+        }
+        for bad in [
+            "",
+            "G",
+            "-5",
+            "1.5",
+            "4X",
+            "4 G B",
+            "1e3",
+            "99999999999T",
+            "NaN",
+            ".G",
+        ] {
+            let err = parse_bytes(bad).unwrap_err();
+            assert!(err.contains("is not a number of bytes"), "{bad}: {err}");
+        }
     }
 
     #[test]
