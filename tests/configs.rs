@@ -132,3 +132,48 @@ fn two_domains_of_one_name_are_refused() {
     let code = once.run_from(["frontier", "--quiet", "solve", "pancake", "3 1 2"]);
     assert_eq!(code, std::process::ExitCode::SUCCESS);
 }
+
+/// Where a name takes parentheses and has none (`Hda`, `Pancake`), or has
+/// them and takes none (`Astar()`), the error says which and what to
+/// write: RON alone said "Expected opening `(`" and "Expected comma".
+#[test]
+fn names_with_parentheses_wrong_say_what_to_write() {
+    let app = App::new().with_builtin();
+    for (body, column, hint) in [
+        (
+            "domain: Pancake(), instances: Inline([\"3 1 2\"]), executors: [Astar()]",
+            78,
+            "Expected comma: `Astar` takes no parentheses: write `Astar` alone",
+        ),
+        (
+            "domain: Pancake(), instances: Inline([\"3 1 2\"]), executors: [Astar, Hda]",
+            83,
+            "`Hda` takes parentheses, with its fields inside or none: `Hda()`",
+        ),
+        (
+            "domain: Pancake, instances: Inline([\"3 1 2\"])",
+            27,
+            "`Pancake` takes parentheses, with its fields inside or none: `Pancake()`",
+        ),
+    ] {
+        let text = format!("Experiment({body})");
+        match Experiment::parse(&text, Path::new("x.ron"), &app) {
+            Err(CliError::Config {
+                line: 1,
+                column: at,
+                message,
+                ..
+            }) => {
+                assert_eq!(at, column, "{text}: {message}");
+                assert!(message.contains(hint), "{text}: {message}");
+            }
+            other => panic!("{text}: {other:?}"),
+        }
+    }
+    // Elsewhere RON's message stands alone.
+    let text = "Experiment(domain: Pancake(), instances: Inline([\"3 1 2\"]) repeat: 2)";
+    match Experiment::parse(text, Path::new("x.ron"), &app) {
+        Err(CliError::Config { message, .. }) => assert_eq!(message, "Expected comma"),
+        other => panic!("{other:?}"),
+    }
+}

@@ -265,12 +265,47 @@ impl Experiment {
                 | ron::extensions::Extensions::IMPLICIT_SOME,
         );
         crate::registry::with_plugins(&app.plugins, || options.from_str(text)).map_err(
-            |e: ron::error::SpannedError| CliError::Config {
-                path: path.to_path_buf(),
-                line: e.span.start.line,
-                column: e.span.start.col,
-                message: e.code.to_string(),
+            |e: ron::error::SpannedError| {
+                let (line, column) = (e.span.start.line, e.span.start.col);
+                let mut message = e.code.to_string();
+                if let Some(hint) = parentheses_hint(text, line, column, &message) {
+                    message = format!("{message}: {hint}");
+                }
+                CliError::Config {
+                    path: path.to_path_buf(),
+                    line,
+                    column,
+                    message,
+                }
             },
         )
+    }
+}
+
+/// What to write instead where RON stopped right after a name that takes
+/// parentheses (`Hda`, `Pancake`) or takes none (`Astar`): its own
+/// messages, "Expected opening `(`" and "Expected comma", name neither the
+/// name nor the fix.
+fn parentheses_hint(text: &str, line: usize, column: usize, message: &str) -> Option<String> {
+    let chars: Vec<char> = text.lines().nth(line.checked_sub(1)?)?.chars().collect();
+    let before = &chars[..column.checked_sub(1)?.min(chars.len())];
+    let start = before
+        .iter()
+        .rposition(|c| !(c.is_ascii_alphanumeric() || *c == '_'))
+        .map_or(0, |at| at + 1);
+    let name: String = before[start..].iter().collect();
+    if !name.starts_with(|c: char| c.is_ascii_uppercase()) {
+        return None;
+    }
+    if message.contains("Expected opening `(`") {
+        Some(format!(
+            "`{name}` takes parentheses, with its fields inside or none: `{name}()`"
+        ))
+    } else if message.contains("Expected comma") && chars.get(before.len()) == Some(&'(') {
+        Some(format!(
+            "`{name}` takes no parentheses: write `{name}` alone"
+        ))
+    } else {
+        None
     }
 }
