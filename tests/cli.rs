@@ -1788,6 +1788,17 @@ fn plot_draws_pngs_from_csv_and_json_results_and_names_bad_files() {
         &frontier(&["plot", junk.to_str().unwrap()]),
         "no `instance` column",
     );
+    // `--out` names a directory; a file there said "File exists (os error 17)".
+    let results = dir.join("r.csv");
+    fails_with(
+        &frontier(&[
+            "plot",
+            results.to_str().unwrap(),
+            "--out",
+            junk.to_str().unwrap(),
+        ]),
+        "junk.csv: a file, not a directory",
+    );
     // NaN axis ranges made the chart library loop for ever.
     let nan = dir.join("nan.csv");
     std::fs::write(

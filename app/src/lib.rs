@@ -697,6 +697,13 @@ impl App {
                     .or_else(|| results.parent().map(PathBuf::from))
                     .filter(|d| !d.as_os_str().is_empty())
                     .unwrap_or_else(|| PathBuf::from("."));
+                if dir.exists() && !dir.is_dir() {
+                    return Err(CliError::Input(format!(
+                        "--out {}: a file, not a directory (the charts go into a directory, \
+                         made if missing)",
+                        dir.display()
+                    )));
+                }
                 std::fs::create_dir_all(&dir).map_err(|source| CliError::Io {
                     path: dir.clone(),
                     source,
