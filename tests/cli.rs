@@ -1268,6 +1268,13 @@ fn nonogram_bad_files_name_the_line() {
         err.contains("bad.nin: line 3: row 2: clue 1,1,1 needs 5 cells"),
         "{err}"
     );
+    // `solve nonogram` takes a path or a puzzle's text: a path that is not
+    // there was parsed as text ("the first line must be 'width height'").
+    let missing = file.with_file_name("missing.nin");
+    fails_with(
+        &frontier(&["solve", "nonogram", missing.to_str().unwrap()]),
+        "missing.nin: No such file",
+    );
 }
 
 #[test]

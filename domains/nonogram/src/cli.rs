@@ -822,9 +822,13 @@ impl frontier_app::plugin::Plugin for NonogramCli {
             report.value = Some(report.stats.expansions_per_second);
             return Ok(report);
         }
-        // On the command line the instance may be a file's path.
+        // On the command line the instance may be a file's path. A puzzle's
+        // text takes several lines, so one line is a path, and one that is
+        // not there is named as a missing file, not parsed as a puzzle.
         let text = match std::path::Path::new(&instance.text) {
-            p if p.is_file() => frontier_app::plugin::read_file(p)?,
+            p if p.is_file() || !instance.text.trim().contains('\n') => {
+                frontier_app::plugin::read_file(p)?
+            }
             _ => instance.text.clone(),
         };
         let puzzle = Puzzle::parse(&text).map_err(|e| CliError::Instance {
