@@ -689,7 +689,11 @@ fn fit_rank_fits_weights_that_solve_takes() {
         ),
         (
             vec!["--heuristic", "5-5-5", "--rounds", "0"],
-            "--rounds and --beam must be at least 1",
+            "--rounds, --beam and --max-memory-gib must be at least 1",
+        ),
+        (
+            vec!["--heuristic", "5-5-5", "--max-memory-gib", "0"],
+            "--rounds, --beam and --max-memory-gib must be at least 1",
         ),
         (
             vec!["--heuristic", "5-5-5", "--beam", "1"],
@@ -700,6 +704,19 @@ fn fit_rank_fits_weights_that_solve_takes() {
         assert!(!out.status.success(), "{flags:?}");
         assert!(stderr(&out).contains(needle), "{flags:?}: {}", stderr(&out));
     }
+    // A file of no boards said that round 1's beams solved none.
+    let empty = dir.join("no-boards.txt");
+    std::fs::write(&empty, "# nothing yet\n\n").unwrap();
+    fails_with(
+        &frontier(&[
+            "tiles",
+            "fit-rank",
+            empty.to_str().unwrap(),
+            "--heuristic",
+            "4-4",
+        ]),
+        "no-boards.txt: no boards",
+    );
 }
 
 /// Several partitions joined by `|` take the largest of their sums: the

@@ -96,13 +96,20 @@ pub fn run(fit: &FitRank, quiet: bool, json: bool) -> Result<(), CliError> {
     if fit.from_paths {
         return run_on_paths(fit, quiet, json);
     }
-    if fit.rounds == 0 || fit.beam == 0 {
+    if fit.rounds == 0 || fit.beam == 0 || fit.max_memory_gib == 0 {
         return Err(CliError::Input(
-            "tiles fit-rank: --rounds and --beam must be at least 1".into(),
+            "tiles fit-rank: --rounds, --beam and --max-memory-gib must be at least 1".into(),
         ));
     }
     let boards = crate::cli::parse_instance_file(&read_file(&fit.boards)?, fit.goal)
         .map_err(|message| CliError::Input(format!("{}: {message}", fit.boards.display())))?;
+    if boards.is_empty() {
+        // Else round 1 reports that its beams solved no board.
+        return Err(CliError::Input(format!(
+            "{}: no boards (one a line, as `frontier solve tiles` takes them)",
+            fit.boards.display()
+        )));
+    }
     let threads = fit
         .threads
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, usize::from));
