@@ -1667,6 +1667,16 @@ fn flags_a_wordle_command_cannot_honour_are_refused() {
     fails_with(&out, "--hard does not apply");
     let out = frontier(&["wordle", "prove", "--max-guesses", "6"]);
     fails_with(&out, "--max-guesses applies with --hard");
+    // The default first guess, absent from a list of one's own, is named
+    // as the flag's default.
+    let list = scratch("wordle-first").join("two.txt");
+    std::fs::write(&list, "crane\nslate\n").unwrap();
+    let list = list.to_str().unwrap();
+    let out = frontier(&["wordle", "prove", "--answers", list, "--guesses", list]);
+    fails_with(
+        &out,
+        "--first salet (salet unless given) is not in the guess list",
+    );
 }
 
 #[test]
@@ -2686,9 +2696,9 @@ fn experiments_that_would_run_nothing_or_too_much_are_refused() {
     }
 }
 
-/// Commands asked to list nothing are refused, not run: `wordle next
-/// --top 0` printed a header alone, and `boggle anneal --keep 0` printed
-/// one board.
+/// Commands asked to list or repeat nothing are refused, not run:
+/// `wordle next --top 0` printed a header alone, `boggle anneal --keep 0`
+/// printed one board, and `wordle bench --repeat 0` timed one run.
 #[test]
 fn lists_of_nothing_are_refused() {
     for (args, message) in [
@@ -2699,6 +2709,10 @@ fn lists_of_nothing_are_refused() {
         (
             &["boggle", "anneal", "--keep", "0", "--steps", "10"],
             "keep 0: report at least one board",
+        ),
+        (
+            &["wordle", "bench", "--repeat", "0"],
+            "repeat 0: give 1 or more repetitions",
         ),
     ] {
         fails_with(&frontier(args), message);

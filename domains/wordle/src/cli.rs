@@ -294,6 +294,8 @@ pub fn run(command: &WordleCommand, json: bool, progress: bool) -> Result<(), Cl
             Ok(())
         }
         WordleCommand::Bench { lists, gpu, repeat } => {
+            // Before the lists are read, which may take the machine's data.
+            check_repeat(*repeat)?;
             if lists.hard {
                 return Err(CliError::Input(
                     "bench ranks first guesses, which hard mode does not restrict: --hard does not apply".into(),
@@ -341,9 +343,12 @@ pub fn run(command: &WordleCommand, json: bool, progress: bool) -> Result<(), Cl
             };
             let table = lists.table()?;
             let word: Word = first.parse().map_err(wordle_error)?;
-            let g = table
-                .guess_index(word)
-                .ok_or_else(|| CliError::Input(format!("'{word}' is not in the guess list")))?;
+            // `--first` has a default, which a list of one's own may lack.
+            let g = table.guess_index(word).ok_or_else(|| {
+                CliError::Input(format!(
+                    "--first {word} (salet unless given) is not in the guess list"
+                ))
+            })?;
             let all: Vec<u32> = (0..table.answers.len() as u32).collect();
             let started = std::time::Instant::now();
             let (cost, tree) = proven_tree(&table, lists.hard, limit, g, threads)?.ok_or_else(|| {
@@ -570,6 +575,16 @@ pub fn run(command: &WordleCommand, json: bool, progress: bool) -> Result<(), Cl
     }
 }
 
+/// `repeat` 0 ran once, as if 1 had been asked: refused.
+fn check_repeat(repeat: usize) -> Result<(), CliError> {
+    if repeat == 0 {
+        return Err(CliError::Input(
+            "repeat 0: give 1 or more repetitions (the best time is reported)".into(),
+        ));
+    }
+    Ok(())
+}
+
 /// The best of `repeat` times to rank every guess over every answer on
 /// `threads` threads (0: all cores), and the ranking.
 fn time_ranking(
@@ -578,11 +593,12 @@ fn time_ranking(
     threads: usize,
     repeat: usize,
 ) -> Result<(f64, Vec<crate::Score>), CliError> {
+    check_repeat(repeat)?;
     let all: Vec<u32> = (0..table.answers.len() as u32).collect();
     let pool = frontier_app::plugin::thread_pool(threads)?;
     let mut best = f64::INFINITY;
     let mut ranking = Vec::new();
-    for _ in 0..repeat.max(1) {
+    for _ in 0..repeat {
         let started = std::time::Instant::now();
         ranking = pool.install(|| best_guesses(table, &all, rank, &|_| true, usize::MAX));
         best = best.min(started.elapsed().as_secs_f64());
