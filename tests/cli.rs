@@ -1654,10 +1654,23 @@ fn every_subcommand_prints_json_lines_with_json() {
     assert_eq!(verified[0]["boards"], proof[0]["boards"]);
     let text = std::fs::read_to_string(&cert).unwrap();
     std::fs::write(&cert, text.replace("target 15", "target 10")).unwrap();
-    fails_with(&boggle(&["verify", cert_arg]), "certificate refused");
+    fails_with(
+        &boggle(&["verify", cert_arg]),
+        "proof.cert: certificate refused",
+    );
     fails_with(
         &boggle(&[&args[..], &["--sample", "1", "--certificate", cert_arg]].concat()),
         "cannot be used with",
+    );
+    // An empty file has no line 0: it said "line 0: the header ends early".
+    std::fs::write(&cert, "").unwrap();
+    fails_with(
+        &boggle(&["verify", cert_arg]),
+        "proof.cert: certificate line 1: the file is empty",
+    );
+    fails_with(
+        &frontier(&["boggle", "merge", cert_arg]),
+        "proof.cert line 1: the file is empty",
     );
 }
 

@@ -742,12 +742,14 @@ pub fn run(command: &BoggleCommand, json: bool) -> Result<(), CliError> {
             let trie = dict.load()?;
             let text = std::fs::read_to_string(certificate)
                 .map_err(|e| CliError::Input(format!("{}: {e}", certificate.display())))?;
-            let parsed = crate::certificate::parse(&text).map_err(boggle_error)?;
+            let named = certificate.display();
+            let parsed = crate::certificate::parse(&text)
+                .map_err(|e| CliError::Input(format!("{named}: {e}")))?;
             let started = Instant::now();
             let pool = frontier_app::plugin::thread_pool(*threads)?;
             let verified = pool
                 .install(|| crate::certificate::verify(&trie, &parsed))
-                .map_err(|e| CliError::Input(format!("certificate refused: {e}")))?;
+                .map_err(|e| CliError::Input(format!("{named}: certificate refused: {e}")))?;
             let seconds = started.elapsed().as_secs_f64();
             if json {
                 let value = serde_json::json!({

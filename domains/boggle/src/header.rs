@@ -20,10 +20,11 @@ where
     /// The next line: its number and, after `key` and a space, its value
     /// (the whole line for an empty `key`).
     pub(crate) fn field(&mut self, key: &str) -> Result<(usize, String), BoggleError> {
-        let (n, line) = self
-            .lines
-            .next()
-            .ok_or_else(|| (self.bad)(self.last, "the header ends early"))?;
+        let (n, line) = self.lines.next().ok_or_else(|| match self.last {
+            // An empty file has no line 0 to name.
+            0 => (self.bad)(1, "the file is empty"),
+            last => (self.bad)(last, "the header ends early"),
+        })?;
         if key.is_empty() {
             return Ok((n, line.to_string()));
         }
