@@ -1153,6 +1153,21 @@ fn boggle_bad_input_is_one_clear_line() {
     );
     let out = frontier(&["boggle", "bench", "--shape", "4by4"]);
     fails_with(&out, "should look like 4x4");
+    // A board no proof takes is named before the target is judged: the
+    // target check asked for a higher target, which the shape then refused.
+    let out = frontier(&[
+        "boggle",
+        "prove",
+        "--shape",
+        "5x5",
+        "--target",
+        "500",
+        "--buckets",
+        "aeiou lnrsy",
+        "--dict",
+        &dict,
+    ]);
+    fails_with(&out, "proofs take boards of 1 to 16 cells, not 5x5");
 }
 
 #[test]

@@ -1259,6 +1259,9 @@ impl ProveSettings {
                 "--certificate is written by a single process: run the proof without mpirun".into(),
             ));
         }
+        // The shape first: a target check on a board no proof takes would
+        // ask for a higher target, which the shape then refuses anyway.
+        crate::prove::check_proof_shape(&settings.shape).map_err(boggle_error)?;
         // `--letters` too: its random boards are drawn from its letters, so a
         // small alphabet's low target passes where a whole one's would not.
         check_target_is_selective(trie, &settings.shape, self.target, &settings.buckets)?;

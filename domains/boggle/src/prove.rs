@@ -851,7 +851,7 @@ pub(crate) fn open_results(
 }
 
 /// Refuses a board that proofs do not take.
-fn check_proof_shape(shape: &Shape) -> Result<(), BoggleError> {
+pub(crate) fn check_proof_shape(shape: &Shape) -> Result<(), BoggleError> {
     if shape.cells() == 0 || shape.cells() > MAX_ORDERLY_CELLS {
         return Err(BoggleError::Config(format!(
             "proofs take boards of 1 to {MAX_ORDERLY_CELLS} cells, not {}x{}",
