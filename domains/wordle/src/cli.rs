@@ -59,7 +59,7 @@ pub enum WordleCommand {
         #[command(flatten)]
         lists: Lists,
         /// The first guess.
-        #[arg(long, default_value = "salet")]
+        #[arg(long, default_value = DEFAULT_FIRST)]
         first: String,
         /// Write the optimal tree as JSON here.
         #[arg(long)]
@@ -346,7 +346,7 @@ pub fn run(command: &WordleCommand, json: bool, progress: bool) -> Result<(), Cl
             // `--first` has a default, which a list of one's own may lack.
             let g = table.guess_index(word).ok_or_else(|| {
                 CliError::Input(format!(
-                    "--first {word} (salet unless given) is not in the guess list"
+                    "--first {word} ({DEFAULT_FIRST} unless given) is not in the guess list"
                 ))
             })?;
             let all: Vec<u32> = (0..table.answers.len() as u32).collect();
@@ -574,6 +574,11 @@ pub fn run(command: &WordleCommand, json: bool, progress: bool) -> Result<(), Cl
         }
     }
 }
+
+/// `wordle prove`'s first guess when `--first` is not given: the best
+/// first guess of the original lists. The error for a list without it
+/// names it, so the two must not drift apart.
+const DEFAULT_FIRST: &str = "salet";
 
 /// `repeat` 0 ran once, as if 1 had been asked: refused.
 fn check_repeat(repeat: usize) -> Result<(), CliError> {
